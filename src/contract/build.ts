@@ -1,0 +1,325 @@
+import type { Background, GherkinDocument, Scenario as GherkinScenario, Step, TableRow } from '@cucumber/messages';
+import { AccordError, CompositeAccordError } from '../errors';
+import { patternFromText } from '../pattern/body';
+import { jsonPatternFromValue } from '../pattern/json-pattern';
+import { parsePlaceholder, referencedNames } from '../pattern/placeholder';
+import { isScalarName } from '../pattern/scalars';
+import type { JsonField, Pattern, ScalarType } from '../pattern/types';
+import type { Contract, ContractNote, ExampleRow, FormField, HeaderSpec, Scenario } from './model';
+import { parseRequestPath } from './path';
+
+const METHODS = new Set(['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS', 'TRACE']);
+const KEYWORDS = ['<METHOD> <path>', 'request-header', 'response-header', 'status', 'request-body', 'response-body', 'type', 'json', 'pattern', 'enum', 'form-field', 'request-part'];
+/** Read and kept, never acted on: see the README ("Steps accord reads but does not run"). */
+const NOTED = new Set(['value', 'export', 'fact', 'fixture', 'openapi', 'wsdl']);
+
+interface Located<T> {
+  value: T;
+  line: number;
+}
+
+/** What the steps so far say; the Background's draft is the start of every scenario's. */
+interface Draft {
+  types: Map<string, Located<Pattern>>;
+  method?: Located<string>;
+  path?: string;
+  requestHeaders: HeaderSpec[];
+  responseHeaders: HeaderSpec[];
+  requestBody?: Located<Pattern>;
+  responseBody?: Located<Pattern>;
+  status?: Located<number>;
+  formFields: FormField[];
+  parts: FormField[];
+  kafka?: string;
+}
+
+function emptyDraft(): Draft {
+  return { types: new Map(), requestHeaders: [], responseHeaders: [], formFields: [], parts: [] };
+}
+
+function cloneDraft(d: Draft): Draft {
+  return { ...d, types: new Map(d.types), requestHeaders: [...d.requestHeaders], responseHeaders: [...d.responseHeaders], formFields: [...d.formFields], parts: [...d.parts] };
+}
+
+/** Stage 2: Gherkin AST to the contract model. Every error found is reported, each with its line. */
+export function buildContract(doc: GherkinDocument, file: string): Contract {
+  const errors: AccordError[] = [];
+  const notes: ContractNote[] = [];
+  const feature = doc.feature;
+  if (!feature) throw new AccordError('ACCORD_ERR_CONTRACT_SYNTAX', 'no "Feature:" found: a contract starts with "Feature: <name>"', { file, line: 1 });
+
+  const at = (line: number, err: unknown): void => {
+    if (err instanceof CompositeAccordError) {
+      for (const e of err.errors) at(line, e);
+      return;
+    }
+    if (err instanceof AccordError) {
+      errors.push(new AccordError(err.code, err.message, { file, line: err.location.file ? err.location.line : line, column: err.location.column }, { details: err.details }));
+      return;
+    }
+    throw err;
+  };
+
+  const background = emptyDraft();
+  const scenarios: Scenario[] = [];
+  const children = feature.children.flatMap((c) => (c.rule ? c.rule.children : [c]));
+  for (const child of children) {
+    if (child.background) applySteps(background, child.background, at, notes);
+  }
+  for (const child of children) {
+    if (!child.scenario) continue;
+    const gs = child.scenario;
+    const draft = cloneDraft(background);
+    applySteps(draft, gs, at, notes);
+    const scenario = finishScenario(draft, gs, feature.name, file, at);
+    if (scenario) scenarios.push(scenario);
+  }
+  if (errors.length === 1) throw errors[0];
+  if (errors.length > 1) throw new CompositeAccordError(errors);
+  return { file, name: feature.name, line: feature.location.line, scenarios, notes };
+}
+
+function applySteps(draft: Draft, owner: Background | GherkinScenario, at: (line: number, err: unknown) => void, notes: ContractNote[]): void {
+  for (const step of owner.steps) {
+    try {
+      applyStep(draft, step, notes);
+    } catch (e) {
+      at(step.location.line, e);
+    }
+  }
+}
+
+function syntax(message: string, line?: number): AccordError {
+  return new AccordError('ACCORD_ERR_CONTRACT_SYNTAX', message, line === undefined ? {} : { line });
+}
+
+/** Parses a pattern from a step, moving errors inside a docstring to the docstring's own lines. */
+function patternArgument(step: Step, inline: string, what: string): Pattern {
+  if (inline.trim() === '' && !step.docString && step.dataTable) return objectFromTable(step.dataTable.rows);
+  const text = inline.trim() !== '' ? inline : step.docString?.content;
+  if (text === undefined || text.trim() === '') throw syntax(`${what} needs a value: a placeholder such as (number), a type (Name), XML, JSON or a """ block`);
+  try {
+    return patternFromText(text);
+  } catch (e) {
+    if (e instanceof AccordError && inline.trim() === '' && step.docString && e.location.line !== undefined) {
+      throw new AccordError(e.code, `${what}: ${e.message}`, { line: step.docString.location.line + e.location.line, column: e.location.column });
+    }
+    if (e instanceof AccordError) throw new AccordError(e.code, `${what}: ${e.message}`);
+    throw e;
+  }
+}
+
+function applyStep(draft: Draft, step: Step, notes: ContractNote[]): void {
+  const line = step.location.line;
+  const text = step.text.trim();
+  const space = text.search(/\s/);
+  const word = space < 0 ? text : text.slice(0, space);
+  const rest = space < 0 ? '' : text.slice(space + 1).trim();
+
+  if (METHODS.has(word)) {
+    if (!rest) throw syntax(`${word} needs a path, e.g. "When ${word} /pets/(id:number)"`);
+    parseRequestPath(rest);
+    draft.method = { value: word, line };
+    draft.path = rest;
+    return;
+  }
+  switch (word) {
+    case 'status': {
+      if (!/^\d{3}$/.test(rest) || Number(rest) < 100 || Number(rest) > 599) throw syntax(`status must be an HTTP status code from 100 to 599, found "${rest}"`);
+      draft.status = { value: Number(rest), line };
+      return;
+    }
+    case 'request-body':
+      draft.requestBody = { value: patternArgument(step, rest, 'request-body'), line };
+      return;
+    case 'response-body':
+      draft.responseBody = { value: patternArgument(step, rest, 'response-body'), line };
+      return;
+    case 'request-header':
+    case 'response-header': {
+      const m = /^(\S+)(?:\s+(.*))?$/.exec(rest);
+      if (!m) throw syntax(`${word} needs a name and a value, e.g. "${word} X-Id (number)"`);
+      const optional = m[1].endsWith('?');
+      const name = optional ? m[1].slice(0, -1) : m[1];
+      const pattern = m[2] ? (parsePlaceholder(m[2]) ?? { kind: 'literal' as const, value: m[2].trim() }) : ({ kind: 'scalar', type: 'string' } as Pattern);
+      const list = word === 'request-header' ? draft.requestHeaders : draft.responseHeaders;
+      const i = list.findIndex((h) => h.name.toLowerCase() === name.toLowerCase());
+      const spec = { name, optional, pattern, line };
+      if (i >= 0) list[i] = spec;
+      else list.push(spec);
+      return;
+    }
+    case 'type':
+    case 'json':
+    case 'pattern': {
+      const m = /^([A-Za-z_][\w.-]*)(?:\s+([\s\S]*))?$/.exec(rest);
+      if (!m) throw syntax(`${word} needs a name, e.g. "${word} Pet" followed by its definition`);
+      const name = m[1];
+      if (isScalarName(name)) throw syntax(`"${name}" is a built-in type and cannot be redefined`);
+      let pattern: Pattern;
+      if (step.dataTable && !(m[2] ?? '').trim() && !step.docString) pattern = objectFromTable(step.dataTable.rows);
+      else pattern = patternArgument(step, m[2] ?? '', `type ${name}`);
+      draft.types.set(name, { value: pattern, line });
+      return;
+    }
+    case 'enum': {
+      const m = /^([A-Za-z_][\w.-]*)\s+\(([\w-]+)(\??)\)\s+values\s+(.+)$/.exec(rest);
+      if (!m) throw syntax('enum needs a name, a base type and values, e.g. "enum Status (string) values available,sold"');
+      if (m[3]) throw syntax(`enum ${m[1]}: the base type (${m[2]}?) cannot be nullable; to make a value nullable use the enum as (${m[1]}?)`);
+      if (!isScalarName(m[2])) throw syntax(`enum ${m[1]}: unknown base type (${m[2]})`);
+      const values = m[4].split(',').map((v) => v.trim()).filter((v) => v !== '');
+      if (m[2] === 'number') {
+        const bad = values.find((v) => Number.isNaN(Number(v)));
+        if (bad) throw syntax(`enum ${m[1]} is (number) but "${bad}" is not a number`);
+      }
+      draft.types.set(m[1], { value: { kind: 'enum', name: m[1], base: m[2] as ScalarType, values }, line });
+      return;
+    }
+    case 'form-field':
+    case 'request-part': {
+      const m = /^(\S+)\s+(.+)$/.exec(rest);
+      if (!m) throw syntax(`${word} needs a name and a value, e.g. "${word} count (number)"`);
+      const value = m[2].trim();
+      // request-part name @file [content-type]: the file's content, not a pattern.
+      const pattern: Pattern = value.startsWith('@') ? { kind: 'scalar', type: 'string' } : (parsePlaceholder(value.split(/\s+/)[0]) ?? { kind: 'literal', value });
+      (word === 'form-field' ? draft.formFields : draft.parts).push({ name: m[1], pattern, line });
+      return;
+    }
+    case 'kafka-message':
+      draft.kafka = rest;
+      return;
+    default:
+      if (NOTED.has(word)) {
+        notes.push({ line, keyword: word, text: rest });
+        return;
+      }
+      throw syntax(`keyword "${word}" not recognised; a step starts with one of: ${KEYWORDS.join(', ')}`);
+  }
+}
+
+function objectFromTable(rows: readonly TableRow[]): Pattern {
+  // A row "| ... |  |" leaves the object open to further keys.
+  const open = rows.some((r) => r.cells[0]?.value.trim() === '...');
+  const fields: JsonField[] = rows.filter((r) => r.cells[0]?.value.trim() !== '...').map((r) => {
+    if (r.cells.length !== 2) throw syntax(`a type table has two columns (key | type), found ${r.cells.length}`, r.location.line);
+    const raw = r.cells[0].value.trim();
+    const optional = raw.endsWith('?');
+    const key = optional ? raw.slice(0, -1) : raw;
+    const cell = r.cells[1].value.trim();
+    let pattern: Pattern;
+    try {
+      pattern = cell.startsWith('{') || cell.startsWith('[') ? jsonPatternFromValue(JSON.parse(cell)) : jsonPatternFromValue(cell);
+    } catch (e) {
+      if (e instanceof AccordError) throw new AccordError(e.code, e.message, { line: r.location.line });
+      throw syntax(`not a valid value: ${cell}`, r.location.line);
+    }
+    return { key, optional, pattern };
+  });
+  return { kind: 'object', fields, open };
+}
+
+function finishScenario(draft: Draft, gs: GherkinScenario, feature: string, file: string, at: (line: number, err: unknown) => void): Scenario | undefined {
+  const line = gs.location.line;
+  const tags = gs.tags.map((t) => t.name);
+  const examples = exampleRows(gs);
+  const types = new Map<string, Pattern>();
+  for (const [k, v] of draft.types) types.set(k, v.value);
+  const scope = { types };
+
+  if (draft.kafka !== undefined && !draft.method) {
+    return {
+      file, feature, name: gs.name, line, tags, wip: hasWip(tags), scope, examples,
+      request: { method: 'KAFKA', path: '', segments: [], query: [], headers: [], formFields: [], parts: [], line },
+      response: { status: 0, headers: [], line },
+      unsupported: `a Kafka message contract (kafka-message ${draft.kafka}); accord runs HTTP scenarios only`,
+    };
+  }
+  let ok = true;
+  if (!gs.name.trim()) {
+    at(line, syntax('a scenario needs a name: "Scenario: <name>"'));
+    ok = false;
+  }
+  if (!draft.method || draft.path === undefined) {
+    at(line, syntax(`scenario "${gs.name}" has no request line: add e.g. "When POST /ws" here or in the Background`));
+    ok = false;
+  }
+  if (!draft.status) {
+    at(line, syntax(`scenario "${gs.name}" has no status: add e.g. "Then status 200" here or in the Background`));
+    ok = false;
+  }
+  // Every type named anywhere this scenario can reach must exist.
+  const uses: [Pattern, number][] = [];
+  if (draft.requestBody) uses.push([draft.requestBody.value, draft.requestBody.line]);
+  if (draft.responseBody) uses.push([draft.responseBody.value, draft.responseBody.line]);
+  for (const h of [...draft.requestHeaders, ...draft.responseHeaders, ...draft.formFields, ...draft.parts]) uses.push([h.pattern, h.line]);
+  if (draft.path) {
+    try {
+      for (const s of parseRequestPath(draft.path).segments) if (s.pattern) uses.push([s.pattern, draft.method!.line]);
+    } catch {
+      /* reported when the step was read */
+    }
+  }
+  const checked = new Set<string>();
+  const walk = (p: Pattern, useLine: number): void => {
+    for (const name of referencedNames(p)) {
+      if (checked.has(name)) continue;
+      checked.add(name);
+      const t = draft.types.get(name);
+      if (!t) {
+        at(useLine, new AccordError('ACCORD_ERR_CONTRACT_TYPE', `unknown type (${name}) in scenario "${gs.name}": declare it with "type ${name} ..." in the scenario or the Background`));
+        ok = false;
+        continue;
+      }
+      walk(t.value, t.line);
+    }
+  };
+  for (const [p, l] of uses) walk(p, l);
+  if (!ok) return undefined;
+
+  const { segments, query } = parseRequestPath(draft.path!);
+  return {
+    file,
+    feature,
+    name: gs.name,
+    line,
+    tags,
+    wip: hasWip(tags),
+    scope,
+    examples,
+    request: {
+      method: draft.method!.value,
+      path: draft.path!,
+      segments,
+      query,
+      headers: draft.requestHeaders,
+      body: draft.requestBody?.value,
+      formFields: draft.formFields,
+      parts: draft.parts,
+      line: draft.method!.line,
+    },
+    response: { status: draft.status!.value, headers: draft.responseHeaders, body: draft.responseBody?.value, line: draft.status!.line },
+  };
+}
+
+function hasWip(tags: string[]): boolean {
+  return tags.some((t) => t.toLowerCase() === '@wip');
+}
+
+function exampleRows(gs: GherkinScenario): ExampleRow[] {
+  const rows: ExampleRow[] = [];
+  for (const ex of gs.examples) {
+    if (!ex.tableHeader) continue;
+    const header = ex.tableHeader.cells.map((c) => c.value.trim());
+    for (const r of ex.tableBody) {
+      const values = new Map<string, string>();
+      r.cells.forEach((c, i) => {
+        const v = c.value.trim();
+        // ($auth.token): a value exported by another contract; accord generates one of the declared type instead.
+        if (/^\(\$[\w.]+\)$/.test(v)) return;
+        values.set(header[i], v);
+      });
+      rows.push({ line: r.location.line, values });
+    }
+  }
+  return rows;
+}

@@ -1,0 +1,40 @@
+import { readFileSync, statSync } from 'node:fs';
+import { AccordError } from '../errors';
+import { buildContract } from './build';
+import { parseGherkin } from './gherkin';
+import type { Contract, Scenario, TestCase } from './model';
+
+/** Largest contract file read; a bigger one is almost certainly not a contract. */
+export const MAX_CONTRACT_BYTES = 16 * 1024 * 1024;
+
+/** Text to contract: the whole pipeline, pure. */
+export function parseContract(text: string, file = '<contract>'): Contract {
+  return buildContract(parseGherkin(text, file), file);
+}
+
+export function loadContract(file: string): Contract {
+  let text: string;
+  try {
+    const size = statSync(file).size;
+    if (size > MAX_CONTRACT_BYTES) throw new AccordError('ACCORD_ERR_LIMIT', `contract is ${size} bytes; the limit is ${MAX_CONTRACT_BYTES}`, { file });
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    if (e instanceof AccordError) throw e;
+    throw new AccordError('ACCORD_ERR_IO', `cannot read contract: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file });
+  }
+  return parseContract(text, file);
+}
+
+/** One test case per scenario, or per Examples row when the scenario has rows. */
+export function testCases(contract: Contract): TestCase[] {
+  return contract.scenarios.flatMap((s) => scenarioCases(s));
+}
+
+export function scenarioCases(s: Scenario): TestCase[] {
+  if (s.examples.length === 0) return [{ scenario: s, name: s.name }];
+  return s.examples.map((row, i) => ({
+    scenario: s,
+    row,
+    name: `${s.name} [example ${i + 1}: ${[...row.values].filter(([k]) => k !== '(REQUEST-BODY)').map(([k, v]) => `${k}=${v}`).join(', ')}]`,
+  }));
+}

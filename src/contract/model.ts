@@ -1,0 +1,91 @@
+import type { Pattern, Scope } from '../pattern/types';
+
+/** The contract as plain data: what the runner, the stub and the compatibility check read. */
+export interface Contract {
+  file: string;
+  name: string;
+  line: number;
+  scenarios: Scenario[];
+  /** Steps accord reads but does not act on (openapi/wsdl wrappers, value/export/fact/fixture). */
+  notes: ContractNote[];
+}
+
+export interface ContractNote {
+  line: number;
+  keyword: string;
+  text: string;
+}
+
+export interface PathSegment {
+  /** Literal text of the segment, or the parameter's name. */
+  name: string;
+  pattern?: Pattern;
+}
+
+export interface QueryParam {
+  name: string;
+  pattern: Pattern;
+}
+
+export interface HeaderSpec {
+  name: string;
+  optional: boolean;
+  pattern: Pattern;
+  line: number;
+}
+
+export interface FormField {
+  name: string;
+  pattern: Pattern;
+  line: number;
+}
+
+export interface RequestSpec {
+  method: string;
+  /** The path as written: `/pets/(petid:number)`. */
+  path: string;
+  segments: PathSegment[];
+  query: QueryParam[];
+  headers: HeaderSpec[];
+  body?: Pattern;
+  formFields: FormField[];
+  parts: FormField[];
+  line: number;
+}
+
+export interface ResponseSpec {
+  status: number;
+  headers: HeaderSpec[];
+  body?: Pattern;
+  line: number;
+}
+
+export interface ExampleRow {
+  line: number;
+  values: ReadonlyMap<string, string>;
+}
+
+export interface Scenario {
+  file: string;
+  feature: string;
+  name: string;
+  line: number;
+  tags: string[];
+  wip: boolean;
+  scope: Scope;
+  request: RequestSpec;
+  response: ResponseSpec;
+  examples: ExampleRow[];
+  /** Set when accord reads the scenario but cannot run it (a Kafka message contract). */
+  unsupported?: string;
+}
+
+/** One runnable case: a scenario, with one Examples row when it has any. */
+export interface TestCase {
+  scenario: Scenario;
+  row?: ExampleRow;
+  /** Test name: the scenario's, with the row's values when it has one. */
+  name: string;
+}
+
+export type { Pattern, Scope };

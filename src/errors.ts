@@ -1,0 +1,71 @@
+/**
+ * One error type for everything a user can cause. It carries a stable `code`
+ * (documented in the README) and, where there is one, the place in a file.
+ * Anything that is not an AccordError is a bug in accord and is shown as one.
+ */
+export type ErrorCode =
+  | 'ACCORD_ERR_CONTRACT_SYNTAX'
+  | 'ACCORD_ERR_CONTRACT_TYPE'
+  | 'ACCORD_ERR_XML'
+  | 'ACCORD_ERR_JSON'
+  | 'ACCORD_ERR_LIMIT'
+  | 'ACCORD_ERR_USAGE'
+  | 'ACCORD_ERR_IO'
+  | 'ACCORD_ERR_GIT'
+  | 'ACCORD_ERR_WSDL'
+  | 'ACCORD_ERR_LOG';
+
+export interface Location {
+  file?: string;
+  line?: number;
+  column?: number;
+}
+
+export class AccordError extends Error {
+  readonly code: ErrorCode;
+  readonly location: Location;
+  readonly details: string[];
+
+  constructor(code: ErrorCode, message: string, location: Location = {}, options: { cause?: unknown; details?: string[] } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'AccordError';
+    this.code = code;
+    this.location = location;
+    this.details = options.details ?? [];
+  }
+
+  /** `file:line:column: message`, the form editors and terminals link. */
+  describe(): string {
+    const where = formatLocation(this.location);
+    const head = where ? `${where}: ${this.message}` : this.message;
+    return [head, ...this.details.map((d) => `  ${d}`)].join('\n');
+  }
+}
+
+export function formatLocation(loc: Location): string {
+  if (!loc.file && loc.line === undefined) return '';
+  let out = loc.file ?? '<contract>';
+  if (loc.line !== undefined) out += `:${loc.line}`;
+  if (loc.line !== undefined && loc.column !== undefined) out += `:${loc.column}`;
+  return out;
+}
+
+/** Several errors found in one pass, reported together. */
+export class CompositeAccordError extends AccordError {
+  readonly errors: AccordError[];
+  constructor(errors: AccordError[]) {
+    super(errors[0].code, errors.map((e) => e.describe()).join('\n'), errors[0].location);
+    this.errors = errors;
+  }
+  describe(): string {
+    return this.errors.map((e) => e.describe()).join('\n');
+  }
+}
+
+export function isAccordError(e: unknown): e is AccordError {
+  return e instanceof AccordError;
+}
+
+export function contractError(message: string, location: Location): AccordError {
+  return new AccordError('ACCORD_ERR_CONTRACT_SYNTAX', message, location);
+}

@@ -1,0 +1,29 @@
+import type { Pattern } from './types';
+
+/** How a pattern reads in a report: "(number)", "a JSON object", "node <id>". */
+export function describePattern(p: Pattern): string {
+  switch (p.kind) {
+    case 'scalar':
+      return `(${p.type === 'number-in-string' ? 'number in string' : p.type})`;
+    case 'literal':
+      return JSON.stringify(p.value);
+    case 'enum':
+      return `(${p.name}): one of ${p.values.join(', ')}`;
+    case 'ref':
+      return `(${p.name})`;
+    case 'optional':
+      return `${describePattern(p.inner).replace(/\)$/, '?)')}`;
+    case 'list':
+      return `a list of ${describePattern(p.inner)}`;
+    case 'lookup':
+      return describePattern(p.inner);
+    case 'object':
+      return 'a JSON object';
+    case 'array':
+      return 'a JSON array';
+    case 'dictionary':
+      return `a JSON object of ${describePattern(p.key)} to ${describePattern(p.value)}`;
+    case 'xml':
+      return `node <${p.local}>`;
+  }
+}

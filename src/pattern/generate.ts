@@ -1,0 +1,196 @@
+import { AccordError } from '../errors';
+import { serializeXml } from '../xml/serialize';
+import type { XmlAttribute, XmlElement, XmlNode } from '../xml/tree';
+import type { Random } from './random';
+import { contentSlots, effectiveElement, resolve } from './resolve';
+import { SCALARS } from './scalars';
+import type { Pattern, Scope, XmlElementPattern } from './types';
+
+/**
+ * Generation: a value of the pattern's shape. Values come from `examples`
+ * (Examples columns, by node, key or parameter name) where given, else from
+ * the seeded Random, so the same seed gives the same value.
+ */
+export interface GenerateContext {
+  scope: Scope;
+  rng: Random;
+  examples?: ReadonlyMap<string, string>;
+  /** Repetitions made for `(X*)`: [min, max]. */
+  repeat?: [number, number];
+  /** Include optional parts (default true). */
+  optional?: boolean;
+  depth?: number;
+}
+
+const MAX_DEPTH = 24;
+
+export type BodyKind = 'xml' | 'json' | 'text';
+
+export interface GeneratedBody {
+  kind: BodyKind;
+  text: string;
+}
+
+export function bodyKind(p: Pattern, scope: Scope): BodyKind {
+  const r = resolve(p, scope);
+  if (r.kind === 'xml') return 'xml';
+  if (r.kind === 'object' || r.kind === 'array' || r.kind === 'list' || r.kind === 'dictionary') return 'json';
+  if (r.kind === 'optional' || r.kind === 'lookup') return bodyKind(r.inner, scope);
+  if (r.kind === 'scalar' && (r.type === 'boolean' || r.type === 'null')) return 'json';
+  return 'text';
+}
+
+export function generateBody(p: Pattern, ctx: GenerateContext): GeneratedBody {
+  const kind = bodyKind(p, ctx.scope);
+  if (kind === 'xml') {
+    const nodes = generateXml(resolve(p, ctx.scope) as XmlElementPattern, ctx, true);
+    return { kind, text: nodes.map(serializeXml).join('') };
+  }
+  if (kind === 'json') return { kind, text: JSON.stringify(generateJson(p, ctx)) };
+  return { kind, text: generateText(p, ctx) };
+}
+
+export function generateText(p: Pattern, ctx: GenerateContext, key?: string): string {
+  if (key !== undefined && ctx.examples?.has(key)) return ctx.examples.get(key)!;
+  const r = resolve(p, ctx.scope);
+  switch (r.kind) {
+    case 'scalar':
+      return SCALARS[r.type].generate(ctx.rng);
+    case 'literal':
+      return String(r.value ?? '');
+    case 'enum':
+      return ctx.rng.pick(r.values);
+    case 'optional':
+      return generateText(r.inner, ctx);
+    case 'lookup':
+      return ctx.examples?.has(r.key) ? ctx.examples.get(r.key)! : generateText(r.inner, ctx);
+    case 'xml':
+      return generateXml(r, ctx, true).map(serializeXml).join('');
+    default:
+      return JSON.stringify(generateJson(r, ctx));
+  }
+}
+
+export function generateJson(p: Pattern, ctx: GenerateContext, key?: string): unknown {
+  const depth = ctx.depth ?? 0;
+  if (depth > MAX_DEPTH) throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', 'type nesting too deep to generate (a recursive type with no way to stop?)');
+  const inner: GenerateContext = { ...ctx, depth: depth + 1 };
+  if (key !== undefined && ctx.examples?.has(key)) {
+    const fromExample = exampleToJson(ctx.examples.get(key)!, p, ctx.scope);
+    if (fromExample !== undefined) return fromExample;
+  }
+  const r = resolve(p, ctx.scope);
+  switch (r.kind) {
+    case 'scalar':
+      if (r.type === 'number') return ctx.rng.int(1, 1000);
+      if (r.type === 'boolean') return ctx.rng.int(0, 1) === 1;
+      if (r.type === 'null') return null;
+      return SCALARS[r.type].generate(ctx.rng);
+    case 'literal':
+      return r.value;
+    case 'enum':
+      return r.base === 'number' ? Number(ctx.rng.pick(r.values)) : ctx.rng.pick(r.values);
+    case 'optional':
+      return generateJson(r.inner, inner);
+    case 'lookup':
+      return ctx.examples?.has(r.key) ? exampleToJson(ctx.examples.get(r.key)!, r.inner, ctx.scope) : generateJson(r.inner, inner);
+    case 'list': {
+      const n = depth > MAX_DEPTH / 2 ? 0 : repeatCount(ctx);
+      return Array.from({ length: n }, () => generateJson(r.inner, inner));
+    }
+    case 'array':
+      return r.items.flatMap((item) => {
+        const ri = resolve(item, ctx.scope);
+        if (ri.kind === 'list') return generateJson(ri, inner) as unknown[];
+        return [generateJson(item, inner)];
+      });
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      for (const f of r.fields) {
+        const example = ctx.examples?.get(f.key);
+        if (f.optional && (ctx.optional === false || example === '' || depth > MAX_DEPTH / 2)) continue;
+        out[f.key] = generateJson(f.pattern, inner, f.key);
+      }
+      return out;
+    }
+    case 'dictionary': {
+      const out: Record<string, unknown> = {};
+      out[generateText(r.key, inner)] = generateJson(r.value, inner);
+      return out;
+    }
+    case 'xml':
+      return generateXml(r, ctx, true).map(serializeXml).join('');
+    default:
+      return null;
+  }
+}
+
+/** An Examples cell as a JSON value of the pattern's type ("10" for (number) is 10). */
+function exampleToJson(cell: string, p: Pattern, scope: Scope): unknown {
+  if (cell === '') return undefined;
+  let r: Pattern;
+  try {
+    r = resolve(p, scope);
+  } catch {
+    return cell;
+  }
+  while (r.kind === 'optional' || r.kind === 'lookup') r = resolve(r.inner, scope);
+  if (cell === 'null' && (p.kind === 'optional' || (r.kind === 'scalar' && r.type === 'null'))) return null;
+  if (r.kind === 'scalar' && r.type === 'number' && !Number.isNaN(Number(cell))) return Number(cell);
+  if (r.kind === 'scalar' && r.type === 'boolean' && (cell === 'true' || cell === 'false')) return cell === 'true';
+  if (r.kind === 'enum' && r.base === 'number' && !Number.isNaN(Number(cell))) return Number(cell);
+  if (r.kind === 'object' || r.kind === 'array' || r.kind === 'list' || r.kind === 'dictionary') {
+    try {
+      return JSON.parse(cell);
+    } catch {
+      return cell;
+    }
+  }
+  return cell;
+}
+
+function repeatCount(ctx: GenerateContext): number {
+  const [min, max] = ctx.repeat ?? [1, 3];
+  return ctx.rng.int(min, max);
+}
+
+/** The nodes an element pattern stands for: none, one or several, by its occurrence. */
+export function generateXml(p: XmlElementPattern, ctx: GenerateContext, root = false): XmlElement[] {
+  const depth = ctx.depth ?? 0;
+  if (depth > MAX_DEPTH * 4) throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', `<${p.name}> nests too deep to generate (a recursive type with no way to stop?)`);
+  const eff = effectiveElement(p, ctx.scope);
+  let count = 1;
+  if (!root) {
+    const example = ctx.examples?.get(eff.local);
+    if (p.occurs === 'optional') count = ctx.optional === false || example === '' || depth > MAX_DEPTH ? 0 : 1;
+    else if (p.occurs === 'multiple') count = depth > MAX_DEPTH ? 0 : repeatCount(ctx);
+  }
+  const out: XmlElement[] = [];
+  for (let i = 0; i < count; i++) out.push(generateOneElement(eff, { ...ctx, depth: depth + 1 }));
+  return out;
+}
+
+function generateOneElement(p: XmlElementPattern, ctx: GenerateContext): XmlElement {
+  const attributes: XmlAttribute[] = p.namespaces.map((n) => ({ name: n.name, ...split(n.name), value: n.value }));
+  for (const a of p.attributes) {
+    if (a.optional && ctx.examples?.get(a.local) === '') continue;
+    attributes.push({ name: a.name, ...split(a.name), value: generateText(a.pattern, ctx, a.local) });
+  }
+  const children: XmlNode[] = [];
+  for (const slot of contentSlots(p.content, ctx.scope)) {
+    if (slot.kind === 'text') {
+      const example = ctx.examples?.get(p.local);
+      const value = example !== undefined && example !== '' ? example : generateText(slot.pattern, ctx);
+      if (value !== '') children.push({ type: 'text', value });
+      continue;
+    }
+    const asSlot: XmlElementPattern = { ...slot.pattern, occurs: slot.max === Infinity ? 'multiple' : slot.min === 0 ? 'optional' : 'once' };
+    children.push(...generateXml(asSlot, ctx));
+  }
+  return { type: 'element', name: p.name, prefix: p.prefix, local: p.local, attributes, children };
+}
+
+function split(name: string): { prefix: string; local: string } {
+  const i = name.indexOf(':');
+  return i < 0 ? { prefix: '', local: name } : { prefix: name.slice(0, i), local: name.slice(i + 1) };
+}

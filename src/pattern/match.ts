@@ -1,0 +1,307 @@
+import { AccordError } from '../errors';
+import type { XmlElement } from '../xml/tree';
+import { type Mismatch, shown } from './mismatch';
+import { contentSlots, effectiveElement, resolve, type ElementSlot, type Slot } from './resolve';
+import { SCALARS } from './scalars';
+import type { Pattern, Scope, XmlElementPattern } from './types';
+import { describePattern } from './describe';
+
+/**
+ * Matching: pure functions from (pattern, value) to the list of every mismatch.
+ * Paths inside a body are relative ("Envelope/Body/getPet/id", "pets[0].name");
+ * `prefixPaths` puts "RESPONSE.BODY" and the like in front.
+ */
+export function prefixPaths(prefix: string, mismatches: Mismatch[]): Mismatch[] {
+  return mismatches.map((m) => ({ ...m, path: m.path ? `${prefix} ${m.path}` : prefix }));
+}
+
+// ---------- text (headers, query, path segments, XML text, plain bodies) ----------
+
+export function matchText(pattern: Pattern, text: string | undefined, scope: Scope, path = ''): Mismatch[] {
+  const p = resolveSafe(pattern, scope);
+  if (text === undefined) {
+    if (p.kind === 'optional') return [];
+    return [{ path, expected: describePattern(p), actual: 'nothing' }];
+  }
+  switch (p.kind) {
+    case 'scalar':
+      return SCALARS[p.type].test(text) ? [] : [{ path, expected: SCALARS[p.type].describe, actual: shown(text) }];
+    case 'literal':
+      return String(p.value ?? '') === text ? [] : [{ path, expected: shown(String(p.value ?? '')), actual: shown(text) }];
+    case 'enum':
+      return p.values.includes(text) ? [] : [{ path, expected: `one of ${p.values.map((v) => shown(v)).join(', ')}`, actual: shown(text) }];
+    case 'optional':
+      return text === '' ? [] : matchText(p.inner, text, scope, path);
+    case 'lookup':
+      return matchText(p.inner, text, scope, path);
+    case 'object':
+    case 'array':
+    case 'list':
+    case 'dictionary': {
+      // A JSON structure carried as text (a form field or a header holding JSON).
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        return [{ path, expected: describePattern(p), actual: shown(text) }];
+      }
+      return matchJson(p, parsed, scope, path);
+    }
+    case 'xml':
+      return [{ path, expected: describePattern(p), actual: shown(text) }];
+    default:
+      return [];
+  }
+}
+
+// ---------- JSON ----------
+
+export function matchJson(pattern: Pattern, value: unknown, scope: Scope, path = ''): Mismatch[] {
+  const p = resolveSafe(pattern, scope);
+  const here = path;
+  switch (p.kind) {
+    case 'scalar':
+      return matchJsonScalar(p.type, value, here);
+    case 'literal':
+      return value === p.value ? [] : [{ path: here, expected: shown(p.value), actual: shown(value) }];
+    case 'enum':
+      return p.values.includes(String(value)) && (p.base === 'number' ? typeof value === 'number' : typeof value === 'string')
+        ? []
+        : [{ path: here, expected: `one of ${p.values.join(', ')}`, actual: shown(value) }];
+    case 'optional':
+      return value === null || value === undefined ? [] : matchJson(p.inner, value, scope, here);
+    case 'lookup':
+      return matchJson(p.inner, value, scope, here);
+    case 'list': {
+      if (!Array.isArray(value)) return [{ path: here, expected: 'a JSON array', actual: shown(value) }];
+      return value.flatMap((v, i) => matchJson(p.inner, v, scope, `${here}[${i}]`));
+    }
+    case 'array':
+      return matchJsonArray(p.items, value, scope, here);
+    case 'object': {
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) return [{ path: here, expected: 'a JSON object', actual: shown(value) }];
+      const obj = value as Record<string, unknown>;
+      const out: Mismatch[] = [];
+      const known = new Set<string>();
+      for (const f of p.fields) {
+        known.add(f.key);
+        const at = here ? `${here}.${f.key}` : f.key;
+        if (!(f.key in obj)) {
+          if (!f.optional) out.push({ path: at, expected: `key "${f.key}" (${describePattern(f.pattern)})`, actual: 'no such key' });
+          continue;
+        }
+        if (f.optional && obj[f.key] === null) continue;
+        out.push(...matchJson(f.pattern, obj[f.key], scope, at));
+      }
+      if (!p.open) {
+        for (const k of Object.keys(obj)) {
+          if (!known.has(k)) out.push({ path: here ? `${here}.${k}` : k, expected: 'no such key', actual: `unexpected key "${k}"` });
+        }
+      }
+      return out;
+    }
+    case 'dictionary': {
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) return [{ path: here, expected: 'a JSON object', actual: shown(value) }];
+      return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => [
+        ...matchText(p.key, k, scope, here ? `${here}.${k}` : k),
+        ...matchJson(p.value, v, scope, here ? `${here}.${k}` : k),
+      ]);
+    }
+    case 'xml':
+      return [{ path: here, expected: 'an XML document', actual: shown(value) }];
+    default:
+      return [];
+  }
+}
+
+function matchJsonScalar(type: keyof typeof SCALARS, value: unknown, path: string): Mismatch[] {
+  const bad = (): Mismatch[] => [{ path, expected: SCALARS[type].describe, actual: shown(value) }];
+  switch (type) {
+    case 'number':
+      return typeof value === 'number' ? [] : bad();
+    case 'boolean':
+      return typeof value === 'boolean' ? [] : bad();
+    case 'null':
+      return value === null ? [] : bad();
+    case 'anything':
+      return [];
+    case 'empty':
+      return value === '' || value === null ? [] : bad();
+    default:
+      return typeof value === 'string' && SCALARS[type].test(value) ? [] : bad();
+  }
+}
+
+function matchJsonArray(items: Pattern[], value: unknown, scope: Scope, path: string): Mismatch[] {
+  if (!Array.isArray(value)) return [{ path, expected: 'a JSON array', actual: shown(value) }];
+  const out: Mismatch[] = [];
+  let i = 0;
+  for (let k = 0; k < items.length; k++) {
+    const item = resolveSafe(items[k], scope);
+    if (item.kind === 'list') {
+      const rest = items.length - k - 1;
+      while (i < value.length - rest) {
+        out.push(...matchJson(item.inner, value[i], scope, `${path}[${i}]`));
+        i++;
+      }
+      continue;
+    }
+    if (i >= value.length) {
+      out.push({ path: `${path}[${i}]`, expected: describePattern(item), actual: 'nothing (array too short)' });
+      continue;
+    }
+    out.push(...matchJson(item, value[i], scope, `${path}[${i}]`));
+    i++;
+  }
+  for (; i < value.length; i++) out.push({ path: `${path}[${i}]`, expected: 'no more items', actual: shown(value[i]) });
+  return out;
+}
+
+// ---------- XML ----------
+
+const XSI_ATTRIBUTES = new Set(['type', 'nil', 'schemaLocation', 'noNamespaceSchemaLocation']);
+
+/** Matches a whole document: the root's name is part of the path. */
+export function matchXml(pattern: Pattern, el: XmlElement, scope: Scope): Mismatch[] {
+  const p = resolveSafe(pattern, scope);
+  if (p.kind !== 'xml') return [{ path: '', expected: describePattern(p), actual: `an XML document <${el.name}>` }];
+  const eff = effectiveElement(p, scope);
+  if (eff.local !== el.local) return [{ path: el.local, expected: `node <${eff.local}>`, actual: `<${el.local}>` }];
+  return matchElement(eff, el, scope, el.local);
+}
+
+function matchElement(p: XmlElementPattern, el: XmlElement, scope: Scope, path: string): Mismatch[] {
+  const out: Mismatch[] = [];
+  let nil = false;
+  const seen = new Set<string>();
+  for (const a of el.attributes) {
+    if (a.name === 'xmlns' || a.prefix === 'xmlns') continue;
+    if (a.prefix && XSI_ATTRIBUTES.has(a.local)) {
+      if (a.local === 'nil' && a.value === 'true') nil = true;
+      continue;
+    }
+    seen.add(a.local);
+  }
+  for (const ap of p.attributes) {
+    const actual = el.attributes.find((a) => a.local === ap.local && a.prefix !== 'xmlns');
+    const at = `${path}/@${ap.local}`;
+    if (!actual) {
+      if (!ap.optional) out.push({ path: at, expected: `attribute ${ap.local} (${describePattern(ap.pattern)})`, actual: 'no such attribute' });
+      continue;
+    }
+    seen.delete(ap.local);
+    out.push(...matchText(ap.pattern, actual.value, scope, at));
+  }
+  for (const extra of seen) out.push({ path: `${path}/@${extra}`, expected: 'no such attribute', actual: `unexpected attribute ${extra}` });
+
+  if (nil) {
+    if (!p.nillable) out.push({ path, expected: 'a value', actual: 'xsi:nil="true" (the node is not nillable)' });
+    return out;
+  }
+
+  const slots = contentSlots(p.content, scope);
+  const textSlots = slots.filter((s) => s.kind === 'text');
+  const elementSlots = slots.filter((s): s is ElementSlot => s.kind === 'element');
+  const children = el.children.filter((c): c is XmlElement => c.type === 'element');
+  let text = '';
+  for (const c of el.children) if (c.type === 'text') text += c.value;
+
+  if (textSlots.length > 0) {
+    const tp = textSlots[0].pattern;
+    out.push(...matchText(tp, text, scope, path));
+  } else if (text !== '') {
+    if (p.nillable && elementSlots.length === 0) {
+      // nillable empty element: text is still unexpected
+    }
+    out.push({ path, expected: elementSlots.length ? 'child nodes' : 'no content', actual: `text ${shown(text)}` });
+  }
+  out.push(...matchChildren(elementSlots, children, scope, path));
+  return out;
+}
+
+/**
+ * Children must fill the slots in order. An alignment by local names is looked
+ * for first (with backtracking, so `(A*)` then `A` works); when none exists the
+ * report names each node that is missing, misplaced or unexpected.
+ */
+function matchChildren(slots: ElementSlot[], children: XmlElement[], scope: Scope, path: string): Mismatch[] {
+  const assignment = align(slots, children);
+  const out: Mismatch[] = [];
+  if (assignment) {
+    for (let k = 0; k < children.length; k++) {
+      const slot = slots[assignment[k]];
+      const child = children[k];
+      const multiple = slot.max === Infinity;
+      const index = multiple ? countBefore(assignment, k) : -1;
+      const at = `${path}/${child.local}${multiple ? `[${index}]` : ''}`;
+      out.push(...matchElement(effectiveElement(slot.pattern, scope), child, scope, at));
+    }
+    return out;
+  }
+  const expectedNames = slots.map((s) => s.pattern.local + (s.max === Infinity ? '*' : s.min === 0 ? '?' : ''));
+  out.push({
+    path,
+    expected: `child nodes (${expectedNames.join(', ') || 'none'}) in this order`,
+    actual: `(${children.map((c) => c.local).join(', ') || 'none'})`,
+  });
+  let j = 0;
+  for (let s = 0; s < slots.length; s++) {
+    const slot = slots[s];
+    let taken = 0;
+    while (j < children.length && taken < slot.max && children[j].local === slot.pattern.local) {
+      const at = `${path}/${children[j].local}${slot.max === Infinity ? `[${taken}]` : ''}`;
+      out.push(...matchElement(effectiveElement(slot.pattern, scope), children[j], scope, at));
+      j++;
+      taken++;
+    }
+    if (taken < slot.min) {
+      const found = children[j];
+      out.push({ path: `${path}/${slot.pattern.local}`, expected: `node <${slot.pattern.local}>`, actual: found ? `<${found.local}> in its place` : 'nothing (missing node)' });
+      const laterSlot = found && slots.slice(s + 1).some((x) => x.pattern.local === found.local);
+      if (found && !laterSlot) j++;
+    }
+  }
+  for (; j < children.length; j++) out.push({ path: `${path}/${children[j].local}`, expected: 'no such node here', actual: `unexpected node <${children[j].local}>` });
+  return out;
+}
+
+function countBefore(assignment: number[], k: number): number {
+  let n = 0;
+  for (let i = 0; i < k; i++) if (assignment[i] === assignment[k]) n++;
+  return n;
+}
+
+/** Which slot each child fills, or undefined when no order-preserving assignment exists. */
+function align(slots: ElementSlot[], children: XmlElement[]): number[] | undefined {
+  const n = slots.length;
+  const m = children.length;
+  // failed[i * (m + 1) + j]: slots i.. cannot take children j..
+  const failed = new Uint8Array((n + 1) * (m + 1));
+  const result: number[] = new Array(m);
+  const go = (i: number, j: number): boolean => {
+    if (i === n) return j === m;
+    const key = i * (m + 1) + j;
+    if (failed[key]) return false;
+    const slot = slots[i];
+    let k = 0;
+    while (j + k < m && k < slot.max && children[j + k].local === slot.pattern.local) k++;
+    for (let take = k; take >= slot.min; take--) {
+      for (let t = 0; t < take; t++) result[j + t] = i;
+      if (go(i + 1, j + take)) return true;
+    }
+    failed[key] = 1;
+    return false;
+  };
+  return go(0, 0) ? result : undefined;
+}
+
+function resolveSafe(p: Pattern, scope: Scope): Pattern {
+  try {
+    return resolve(p, scope);
+  } catch (e) {
+    if (e instanceof AccordError) throw e;
+    throw e;
+  }
+}
+
+export type { Slot };

@@ -1,0 +1,75 @@
+import { AccordError } from '../errors';
+import { isScalarName } from './scalars';
+import type { Pattern } from './types';
+
+const NAME = /^[A-Za-z_][\w.-]*$/;
+
+export function isPlaceholder(text: string): boolean {
+  const t = text.trim();
+  return t.length >= 3 && t.startsWith('(') && t.endsWith(')') && !t.slice(1, -1).includes('(');
+}
+
+/**
+ * `(number)`, `(Pet)`, `(Pet*)`, `(id?)`, `(petid:number)`, `(string: number)`,
+ * `(dictionary string Pet)`, `(number in string)`. Returns undefined when the
+ * text is not a placeholder at all (then it is a literal).
+ */
+export function parsePlaceholder(text: string): Pattern | undefined {
+  if (!isPlaceholder(text)) return undefined;
+  const inner = text.trim().slice(1, -1).trim();
+  return parsePlaceholderInner(inner);
+}
+
+export function parsePlaceholderInner(inner: string): Pattern {
+  if (inner === '') throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', 'empty placeholder "()"');
+  if (inner === 'number in string') return { kind: 'scalar', type: 'number-in-string' };
+  const dict = /^dictionary\s+(\S+)\s+(\S+)$/.exec(inner) ?? /^(string|number):\s+(\S+)$/.exec(inner);
+  if (dict) return { kind: 'dictionary', key: parsePlaceholderInner(dict[1]), value: parsePlaceholderInner(dict[2]) };
+  const lookup = /^([A-Za-z_][\w.-]*):\s*([^\s:]+)$/.exec(inner);
+  if (lookup) return { kind: 'lookup', key: lookup[1], inner: parsePlaceholderInner(lookup[2]) };
+  if (inner.endsWith('...')) return { kind: 'list', inner: parsePlaceholderInner(inner.slice(0, -3)) };
+  if (inner.endsWith('*')) return { kind: 'list', inner: parsePlaceholderInner(inner.slice(0, -1)) };
+  if (inner.endsWith('?')) return { kind: 'optional', inner: parsePlaceholderInner(inner.slice(0, -1)) };
+  if (inner.endsWith('[]')) return { kind: 'list', inner: parsePlaceholderInner(inner.slice(0, -2)) };
+  if (isScalarName(inner)) return { kind: 'scalar', type: inner };
+  if (!NAME.test(inner)) {
+    throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', `"(${inner})" is not a placeholder: expected a type such as (number), (string), (Pet), (Pet*) or (id?)`);
+  }
+  return { kind: 'ref', name: inner };
+}
+
+/** Names referred to by a pattern (directly), for checking that every type exists. */
+export function referencedNames(p: Pattern, out: Set<string> = new Set()): Set<string> {
+  switch (p.kind) {
+    case 'ref':
+      out.add(p.name);
+      break;
+    case 'optional':
+    case 'list':
+    case 'lookup':
+      referencedNames(p.inner, out);
+      break;
+    case 'object':
+      for (const f of p.fields) referencedNames(f.pattern, out);
+      break;
+    case 'array':
+      for (const i of p.items) referencedNames(i, out);
+      break;
+    case 'dictionary':
+      referencedNames(p.key, out);
+      referencedNames(p.value, out);
+      break;
+    case 'xml':
+      if (p.typeRef) out.add(p.typeRef);
+      for (const a of p.attributes) referencedNames(a.pattern, out);
+      for (const c of p.content) {
+        if (c.kind === 'xml-ref') out.add(c.name);
+        else if (c.kind === 'xml-text') referencedNames(c.pattern, out);
+        else referencedNames(c, out);
+      }
+      break;
+    default:
+      break;
+  }
+  return out;
+}

@@ -1,0 +1,147 @@
+/**
+ * The pattern language as plain data. Every pattern can be matched
+ * (match.ts), generated (generate.ts) and compared (compare.ts); each of those
+ * is a pure function over these values plus a Scope that resolves type names.
+ */
+export type ScalarType =
+  | 'number'
+  | 'string'
+  | 'boolean'
+  | 'null'
+  | 'date'
+  | 'datetime'
+  | 'time'
+  | 'uuid'
+  | 'email'
+  | 'url'
+  | 'anything'
+  | 'empty'
+  | 'number-in-string';
+
+export interface ScalarPattern {
+  kind: 'scalar';
+  type: ScalarType;
+}
+
+/** A value written literally in the contract: must be equal. */
+export interface LiteralPattern {
+  kind: 'literal';
+  value: string | number | boolean | null;
+}
+
+export interface EnumPattern {
+  kind: 'enum';
+  name: string;
+  base: ScalarType;
+  values: string[];
+}
+
+/** `(Name)`: a named type, resolved through the Scope when used. */
+export interface RefPattern {
+  kind: 'ref';
+  name: string;
+}
+
+/** `(X?)` or a JSON key ending in `?`: the value may be absent (or null in JSON). */
+export interface OptionalPattern {
+  kind: 'optional';
+  inner: Pattern;
+}
+
+/** `(X*)`: any number of X (a JSON array, or repeated XML nodes in place). */
+export interface ListPattern {
+  kind: 'list';
+  inner: Pattern;
+}
+
+export interface JsonField {
+  key: string;
+  optional: boolean;
+  pattern: Pattern;
+}
+
+export interface ObjectPattern {
+  kind: 'object';
+  fields: JsonField[];
+  /** `"...": ""` in the contract: keys beyond the listed ones are allowed. */
+  open: boolean;
+}
+
+/** A JSON array written out item by item; an item may be a list pattern (`"(Pet*)"`) spreading in place. */
+export interface ArrayPattern {
+  kind: 'array';
+  items: Pattern[];
+}
+
+export interface DictionaryPattern {
+  kind: 'dictionary';
+  key: Pattern;
+  value: Pattern;
+}
+
+export type Occurs = 'once' | 'optional' | 'multiple';
+
+export interface XmlAttributePattern {
+  name: string;
+  local: string;
+  optional: boolean;
+  pattern: Pattern;
+}
+
+export interface XmlElementPattern {
+  kind: 'xml';
+  name: string;
+  prefix: string;
+  local: string;
+  /** `xmlns` declarations as written; never matched, kept for generation. */
+  namespaces: { name: string; value: string }[];
+  attributes: XmlAttributePattern[];
+  content: XmlContent[];
+  occurs: Occurs;
+  nillable: boolean;
+  /** `specmatic_type="T"`: attributes and content come from type T's root. */
+  typeRef?: string;
+  line?: number;
+}
+
+/** Text content of an element: a scalar, literal, enum or a ref resolving to one. */
+export interface XmlTextPattern {
+  kind: 'xml-text';
+  pattern: Pattern;
+}
+
+/** `(T)`, `(T*)`, `(T?)` written as element content: T's node(s) stand here. */
+export interface XmlRefContent {
+  kind: 'xml-ref';
+  name: string;
+  occurs: Occurs;
+}
+
+export type XmlContent = XmlElementPattern | XmlTextPattern | XmlRefContent;
+
+/** `(name:type)` inside a body: the value is taken from the Examples column `name` when there is one. */
+export interface LookupPattern {
+  kind: 'lookup';
+  key: string;
+  inner: Pattern;
+}
+
+export type Pattern =
+  | LookupPattern
+  | ScalarPattern
+  | LiteralPattern
+  | EnumPattern
+  | RefPattern
+  | OptionalPattern
+  | ListPattern
+  | ObjectPattern
+  | ArrayPattern
+  | DictionaryPattern
+  | XmlElementPattern;
+
+/** Named types visible to a scenario: the Background's, overridden by the scenario's own. */
+export interface Scope {
+  types: ReadonlyMap<string, Pattern>;
+}
+
+export const emptyScope: Scope = { types: new Map() };

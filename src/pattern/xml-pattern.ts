@@ -1,0 +1,75 @@
+import { AccordError } from '../errors';
+import { parseXml } from '../xml/parse';
+import { isNamespaceDeclaration, type XmlElement } from '../xml/tree';
+import { parsePlaceholder } from './placeholder';
+import type { Occurs, Pattern, XmlAttributePattern, XmlContent, XmlElementPattern } from './types';
+
+/** Control attributes written by Specmatic's importer (and Qontract's before it); never data. */
+const CONTROL = /^(specmatic|qontract)_(occurs|nillable|type)$/;
+
+export function xmlPatternFromText(text: string): XmlElementPattern {
+  return xmlPatternFromElement(parseXml(text));
+}
+
+export function xmlPatternFromElement(el: XmlElement): XmlElementPattern {
+  const namespaces: XmlElementPattern['namespaces'] = [];
+  const attributes: XmlAttributePattern[] = [];
+  let occurs: Occurs = 'once';
+  let nillable = false;
+  let typeRef: string | undefined;
+
+  for (const a of el.attributes) {
+    if (isNamespaceDeclaration(a)) {
+      namespaces.push({ name: a.name, value: a.value });
+      continue;
+    }
+    const control = CONTROL.exec(a.name);
+    if (control) {
+      if (control[2] === 'occurs') {
+        if (a.value !== 'optional' && a.value !== 'multiple') {
+          throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', `${a.name}="${a.value}" on <${el.name}>: expected "optional" or "multiple"`, { line: el.line });
+        }
+        occurs = a.value;
+      } else if (control[2] === 'nillable') nillable = a.value === 'true';
+      else typeRef = a.value;
+      continue;
+    }
+    const optional = a.name.endsWith('.opt');
+    const name = optional ? a.name.slice(0, -4) : a.name;
+    const local = name.includes(':') ? name.slice(name.indexOf(':') + 1) : name;
+    const placeholder = parsePlaceholder(a.value);
+    let pattern: Pattern = placeholder ?? { kind: 'literal', value: a.value };
+    let isOptional = optional;
+    if (pattern.kind === 'optional') {
+      isOptional = true;
+      pattern = pattern.inner;
+    }
+    attributes.push({ name, local, optional: isOptional, pattern });
+  }
+
+  const content: XmlContent[] = [];
+  for (const c of el.children) {
+    if (c.type === 'element') {
+      content.push(xmlPatternFromElement(c));
+      continue;
+    }
+    content.push(textContent(c.value, el));
+  }
+  return { kind: 'xml', name: el.name, prefix: el.prefix, local: el.local, namespaces, attributes, content, occurs, nillable, typeRef, line: el.line };
+}
+
+function textContent(text: string, el: XmlElement): XmlContent {
+  let placeholder: Pattern | undefined;
+  try {
+    placeholder = parsePlaceholder(text);
+  } catch (e) {
+    if (e instanceof AccordError) throw new AccordError(e.code, `in <${el.name}>: ${e.message}`, { line: el.line });
+    throw e;
+  }
+  if (!placeholder) return { kind: 'xml-text', pattern: { kind: 'literal', value: text } };
+  // A ref (possibly repeated or optional) whose target may be a node type: resolved when used.
+  if (placeholder.kind === 'ref') return { kind: 'xml-ref', name: placeholder.name, occurs: 'once' };
+  if (placeholder.kind === 'list' && placeholder.inner.kind === 'ref') return { kind: 'xml-ref', name: placeholder.inner.name, occurs: 'multiple' };
+  if (placeholder.kind === 'optional' && placeholder.inner.kind === 'ref') return { kind: 'xml-ref', name: placeholder.inner.name, occurs: 'optional' };
+  return { kind: 'xml-text', pattern: placeholder };
+}

@@ -1,0 +1,96 @@
+import { SaxesParser } from 'saxes';
+import { AccordError } from '../errors';
+import { splitName, type XmlElement, type XmlNode } from './tree';
+
+export interface XmlParseLimits {
+  /** Deepest element nesting accepted. */
+  maxDepth?: number;
+  /** Most attributes on one element. */
+  maxAttributes?: number;
+  /** Most elements in one document. */
+  maxElements?: number;
+}
+
+export const DEFAULT_XML_LIMITS: Required<XmlParseLimits> = { maxDepth: 256, maxAttributes: 256, maxElements: 200_000 };
+
+/**
+ * Parses XML without a DTD: a DOCTYPE is refused outright, so no external
+ * entity is ever fetched and no entity bomb can expand (SOAP forbids DTDs too).
+ * Whitespace-only text and comments are dropped; text is trimmed.
+ * Namespace processing is off on purpose: accord matches local names and keeps
+ * prefixes as written, so an undeclared prefix in a contract fragment is fine.
+ */
+export function parseXml(text: string, limits: XmlParseLimits = {}): XmlElement {
+  const { maxDepth, maxAttributes, maxElements } = { ...DEFAULT_XML_LIMITS, ...limits };
+  const parser = new SaxesParser({ xmlns: false, position: true });
+  const stack: XmlElement[] = [];
+  let root: XmlElement | undefined;
+  let elements = 0;
+  let failure: AccordError | undefined;
+
+  const fail = (message: string) => {
+    if (!failure) failure = new AccordError('ACCORD_ERR_XML', message, { line: parser.line, column: parser.column });
+    throw failure;
+  };
+
+  parser.on('doctype', () => fail('a DOCTYPE is not allowed in XML payloads (no DTDs, no entities)'));
+  parser.on('opentag', (tag) => {
+    elements++;
+    if (elements > maxElements) fail(`more than ${maxElements} elements`);
+    if (stack.length >= maxDepth) fail(`elements nested deeper than ${maxDepth} levels`);
+    const names = Object.keys(tag.attributes);
+    if (names.length > maxAttributes) fail(`element <${tag.name}> has more than ${maxAttributes} attributes`);
+    const { prefix, local } = splitName(tag.name);
+    const el: XmlElement = {
+      type: 'element',
+      name: tag.name,
+      prefix,
+      local,
+      attributes: names.map((name) => ({ name, ...splitName(name), value: String((tag.attributes as Record<string, string>)[name]) })),
+      children: [],
+      line: parser.line,
+    };
+    if (stack.length > 0) stack[stack.length - 1].children.push(el);
+    else if (root) fail('more than one root element');
+    else root = el;
+    stack.push(el);
+  });
+  parser.on('closetag', () => {
+    stack.pop();
+  });
+  const onText = (value: string) => {
+    if (stack.length === 0) {
+      if (value.trim() !== '') fail('text outside the root element');
+      return;
+    }
+    const trimmed = value.trim();
+    if (trimmed === '') return;
+    const children: XmlNode[] = stack[stack.length - 1].children;
+    const last = children[children.length - 1];
+    if (last && last.type === 'text') last.value += trimmed;
+    else children.push({ type: 'text', value: trimmed });
+  };
+  parser.on('text', onText);
+  parser.on('cdata', onText);
+  parser.on('error', (err) => {
+    throw failure ?? new AccordError('ACCORD_ERR_XML', cleanSaxesMessage(err.message), { line: parser.line, column: parser.column });
+  });
+
+  try {
+    parser.write(text).close();
+  } catch (e) {
+    if (e instanceof AccordError) throw e;
+    throw new AccordError('ACCORD_ERR_XML', cleanSaxesMessage((e as Error).message), { line: parser.line, column: parser.column });
+  }
+  if (!root) throw new AccordError('ACCORD_ERR_XML', 'no root element', {});
+  return root;
+}
+
+/** saxes prefixes messages with "undefined:L:C: "; the location is carried separately. */
+function cleanSaxesMessage(message: string): string {
+  return message.replace(/^[^:]*:\d+:\d+: /, '');
+}
+
+export function looksLikeXml(text: string): boolean {
+  return /^\s*</.test(text);
+}

@@ -1,0 +1,48 @@
+import type { XmlElement } from './tree';
+
+const TEXT_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+const ATTR_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '"': '&quot;' };
+
+export function escapeText(s: string): string {
+  return s.replace(/[&<>]/g, (c) => TEXT_ESCAPES[c]);
+}
+
+export function escapeAttribute(s: string): string {
+  return s.replace(/[&<"]/g, (c) => ATTR_ESCAPES[c]);
+}
+
+/** Compact serialisation, no pretty-printing: what goes on the wire. */
+export function serializeXml(el: XmlElement): string {
+  const parts: string[] = [];
+  write(el, parts);
+  return parts.join('');
+}
+
+function write(el: XmlElement, out: string[]): void {
+  out.push('<', el.name);
+  for (const a of el.attributes) out.push(' ', a.name, '="', escapeAttribute(a.value), '"');
+  if (el.children.length === 0) {
+    out.push('/>');
+    return;
+  }
+  out.push('>');
+  for (const c of el.children) {
+    if (c.type === 'text') out.push(escapeText(c.value));
+    else write(c, out);
+  }
+  out.push('</', el.name, '>');
+}
+
+/** Indented form for reports and generated contracts. */
+export function prettyXml(el: XmlElement, indent = '  ', depth = 0): string {
+  const pad = indent.repeat(depth);
+  const attrs = el.attributes.map((a) => ` ${a.name}="${escapeAttribute(a.value)}"`).join('');
+  if (el.children.length === 0) return `${pad}<${el.name}${attrs}/>`;
+  if (el.children.every((c) => c.type === 'text')) {
+    return `${pad}<${el.name}${attrs}>${el.children.map((c) => escapeText((c as { value: string }).value)).join('')}</${el.name}>`;
+  }
+  const inner = el.children
+    .map((c) => (c.type === 'text' ? pad + indent + escapeText(c.value) : prettyXml(c, indent, depth + 1)))
+    .join('\n');
+  return `${pad}<${el.name}${attrs}>\n${inner}\n${pad}</${el.name}>`;
+}
