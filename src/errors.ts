@@ -13,7 +13,8 @@ export type ErrorCode =
   | 'ACCORD_ERR_IO'
   | 'ACCORD_ERR_GIT'
   | 'ACCORD_ERR_WSDL'
-  | 'ACCORD_ERR_LOG';
+  | 'ACCORD_ERR_LOG'
+  | 'ACCORD_ERR_HTTP';
 
 export interface Location {
   file?: string;

@@ -1,0 +1,15 @@
+'use strict';
+/**
+ * The Jest configuration `jest --preset accord` starts from. Only files whose
+ * extension is exactly `.spec` are contracts (never `*.spec.ts`).
+ */
+function createPreset() {
+  return {
+    moduleFileExtensions: ['js', 'mjs', 'cjs', 'jsx', 'ts', 'tsx', 'json', 'node', 'spec'],
+    testMatch: ['**/*.spec'],
+    testPathIgnorePatterns: ['/node_modules/'],
+    transform: { '\\.spec$': require.resolve('./transformer.js') },
+    testEnvironment: require.resolve('./environment.js'),
+  };
+}
+module.exports = { createPreset };

@@ -1,0 +1,18 @@
+/** Exit codes: 0 ok, 1 a check failed (contract test, incompatible change), 2 usage or input error. */
+export const EXIT_OK = 0;
+export const EXIT_FAILED = 1;
+export const EXIT_USAGE = 2;
+
+/** Thrown by commands; only the CLI entry point turns it into a process exit. */
+export class ExitError extends Error {
+  constructor(readonly exitCode: number, message = '') {
+    super(message);
+    this.name = 'ExitError';
+  }
+}
+
+export interface Io {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  cwd: string;
+}

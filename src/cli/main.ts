@@ -1,0 +1,56 @@
+import { Command, CommanderError } from 'commander';
+import { AccordError } from '../errors';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, ExitError, type Io } from './exit';
+import { registerCommands } from './commands';
+
+/**
+ * `run(argv, io)` is the whole CLI, testable without spawning; `main()` is the
+ * only place that exits the process.
+ */
+export async function run(argv: string[], io: Io): Promise<number> {
+  const program = new Command();
+  program
+    .name('accord')
+    .description('Contract testing for SOAP and HTTP APIs from Gherkin .spec contracts')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
+    .showHelpAfterError();
+  registerCommands(program, io);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return EXIT_OK;
+  } catch (e) {
+    return exitCodeFor(e, io);
+  }
+}
+
+function exitCodeFor(e: unknown, io: Io): number {
+  if (e instanceof ExitError) {
+    if (e.message) io.stderr(`${e.message}\n`);
+    return e.exitCode;
+  }
+  if (e instanceof CommanderError) {
+    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.exitCode === 0) return EXIT_OK;
+    return EXIT_USAGE;
+  }
+  if (e instanceof AccordError) {
+    io.stderr(`accord: ${e.describe()}\n`);
+    return EXIT_USAGE;
+  }
+  io.stderr(`accord: internal error (please report it): ${(e as Error)?.stack ?? String(e)}\n`);
+  return EXIT_FAILED;
+}
+
+export function main(): void {
+  const io: Io = { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s), cwd: process.cwd() };
+  run(process.argv.slice(2), io).then(
+    (code) => {
+      // Long-running commands (the stub) keep the process alive themselves and never resolve here.
+      process.exitCode = code;
+    },
+    (e) => {
+      process.stderr.write(`accord: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
+      process.exitCode = EXIT_FAILED;
+    },
+  );
+}

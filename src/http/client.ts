@@ -1,0 +1,65 @@
+import { Agent, request } from 'undici';
+import { AccordError } from '../errors';
+import { pathWithQuery, type HttpRequest, type HttpResponse } from './message';
+
+export interface SendOptions {
+  timeoutMs?: number;
+  /** Largest response body read; more is a failure, not a hang or a memory spike. */
+  maxBodyBytes?: number;
+  dispatcher?: Agent;
+}
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+export const DEFAULT_MAX_BODY = 10 * 1024 * 1024;
+
+/** Sends one request; every way it can fail comes back as an AccordError with a plain sentence. */
+export async function send(baseUrl: string, req: HttpRequest, options: SendOptions = {}): Promise<HttpResponse> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  let url: URL;
+  try {
+    url = new URL(pathWithQuery(req).replace(/^\//, ''), baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+  } catch {
+    throw new AccordError('ACCORD_ERR_USAGE', `base URL "${baseUrl}" is not a valid URL (set ACCORD_BASE_URL, e.g. http://127.0.0.1:8080)`);
+  }
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    const res = await request(url, {
+      method: req.method as 'GET',
+      headers: req.headers,
+      body: req.method === 'GET' || req.method === 'HEAD' ? undefined : req.body,
+      signal,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      dispatcher: options.dispatcher,
+    });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body) {
+      size += (chunk as Buffer).length;
+      if (size > maxBody) {
+        res.body.destroy();
+        throw new AccordError('ACCORD_ERR_HTTP', `response body is larger than ${maxBody} bytes`);
+      }
+      chunks.push(chunk as Buffer);
+    }
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+    return { status: res.statusCode, headers, body: Buffer.concat(chunks).toString('utf8') };
+  } catch (e) {
+    if (e instanceof AccordError) throw e;
+    throw new AccordError('ACCORD_ERR_HTTP', describeNetworkError(e, url.origin, timeoutMs), {}, { cause: e });
+  }
+}
+
+function describeNetworkError(e: unknown, origin: string, timeoutMs: number): string {
+  const err = e as { code?: string; name?: string; message?: string; cause?: { code?: string } };
+  const code = err.code ?? err.cause?.code;
+  if (code === 'ECONNREFUSED') return `connection refused by ${origin}: is the service running? (set ACCORD_BASE_URL to its address)`;
+  if (code === 'ENOTFOUND') return `host of ${origin} not found`;
+  if (err.name === 'TimeoutError' || err.name === 'AbortError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    return `no answer from ${origin} within ${timeoutMs} ms (set ACCORD_TIMEOUT_MS to wait longer)`;
+  }
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return `connection to ${origin} closed before a complete answer`;
+  return `request to ${origin} failed: ${code ?? err.message ?? String(e)}`;
+}

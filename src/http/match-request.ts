@@ -1,0 +1,63 @@
+import type { Scenario } from '../contract/model';
+import { matchText } from '../pattern/match';
+import type { Mismatch } from '../pattern/mismatch';
+import type { ParsedBody } from './body';
+import { matchBody } from './match-body';
+import type { HttpRequest } from './message';
+
+export interface RequestMatch {
+  /** Method and path fit: the scenario is about this endpoint. */
+  endpoint: boolean;
+  mismatches: Mismatch[];
+}
+
+/** How a request differs from a scenario's request (the stub asks this of every scenario). */
+export function matchRequest(s: Scenario, req: HttpRequest, body: ParsedBody, pathSegments: string[]): RequestMatch {
+  const r = s.request;
+  if (r.method !== req.method.toUpperCase() || !pathFits(s, pathSegments)) {
+    return { endpoint: false, mismatches: [{ path: 'REQUEST.PATH', expected: `${r.method} ${r.path}`, actual: `${req.method} ${req.path}` }] };
+  }
+  const out: Mismatch[] = [];
+  r.segments.forEach((seg, i) => {
+    if (seg.pattern) out.push(...matchText(seg.pattern, pathSegments[i], s.scope, `REQUEST.PATH ${seg.name}`));
+  });
+  const declared = new Set(r.query.map((q) => q.name));
+  for (const q of r.query) {
+    const v = req.query.find(([k]) => k === q.name);
+    if (v) out.push(...matchText(q.pattern, v[1], s.scope, `REQUEST.QUERY ${q.name}`));
+  }
+  for (const [k] of req.query) {
+    if (!declared.has(k)) out.push({ path: `REQUEST.QUERY ${k}`, expected: 'no such query parameter', actual: `unexpected query parameter "${k}"` });
+  }
+  for (const h of r.headers) {
+    const value = req.headers[h.name.toLowerCase()];
+    if (value === undefined) {
+      if (!h.optional) out.push({ path: `REQUEST.HEADER ${h.name}`, expected: `header ${h.name}`, actual: 'no such header' });
+      continue;
+    }
+    out.push(...matchText(h.pattern, value, s.scope, `REQUEST.HEADER ${h.name}`));
+  }
+  out.push(...matchBody(r.body, body, s.scope, 'REQUEST.BODY'));
+  return { endpoint: true, mismatches: out };
+}
+
+/** Literal segments equal and the same number of segments: parameter types are checked as mismatches. */
+function pathFits(s: Scenario, segments: string[]): boolean {
+  const want = s.request.segments;
+  if (want.length !== segments.length) return false;
+  for (let i = 0; i < want.length; i++) if (!want[i].pattern && want[i].name !== segments[i]) return false;
+  return true;
+}
+
+export function splitPath(path: string): string[] {
+  return path
+    .split('/')
+    .filter((x) => x !== '')
+    .map((x) => {
+      try {
+        return decodeURIComponent(x);
+      } catch {
+        return x;
+      }
+    });
+}

@@ -1,0 +1,26 @@
+import type { Scenario } from '../contract/model';
+import { matchText } from '../pattern/match';
+import type { Mismatch } from '../pattern/mismatch';
+import { ParsedBody } from './body';
+import { matchBody } from './match-body';
+import type { HttpResponse } from './message';
+
+/** Every way a response differs from what the scenario promises. */
+export function matchResponse(s: Scenario, res: HttpResponse): Mismatch[] {
+  if (res.status !== s.response.status) {
+    // The body of an unexpected status is some other document; comparing it field by field only adds noise.
+    return [{ path: 'RESPONSE.STATUS', expected: String(s.response.status), actual: String(res.status) }];
+  }
+  const out: Mismatch[] = [];
+  for (const h of s.response.headers) {
+    const value = res.headers[h.name.toLowerCase()];
+    const path = `RESPONSE.HEADER ${h.name}`;
+    if (value === undefined) {
+      if (!h.optional) out.push({ path, expected: `header ${h.name}`, actual: 'no such header' });
+      continue;
+    }
+    out.push(...matchText(h.pattern, value, s.scope, path));
+  }
+  out.push(...matchBody(s.response.body, new ParsedBody(res.body), s.scope, 'RESPONSE.BODY'));
+  return out;
+}

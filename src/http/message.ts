@@ -1,0 +1,23 @@
+/** HTTP messages as plain data. Header names are lower-case. */
+export interface HttpRequest {
+  method: string;
+  /** Path without the query string, percent-encoded as sent. */
+  path: string;
+  query: [string, string][];
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export const SOAP11_ENVELOPE = 'http://schemas.xmlsoap.org/soap/envelope/';
+export const SOAP12_ENVELOPE = 'http://www.w3.org/2003/05/soap-envelope';
+
+export function pathWithQuery(req: Pick<HttpRequest, 'path' | 'query'>): string {
+  if (req.query.length === 0) return req.path;
+  return `${req.path}?${req.query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}`;
+}

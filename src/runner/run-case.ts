@@ -1,0 +1,67 @@
+import type { TestCase } from '../contract/model';
+import { AccordError, formatLocation } from '../errors';
+import { buildRequest, describeEndpoint } from '../http/build-request';
+import { send, type SendOptions } from '../http/client';
+import { matchResponse } from '../http/match-response';
+import { pathWithQuery, type HttpRequest, type HttpResponse } from '../http/message';
+import { formatMismatch, type Mismatch } from '../pattern/mismatch';
+
+export interface RunOptions extends SendOptions {
+  baseUrl: string;
+  seed?: number;
+}
+
+export interface CaseResult {
+  testCase: TestCase;
+  passed: boolean;
+  request?: HttpRequest;
+  response?: HttpResponse;
+  mismatches: Mismatch[];
+  /** Could not get an answer at all (refused, timed out, bad contract data). */
+  error?: string;
+}
+
+/** Builds the request, sends it, matches the answer. Never throws for a user's mistake. */
+export async function runCase(tc: TestCase, options: RunOptions): Promise<CaseResult> {
+  let request: HttpRequest | undefined;
+  try {
+    request = buildRequest(tc, options.seed ?? 0);
+    const response = await send(options.baseUrl, request, options);
+    const mismatches = matchResponse(tc.scenario, response);
+    return { testCase: tc, passed: mismatches.length === 0, request, response, mismatches };
+  } catch (e) {
+    if (!(e instanceof AccordError)) throw e;
+    return { testCase: tc, passed: false, request, mismatches: [], error: e.describe() };
+  }
+}
+
+const MAX_SHOWN_BODY = 2000;
+
+/** The failure text a user reads: where, what differed, and what went over the wire. */
+export function formatCaseReport(r: CaseResult, baseUrl: string): string {
+  const s = r.testCase.scenario;
+  const where = formatLocation({ file: s.file, line: r.testCase.row?.line ?? s.line });
+  const lines = [`Scenario "${r.testCase.name}" (${where})`, `API: ${describeEndpoint(s)} at ${baseUrl}`];
+  if (r.error) lines.push(`  ${r.error}`);
+  for (const m of r.mismatches) lines.push(`  ${formatMismatch(m)}`);
+  if (r.request) {
+    lines.push('', 'Request sent:', `  ${r.request.method} ${pathWithQuery(r.request)}`);
+    for (const [k, v] of Object.entries(r.request.headers)) lines.push(`  ${k}: ${v}`);
+    if (r.request.body) lines.push(indent(clip(r.request.body)));
+  }
+  if (r.response) {
+    lines.push('', 'Response received:', `  ${r.response.status}`);
+    const ct = r.response.headers['content-type'];
+    if (ct) lines.push(`  content-type: ${ct}`);
+    if (r.response.body) lines.push(indent(clip(r.response.body)));
+  }
+  return lines.join('\n');
+}
+
+function clip(s: string): string {
+  return s.length > MAX_SHOWN_BODY ? `${s.slice(0, MAX_SHOWN_BODY)}… (${s.length} characters)` : s;
+}
+
+function indent(s: string): string {
+  return s.split('\n').map((l) => `  ${l}`).join('\n');
+}

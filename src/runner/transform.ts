@@ -1,0 +1,43 @@
+import { createHash } from 'node:crypto';
+import { parseContract, testCases } from '../contract/load';
+import { AccordError } from '../errors';
+
+/**
+ * Turns a .spec file into a Jest test file. Each `test(...)` call is written on
+ * the line of its scenario (or Examples row), so Jest's test locations,
+ * vscode-jest and WebStorm point at the contract without a source map.
+ */
+export function transformSpec(source: string, file: string, runtimePath: string): string {
+  const lines: string[] = [];
+  const put = (line: number, code: string) => {
+    while (lines.length < line) lines.push('');
+    lines[line - 1] = lines[line - 1] ? `${lines[line - 1]} ${code}` : code;
+  };
+  const q = JSON.stringify;
+  put(1, `const __accord = require(${q(runtimePath)}); const __opened = __accord.open(${q(file)}, ${q(source)});`);
+  let contract;
+  try {
+    contract = parseContract(source, file);
+  } catch (e) {
+    if (!(e instanceof AccordError)) throw e;
+    const line = e.location.line ?? 1;
+    put(line, `test(${q(`contract ${file.split(/[\\/]/).pop()}`)}, __accord.contractFailure(__opened));`);
+    return lines.join('\n') + '\n';
+  }
+  put(contract.line, `describe(${q(contract.name || 'contract')}, () => { afterAll(() => __accord.closeAgent());`);
+  testCases(contract).forEach((tc, i) => {
+    const line = tc.row?.line ?? tc.scenario.line;
+    if (tc.scenario.unsupported) {
+      put(line, `test.skip(${q(`${tc.name} (not run: ${tc.scenario.unsupported})`)}, () => {});`);
+      return;
+    }
+    if (tc.scenario.wip) put(line, `__accord.markWip(${q(`${contract.name || 'contract'} ${tc.name}`)});`);
+    put(line, `test(${q(tc.name)}, __accord.body(__opened, ${i}), __accord.timeout());`);
+  });
+  put(lines.length + 1, '});');
+  return lines.join('\n') + '\n';
+}
+
+export function cacheKey(source: string, file: string, configString: string, version: string): string {
+  return createHash('sha256').update(source).update('\0').update(file).update('\0').update(configString).update('\0').update(version).digest('hex');
+}
