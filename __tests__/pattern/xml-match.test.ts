@@ -1,0 +1,127 @@
+import { parseContract } from '../../src/contract/load';
+import { matchXml } from '../../src/pattern/match';
+import { formatMismatch } from '../../src/pattern/mismatch';
+import { parseXml } from '../../src/xml/parse';
+import { xmlPatternFromText } from '../../src/pattern/xml-pattern';
+import type { Pattern, Scope } from '../../src/pattern/types';
+
+const PET_RESPONSE = `
+<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/">
+  <soapenv:Header/>
+  <soapenv:Body>
+    <pet:getPetResponse xmlns:pet="http://example.com/petstore">
+      <pet:id>(number)</pet:id>
+      <pet:name>(string)</pet:name>
+      <pet:type>(string)</pet:type>
+      <pet:status>(string)</pet:status>
+    </pet:getPetResponse>
+  </soapenv:Body>
+</soapenv:Envelope>`;
+
+const scope = (types: Record<string, Pattern> = {}): Scope => ({ types: new Map(Object.entries(types)) });
+
+function check(contract: string, actual: string, types: Record<string, Pattern> = {}): string[] {
+  return matchXml(xmlPatternFromText(contract), parseXml(actual), scope(types)).map(formatMismatch);
+}
+
+const envelope = (body: string, prefix = 'S') =>
+  `<${prefix}:Envelope xmlns:${prefix}="http://schemas.xmlsoap.org/soap/envelope/"><${prefix}:Header/><${prefix}:Body>${body}</${prefix}:Body></${prefix}:Envelope>`;
+
+describe('XML matching (seed 2.4)', () => {
+  it('ignores namespace prefixes and URIs', () => {
+    const actual = envelope('<x:getPetResponse xmlns:x="urn:other"><x:id>1</x:id><x:name>Rex</x:name><x:type>dog</x:type><x:status>ok</x:status></x:getPetResponse>');
+    expect(check(PET_RESPONSE, actual)).toEqual([]);
+    const unprefixed = envelope('<getPetResponse><id>1</id><name>Rex</name><type>dog</type><status>ok</status></getPetResponse>', 'soap');
+    expect(check(PET_RESPONSE, unprefixed)).toEqual([]);
+  });
+
+  it('ignores comments and whitespace-only text', () => {
+    const actual = envelope(`<!-- a comment -->
+      <p:getPetResponse xmlns:p="urn:p">
+        <p:id> 1 </p:id><!-- another --><p:name>Rex</p:name>
+        <p:type>dog</p:type>
+        <p:status>ok</p:status>
+      </p:getPetResponse>`);
+    expect(check(PET_RESPONSE, actual)).toEqual([]);
+  });
+
+  it('reports wrong node order with the path', () => {
+    const actual = envelope('<p:getPetResponse xmlns:p="urn:p"><p:name>Rex</p:name><p:id>1</p:id><p:type>dog</p:type><p:status>ok</p:status></p:getPetResponse>');
+    const report = check(PET_RESPONSE, actual);
+    expect(report[0]).toBe('Envelope/Body/getPetResponse: expected child nodes (id, name, type, status) in this order, found (name, id, type, status)');
+    expect(report).toContain('Envelope/Body/getPetResponse/id: expected node <id>, found <name> in its place');
+  });
+
+  it('requires the header before the body', () => {
+    const actual = '<S:Envelope xmlns:S="urn:s"><S:Body><p:getPetResponse xmlns:p="urn:p"><p:id>1</p:id><p:name>a</p:name><p:type>b</p:type><p:status>c</p:status></p:getPetResponse></S:Body><S:Header/></S:Envelope>';
+    expect(check(PET_RESPONSE, actual).join('\n')).toMatch(/Envelope: expected child nodes \(Header, Body\) in this order, found \(Body, Header\)/);
+  });
+
+  it('reports a missing node', () => {
+    const actual = envelope('<p:getPetResponse xmlns:p="urn:p"><p:id>1</p:id><p:type>dog</p:type><p:status>ok</p:status></p:getPetResponse>');
+    expect(check(PET_RESPONSE, actual)).toContain('Envelope/Body/getPetResponse/name: expected node <name>, found <type> in its place');
+  });
+
+  it('reports a missing last node', () => {
+    const actual = envelope('<p:getPetResponse xmlns:p="urn:p"><p:id>1</p:id><p:name>a</p:name><p:type>dog</p:type></p:getPetResponse>');
+    expect(check(PET_RESPONSE, actual)).toContain('Envelope/Body/getPetResponse/status: expected node <status>, found nothing (missing node)');
+  });
+
+  it('reports a non-number in a (number) node, and every mismatch, not only the first', () => {
+    const actual = envelope('<p:getPetResponse xmlns:p="urn:p"><p:id>abc</p:id><p:name>Rex</p:name><p:type>dog</p:type><p:status>ok</p:status><p:extra/></p:getPetResponse>');
+    const report = check(PET_RESPONSE, actual);
+    expect(report).toContain('Envelope/Body/getPetResponse/id: expected a number, found "abc"');
+    expect(report).toContain('Envelope/Body/getPetResponse/extra: expected no such node here, found unexpected node <extra>');
+  });
+
+  it('takes any number of (Type*) nodes at its place', () => {
+    const types = { Id: xmlPatternFromText('<inv:id>(number)</inv:id>') };
+    const contract = '<inv:getInvoiceIdsResponse xmlns:inv="urn:inv">(Id*)</inv:getInvoiceIdsResponse>';
+    expect(check(contract, '<r><id>1</id><id>2</id><id>3</id></r>'.replace(/r>/g, 'getInvoiceIdsResponse>'), types)).toEqual([]);
+    expect(check(contract, '<getInvoiceIdsResponse/>', types)).toEqual([]);
+    expect(check(contract, '<getInvoiceIdsResponse><id>1</id><id>x</id></getInvoiceIdsResponse>', types)).toEqual([
+      'getInvoiceIdsResponse/id[1]: expected a number, found "x"',
+    ]);
+  });
+
+  it('backtracks so a repeated node may be followed by one of the same name', () => {
+    const types = { A: xmlPatternFromText('<a>(number)</a>') };
+    expect(check('<r>(A*)<a>(string)</a></r>', '<r><a>1</a><a>2</a><a>last</a></r>', types)).toEqual([]);
+    expect(check('<r>(A*)<a>(string)</a></r>', '<r></r>', types)).toContain('r/a: expected node <a>, found nothing (missing node)');
+  });
+
+  it('honours specmatic_occurs, specmatic_nillable and specmatic_type', () => {
+    const contract = parseContract(`Feature: f
+  Scenario: s
+    Given type Payload
+    """
+    <SPECMATIC_TYPE>
+      <symbol specmatic_nillable="true">(string)</symbol>
+      <note specmatic_occurs="optional">(string)</note>
+      <price specmatic_occurs="multiple">(number)</price>
+    </SPECMATIC_TYPE>
+    """
+    When POST /q
+    And request-body <soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Header specmatic_occurs="optional"/><soapenv:Body><Quote specmatic_type="Payload"/></soapenv:Body></soapenv:Envelope>
+    Then status 200`);
+    const s = contract.scenarios[0];
+    const m = (xml: string) => matchXml(s.request.body!, parseXml(xml), s.scope).map(formatMismatch);
+    expect(m('<e:Envelope xmlns:e="u"><e:Body><Quote><symbol>X</symbol><price>1</price><price>2</price></Quote></e:Body></e:Envelope>')).toEqual([]);
+    expect(m('<e:Envelope xmlns:e="u" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><e:Header/><e:Body><Quote><symbol xsi:nil="true"/><note>n</note></Quote></e:Body></e:Envelope>')).toEqual([]);
+    expect(m('<e:Envelope xmlns:e="u"><e:Body><Quote><price>1</price></Quote></e:Body></e:Envelope>')).toContain(
+      'Envelope/Body/Quote/symbol: expected node <symbol>, found <price> in its place',
+    );
+  });
+
+  it('checks attributes, with .opt for optional ones, and ignores xmlns and xsi attributes', () => {
+    const contract = '<pet id="(number)" kind.opt="(string)">(string)</pet>';
+    expect(check(contract, '<pet xmlns="urn:x" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:type="Pet" id="4">Rex</pet>')).toEqual([]);
+    expect(check(contract, '<pet id="four">Rex</pet>')).toEqual(['pet/@id: expected a number, found "four"']);
+    expect(check(contract, '<pet>Rex</pet>')).toEqual(['pet/@id: expected attribute id ((number)), found no such attribute']);
+    expect(check(contract, '<pet id="1" colour="red">Rex</pet>')).toEqual(['pet/@colour: expected no such attribute, found unexpected attribute colour']);
+  });
+
+  it('names the root when it differs', () => {
+    expect(check('<a>(string)</a>', '<b>x</b>')).toEqual(['b: expected node <a>, found <b>']);
+  });
+});
