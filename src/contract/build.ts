@@ -54,7 +54,9 @@ export function buildContract(doc: GherkinDocument, file: string): Contract {
       return;
     }
     if (err instanceof AccordError) {
-      errors.push(new AccordError(err.code, err.message, { file, line: err.location.file ? err.location.line : line, column: err.location.column }, { details: err.details }));
+      // Errors that carry a line already point at the right place (inside a docstring or a table).
+      const own = err.location.line !== undefined;
+      errors.push(new AccordError(err.code, err.message, { file, line: own ? err.location.line : line, column: own ? err.location.column : undefined }, { details: err.details }));
       return;
     }
     throw err;
@@ -156,9 +158,9 @@ function applyStep(draft: Draft, step: Step, notes: ContractNote[]): void {
       if (!m) throw syntax(`${word} needs a name, e.g. "${word} Pet" followed by its definition`);
       const name = m[1];
       if (isScalarName(name)) throw syntax(`"${name}" is a built-in type and cannot be redefined`);
-      let pattern: Pattern;
-      if (step.dataTable && !(m[2] ?? '').trim() && !step.docString) pattern = objectFromTable(step.dataTable.rows);
-      else pattern = patternArgument(step, m[2] ?? '', `type ${name}`);
+      // Declared first as (anything) so that a broken definition is reported once, not again at every use.
+      draft.types.set(name, { value: { kind: 'scalar', type: 'anything' }, line });
+      const pattern = step.dataTable && !(m[2] ?? '').trim() && !step.docString ? objectFromTable(step.dataTable.rows) : patternArgument(step, m[2] ?? '', `type ${name}`);
       draft.types.set(name, { value: pattern, line });
       return;
     }

@@ -86,9 +86,9 @@ export function parseXml(text: string, limits: XmlParseLimits = {}): XmlElement 
   return root;
 }
 
-/** saxes prefixes messages with "undefined:L:C: "; the location is carried separately. */
+/** saxes prefixes messages with "[file:]L:C: "; the location is carried separately. */
 function cleanSaxesMessage(message: string): string {
-  return message.replace(/^[^:]*:\d+:\d+: /, '');
+  return message.replace(/^(?:[^:\n]*:)?\d+:\d+: /, '');
 }
 
 export function looksLikeXml(text: string): boolean {

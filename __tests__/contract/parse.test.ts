@@ -1,0 +1,164 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { loadContract, parseContract, testCases } from '../../src/contract/load';
+import { AccordError, CompositeAccordError } from '../../src/errors';
+import { bodyKind } from '../../src/pattern/generate';
+import { resolve } from '../../src/pattern/resolve';
+
+const CONTRACTS = path.join(__dirname, '..', '..', 'contracts');
+
+function errorOf(text: string, file = 'bad.spec'): string {
+  try {
+    parseContract(text, file);
+  } catch (e) {
+    if (e instanceof AccordError) return e.describe();
+    throw e;
+  }
+  throw new Error('expected the contract to be rejected');
+}
+
+describe('contract parser', () => {
+  it('reads the seed samples shipped in contracts/', () => {
+    const pet = loadContract(path.join(CONTRACTS, 'soap', 'api_pet_v1.spec'));
+    expect(pet.scenarios.map((s) => s.name)).toEqual(['Get a pet by id', 'Get the ids of all invoices', 'Adopt a pet (in progress)']);
+    expect(pet.scenarios.map((s) => s.wip)).toEqual([false, false, true]);
+    expect(pet.scenarios[0].request).toMatchObject({ method: 'POST', path: '/ws' });
+    expect(pet.scenarios[0].response.status).toBe(200);
+
+    const math = loadContract(path.join(CONTRACTS, 'math', 'api_math_v1.spec'));
+    expect(math.scenarios.map((s) => `${s.request.method} ${s.request.path}`)).toEqual(['POST /square', 'POST /cube']);
+    expect(bodyKind(math.scenarios[0].request.body!, math.scenarios[0].scope)).toBe('text');
+
+    const pets = loadContract(path.join(CONTRACTS, 'pets', 'api_pets_v1.spec'));
+    expect(pets.scenarios[0].request.segments).toEqual([{ name: 'pets' }, { name: 'petid', pattern: { kind: 'scalar', type: 'number' } }]);
+    expect(testCases(pets).map((t) => t.name)).toEqual(['Fetch a pet by id [example 1: petid=10]', 'Fetch a pet by id [example 2: petid=42]']);
+  });
+
+  it('lets a Background envelope refer to types each scenario defines (seed 2.5)', () => {
+    const c = loadContract(path.join(CONTRACTS, 'soap', 'api_petstore_v1.spec'));
+    expect(c.scenarios).toHaveLength(2);
+    for (const s of c.scenarios) {
+      expect(s.request.method).toBe('POST');
+      expect(s.response.status).toBe(200);
+      const body = resolve(s.response.body!, s.scope);
+      expect(body.kind).toBe('xml');
+    }
+    expect(c.scenarios[0].scope.types.has('ResponseBody')).toBe(true);
+  });
+
+  it('accepts Given/When/Then/And/But/* alike, inline and block types, query strings and headers', () => {
+    const c = parseContract(`Feature: Words
+  Scenario: every leading word
+    * type Pet {"id": "(number)", "tag?": "(string)"}
+    But type Name
+    """
+    (string)
+    """
+    Given GET /pets?limit=(number)&kind=dog
+    When request-header X-Trace (uuid)
+    And request-header X-Opt? (string)
+    Then status 200
+    But response-header Content-Type application/json
+    And response-body (Pet*)`);
+    const s = c.scenarios[0];
+    expect(s.request.query.map((q) => q.name)).toEqual(['limit', 'kind']);
+    expect(s.request.headers.map((h) => [h.name, h.optional])).toEqual([['X-Trace', false], ['X-Opt', true]]);
+    expect(s.response.headers[0]).toMatchObject({ name: 'Content-Type', pattern: { kind: 'literal', value: 'application/json' } });
+    expect(s.response.body).toEqual({ kind: 'list', inner: { kind: 'ref', name: 'Pet' } });
+  });
+
+  it('gives a scenario type precedence over a Background type of the same name', () => {
+    const c = parseContract(`Feature: f
+  Background:
+    Given type Id (string)
+    When GET /x/(id:Id)
+    Then status 200
+  Scenario: overrides
+    Given type Id (number)
+  Scenario: inherits`);
+    expect(c.scenarios[0].scope.types.get('Id')).toEqual({ kind: 'scalar', type: 'number' });
+    expect(c.scenarios[1].scope.types.get('Id')).toEqual({ kind: 'scalar', type: 'string' });
+  });
+
+  it('names file and line for an unknown type', () => {
+    expect(errorOf(`Feature: f
+  Scenario: s
+    When POST /ws
+    And request-body (Missing)
+    Then status 200`)).toBe('bad.spec:4: unknown type (Missing) in scenario "s": declare it with "type Missing ..." in the scenario or the Background');
+  });
+
+  it('names file and line for a scenario with no request line', () => {
+    expect(errorOf(`Feature: f
+
+  Scenario: nothing to send
+    Then status 200`)).toBe('bad.spec:3: scenario "nothing to send" has no request line: add e.g. "When POST /ws" here or in the Background');
+  });
+
+  it('points into the docstring for a malformed XML fragment', () => {
+    const message = errorOf(`Feature: f
+  Scenario: s
+    Given type Req
+    """
+    <a>
+      <b>(number)</c>
+    </a>
+    """
+    When POST /ws
+    And request-body (Req)
+    Then status 200`);
+    expect(message).toMatch(/^bad\.spec:6:\d+: type Req: /);
+  });
+
+  it('refuses unknown keywords and gathers every error of the file', () => {
+    let err: unknown;
+    try {
+      parseContract(`Feature: f
+  Scenario: a
+    When FETCH /x
+    Then status 200
+  Scenario: b
+    When GET /x
+    Then status 2000`, 'two.spec');
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(CompositeAccordError);
+    const text = (err as CompositeAccordError).describe();
+    expect(text).toContain('two.spec:3: keyword "FETCH" not recognised');
+    expect(text).toContain('two.spec:7: status must be an HTTP status code from 100 to 599, found "2000"');
+  });
+
+  it('reports Gherkin syntax errors with their place', () => {
+    expect(errorOf('Scenario: no feature\n  When GET /x\n')).toMatch(/^bad\.spec:1:1: expected: #EOF, #Language, #TagLine, #FeatureLine/);
+    expect(errorOf('')).toBe('bad.spec:1: no "Feature:" found: a contract starts with "Feature: <name>"');
+  });
+
+  it('refuses a DOCTYPE in a contract fragment (no entities, ever)', () => {
+    expect(errorOf(`Feature: f
+  Scenario: s
+    When POST /ws
+    And request-body <!DOCTYPE a [<!ENTITY x "y">]><a>&x;</a>
+    Then status 200`)).toMatch(/DOCTYPE is not allowed/);
+  });
+
+  it('reads a Kafka message scenario but marks it as not runnable', () => {
+    const c = parseContract('Feature: k\n  Scenario: m\n    * kafka-message customers (string)\n');
+    expect(c.scenarios[0].unsupported).toMatch(/Kafka/);
+  });
+
+  it('keeps wrapper and legacy steps as notes', () => {
+    const c = parseContract('Feature: w\n  Background:\n    Given openapi ./api.yaml\n  Scenario: s\n    Given fact id (number)\n    When GET /x\n    Then status 200\n');
+    expect(c.notes.map((n) => `${n.keyword} ${n.text}`)).toEqual(['openapi ./api.yaml', 'fact id (number)']);
+  });
+
+  it('reads a file from disk and reports a missing one without a stack trace', () => {
+    expect(() => loadContract('/nonexistent/contract.spec')).toThrow(AccordError);
+    try {
+      loadContract('/nonexistent/contract.spec');
+    } catch (e) {
+      expect((e as AccordError).describe()).toBe('/nonexistent/contract.spec: cannot read contract: ENOENT');
+    }
+    expect(readFileSync(path.join(CONTRACTS, 'math', 'api_math_v1.spec'), 'utf8')).toContain('Feature');
+  });
+});
