@@ -91,7 +91,7 @@ export function generateJson(p: Pattern, ctx: GenerateContext, key?: string): un
     case 'enum':
       return r.base === 'number' ? Number(ctx.rng.pick(r.values)) : ctx.rng.pick(r.values);
     case 'optional':
-      return generateJson(r.inner, inner);
+      return depth > MAX_DEPTH / 2 ? null : generateJson(r.inner, inner);
     case 'lookup':
       return ctx.examples?.has(r.key) ? exampleToJson(ctx.examples.get(r.key)!, r.inner, ctx.scope) : generateJson(r.inner, inner);
     case 'list': {
@@ -115,7 +115,8 @@ export function generateJson(p: Pattern, ctx: GenerateContext, key?: string): un
     }
     case 'dictionary': {
       const out: Record<string, unknown> = {};
-      out[generateText(r.key, inner)] = generateJson(r.value, inner);
+      // Past half the depth budget, stop recursive types with the smallest value they allow.
+      if (depth <= MAX_DEPTH / 2) out[generateText(r.key, inner)] = generateJson(r.value, inner);
       return out;
     }
     case 'xml':

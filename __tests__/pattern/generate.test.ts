@@ -1,0 +1,122 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { loadContract, parseContract, testCases } from '../../src/contract/load';
+import type { Contract } from '../../src/contract/model';
+import { ParsedBody } from '../../src/http/body';
+import { buildRequest } from '../../src/http/build-request';
+import { matchRequest, splitPath } from '../../src/http/match-request';
+import { matchResponse } from '../../src/http/match-response';
+import { generateBody } from '../../src/pattern/generate';
+import { formatMismatch } from '../../src/pattern/mismatch';
+import { createRandom } from '../../src/pattern/random';
+import { bodyKind } from '../../src/pattern/generate';
+
+const ROOT = path.join(__dirname, '..', '..');
+const CORPUS = path.resolve(ROOT, '..', 'shared', 'spec-corpus');
+
+function specFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) => {
+    const p = path.join(dir, f);
+    return statSync(p).isDirectory() ? specFiles(p) : /\.(spec|qontract|contract)$/.test(f) ? [p] : [];
+  });
+}
+
+function corpusContracts(): Contract[] {
+  const lines = readFileSync(path.join(CORPUS, 'INDEX.tsv'), 'utf8').trim().split('\n').slice(1);
+  return lines
+    .map((l) => l.split('\t'))
+    .filter((c) => c[c.length - 1] === 'valid')
+    .map((c) => loadContract(path.join(CORPUS, c[0])))
+    // Wrappers take their real types from an OpenAPI or WSDL file that is not in the corpus.
+    .filter((c) => !c.notes.some((n) => n.keyword === 'openapi' || n.keyword === 'wsdl'));
+}
+
+/** Whatever accord generates from a contract must match that same contract. */
+function roundTrip(contract: Contract, seed: number): string[] {
+  const problems: string[] = [];
+  for (const tc of testCases(contract)) {
+    if (tc.scenario.unsupported) continue;
+    const req = buildRequest(tc, seed);
+    const m = matchRequest(tc.scenario, req, new ParsedBody(req.body), splitPath(req.path));
+    for (const x of m.mismatches) problems.push(`${contract.file} "${tc.name}" request: ${formatMismatch(x)}`);
+    const s = tc.scenario;
+    if (s.response.body) {
+      const body = generateBody(s.response.body, { scope: s.scope, rng: createRandom(seed) });
+      const headers: Record<string, string> = {};
+      for (const h of s.response.headers) headers[h.name.toLowerCase()] = generateBody(h.pattern, { scope: s.scope, rng: createRandom(seed) }).text;
+      for (const x of matchResponse(s, { status: s.response.status, headers, body: body.text })) problems.push(`${contract.file} "${tc.name}" response: ${formatMismatch(x)}`);
+    }
+  }
+  return problems;
+}
+
+describe('generation agrees with matching', () => {
+  it.each([0, 1, 2, 3])('for every example contract (seed %i)', (seed) => {
+    for (const f of specFiles(path.join(ROOT, 'contracts'))) expect(roundTrip(loadContract(f), seed)).toEqual([]);
+  });
+
+  it('for every valid contract of the shared corpus', () => {
+    const problems = corpusContracts().flatMap((c) => roundTrip(c, 7));
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('request generation', () => {
+  const contract = loadContract(path.join(ROOT, 'contracts', 'soap', 'api_petstore_v1.spec'));
+
+  it('is deterministic for a seed and varies with it', () => {
+    const invoice = testCases(contract).find((t) => t.scenario.name === 'Invoice ids')!;
+    expect(buildRequest(invoice, 5)).toEqual(buildRequest(invoice, 5));
+    const bodies = new Set([0, 1, 2, 3, 4, 5].map((s) => buildRequest(invoice, s).body));
+    expect(bodies.size).toBeGreaterThan(1);
+  });
+
+  it('takes values from Examples rows by node name', () => {
+    const rows = testCases(contract).filter((t) => t.row);
+    expect(rows.map((r) => buildRequest(r).body)).toEqual([
+      expect.stringContaining('<pet:id>1</pet:id>'),
+      expect.stringContaining('<pet:id>7</pet:id>'),
+    ]);
+    expect(buildRequest(rows[0]).headers['content-type']).toBe('text/xml; charset=utf-8');
+  });
+
+  it('keeps prefixes and namespace declarations as written', () => {
+    const req = buildRequest(testCases(contract)[0]);
+    expect(req.body).toBe(
+      '<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Header/><soapenv:Body><pet:getPetRequest xmlns:pet="http://example.com/petstore"><pet:id>1</pet:id></pet:getPetRequest></soapenv:Body></soapenv:Envelope>',
+    );
+  });
+
+  it('fills path parameters, query parameters and JSON keys from Examples, leaving out empty cells', () => {
+    const c = parseContract(`Feature: f
+  Scenario Outline: search
+    When POST /pets/(id:number)?name=(string)&type=(string)
+    And request-body {"count": "(number)", "note?": "(string)"}
+    Then status 200
+    Examples:
+      | id | name   | type | count | note |
+      | 12 | Archie |      | 3     |      |`);
+    const req = buildRequest(testCases(c)[0]);
+    expect(req.path).toBe('/pets/12');
+    expect(req.query).toEqual([['name', 'Archie']]);
+    expect(JSON.parse(req.body)).toEqual({ count: 3 });
+    expect(req.headers['content-type']).toBe('application/json');
+  });
+
+  it('sends a SOAP 1.2 envelope as application/soap+xml', () => {
+    const c = parseContract(`Feature: f
+  Scenario: s
+    When POST /ws
+    And request-body <env:Envelope xmlns:env="http://www.w3.org/2003/05/soap-envelope"><env:Body><ping/></env:Body></env:Envelope>
+    Then status 200`);
+    expect(buildRequest(testCases(c)[0]).headers['content-type']).toBe('application/soap+xml; charset=utf-8');
+  });
+
+  it('sends a bare (number) body as text', () => {
+    const c = loadContract(path.join(ROOT, 'contracts', 'math', 'api_math_v1.spec'));
+    const req = buildRequest(testCases(c)[0]);
+    expect(req.body).toMatch(/^\d+$/);
+    expect(bodyKind(c.scenarios[0].request.body!, c.scenarios[0].scope)).toBe('text');
+    expect(req.headers['content-type']).toBe('text/plain; charset=utf-8');
+  });
+});
