@@ -55,7 +55,18 @@ export function xmlPatternFromElement(el: XmlElement): XmlElementPattern {
     }
     content.push(textContent(c.value, el));
   }
+  if (el.local === 'Envelope') for (const c of content) if (c.kind === 'xml') makeEmptyHeaderOptional(c);
   return { kind: 'xml', name: el.name, prefix: el.prefix, local: el.local, namespaces, attributes, content, occurs, nillable, typeRef, line: el.line };
+}
+
+/**
+ * An empty SOAP Header in a contract says "no header entries". SOAP makes the
+ * Header element itself optional (SOAP 1.1 section 4.2, SOAP 1.2 part 1 section 5.2),
+ * and stacks differ on writing an empty one, so an absent Header matches too.
+ * It is still generated as written.
+ */
+function makeEmptyHeaderOptional(p: XmlElementPattern): void {
+  if (p.local === 'Header' && p.content.length === 0 && p.attributes.length === 0 && p.occurs === 'once') p.occurs = 'optional';
 }
 
 function textContent(text: string, el: XmlElement): XmlContent {
