@@ -238,12 +238,14 @@ function matchChildren(slots: ElementSlot[], children: XmlElement[], scope: Scop
     }
     return out;
   }
-  const expectedNames = slots.map((s) => s.pattern.local + (s.max === Infinity ? '*' : s.min === 0 ? '?' : ''));
-  out.push({
-    path,
-    expected: `child nodes (${expectedNames.join(', ') || 'none'}) in this order`,
-    actual: `(${children.map((c) => c.local).join(', ') || 'none'})`,
-  });
+  if (slots.length > 0) {
+    const expectedNames = slots.map((s) => s.pattern.local + (s.max === Infinity ? '*' : s.min === 0 ? '?' : ''));
+    out.push({
+      path,
+      expected: `child nodes (${expectedNames.join(', ')}) in this order`,
+      actual: `(${children.map((c) => c.local).join(', ') || 'none'})`,
+    });
+  }
   let j = 0;
   for (let s = 0; s < slots.length; s++) {
     const slot = slots[s];
