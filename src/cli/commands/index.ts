@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import type { Io } from '../exit';
+import { registerStub } from './stub';
 
 /**
  * Every command is declared here and lives in its own module under commands/.
  * Each register function adds one command (with its options and help text) to the program.
  */
 export function registerCommands(program: Command, io: Io): void {
-  void program;
-  void io;
+  registerStub(program, io);
 }

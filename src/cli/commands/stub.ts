@@ -1,0 +1,67 @@
+import type { Command } from 'commander';
+import path from 'node:path';
+import { formatLocation } from '../../errors';
+import { EXIT_USAGE, ExitError, type Io } from '../exit';
+
+/**
+ * `accord stub <contract-or-folder>...`: serves the contracts until SIGINT or
+ * SIGTERM, then closes the server and returns (exit 0). The stub module is
+ * loaded only when this command runs, so other commands do not pay for it and
+ * the stub does not pay for theirs.
+ */
+export function registerStub(program: Command, io: Io): void {
+  program
+    .command('stub')
+    .description('serve contracts as a stub: answers requests that match a scenario, explains the ones that do not')
+    .argument('<contracts...>', '.spec files, or folders searched recursively for them')
+    .option('-p, --port <port>', 'port to listen on (0 picks a free one)', '9000')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--max-body-bytes <bytes>', 'largest request body accepted; larger gets 413', String(10 * 1024 * 1024))
+    .option('-v, --verbose', 'log every request and the scenario that answered it')
+    .addHelpText('after', '\nExamples:\n  accord stub contracts/\n  accord stub contracts/soap/api_pet_v1.spec --port 8080 --verbose\n')
+    .action(async (paths: string[], opts: { port: string; host: string; maxBodyBytes: string; verbose?: boolean }) => {
+      const port = wholeNumber(opts.port, '--port', 65535);
+      const maxBodyBytes = wholeNumber(opts.maxBodyBytes, '--max-body-bytes', Number.MAX_SAFE_INTEGER);
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (see above); require, not import(), so Jest needs no VM modules
+      const { startStub } = require('../../stub') as typeof import('../../stub');
+      // Paths stay as typed when they are relative to this process, so reports name files the way the user does.
+      const contracts = io.cwd === process.cwd() ? paths : paths.map((p) => path.resolve(io.cwd, p));
+      const stub = await startStub({ contracts, port, host: opts.host, maxBodyBytes, verbose: opts.verbose, log: (line) => io.stderr(`${line}\n`) });
+      const lines = [`accord stub listening on ${stub.url}`, `Serving ${stub.served.length} scenario${stub.served.length === 1 ? '' : 's'}:`];
+      for (const s of stub.served) {
+        lines.push(`  ${s.request.method} ${s.request.path} -> ${s.response.status}  "${s.name}"${s.wip ? ' @WIP' : ''}  (${formatLocation({ file: relative(io.cwd, s.file), line: s.line })})`);
+      }
+      if (stub.notServed.length > 0) {
+        lines.push('Not served:');
+        for (const n of stub.notServed) lines.push(`  "${n.scenario.name}" (${formatLocation({ file: relative(io.cwd, n.scenario.file), line: n.scenario.line })}): ${n.reason}`);
+      }
+      lines.push('Press Ctrl+C to stop.');
+      io.stdout(`${lines.join('\n')}\n`);
+      const signal = await untilSignal();
+      io.stderr(`accord stub: ${signal} received, closing\n`);
+      await stub.close();
+    });
+}
+
+function relative(cwd: string, file: string): string {
+  const r = path.relative(cwd, file);
+  return r.startsWith('..') ? file : r;
+}
+
+function wholeNumber(text: string, option: string, max: number): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text.trim()) || n > max) throw new ExitError(EXIT_USAGE, `accord stub: ${option} must be a whole number from 0 to ${max}, found "${text}"`);
+  return n;
+}
+
+function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const on = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', on);
+      process.off('SIGTERM', on);
+      resolve(signal);
+    };
+    process.on('SIGINT', on);
+    process.on('SIGTERM', on);
+  });
+}

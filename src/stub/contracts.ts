@@ -1,0 +1,73 @@
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { loadContract } from '../contract/load';
+import type { Contract } from '../contract/model';
+import { AccordError, CompositeAccordError } from '../errors';
+
+/** What a stub can be given: `.spec` files, folders holding them, or contracts already parsed. */
+export type ContractSource = string | Contract;
+
+/**
+ * Every contract the sources name, parsed once at start-up. Folders are searched
+ * recursively (skipping node_modules and hidden folders, not following symlinked
+ * folders so a loop cannot hang start-up), in sorted order so the first of two
+ * overlapping scenarios is the same on every machine. All parse errors are
+ * reported together: a stub silently missing half a contract is worse than none.
+ */
+export function loadContracts(sources: readonly ContractSource[]): Contract[] {
+  const contracts: Contract[] = [];
+  const errors: AccordError[] = [];
+  for (const source of sources) {
+    if (typeof source !== 'string') {
+      contracts.push(source);
+      continue;
+    }
+    let files: string[];
+    try {
+      files = specFiles(source);
+    } catch (e) {
+      if (!(e instanceof AccordError)) throw e;
+      errors.push(e);
+      continue;
+    }
+    for (const file of files) {
+      try {
+        contracts.push(loadContract(file));
+      } catch (e) {
+        if (e instanceof CompositeAccordError) errors.push(...e.errors);
+        else if (e instanceof AccordError) errors.push(e);
+        else throw e;
+      }
+    }
+  }
+  if (errors.length === 1) throw errors[0];
+  if (errors.length > 1) throw new CompositeAccordError(errors);
+  return contracts;
+}
+
+function specFiles(source: string): string[] {
+  let isDirectory: boolean;
+  try {
+    isDirectory = statSync(source).isDirectory();
+  } catch (e) {
+    throw new AccordError('ACCORD_ERR_IO', `cannot read ${source}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file: source });
+  }
+  if (!isDirectory) return [source];
+  const found: string[] = [];
+  walk(source, found);
+  if (found.length === 0) throw new AccordError('ACCORD_ERR_USAGE', `no .spec contracts found in folder ${source}`, { file: source });
+  return found;
+}
+
+function walk(dir: string, out: string[]): void {
+  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const e of entries) {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) {
+      if (e.name === 'node_modules' || e.name.startsWith('.')) continue;
+      walk(full, out);
+    } else if (e.isFile() && e.name.endsWith('.spec')) {
+      out.push(full);
+    }
+  }
+}

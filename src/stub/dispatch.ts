@@ -1,0 +1,65 @@
+import type { ExampleRow } from '../contract/model';
+import type { ParsedBody } from '../http/body';
+import { matchRequest } from '../http/match-request';
+import type { HttpRequest } from '../http/message';
+import type { Mismatch } from '../pattern/mismatch';
+import { literalKey, type Route, type RouteTable } from './routes';
+
+/** How one scenario saw a request that it did not accept. */
+export interface Attempt {
+  route: Route;
+  mismatches: Mismatch[];
+}
+
+export type Outcome =
+  | { kind: 'matched'; route: Route; row?: ExampleRow }
+  /** No scenario has this path (404), or not with this method (405: `allowed` lists the methods that are served). */
+  | { kind: 'unknown-path'; allowed: string[] }
+  | { kind: 'no-match'; attempts: Attempt[] };
+
+/**
+ * Picks the scenario that answers a request. Only scenarios on the request's
+ * method and path are compared (a map lookup for literal paths), the first that
+ * matches wins, and its Examples rows are then tried in order. Mismatches are
+ * kept only to explain a 400; on the happy path nothing else is allocated.
+ */
+export function dispatch(table: RouteTable, req: HttpRequest, segments: string[], body: ParsedBody): Outcome {
+  const method = req.method.toUpperCase();
+  const attempts: Attempt[] = [];
+  for (const route of candidates(table, method, segments)) {
+    const m = matchRequest(route.scenario, req, body, segments);
+    if (!m.endpoint) continue;
+    if (m.mismatches.length === 0) {
+      for (const r of route.rows) {
+        if (matchRequest(r.scenario, req, body, segments).mismatches.length === 0) return { kind: 'matched', route, row: r.row };
+      }
+      return { kind: 'matched', route };
+    }
+    attempts.push({ route, mismatches: m.mismatches });
+  }
+  if (attempts.length > 0) return { kind: 'no-match', attempts };
+  return { kind: 'unknown-path', allowed: allowedMethods(table, segments) };
+}
+
+const NONE: readonly Route[] = [];
+
+function candidates(table: RouteTable, method: string, segments: string[]): readonly Route[] {
+  const literal = table.literal.get(method)?.get(literalKey(segments)) ?? NONE;
+  const parameterised = table.parameterised.get(method);
+  if (!parameterised) return literal;
+  // Literal paths first: `/pets/search` is more specific than `/pets/(id:string)`.
+  return [...literal, ...parameterised.filter((r) => pathFits(r, segments))];
+}
+
+function pathFits(route: Route, segments: string[]): boolean {
+  const want = route.scenario.request.segments;
+  if (want.length !== segments.length) return false;
+  for (let i = 0; i < want.length; i++) if (!want[i].pattern && want[i].name !== segments[i]) return false;
+  return true;
+}
+
+function allowedMethods(table: RouteTable, segments: string[]): string[] {
+  const methods = new Set<string>();
+  for (const r of table.routes) if (pathFits(r, segments)) methods.add(r.method);
+  return [...methods];
+}

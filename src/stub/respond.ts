@@ -1,0 +1,30 @@
+import type { ExampleRow } from '../contract/model';
+import type { HttpResponse } from '../http/message';
+import { generateBody, generateText, type GenerateContext } from '../pattern/generate';
+import type { Random } from '../pattern/random';
+import type { Route } from './routes';
+
+/**
+ * The answer to a request that matched `route`: the scenario's status, its
+ * response headers and a body generated from the contract. When the request
+ * matched an Examples row, the row's values stand at the places its columns
+ * name (so `| id | 7 |` answers `<id>7</id>`); everything else is generated.
+ * Generation is cheap (a few µs for a SOAP envelope), so nothing is cached:
+ * answers keep varying the way a real service's do.
+ */
+export function respond(route: Route, row?: ExampleRow, rng: Random = route.rng): HttpResponse {
+  const s = route.scenario;
+  const ctx: GenerateContext = { scope: s.scope, rng, examples: row?.values };
+  const headers: Record<string, string> = {};
+  for (const h of s.response.headers) {
+    const example = row?.values.get(h.name);
+    if (h.optional && example === '') continue;
+    headers[h.name.toLowerCase()] = example ?? generateText(h.pattern, ctx);
+  }
+  let body = '';
+  if (s.response.body) {
+    body = generateBody(s.response.body, ctx).text;
+    if (route.contentType) headers['content-type'] = route.contentType;
+  }
+  return { status: s.response.status, headers, body };
+}

@@ -1,0 +1,116 @@
+import type { Contract, ExampleRow, Scenario } from '../contract/model';
+import { AccordError, formatLocation } from '../errors';
+import { contentTypeFor } from '../http/content-type';
+import { bodyKind, type BodyKind } from '../pattern/generate';
+import { createRandom, seedFrom, type Random } from '../pattern/random';
+import { resolve } from '../pattern/resolve';
+import type { XmlElementPattern } from '../pattern/types';
+import { narrowToRow } from './examples';
+import { respond } from './respond';
+
+/**
+ * Everything the hot path needs about one scenario, worked out once at start-up:
+ * where it is served, which body kind it reads, its Examples rows as narrowed
+ * scenarios, the Content-Type of its answer and its own random stream.
+ */
+export interface Route {
+  scenario: Scenario;
+  method: string;
+  /** `/ws` for a path without parameters (looked up by key); undefined otherwise. */
+  literalPath?: string;
+  /** What the request body must be, to tell "malformed XML" from "no match". */
+  requestKind?: BodyKind;
+  rows: { row: ExampleRow; scenario: Scenario }[];
+  responseKind?: BodyKind;
+  /** Sent unless the contract declares its own Content-Type response header. */
+  contentType?: string;
+  /**
+   * One stream per scenario for the life of the stub: answers vary from request
+   * to request (like a real service's data) yet a fresh stub answers the same
+   * sequence of requests with the same sequence of bodies.
+   */
+  rng: Random;
+  /** `"Get a pet by id" (contracts/soap/api_pet_v1.spec:3)`: how logs name the scenario. */
+  label: string;
+}
+
+export interface NotServed {
+  scenario: Scenario;
+  reason: string;
+}
+
+export interface RouteTable {
+  routes: Route[];
+  notServed: NotServed[];
+  /** method → literal path → routes, in contract order. */
+  literal: Map<string, Map<string, Route[]>>;
+  /** method → routes whose path has typed parameters. */
+  parameterised: Map<string, Route[]>;
+}
+
+export function buildRoutes(contracts: readonly Contract[]): RouteTable {
+  const table: RouteTable = { routes: [], notServed: [], literal: new Map(), parameterised: new Map() };
+  for (const contract of contracts) {
+    for (const s of contract.scenarios) {
+      if (s.unsupported) {
+        table.notServed.push({ scenario: s, reason: s.unsupported });
+        continue;
+      }
+      let route: Route;
+      try {
+        route = buildRoute(s);
+      } catch (e) {
+        if (!(e instanceof AccordError)) throw e;
+        table.notServed.push({ scenario: s, reason: e.message });
+        continue;
+      }
+      table.routes.push(route);
+      if (route.literalPath !== undefined) {
+        const byPath = getOrSet(table.literal, route.method, () => new Map<string, Route[]>());
+        getOrSet(byPath, route.literalPath, () => []).push(route);
+      } else {
+        getOrSet(table.parameterised, route.method, () => []).push(route);
+      }
+    }
+  }
+  return table;
+}
+
+function buildRoute(s: Scenario): Route {
+  const r = s.request;
+  const literal = r.segments.every((seg) => !seg.pattern);
+  const responseKind = s.response.body ? bodyKind(s.response.body, s.scope) : undefined;
+  let contentType: string | undefined;
+  if (responseKind && !s.response.headers.some((h) => h.name.toLowerCase() === 'content-type')) {
+    const root = resolve(s.response.body!, s.scope);
+    contentType = contentTypeFor(responseKind, root.kind === 'xml' ? (root as XmlElementPattern) : undefined);
+  }
+  const route: Route = {
+    scenario: s,
+    method: r.method.toUpperCase(),
+    literalPath: literal ? literalKey(r.segments.map((seg) => seg.name)) : undefined,
+    requestKind: r.body ? bodyKind(r.body, s.scope) : undefined,
+    rows: s.examples.map((row) => ({ row, scenario: narrowToRow(s, row) })),
+    responseKind,
+    contentType,
+    rng: createRandom(seedFrom(`${s.file}:${s.line}`)),
+    label: `"${s.name}" (${formatLocation({ file: s.file, line: s.line })})`,
+  };
+  // A response the contract cannot produce (a type that only recurses) is found now, not on a request.
+  respond(route, undefined, createRandom(0));
+  return route;
+}
+
+/** The lookup key for a request path: decoded segments, so `/ws/` and `/ws` are one path. */
+export function literalKey(segments: readonly string[]): string {
+  return '/' + segments.join('/');
+}
+
+function getOrSet<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let v = map.get(key);
+  if (v === undefined) {
+    v = make();
+    map.set(key, v);
+  }
+  return v;
+}

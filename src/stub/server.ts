@@ -1,0 +1,187 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Scenario } from '../contract/model';
+import { AccordError } from '../errors';
+import { ParsedBody } from '../http/body';
+import { splitPath } from '../http/match-request';
+import type { HttpRequest } from '../http/message';
+import { loadContracts, type ContractSource } from './contracts';
+import { dispatch, type Outcome } from './dispatch';
+import { noMatchReport, unknownPathReport } from './report';
+import { respond } from './respond';
+import { buildRoutes, type NotServed, type RouteTable } from './routes';
+
+export interface StubOptions {
+  /** `.spec` files, folders searched recursively for them, or parsed contracts. */
+  contracts: ContractSource | readonly ContractSource[];
+  /** 0 (the default) picks a free port; read it back from `url`. */
+  port?: number;
+  /** Default 127.0.0.1: a stub is for tests, not for the network. */
+  host?: string;
+  /** Log each request and the scenario that answered it. */
+  verbose?: boolean;
+  /** Where verbose lines and internal errors go (default: stderr). */
+  log?: (line: string) => void;
+  /** Largest request body accepted; a bigger one gets 413. Default 10 MiB. */
+  maxBodyBytes?: number;
+}
+
+export interface RunningStub {
+  url: string;
+  port: number;
+  /** Scenarios answered, in the order they are tried. */
+  served: Scenario[];
+  /** Scenarios read but not served (Kafka messages, responses that cannot be generated), with why. */
+  notServed: NotServed[];
+  /** Stops accepting connections and resolves when every connection is closed. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
+/** A client that trickles a request for longer than this is cut off: the stub must never hang. */
+const REQUEST_TIMEOUT_MS = 30_000;
+/** In-flight answers get this long after close() before their connections are cut. */
+const CLOSE_GRACE_MS = 1_000;
+const TEXT = 'text/plain; charset=utf-8';
+
+/** Loads the contracts once, starts the server and resolves when it is listening. */
+export async function startStub(options: StubOptions): Promise<RunningStub> {
+  const sources = Array.isArray(options.contracts) ? options.contracts : [options.contracts as ContractSource];
+  const table = buildRoutes(loadContracts(sources));
+  if (table.routes.length === 0) {
+    throw new AccordError('ACCORD_ERR_USAGE', 'no scenario to serve: the contracts hold no HTTP scenario', {}, { details: table.notServed.map((n) => `"${n.scenario.name}": ${n.reason}`) });
+  }
+  const host = options.host ?? '127.0.0.1';
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const handler = makeHandler(table, { verbose: options.verbose ?? false, log, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES });
+  const server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS }, handler);
+  const port = await listen(server, options.port ?? 0, host);
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    served: table.routes.map((r) => r.scenario),
+    notServed: table.notServed,
+    close: () => (closing ??= closeServer(server)),
+  };
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', (e: NodeJS.ErrnoException) => {
+      const why = e.code === 'EADDRINUSE' ? 'the port is in use (choose another with --port, or 0 for a free one)' : e.code === 'EACCES' ? 'permission denied' : e.message;
+      reject(new AccordError('ACCORD_ERR_USAGE', `cannot listen on ${host}:${port}: ${why}`, {}, { cause: e }));
+    });
+    server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+    setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref();
+  });
+}
+
+interface HandlerOptions {
+  verbose: boolean;
+  log: (line: string) => void;
+  maxBodyBytes: number;
+}
+
+function makeHandler(table: RouteTable, o: HandlerOptions) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const started = o.verbose ? performance.now() : 0;
+    const declared = Number(req.headers['content-length']);
+    if (declared > o.maxBodyBytes) return tooLarge(req, res, o, started);
+    let first: Buffer | undefined;
+    let more: Buffer[] | undefined;
+    let size = 0;
+    let refused = false;
+    req.on('data', (chunk: Buffer) => {
+      if (refused) return;
+      size += chunk.length;
+      if (size > o.maxBodyBytes) {
+        refused = true;
+        first = more = undefined;
+        return tooLarge(req, res, o, started);
+      }
+      if (!first) first = chunk;
+      else (more ??= [first]).push(chunk);
+    });
+    req.on('end', () => {
+      if (refused) return;
+      const text = more ? Buffer.concat(more).toString('utf8') : first ? first.toString('utf8') : '';
+      answer(table, req, res, text, o, started);
+    });
+  };
+}
+
+function answer(table: RouteTable, req: IncomingMessage, res: ServerResponse, text: string, o: HandlerOptions, started: number): void {
+  const request = toHttpRequest(req, text);
+  const requestLine = `${request.method} ${req.url ?? '/'}`;
+  let outcome: Outcome | undefined;
+  try {
+    const body = new ParsedBody(text);
+    outcome = dispatch(table, request, splitPath(request.path), body);
+    if (outcome.kind === 'matched') {
+      const r = respond(outcome.route, outcome.row);
+      // A known length spares the client chunked decoding and the server a write.
+      r.headers['content-length'] = String(Buffer.byteLength(r.body));
+      res.writeHead(r.status, r.headers);
+      res.end(r.body);
+    } else if (outcome.kind === 'no-match') {
+      send(res, 400, noMatchReport(requestLine, outcome.attempts, body));
+    } else {
+      const headers: Record<string, string> = outcome.allowed.length > 0 ? { allow: outcome.allowed.join(', ') } : {};
+      send(res, outcome.allowed.length > 0 ? 405 : 404, unknownPathReport(requestLine, outcome.allowed, table), headers);
+    }
+  } catch (e) {
+    // Contracts are checked at start-up, so this is a bug; the client still gets a clear answer, not a dropped socket.
+    o.log(`accord stub: internal error answering ${requestLine}: ${(e as Error)?.stack ?? String(e)}`);
+    if (!res.headersSent) send(res, 500, `accord stub: internal error answering ${requestLine}: ${e instanceof AccordError ? e.describe() : (e as Error)?.message}\n`);
+    else res.destroy();
+  }
+  if (o.verbose) o.log(`${requestLine} -> ${res.statusCode} ${describeOutcome(outcome)} (${(performance.now() - started).toFixed(2)} ms)`);
+}
+
+function tooLarge(req: IncomingMessage, res: ServerResponse, o: HandlerOptions, started: number): void {
+  // Closing the connection is the only way to stop a client that is still sending.
+  send(res, 413, `accord stub: request body larger than ${o.maxBodyBytes} bytes (the stub's limit; raise it with --max-body-bytes)\n`, { connection: 'close' });
+  if (o.verbose) o.log(`${req.method} ${req.url} -> 413 body over ${o.maxBodyBytes} bytes (${(performance.now() - started).toFixed(2)} ms)`);
+}
+
+function send(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': TEXT, 'content-length': String(Buffer.byteLength(text)), ...headers });
+  res.end(text);
+}
+
+function toHttpRequest(req: IncomingMessage, body: string): HttpRequest {
+  let url = req.url ?? '/';
+  // An absolute-form target (sent through a proxy) still names a path.
+  if (!url.startsWith('/')) {
+    try {
+      const u = new URL(url);
+      url = u.pathname + u.search;
+    } catch {
+      /* leave it: it matches no scenario and gets a 404 */
+    }
+  }
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  const query = q < 0 ? [] : [...new URLSearchParams(url.slice(q + 1))];
+  const headers: Record<string, string> = {};
+  for (const k in req.headers) {
+    const v = req.headers[k];
+    if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+  }
+  return { method: (req.method ?? 'GET').toUpperCase(), path, query, headers, body };
+}
+
+function describeOutcome(o: Outcome | undefined): string {
+  if (!o) return 'internal error';
+  if (o.kind === 'matched') return `${o.route.label}${o.row ? ` with the example at line ${o.row.line}` : ''}`;
+  if (o.kind === 'no-match') return `no scenario matched (tried ${o.attempts.map((a) => `"${a.route.scenario.name}"`).join(', ')})`;
+  return o.allowed.length > 0 ? `method not served (allowed: ${o.allowed.join(', ')})` : 'unknown path';
+}
