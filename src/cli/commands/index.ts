@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { Io } from '../exit';
+import { registerCompatible } from './compatible';
 import { registerStub } from './stub';
 
 /**
@@ -8,4 +9,5 @@ import { registerStub } from './stub';
  */
 export function registerCommands(program: Command, io: Io): void {
   registerStub(program, io);
+  registerCompatible(program, io);
 }

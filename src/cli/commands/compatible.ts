@@ -1,0 +1,84 @@
+import type { Command } from 'commander';
+import { AccordError, CompositeAccordError } from '../../errors';
+import { compareVersions, formatJson, formatText, type FileReport } from '../../compat';
+import { commitPairs, plainPairs, workingTreePairs, type FilePair } from '../../compat/sources';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, ExitError, type Io } from '../exit';
+
+interface Options {
+  json?: boolean;
+}
+
+/**
+ * `accord compatible ...`: is the newer version of a contract backward
+ * compatible with the older one? Exit 0 yes, 1 no, 2 for any mistake (one
+ * line on stderr), so scripts can tell a break from a typo.
+ */
+export function registerCompatible(program: Command, io: Io): void {
+  const compatible = program
+    .command('compatible')
+    .description('check that a newer version of a contract is backward compatible with the older one')
+    .argument('[older]', 'older contract file (or folder)')
+    .argument('[newer]', 'newer contract file (or folder)')
+    .option('--json', 'print the verdict as JSON')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  accord compatible git file contracts/api_math_v1.spec
+  accord compatible git commits contracts/api_math_v1.spec HEAD HEAD^1
+  accord compatible old/api_math_v1.spec new/api_math_v1.spec
+
+Exit codes: 0 compatible, 1 not backward compatible, 2 usage or input error.`,
+    )
+    .action(async (older: string | undefined, newer: string | undefined, opts: Options) => {
+      if (!older || !newer) throw new ExitError(EXIT_USAGE, 'accord compatible: give two contracts (older, then newer), or use "compatible git file <path>" / "compatible git commits <path> <newer> <older>"');
+      await check(() => plainPairs(older, newer, io.cwd), opts, io);
+    });
+
+  const git = compatible.command('git').description('compare versions of a contract kept in git');
+  git
+    .command('file')
+    .description('compare the working-tree version of a contract (or every contract under a folder) with its version at HEAD')
+    .argument('<contract_path>', 'contract file or folder in a git work tree')
+    .option('--json', 'print the verdict as JSON')
+    .action(async (file: string, opts: Options, cmd: Command) => {
+      await check(() => workingTreePairs(file, io.cwd), merged(opts, cmd), io);
+    });
+  git
+    .command('commits')
+    .description('compare a contract (or every contract under a folder) at two commits; the newer commit comes first')
+    .argument('<contract_path>', 'contract file or folder in a git work tree')
+    .argument('<newer_ref>', 'newer commit: HEAD, a branch, a hash ...')
+    .argument('<older_ref>', 'older commit: HEAD^1, main~3, a hash ...')
+    .option('--json', 'print the verdict as JSON')
+    .action(async (file: string, newerRef: string, olderRef: string, opts: Options, cmd: Command) => {
+      await check(() => commitPairs(file, newerRef, olderRef, io.cwd), merged(opts, cmd), io);
+    });
+}
+
+/** `--json` may be written before `git` (an option of `compatible`) or after the subcommand. */
+function merged(opts: Options, cmd: Command): Options {
+  let json = opts.json;
+  for (let c: Command | null = cmd.parent; c && !json; c = c.parent) json = (c.opts() as Options).json;
+  return { json };
+}
+
+async function check(pairs: () => FilePair[] | Promise<FilePair[]>, opts: Options, io: Io): Promise<void> {
+  let reports: FileReport[];
+  try {
+    reports = (await pairs()).map(compareVersions);
+  } catch (e) {
+    if (e instanceof AccordError) throw new ExitError(EXIT_USAGE, `accord: ${oneLine(e)}`);
+    throw e;
+  }
+  io.stdout(opts.json ? formatJson(reports) : formatText(reports));
+  const ok = reports.every((r) => r.verdict.compatible);
+  if (!ok) throw new ExitError(EXIT_FAILED);
+  void EXIT_OK;
+}
+
+function oneLine(e: AccordError): string {
+  const errors = e instanceof CompositeAccordError ? e.errors : [e];
+  const first = errors[0].describe().split('\n')[0];
+  return errors.length > 1 ? `${first} (and ${errors.length - 1} more error${errors.length > 2 ? 's' : ''})` : first;
+}

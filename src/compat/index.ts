@@ -1,0 +1,33 @@
+import { parseContract } from '../contract/load';
+import type { Contract } from '../contract/model';
+import { checkCompatibility } from './check';
+import { versionHint } from './naming';
+import type { FileReport } from './report';
+import type { FilePair } from './sources';
+
+export { checkCompatibility, judge } from './check';
+export { diffContracts } from './diff';
+export { RULES, RULES_BY_ID } from './rules';
+export { MESSAGES } from './messages';
+export { formatJson, formatText, type FileReport } from './report';
+export type { Verdict, Finding, Change, ScenarioDiff, ContractDiff, Rule } from './model';
+
+function empty(file: string): Contract {
+  return { file, name: '', line: 0, scenarios: [], notes: [] };
+}
+
+/** One file's two versions, parsed and judged. Parse errors are thrown (they are input errors, not breaks). */
+export function compareVersions(pair: FilePair): FileReport {
+  if (!pair.older && !pair.newer) throw new Error(`internal: ${pair.file} has neither version`);
+  const older = pair.older ? parseContract(pair.older.text, pair.older.label) : undefined;
+  const newer = pair.newer ? parseContract(pair.newer.text, pair.newer.label) : undefined;
+  if (!older) {
+    return { file: pair.file, status: 'new', newer: pair.newer!.label, note: pair.olderWhere, verdict: { compatible: true, testsRun: 0, passed: 0, failed: 0, results: [], skipped: [] } };
+  }
+  const verdict = checkCompatibility(older, newer ?? empty(pair.file));
+  const report: FileReport = { file: pair.file, status: newer ? 'compared' : 'removed', older: pair.older!.label, verdict };
+  if (newer) report.newer = pair.newer!.label;
+  else report.note = pair.newerWhere;
+  if (!verdict.compatible) report.hint = versionHint(pair.versioned ?? pair.file);
+  return report;
+}

@@ -1,0 +1,101 @@
+import type { Contract, Scenario } from '../contract/model';
+import type { DifferenceKind, DifferenceTarget } from '../pattern/compare';
+
+/**
+ * The compatibility check in two stages: diff.ts builds a ContractDiff (for
+ * every older scenario, the newer scenario it is held to and each change found,
+ * in older → newer words); the rules in rules/ read that diff and never
+ * re-parse or re-compare anything.
+ */
+export type Side = 'request' | 'response';
+
+/** One structured change, already turned from "A accepts B" into older → newer terms. */
+export interface Change {
+  side: Side;
+  kind: DifferenceKind;
+  target: DifferenceTarget;
+  /** "RESPONSE.BODY Envelope/Body/getPetResponse/name", "REQUEST.HEADER X-Id". */
+  path: string;
+  name?: string;
+  /** What the older contract says here, in report words. */
+  older: string;
+  /** What the newer contract says here. */
+  newer: string;
+  /** For kind 'type': the newer type only narrows (request) or widens (response) the older one. */
+  direction?: 'narrowed' | 'widened';
+}
+
+export interface ScenarioDiff {
+  older: Scenario;
+  /** "POST /square -> 200", as Specmatic writes it. */
+  api: string;
+  /** Newer scenarios with the same method and path. */
+  candidates: Scenario[];
+  /** The newer scenario this one is held to (same status), when there is one. */
+  newer?: Scenario;
+  /** Changes against `newer`; empty when compatible. */
+  changes: Change[];
+}
+
+export interface SkippedScenario {
+  scenario: string;
+  line: number;
+  reason: string;
+}
+
+export interface ContractDiff {
+  older: Contract;
+  newer: Contract;
+  scenarios: ScenarioDiff[];
+  /** Older scenarios left out of the check (@WIP, or not an HTTP scenario). */
+  skipped: SkippedScenario[];
+}
+
+export type RuleSide = Side | 'scenario';
+
+/** What a rule found: the place, and older/newer words for the message. */
+export interface Hit {
+  path: string;
+  name?: string;
+  older: string;
+  newer: string;
+}
+
+export interface Rule {
+  /** Stable kebab-case id: searchable, documented, never renamed. */
+  id: string;
+  side: RuleSide;
+  /** Every rule here is a break; the level is kept for rules that only warn. */
+  level: 'error';
+  /** Mirror rules (request ↔ response, added ↔ removed ...) that do not exist, with the reason. */
+  noMirror?: Record<string, string>;
+  check(diff: ScenarioDiff): Hit[];
+}
+
+export interface Finding extends Hit {
+  rule: string;
+  side: RuleSide;
+  /** `POST /square -> 200: RESPONSE.BODY was (number), now a JSON object`. */
+  message: string;
+  /** Why it breaks someone. */
+  reason: string;
+}
+
+export interface ScenarioResult {
+  scenario: string;
+  line: number;
+  api: string;
+  compatible: boolean;
+  /** The newer scenario it was held to. */
+  newerScenario?: string;
+  findings: Finding[];
+}
+
+export interface Verdict {
+  compatible: boolean;
+  testsRun: number;
+  passed: number;
+  failed: number;
+  results: ScenarioResult[];
+  skipped: SkippedScenario[];
+}

@@ -1,0 +1,77 @@
+import type { Verdict } from './model';
+
+/** One contract file's outcome: compared, new (no older version), or gone (no newer version). */
+export interface FileReport {
+  file: string;
+  status: 'compared' | 'new' | 'removed';
+  older?: string;
+  newer?: string;
+  /** Where the missing side was looked for ("HEAD", a ref, a folder). */
+  note?: string;
+  verdict: Verdict;
+  /** Seed 9.2: the version file an incompatible change belongs in. */
+  hint?: string;
+}
+
+export const COMPATIBLE = 'The newer contract is backward compatible';
+export const NOT_COMPATIBLE = 'The newer contract is NOT backward compatible';
+
+export function countsLine(v: { testsRun: number; passed: number; failed: number }): string {
+  return `Tests run: ${v.testsRun}, Passed: ${v.passed}, Failed: ${v.failed}`;
+}
+
+/** Specmatic's layout: counts, then each failed scenario with its API and each break, then the verdict. */
+export function formatText(reports: readonly FileReport[]): string {
+  const lines: string[] = [];
+  const many = reports.length > 1;
+  for (const r of reports) {
+    if (many) lines.push(`Contract: ${r.file}`);
+    if (r.status === 'new') lines.push(`${r.file} is a new contract: it has no version in ${r.note}, so there is nothing it can break.`);
+    if (r.status === 'removed') lines.push(`${r.file} is not in ${r.note}: every scenario of the older version is gone.`);
+    lines.push(countsLine(r.verdict));
+    for (const s of r.verdict.skipped) lines.push(`Not checked: "${s.scenario}" (${s.reason})`);
+    for (const res of r.verdict.results) {
+      if (res.compatible) continue;
+      lines.push('', `In scenario "${res.scenario}"`, `API: ${res.api}`);
+      for (const f of res.findings) {
+        lines.push('', `  >> ${f.path}`, '', `  ${f.message}`, `  Why: ${f.reason} [${f.rule}]`);
+      }
+    }
+    if (r.hint) lines.push('', r.hint);
+    if (many) lines.push('');
+  }
+  const compatible = reports.every((r) => r.verdict.compatible);
+  if (many) {
+    const total = totals(reports);
+    lines.push(`All contracts: ${countsLine(total)}`);
+  } else lines.push('');
+  lines.push(compatible ? COMPATIBLE : NOT_COMPATIBLE);
+  return `${lines.join('\n')}\n`.replace(/^\n+/, '');
+}
+
+export function totals(reports: readonly FileReport[]): { testsRun: number; passed: number; failed: number } {
+  return reports.reduce((t, r) => ({ testsRun: t.testsRun + r.verdict.testsRun, passed: t.passed + r.verdict.passed, failed: t.failed + r.verdict.failed }), { testsRun: 0, passed: 0, failed: 0 });
+}
+
+/** The same verdict for machines. */
+export function formatJson(reports: readonly FileReport[]): string {
+  const t = totals(reports);
+  const doc = {
+    compatible: reports.every((r) => r.verdict.compatible),
+    ...t,
+    files: reports.map((r) => ({
+      file: r.file,
+      status: r.status,
+      older: r.older ?? null,
+      newer: r.newer ?? null,
+      compatible: r.verdict.compatible,
+      testsRun: r.verdict.testsRun,
+      passed: r.verdict.passed,
+      failed: r.verdict.failed,
+      skipped: r.verdict.skipped,
+      results: r.verdict.results,
+      hint: r.hint ?? null,
+    })),
+  };
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}

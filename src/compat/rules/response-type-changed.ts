@@ -1,0 +1,9 @@
+import { changeRule } from '../rule';
+
+export const responseTypeChanged = changeRule({
+  id: 'response-type-changed',
+  side: 'response',
+  kind: 'type',
+  targets: ['value'],
+  direction: 'other',
+});

@@ -1,0 +1,191 @@
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { AccordError } from '../errors';
+import { MAX_CONTRACT_BYTES } from '../contract/load';
+import { listFiles, objectType, repoRoot, resolveCommit, showFile } from './git';
+
+/**
+ * Where the two versions of each contract come from: two files, two folders,
+ * the working tree against HEAD, or two commits. A side that is absent means
+ * the file is new (no older version) or gone (no newer version, folders only).
+ */
+export interface Version {
+  /** Where the text came from, for messages: "HEAD:contracts/api.spec", "contracts/api.spec". */
+  label: string;
+  text: string;
+}
+
+export interface FilePair {
+  /** The contract's path as the user sees it. */
+  file: string;
+  older?: Version;
+  newer?: Version;
+  /** The file whose next version an incompatible change needs (seed 9.2); `file` when not set. */
+  versioned?: string;
+  /** "HEAD", "the working tree", a ref: said when a side is absent. */
+  olderWhere: string;
+  newerWhere: string;
+}
+
+const CONTRACT_EXTENSIONS = ['.spec', '.qontract', '.contract'];
+
+export function isContractFile(name: string): boolean {
+  return CONTRACT_EXTENSIONS.includes(path.extname(name));
+}
+
+function usage(message: string): AccordError {
+  return new AccordError('ACCORD_ERR_USAGE', message);
+}
+
+function readText(file: string): string {
+  const size = statSync(file).size;
+  if (size > MAX_CONTRACT_BYTES) throw new AccordError('ACCORD_ERR_LIMIT', `contract is ${size} bytes; the limit is ${MAX_CONTRACT_BYTES}`, { file });
+  return readFileSync(file, 'utf8');
+}
+
+/** Contract files under a folder, relative to it, sorted; .git and node_modules are not entered. */
+function walk(dir: string, rel = ''): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+    if (e.name === '.git' || e.name === 'node_modules') continue;
+    const r = rel ? `${rel}/${e.name}` : e.name;
+    if (e.isDirectory()) out.push(...walk(dir, r));
+    else if (e.isFile() && isContractFile(e.name)) out.push(r);
+  }
+  return out.sort();
+}
+
+function kindOf(p: string): 'file' | 'dir' | undefined {
+  try {
+    const s = statSync(p);
+    return s.isDirectory() ? 'dir' : s.isFile() ? 'file' : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `accord compatible <older> <newer>`: two files, or two folders paired by relative path. */
+export function plainPairs(olderArg: string, newerArg: string, cwd: string): FilePair[] {
+  const older = path.resolve(cwd, olderArg);
+  const newer = path.resolve(cwd, newerArg);
+  const ko = kindOf(older);
+  const kn = kindOf(newer);
+  if (!ko) throw usage(`no such file or folder: ${olderArg}`);
+  if (!kn) throw usage(`no such file or folder: ${newerArg}`);
+  if (ko !== kn) throw usage(`compare a file with a file or a folder with a folder: ${olderArg} is a ${ko === 'dir' ? 'folder' : 'file'}, ${newerArg} is a ${kn === 'dir' ? 'folder' : 'file'}`);
+  if (ko === 'file') {
+    return [{ file: newerArg, versioned: olderArg, older: { label: olderArg, text: readText(older) }, newer: { label: newerArg, text: readText(newer) }, olderWhere: olderArg, newerWhere: newerArg }];
+  }
+  const names = [...new Set([...walk(older), ...walk(newer)])].sort();
+  if (names.length === 0) throw usage(`no contract files (*.spec) under ${olderArg} or ${newerArg}`);
+  return names.map((n) => {
+    const o = path.join(older, n);
+    const w = path.join(newer, n);
+    const ol = path.join(olderArg, n);
+    const nl = path.join(newerArg, n);
+    return {
+      file: nl,
+      older: existsSync(o) ? { label: ol, text: readText(o) } : undefined,
+      newer: existsSync(w) ? { label: nl, text: readText(w) } : undefined,
+      olderWhere: olderArg,
+      newerWhere: newerArg,
+    };
+  });
+}
+
+interface RepoPath {
+  root: string;
+  /** Relative to the repo root, with forward slashes; '' for the root itself. */
+  rel: string;
+}
+
+/** The repository a path is in, found from its nearest existing folder (the path itself may be gone). */
+async function locate(arg: string, cwd: string): Promise<RepoPath> {
+  const abs = path.resolve(cwd, arg);
+  let dir = abs;
+  while (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    const up = path.dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  const root = await repoRoot(dir);
+  const real = realpathSync(dir);
+  const relDir = path.relative(realpathSync(root), real);
+  if (relDir.startsWith('..') || path.isAbsolute(relDir)) throw usage(`${arg} is outside the git work tree ${root}`);
+  const rest = path.relative(dir, abs);
+  const rel = path.join(relDir, rest).split(path.sep).join('/');
+  return { root, rel: rel === '.' ? '' : rel };
+}
+
+/** `accord compatible git file <path>`: the working tree against HEAD. */
+export async function workingTreePairs(arg: string, cwd: string): Promise<FilePair[]> {
+  const abs = path.resolve(cwd, arg);
+  const kind = kindOf(abs);
+  const { root, rel } = await locate(arg, cwd);
+  if (!kind) throw usage(`${arg} is not in the working tree (no such file or folder)`);
+  const head = await resolveCommit(root, 'HEAD');
+  if (kind === 'file') {
+    const older = head && (await objectType(root, head, rel)) === 'blob' ? { label: `HEAD:${rel}`, text: await showFile(root, head, rel) } : undefined;
+    return [{ file: arg, older, newer: { label: arg, text: readText(abs) }, olderWhere: 'HEAD', newerWhere: 'the working tree' }];
+  }
+  const inTree = walk(abs).map((f) => (rel ? `${rel}/${f}` : f));
+  const inHead = head ? (await listFiles(root, head, rel)).filter(isContractFile) : [];
+  const all = [...new Set([...inTree, ...inHead])].sort();
+  if (all.length === 0) throw usage(`no contract files (*.spec) under ${arg}`);
+  const headSet = new Set(inHead);
+  const treeSet = new Set(inTree);
+  const pairs: FilePair[] = [];
+  for (const f of all) {
+    const shown = path.join(arg, path.relative(rel, f) || '.');
+    pairs.push({
+      file: shown,
+      older: headSet.has(f) ? { label: `HEAD:${f}`, text: await showFile(root, head!, f) } : undefined,
+      newer: treeSet.has(f) ? { label: shown, text: readText(path.join(root, f)) } : undefined,
+      olderWhere: 'HEAD',
+      newerWhere: 'the working tree',
+    });
+  }
+  return pairs;
+}
+
+/** `accord compatible git commits <path> <newer> <older>`: the file (or folder) at two commits. */
+export async function commitPairs(arg: string, newerRef: string, olderRef: string, cwd: string): Promise<FilePair[]> {
+  const { root, rel } = await locate(arg, cwd);
+  const newer = await resolveCommit(root, newerRef);
+  if (!newer) throw new AccordError('ACCORD_ERR_GIT', `unknown git ref: ${newerRef}`);
+  const older = await resolveCommit(root, olderRef);
+  if (!older) throw new AccordError('ACCORD_ERR_GIT', `unknown git ref: ${olderRef}`);
+  const kind = rel === '' ? 'tree' : await objectType(root, newer, rel);
+  if (!kind) throw new AccordError('ACCORD_ERR_GIT', `${arg} does not exist in ${newerRef}`);
+  if (kind === 'blob') {
+    const olderKind = await objectType(root, older, rel);
+    if (olderKind === 'tree') throw new AccordError('ACCORD_ERR_GIT', `${arg} is a folder in ${olderRef} and a file in ${newerRef}`);
+    return [
+      {
+        file: arg,
+        older: olderKind === 'blob' ? { label: `${olderRef}:${rel}`, text: await showFile(root, older, rel) } : undefined,
+        newer: { label: `${newerRef}:${rel}`, text: await showFile(root, newer, rel) },
+        olderWhere: olderRef,
+        newerWhere: newerRef,
+      },
+    ];
+  }
+  const inNewer = (await listFiles(root, newer, rel)).filter(isContractFile);
+  const inOlder = (await objectType(root, older, rel)) === 'tree' ? (await listFiles(root, older, rel)).filter(isContractFile) : [];
+  const all = [...new Set([...inNewer, ...inOlder])].sort();
+  if (all.length === 0) throw usage(`no contract files (*.spec) under ${arg} in ${newerRef} or ${olderRef}`);
+  const newerSet = new Set(inNewer);
+  const olderSet = new Set(inOlder);
+  const pairs: FilePair[] = [];
+  for (const f of all) {
+    const shown = path.join(arg, path.relative(rel, f) || '.');
+    pairs.push({
+      file: shown,
+      older: olderSet.has(f) ? { label: `${olderRef}:${f}`, text: await showFile(root, older, f) } : undefined,
+      newer: newerSet.has(f) ? { label: `${newerRef}:${f}`, text: await showFile(root, newer, f) } : undefined,
+      olderWhere: olderRef,
+      newerWhere: newerRef,
+    });
+  }
+  return pairs;
+}
