@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Io } from '../exit';
 import { registerCompatible } from './compatible';
+import { registerImport } from './import';
 import { registerStub } from './stub';
 
 /**
@@ -10,4 +11,5 @@ import { registerStub } from './stub';
 export function registerCommands(program: Command, io: Io): void {
   registerStub(program, io);
   registerCompatible(program, io);
+  registerImport(program, io);
 }

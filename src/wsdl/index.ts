@@ -1,0 +1,3 @@
+export { importWsdl, DEFAULT_PATH, type ImportOptions, type ImportResult, type ImportSummary } from './import';
+export { loadWsdl, type Unresolved } from './load';
+export type { SoapVersion } from './model';

@@ -1,0 +1,178 @@
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { dirname, resolve as resolvePath } from 'node:path';
+import type { Document, Element } from '@xmldom/xmldom';
+import { AccordError } from '../errors';
+import { attr, kids, lineOf, NS, parseDom } from './dom';
+
+/** Largest WSDL or XSD file read. */
+export const MAX_FILE_BYTES = 32 * 1024 * 1024;
+/** Most files one import may pull in through imports and includes. */
+export const MAX_FILES = 500;
+
+export type DocKind = 'wsdl11' | 'wsdl20' | 'xsd';
+
+export interface LoadedDoc {
+  file: string;
+  doc: Document;
+  root: Element;
+  kind: DocKind;
+}
+
+/** One `xsd:schema` element, where it came from, and the namespace it defines. */
+export interface SchemaSource {
+  el: Element;
+  file: string;
+  targetNamespace: string;
+}
+
+/** An import or include that was not followed, and why. */
+export interface Unresolved {
+  location: string;
+  file: string;
+  line?: number;
+  reason: string;
+}
+
+export interface LoadedSet {
+  root: LoadedDoc;
+  /** Every WSDL document, the root first, each once however often it is imported. */
+  wsdls: LoadedDoc[];
+  schemas: SchemaSource[];
+  unresolved: Unresolved[];
+  files: string[];
+}
+
+const SCHEMA_LOCATION_ELEMENTS = ['import', 'include', 'redefine', 'override'];
+
+/**
+ * Reads a WSDL and everything it imports or includes from local files.
+ * Nothing is fetched: a location with a URL scheme is reported as unresolved.
+ * Each file is read once, so circular imports end by themselves.
+ */
+export function loadWsdl(file: string): LoadedSet {
+  const rootDoc = readDoc(file);
+  if (rootDoc.kind === 'xsd') {
+    throw new AccordError('ACCORD_ERR_WSDL', 'not a WSDL: this is an XML Schema (root <schema>); give the WSDL that uses it', { file: rootDoc.file, line: lineOf(rootDoc.root) });
+  }
+  const set: LoadedSet = { root: rootDoc, wsdls: [], schemas: [], unresolved: [], files: [] };
+  const seen = new Map<string, LoadedDoc>();
+  const seenSchemas = new Set<string>();
+  seen.set(rootDoc.file, rootDoc);
+  set.files.push(rootDoc.file);
+
+  const follow = (from: LoadedDoc, el: Element, location: string): LoadedDoc | undefined => {
+    const loc = location.trim();
+    const line = lineOf(el);
+    if (isUrl(loc)) {
+      set.unresolved.push({ location: loc, file: from.file, line, reason: 'a URL: accord never reaches the network' });
+      return undefined;
+    }
+    const path = resolvePath(dirname(from.file), decodeLocation(loc));
+    let key: string;
+    try {
+      key = realpathSync(path);
+    } catch {
+      set.unresolved.push({ location: loc, file: from.file, line, reason: 'no such file' });
+      return undefined;
+    }
+    const known = seen.get(key);
+    if (known) return known;
+    if (seen.size >= MAX_FILES) throw new AccordError('ACCORD_ERR_LIMIT', `more than ${MAX_FILES} imported files`, { file: from.file, line });
+    let doc: LoadedDoc;
+    try {
+      doc = readDoc(key);
+    } catch (e) {
+      if (!(e instanceof AccordError)) throw e;
+      set.unresolved.push({ location: loc, file: from.file, line, reason: e.describe() });
+      return undefined;
+    }
+    seen.set(key, doc);
+    set.files.push(key);
+    return doc;
+  };
+
+  const visitSchema = (owner: LoadedDoc, el: Element, chameleon?: string): void => {
+    const declared = attr(el, 'targetNamespace') ?? '';
+    const targetNamespace = declared || chameleon || '';
+    const key = `${owner.file}#${lineOf(el) ?? 0}#${targetNamespace}`;
+    if (seenSchemas.has(key)) return;
+    seenSchemas.add(key);
+    set.schemas.push({ el, file: owner.file, targetNamespace });
+    for (const ref of kids(el, NS.xsd, SCHEMA_LOCATION_ELEMENTS)) {
+      const location = attr(ref, 'schemaLocation');
+      // An import without schemaLocation names a namespace defined elsewhere in the set (often another inline schema).
+      if (!location) continue;
+      const target = follow(owner, ref, location);
+      if (!target) continue;
+      if (target.kind !== 'xsd') {
+        set.unresolved.push({ location, file: owner.file, line: lineOf(ref), reason: `not an XML Schema (root <${target.root.localName}>)` });
+        continue;
+      }
+      const isInclude = ref.localName !== 'import';
+      visitSchema(target, target.root, isInclude ? targetNamespace : undefined);
+    }
+  };
+
+  const visitWsdl = (d: LoadedDoc): void => {
+    if (set.wsdls.includes(d)) return;
+    set.wsdls.push(d);
+    const wsdlNs = d.kind === 'wsdl11' ? NS.wsdl11 : NS.wsdl20;
+    for (const types of kids(d.root, wsdlNs, 'types')) {
+      for (const schema of kids(types, NS.xsd, 'schema')) visitSchema(d, schema);
+    }
+    for (const imp of kids(d.root, wsdlNs, ['import', 'include'])) {
+      const location = attr(imp, 'location');
+      if (!location) continue;
+      const target = follow(d, imp, location);
+      if (!target) continue;
+      if (target.kind === 'xsd') visitSchema(target, target.root);
+      else visitWsdl(target);
+    }
+  };
+
+  visitWsdl(rootDoc);
+  return set;
+}
+
+function readDoc(file: string): LoadedDoc {
+  let text: string;
+  let path = file;
+  try {
+    path = realpathSync(file);
+    const size = statSync(path).size;
+    if (size > MAX_FILE_BYTES) throw new AccordError('ACCORD_ERR_LIMIT', `file is ${size} bytes; the limit is ${MAX_FILE_BYTES}`, { file });
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    if (e instanceof AccordError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new AccordError('ACCORD_ERR_IO', code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, not a file' : `cannot read: ${code ?? (e as Error).message}`, { file });
+  }
+  const doc = parseDom(text.replace(/^\uFEFF/, ''), file);
+  const root = doc.documentElement!;
+  const ns = root.namespaceURI ?? '';
+  let kind: DocKind;
+  if (ns === NS.wsdl11 && root.localName === 'definitions') kind = 'wsdl11';
+  else if (ns === NS.wsdl20 && root.localName === 'description') kind = 'wsdl20';
+  else if (ns === NS.xsd && root.localName === 'schema') kind = 'xsd';
+  else {
+    throw new AccordError(
+      'ACCORD_ERR_WSDL',
+      `not a WSDL: the root element is <${root.tagName}>${ns ? ` in namespace ${ns}` : ''}; expected <definitions> (WSDL 1.1) or <description> (WSDL 2.0)`,
+      { file, line: lineOf(root) },
+    );
+  }
+  return { file: path, doc, root, kind };
+}
+
+/** `http:`, `https:`, `ftp:`, `urn:`, `//host`: anything but a local path (a Windows drive letter is a path). */
+export function isUrl(location: string): boolean {
+  return /^[a-z][a-z0-9+.-]+:/i.test(location) || location.startsWith('//');
+}
+
+function decodeLocation(loc: string): string {
+  try {
+    return decodeURIComponent(loc);
+  } catch {
+    return loc;
+  }
+}

@@ -1,0 +1,57 @@
+import type { Element } from '@xmldom/xmldom';
+import type { QName } from './dom';
+
+export type SoapVersion = '1.1' | '1.2';
+
+/** A message part: a global element (`element=`) or a type (`type=`, rpc style). */
+export interface PartModel {
+  name: string;
+  element?: QName;
+  type?: QName;
+  /** For WSDL 2.0 `#any`: any element. */
+  any?: boolean;
+  /** Where the part is declared, to resolve prefixes and report lines. */
+  at: Element;
+}
+
+export interface MessageModel {
+  /** rpc style: the wrapper element (operation name, or name + "Response") and its namespace. */
+  wrapper?: QName;
+  body: PartModel[];
+  headers: PartModel[];
+}
+
+export interface FaultModel {
+  name: string;
+  parts: PartModel[];
+}
+
+/** One SOAP operation as bound to one port: what the contract writer needs, whatever the WSDL version. */
+export interface OperationModel {
+  name: string;
+  /** The abstract interface (portType / interface) it belongs to, to recognise the same operation on several ports. */
+  interfaceKey: string;
+  interfaceName: string;
+  service?: string;
+  port?: string;
+  soapVersion: SoapVersion;
+  /** SOAPAction (1.1) or the action parameter (1.2); undefined when the binding gives none. */
+  action?: string;
+  /** Path of the port's address; undefined when the WSDL gives no usable address. */
+  path?: string;
+  style: 'document' | 'rpc';
+  use: 'literal' | 'encoded';
+  input: MessageModel;
+  /** Undefined for a one-way operation. */
+  output?: MessageModel;
+  faults: FaultModel[];
+}
+
+export interface ServiceModel {
+  name: string;
+  targetNamespace: string;
+  /** Every SOAP operation of every SOAP port, before choosing among ports. */
+  operations: OperationModel[];
+  /** Things left out, with the reason (HTTP bindings, notification operations, ...). */
+  skipped: string[];
+}
