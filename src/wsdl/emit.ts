@@ -330,8 +330,8 @@ export class Emitter {
    */
   private elementRef(q: QName, occurs: Occurs, at: Element): XNode[] {
     const decl = this.index.find('element', q);
-    if (!decl) void at;
-    return [this.unresolvedNode(qualified(this.prefixFor(q.ns), q.local), q, 'element')];
+    void at;
+    if (!decl) return [this.unresolvedNode(qualified(this.prefixFor(q.ns), q.local), q, 'element')];
     const members = this.substitutionMembers(decl);
     if (members.length === 0) return [this.elementNode(decl.el, decl, occurs)];
     const alts = [...(attr(decl.el, 'abstract') === 'true' ? [] : [decl]), ...members];
