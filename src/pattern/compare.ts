@@ -177,6 +177,8 @@ export class Comparer {
   constructor(
     readonly aScope: Scope,
     readonly bScope: Scope,
+    /** A probe only answers yes or no: it does not work out the direction of type differences. */
+    private readonly probe = false,
   ) {}
 
   private add(d: Difference): void {
@@ -196,7 +198,11 @@ export class Comparer {
   }
 
   private typeDifference(a: Pattern, b: Pattern, path: string, mode: TextMode | 'xml', aWords?: string, bWords?: string): void {
-    const reverse = new Comparer(this.bScope, this.aScope);
+    if (this.probe) {
+      this.add({ kind: 'type', target: 'value', path, a: '', b: '' });
+      return;
+    }
+    const reverse = new Comparer(this.bScope, this.aScope, true);
     if (mode === 'xml' && a.kind === 'xml' && b.kind === 'xml') reverse.element(b, undefined, a, undefined, path);
     else reverse.value(b, a, path, mode === 'xml' ? 'text' : mode);
     this.add({ kind: 'type', target: 'value', path, a: aWords ?? describePattern(a), b: bWords ?? describePattern(b), narrower: reverse.differences.length === 0 });
@@ -415,8 +421,9 @@ export class Comparer {
           continue;
         }
         const single = A.filter((s) => s.local === slot.local).every((s) => s.max === 1);
+        const justTook = as.some((s) => (s & 1) === 1 && A[s >> 1].local === slot.local);
         const need = blocking(as).find((s) => s.local !== slot.local);
-        if (slot.max === Infinity && single && bk === 1) {
+        if (slot.max === Infinity && single && justTook) {
           this.add({ kind: 'repeated', target: 'node', path: `${path}/${slot.local}`, name: slot.local, a: 'at most one', b: 'repeated' });
         } else if (need && onlyOptionalInB(need.local)) {
           this.add({ kind: 'optional', target: 'node', path: `${path}/${need.local}`, name: need.local, a: 'required', b: 'optional' });
