@@ -1,0 +1,52 @@
+import { AccordError } from '../errors';
+import { parseXml } from '../xml/parse';
+import type { XmlElement } from '../xml/tree';
+import { soapParts } from './envelope';
+import type { LoggedMessage } from './message';
+
+/** A logged message with its body parsed once: what pairing and merging read. */
+export interface DecodedMessage extends LoggedMessage {
+  format: 'xml' | 'json' | 'none';
+  xml?: XmlElement;
+  json?: unknown;
+  /** Local name of the element inside the SOAP Body. */
+  operation?: string;
+  fault: boolean;
+  echo?: DecodedMessage;
+}
+
+export type Decoded = { ok: DecodedMessage } | { problem: AccordError } | { skip: string };
+
+/**
+ * Parses a message's body: XML through accord's parser (no DTD, bounded), JSON
+ * with JSON.parse. Errors point at the line in the log where the body's
+ * offending line is.
+ */
+export function decodeMessage(m: LoggedMessage): Decoded {
+  const text = m.body.trim();
+  if (text === '') return { ok: { ...m, echo: undefined, format: 'none', fault: false } };
+  if (text.startsWith('<')) {
+    let xml: XmlElement;
+    try {
+      xml = parseXml(text);
+    } catch (e) {
+      if (!(e instanceof AccordError)) throw e;
+      const line = m.at.line + Math.max(0, (e.location.line ?? 1) - 1);
+      return { problem: new AccordError('ACCORD_ERR_XML', `the logged ${m.direction} is not well-formed XML: ${e.message}`, { file: m.at.file, line }) };
+    }
+    const parts = soapParts(xml);
+    if (!parts.body || !parts.operation) {
+      if (m.shape === 'har' || m.shape === 'cxf') return { skip: `${m.shape === 'har' ? 'HAR entries' : 'CXF messages'} with XML that is not a SOAP envelope` };
+      return { problem: new AccordError('ACCORD_ERR_LOG', `a SOAP envelope without a Body holding an element (<${xml.name}>)`, m.at) };
+    }
+    let direction = m.direction;
+    if (m.unhinted) direction = parts.fault || /Response$/.test(parts.operation.local) ? 'response' : 'request';
+    return { ok: { ...m, echo: undefined, direction, format: 'xml', xml, operation: parts.operation.local, fault: parts.fault } };
+  }
+  try {
+    return { ok: { ...m, echo: undefined, format: 'json', json: JSON.parse(text), fault: false } };
+  } catch (e) {
+    if (m.shape === 'cxf') return { skip: 'CXF messages whose payload is neither XML nor JSON' };
+    return { problem: new AccordError('ACCORD_ERR_JSON', `the logged ${m.direction} is not valid JSON: ${(e as Error).message}`, m.at) };
+  }
+}

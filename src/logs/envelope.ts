@@ -1,0 +1,110 @@
+import type { XmlElement } from '../xml/tree';
+import { elementChildren } from '../xml/tree';
+
+const ENVELOPE_START = /<(?:([A-Za-z_][\w.-]*):)?Envelope(?=[\s>/])/g;
+
+export interface EnvelopeStart {
+  index: number;
+  /** The root's name as written, `soapenv:Envelope`: its closing tag ends the message. */
+  qname: string;
+}
+
+/** Where the next SOAP envelope starts in a piece of text, if anywhere. */
+export function findEnvelopeStart(text: string, from = 0): EnvelopeStart | undefined {
+  ENVELOPE_START.lastIndex = from;
+  const m = ENVELOPE_START.exec(text);
+  if (!m) return undefined;
+  return { index: m.index, qname: m[1] ? `${m[1]}:Envelope` : 'Envelope' };
+}
+
+/**
+ * Collects an envelope that may span several lines, until its closing tag.
+ * Only the text added since the last look is searched, so a long message costs
+ * linear time; the size is capped by the caller's limit.
+ */
+export class EnvelopeCapture {
+  private text = '';
+  private searchedTo = 0;
+  private readonly close: string;
+
+  constructor(readonly qname: string, readonly maxChars: number) {
+    this.close = `</${qname}`;
+  }
+
+  get length(): number {
+    return this.text.length;
+  }
+
+  /** Adds text; returns the index just past the closing tag within what was added, or -1. */
+  push(piece: string, separator: string): { done: boolean; rest: string; tooLarge: boolean } {
+    const before = this.text.length;
+    this.text += (before > 0 ? separator : '') + piece;
+    if (this.text.length > this.maxChars) return { done: false, rest: '', tooLarge: true };
+    let from = Math.max(0, this.searchedTo - this.close.length);
+    for (;;) {
+      const i = this.text.indexOf(this.close, from);
+      if (i < 0) break;
+      let j = i + this.close.length;
+      while (j < this.text.length && /\s/.test(this.text[j])) j++;
+      if (this.text[j] === '>') {
+        const end = j + 1;
+        const rest = this.text.slice(end);
+        this.text = this.text.slice(0, end);
+        return { done: true, rest, tooLarge: false };
+      }
+      from = i + 1;
+    }
+    this.searchedTo = this.text.length;
+    return { done: false, rest: '', tooLarge: false };
+  }
+
+  value(): string {
+    return this.text;
+  }
+}
+
+/** The words that say which way a message went, nearest to the message first. */
+const HINT = /\b(request|response|req|resp|fault)\b/gi;
+
+/** `Received request [` → request; `Sent response [` → response; nothing said → undefined. */
+export function directionHint(context: string): 'request' | 'response' | undefined {
+  let last: string | undefined;
+  for (const m of context.matchAll(HINT)) last = m[1].toLowerCase();
+  if (!last) return undefined;
+  return last === 'request' || last === 'req' ? 'request' : 'response';
+}
+
+export interface SoapParts {
+  version?: '1.1' | '1.2';
+  header?: XmlElement;
+  body?: XmlElement;
+  /** The single element inside Body: the operation (request) or result (response). */
+  operation?: XmlElement;
+  fault: boolean;
+}
+
+export const SOAP11 = 'http://schemas.xmlsoap.org/soap/envelope/';
+export const SOAP12 = 'http://www.w3.org/2003/05/soap-envelope';
+
+export function soapParts(root: XmlElement): SoapParts {
+  const parts: SoapParts = { fault: false };
+  if (root.local !== 'Envelope') return parts;
+  const decl = root.prefix ? `xmlns:${root.prefix}` : 'xmlns';
+  const ns = root.attributes.find((a) => a.name === decl)?.value;
+  if (ns === SOAP11) parts.version = '1.1';
+  else if (ns === SOAP12) parts.version = '1.2';
+  for (const c of elementChildren(root)) {
+    if (c.local === 'Header') parts.header = c;
+    else if (c.local === 'Body') parts.body = c;
+  }
+  if (parts.body) {
+    parts.operation = elementChildren(parts.body)[0];
+    parts.fault = parts.operation?.local === 'Fault';
+  }
+  return parts;
+}
+
+/** `getPetRequest`, `getPet` and `getPetResponse` all pair under `getPet`. */
+export function operationKey(local: string): string {
+  return local.replace(/(Request|Response|Result|Req|Resp|Input|Output)$/, '') || local;
+}

@@ -1,0 +1,151 @@
+import { AccordError, formatLocation, type Location } from '../errors';
+import { decodeMessage, type DecodedMessage } from './decode';
+import type { ExtractSink } from './extractor';
+import { looksLikeHar, scanHar } from './extract-har';
+import { DEFAULT_LOG_LIMITS, type LogLimits } from './limits';
+import type { LoggedMessage, LogShape } from './message';
+import { Operations } from './operations';
+import { type Exchange, Pairer } from './pair';
+import { readLogText, splitLines } from './read-log';
+import { Redactor } from './redact';
+import { scanTextLog } from './scan-text';
+import { writeContract } from './write-contract';
+
+export interface ImportLogOptions {
+  /** --path: the request path of every SOAP scenario (default: the logged address, else /ws). */
+  path?: string;
+  /** --examples: keep the logged request values as an Examples table. */
+  examples?: boolean;
+  /** --redact: node names whose values never reach the contract (besides the defaults). */
+  redact?: string[];
+  /** Feature title; default from the log names. */
+  feature?: string;
+  limits?: Partial<LogLimits>;
+}
+
+export interface Unpaired {
+  at: Required<Pick<Location, 'file' | 'line'>>;
+  direction: 'request' | 'response';
+  why: string;
+}
+
+export interface LogReport {
+  files: { file: string; shape: 'text' | 'har'; lines: number }[];
+  /** Messages found, by log shape. */
+  messages: Record<LogShape, number>;
+  exchanges: number;
+  scenarios: number;
+  skippedLines: number;
+  /** Recognised but left out, by reason. */
+  skipped: Map<string, number>;
+  unpaired: Unpaired[];
+  /** Messages that could not be used; each has file and line. */
+  problems: AccordError[];
+  redactedValues: number;
+}
+
+export interface ImportResult {
+  /** The contract text; undefined when no exchange could be used. */
+  contract?: string;
+  report: LogReport;
+}
+
+/** Reads logs as streams and calls `onExchange` for every request/response pair, in log order. */
+export async function readExchanges(files: string[], onExchange: (x: Exchange) => void, options: ImportLogOptions = {}): Promise<LogReport> {
+  const limits: LogLimits = { ...DEFAULT_LOG_LIMITS, ...options.limits };
+  const report: LogReport = {
+    files: [], messages: { cxf: 0, line: 0, pretty: 0, har: 0 }, exchanges: 0, scenarios: 0,
+    skippedLines: 0, skipped: new Map(), unpaired: [], problems: [], redactedValues: 0,
+  };
+  const pairer = new Pairer(
+    (x) => {
+      report.exchanges++;
+      onExchange(x);
+    },
+    (m, why) => report.unpaired.push({ at: m.at, direction: m.direction, why }),
+    limits,
+  );
+  const skip = (reason: string) => report.skipped.set(reason, (report.skipped.get(reason) ?? 0) + 1);
+  const decode = (m: LoggedMessage): DecodedMessage | undefined => {
+    const d = decodeMessage(m);
+    if ('problem' in d) report.problems.push(d.problem);
+    else if ('skip' in d) skip(d.skip);
+    else {
+      report.messages[m.shape]++;
+      return d.ok;
+    }
+    return undefined;
+  };
+  const sink: ExtractSink = {
+    message(m) {
+      const decoded = decode(m);
+      const echo = m.echo ? decode(m.echo) : undefined;
+      if (!decoded) return;
+      if (m.echo && !echo) {
+        // The request part was unusable (and reported): the response has no partner.
+        return;
+      }
+      pairer.add(decoded, echo);
+    },
+    problem: (e) => report.problems.push(e),
+    skipped: skip,
+  };
+  for (const file of files) {
+    const { head, chunks } = await peek(readLogText(file, limits));
+    if (head.trim() === '') throw new AccordError('ACCORD_ERR_LOG', 'the log holds only blank lines', { file });
+    if (looksLikeHar(head)) {
+      const r = await scanHar(file, chunks, sink, limits);
+      report.files.push({ file, shape: 'har', lines: r.lines });
+    } else {
+      const r = await scanTextLog(file, splitLines(chunks, limits.maxLineChars), sink, limits);
+      report.files.push({ file, shape: 'text', lines: r.lines });
+      report.skippedLines += r.skippedLines;
+    }
+  }
+  pairer.finish();
+  return report;
+}
+
+/** Logs to contract text: read, pair, merge, write. */
+export async function importLogs(files: string[], options: ImportLogOptions = {}): Promise<ImportResult> {
+  const limits: LogLimits = { ...DEFAULT_LOG_LIMITS, ...options.limits };
+  const redactor = new Redactor(options.redact ?? []);
+  const ops = new Operations({ path: options.path, examples: options.examples ?? false, maxExamples: limits.maxExamples, redactor });
+  const report = await readExchanges(files, (x) => ops.add(x), options);
+  report.redactedValues = ops.redactedValues;
+  const list = [...ops.byKey.values()];
+  report.scenarios = list.length;
+  if (list.length === 0) return { report };
+  const names = files.map((f) => f.split(/[\\/]/).pop()!);
+  const contract = writeContract(list, {
+    feature: options.feature ?? `Imported from ${names.join(', ')}`,
+    header: [
+      `Generated by "accord import log" from ${report.exchanges} logged call${report.exchanges === 1 ? '' : 's'} in ${names.join(', ')}.`,
+      'Logged values became typed placeholders; edit freely.',
+    ],
+  });
+  return { contract, report };
+}
+
+/** Splits the first chunk off a stream, so the format can be told before reading on. */
+async function peek(stream: AsyncGenerator<string>): Promise<{ head: string; chunks: AsyncIterable<string> }> {
+  let head = '';
+  const buffered: string[] = [];
+  // Enough text to see past leading blank lines and a BOM.
+  while (head.length < 256) {
+    const r = await stream.next();
+    if (r.done) break;
+    buffered.push(r.value);
+    head += r.value;
+  }
+  async function* chunks(): AsyncGenerator<string> {
+    yield* buffered;
+    yield* stream;
+  }
+  return { head, chunks: chunks() };
+}
+
+/** One line per finding, `file:line: message`, for the CLI. */
+export function describeUnpaired(u: Unpaired): string {
+  return `${formatLocation(u.at)}: unpaired ${u.direction}: ${u.why}`;
+}

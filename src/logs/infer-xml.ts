@@ -1,0 +1,173 @@
+import type { XmlElement } from '../xml/tree';
+import { isNamespaceDeclaration, textOf } from '../xml/tree';
+import { classifyText, type TextType, widen } from './scalar';
+
+/**
+ * What many logged instances of one element have in common: its attributes,
+ * its text type and its children as an ordered list of slots. Built one
+ * instance at a time, so a log of any length costs the size of its shapes.
+ */
+export interface ElementShape {
+  name: string;
+  prefix: string;
+  local: string;
+  namespaces: { name: string; value: string }[];
+  attributes: AttributeShape[];
+  /** Widened type of the non-empty texts seen; undefined when never any text. */
+  text?: TextType;
+  /** Instances (not nil) with non-empty text. */
+  textSeen: number;
+  slots: Slot[];
+  /** Instances merged that were not xsi:nil. */
+  count: number;
+  /** Instances that were xsi:nil="true". */
+  nil: number;
+}
+
+export interface AttributeShape {
+  name: string;
+  local: string;
+  type: TextType;
+  seen: number;
+}
+
+/** One place among an element's children: a run of same-named siblings. */
+export interface Slot {
+  local: string;
+  shape: ElementShape;
+  /** Parent instances that had this slot filled. */
+  seen: number;
+  /** Some parent had more than one node here in a row. */
+  multiple: boolean;
+}
+
+/** xsi attributes the matcher ignores on actual documents; a contract leaves them out too. */
+const XSI_LOCALS = new Set(['type', 'nil', 'schemaLocation', 'noNamespaceSchemaLocation']);
+
+/** Alignment beyond this many cells falls back to an in-order merge (hostile documents stay linear). */
+const MAX_ALIGN_CELLS = 250_000;
+
+export function newShape(el: XmlElement): ElementShape {
+  return { name: el.name, prefix: el.prefix, local: el.local, namespaces: [], attributes: [], textSeen: 0, slots: [], count: 0, nil: 0 };
+}
+
+export function mergeElement(shape: ElementShape | undefined, el: XmlElement): ElementShape {
+  const s = shape ?? newShape(el);
+  let nil = false;
+  for (const a of el.attributes) {
+    if (isNamespaceDeclaration(a)) {
+      if (!s.namespaces.some((n) => n.name === a.name)) s.namespaces.push({ name: a.name, value: a.value });
+      continue;
+    }
+    if (a.prefix && XSI_LOCALS.has(a.local)) {
+      if (a.local === 'nil' && a.value === 'true') nil = true;
+      continue;
+    }
+    const known = s.attributes.find((x) => x.local === a.local);
+    const type = a.value === '' ? 'string' : classifyText(a.value);
+    if (known) {
+      known.type = widen(known.type, type);
+      known.seen++;
+    } else s.attributes.push({ name: a.name, local: a.local, type, seen: 1 });
+  }
+  if (nil) {
+    s.nil++;
+    return s;
+  }
+  s.count++;
+  const text = textOf(el);
+  if (text !== '') {
+    s.text = widen(s.text, classifyText(text));
+    s.textSeen++;
+  }
+  mergeChildren(s, runsOf(el));
+  return s;
+}
+
+interface Run {
+  local: string;
+  items: XmlElement[];
+}
+
+function runsOf(el: XmlElement): Run[] {
+  const runs: Run[] = [];
+  for (const c of el.children) {
+    if (c.type !== 'element') continue;
+    const last = runs[runs.length - 1];
+    if (last && last.local === c.local) last.items.push(c);
+    else runs.push({ local: c.local, items: [c] });
+  }
+  return runs;
+}
+
+function fillSlot(slot: Slot, run: Run): void {
+  slot.seen++;
+  if (run.items.length > 1) slot.multiple = true;
+  for (const item of run.items) slot.shape = mergeElement(slot.shape, item);
+}
+
+function slotFor(run: Run): Slot {
+  const slot: Slot = { local: run.local, shape: newShape(run.items[0]), seen: 0, multiple: false };
+  fillSlot(slot, run);
+  return slot;
+}
+
+/** Aligns this instance's runs with the slots so far (longest common subsequence by name), keeping order. */
+function mergeChildren(s: ElementShape, runs: Run[]): void {
+  const slots = s.slots;
+  if (slots.length === 0) {
+    s.slots = runs.map(slotFor);
+    return;
+  }
+  const pairs = slots.length * runs.length > MAX_ALIGN_CELLS ? greedyPairs(slots, runs) : lcsPairs(slots, runs);
+  const out: Slot[] = [];
+  let i = 0;
+  let j = 0;
+  for (const [pi, pj] of [...pairs, [slots.length, runs.length] as [number, number]]) {
+    while (i < pi) out.push(slots[i++]);
+    while (j < pj) out.push(slotFor(runs[j++]));
+    if (pi < slots.length && pj < runs.length) {
+      fillSlot(slots[pi], runs[pj]);
+      out.push(slots[pi]);
+      i = pi + 1;
+      j = pj + 1;
+    }
+  }
+  s.slots = out;
+}
+
+function lcsPairs(slots: Slot[], runs: Run[]): [number, number][] {
+  const n = slots.length;
+  const m = runs.length;
+  const w = m + 1;
+  const len = new Uint32Array((n + 1) * w);
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = m - 1; j >= 0; j--) {
+      len[i * w + j] = slots[i].local === runs[j].local ? len[(i + 1) * w + j + 1] + 1 : Math.max(len[(i + 1) * w + j], len[i * w + j + 1]);
+    }
+  }
+  const pairs: [number, number][] = [];
+  let i = 0;
+  let j = 0;
+  while (i < n && j < m) {
+    if (slots[i].local === runs[j].local) {
+      pairs.push([i++, j++]);
+    } else if (len[(i + 1) * w + j] >= len[i * w + j + 1]) i++;
+    else j++;
+  }
+  return pairs;
+}
+
+function greedyPairs(slots: Slot[], runs: Run[]): [number, number][] {
+  const pairs: [number, number][] = [];
+  let i = 0;
+  for (let j = 0; j < runs.length && i < slots.length; j++) {
+    let k = i;
+    while (k < slots.length && slots[k].local !== runs[j].local) k++;
+    if (k < slots.length) {
+      pairs.push([k, j]);
+      i = k + 1;
+    }
+  }
+  return pairs;
+}

@@ -1,0 +1,171 @@
+import type { Location } from '../errors';
+import type { XmlElement } from '../xml/tree';
+import { elementChildren, textOf } from '../xml/tree';
+import type { DecodedMessage } from './decode';
+import { mergeElement, type ElementShape } from './infer-xml';
+import { mergeJson, type JsonShape } from './infer-json';
+import type { Exchange } from './pair';
+import type { Redactor } from './redact';
+import { classifyText, type TextType, widen } from './scalar';
+
+/** Everything the logged calls of one operation have in common: one scenario's worth. */
+export interface Operation {
+  kind: 'soap' | 'json';
+  method: string;
+  /** Contract path, parameters typed: `/ws`, `/pets/(id:number)`. */
+  path: string;
+  /** SOAP: the operation element's local name; JSON: undefined. */
+  operation?: string;
+  status: number;
+  fault: boolean;
+  count: number;
+  /** Where the first few calls are in the logs. */
+  calls: Required<Pick<Location, 'file' | 'line'>>[];
+  request?: ElementShape;
+  response?: ElementShape;
+  requestJson?: JsonShape;
+  responseJson?: JsonShape;
+  /** Calls whose request / response had no body. */
+  requestEmpty: number;
+  responseEmpty: number;
+  soapAction: { values: Set<string>; seen: number };
+  query: Map<string, { type: TextType; seen: number }>;
+  examples?: ExampleTable;
+}
+
+export interface ExampleTable {
+  /** Columns in first-seen order; a name met twice in one request has no column. */
+  columns: string[];
+  ambiguous: Set<string>;
+  rows: Map<string, Map<string, string>>;
+  redacted: number;
+}
+
+export interface GroupOptions {
+  /** --path: every scenario uses this path. */
+  path?: string;
+  examples: boolean;
+  maxExamples: number;
+  redactor: Redactor;
+}
+
+const MAX_CALLS_SHOWN = 5;
+
+/** Groups exchanges into operations as they arrive. */
+export class Operations {
+  readonly byKey = new Map<string, Operation>();
+  redactedValues = 0;
+
+  constructor(private readonly options: GroupOptions) {}
+
+  add(x: Exchange): void {
+    const { request: q, response: r } = x;
+    const soap = q.format === 'xml' || r.format === 'xml';
+    const method = (q.method ?? 'POST').toUpperCase();
+    const status = r.status ?? (r.fault ? 500 : 200);
+    const path = soap ? this.options.path ?? q.path ?? '/ws' : templatePath(q.path ?? '/');
+    const operation = soap ? q.operation ?? r.operation : undefined;
+    const key = `${soap ? 'soap' : 'json'} ${method} ${path} ${operation ?? ''} ${status}`;
+    let op = this.byKey.get(key);
+    if (!op) {
+      op = {
+        kind: soap ? 'soap' : 'json', method, path, operation, status, fault: r.fault, count: 0, calls: [],
+        requestEmpty: 0, responseEmpty: 0, soapAction: { values: new Set(), seen: 0 }, query: new Map(),
+      };
+      this.byKey.set(key, op);
+    }
+    op.count++;
+    if (op.calls.length < MAX_CALLS_SHOWN) op.calls.push(q.at);
+    this.body(op, q, 'request');
+    this.body(op, r, 'response');
+    const action = q.headers?.soapaction;
+    if (soap && action !== undefined) {
+      op.soapAction.seen++;
+      if (op.soapAction.values.size < 2) op.soapAction.values.add(action);
+    }
+    if (!(soap && this.options.path)) {
+      for (const [k, v] of q.query ?? []) {
+        const t = op.query.get(k);
+        const type = v === '' ? 'string' : classifyText(v);
+        if (t) {
+          t.type = widen(t.type, type);
+          t.seen++;
+        } else op.query.set(k, { type, seen: 1 });
+      }
+    }
+    if (this.options.examples && soap && q.xml) this.example(op, q.xml);
+  }
+
+  private body(op: Operation, m: DecodedMessage, side: 'request' | 'response'): void {
+    if (m.format === 'xml') {
+      if (side === 'request') op.request = mergeElement(op.request, m.xml!);
+      else op.response = mergeElement(op.response, m.xml!);
+    } else if (m.format === 'json') {
+      if (side === 'request') op.requestJson = mergeJson(op.requestJson, m.json);
+      else op.responseJson = mergeJson(op.responseJson, m.json);
+    } else if (side === 'request') op.requestEmpty++;
+    else op.responseEmpty++;
+  }
+
+  /** One Examples row: the request's leaf values by node name, secrets left out. */
+  private example(op: Operation, envelope: XmlElement): void {
+    const t: ExampleTable = (op.examples ??= { columns: [] as string[], ambiguous: new Set<string>(), rows: new Map(), redacted: 0 });
+    const values = new Map<string, string>();
+    const redactor = this.options.redactor;
+    const walk = (el: XmlElement, inHeader: boolean): void => {
+      const kids = elementChildren(el);
+      if (redactor.redactsSubtree(el.local, inHeader)) {
+        this.redactedValues += countLeaves(el);
+        return;
+      }
+      if (kids.length === 0) {
+        if (redactor.redacts(el.local, el.name)) {
+          this.redactedValues++;
+          t.redacted++;
+          return;
+        }
+        if (values.has(el.local)) t.ambiguous.add(el.local);
+        values.set(el.local, textOf(el));
+        return;
+      }
+      for (const k of kids) walk(k, inHeader || el.local === 'Header');
+    };
+    walk(envelope, false);
+    for (const k of values.keys()) if (!t.columns.includes(k)) t.columns.push(k);
+    const rowKey = JSON.stringify([...values].sort());
+    if (t.rows.size < this.options.maxExamples && !t.rows.has(rowKey)) t.rows.set(rowKey, values);
+  }
+}
+
+function countLeaves(el: XmlElement): number {
+  const kids = elementChildren(el);
+  return kids.length === 0 ? 1 : kids.reduce((n, k) => n + countLeaves(k), 0);
+}
+
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+/**
+ * `/pets/12/toys/9` → `/pets/(petId:number)/toys/(toyId:number)`; a single
+ * parameter is `(id:number)`. Only numbers and UUIDs are taken for parameters:
+ * any other segment may be a fixed word of the API.
+ */
+export function templatePath(path: string): string {
+  const segs: string[] = path.split('/').filter((s) => s !== '');
+  const params: (string | undefined)[] = segs.map((s) => (/^\d+$/.test(s) ? 'number' : UUID.test(s) ? 'uuid' : undefined));
+  const count = params.filter(Boolean).length;
+  const used = new Set<string>();
+  const out = segs.map((s, i) => {
+    const type = params[i];
+    if (!type) return s;
+    let name = 'id';
+    if (count > 1) {
+      const prev = i > 0 && !params[i - 1] ? segs[i - 1].replace(/[^A-Za-z0-9]/g, '') : '';
+      name = prev ? `${prev.replace(/ies$/, 'y').replace(/([^s])s$/, '$1')}Id` : 'id';
+    }
+    let unique = name;
+    for (let n = 2; used.has(unique); n++) unique = `${name}${n}`;
+    used.add(unique);
+    return `(${unique}:${type})`;
+  });
+  return `/${out.join('/')}`;
+}

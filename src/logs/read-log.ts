@@ -1,0 +1,179 @@
+import { createReadStream, promises as fsp } from 'node:fs';
+import { createGunzip } from 'node:zlib';
+import { AccordError } from '../errors';
+import { DEFAULT_LOG_LIMITS, type LogLimits } from './limits';
+
+/** How many leading bytes are examined to tell text from binary. */
+const SNIFF_BYTES = 64 * 1024;
+
+export interface LogLine {
+  text: string;
+  /** 1-based line number in the (decompressed) file. */
+  line: number;
+  /** The line was longer than the limit: `text` holds only its beginning. */
+  overlong: boolean;
+}
+
+/**
+ * A log's text as a stream of chunks: gzip is inflated, a UTF-8 or UTF-16LE
+ * byte-order mark is honoured, and binary content is refused up front with the
+ * offset of the first byte that gave it away. Nothing is ever read whole.
+ */
+export async function* readLogText(file: string, limits: LogLimits = DEFAULT_LOG_LIMITS): AsyncGenerator<string> {
+  await checkReadable(file);
+  const raw = createReadStream(file, { highWaterMark: 64 * 1024 });
+  let source: AsyncIterable<Buffer> = raw;
+  let first = true;
+  let decoder: InstanceType<typeof TextDecoder> | undefined;
+  let sniffed = 0;
+  let inflated = 0;
+  let gzip = false;
+  try {
+    for await (const chunk of peekGzip(source, (isGzip) => {
+      gzip = isGzip;
+    })) {
+      let buf = chunk as Buffer;
+      if (gzip) {
+        inflated += buf.length;
+        if (inflated > limits.maxInflatedBytes) throw new AccordError('ACCORD_ERR_LIMIT', `inflates to more than ${limits.maxInflatedBytes} bytes; refusing to read further`, { file });
+      }
+      if (first) {
+        first = false;
+        if (buf.length >= 2 && buf[0] === 0xff && buf[1] === 0xfe) {
+          decoder = new TextDecoder('utf-16le');
+          buf = buf.subarray(2);
+        } else if (buf.length >= 2 && buf[0] === 0xfe && buf[1] === 0xff) {
+          throw new AccordError('ACCORD_ERR_LOG', 'the log is UTF-16 big-endian; convert it to UTF-8 first (iconv -f UTF-16BE -t UTF-8)', { file, line: 1 });
+        } else {
+          decoder = new TextDecoder('utf-8', { ignoreBOM: false });
+        }
+      }
+      if (decoder!.encoding === 'utf-8' && sniffed < SNIFF_BYTES) {
+        const bad = binaryOffset(buf.subarray(0, SNIFF_BYTES - sniffed));
+        if (bad >= 0) throw binaryError(file, sniffed + bad, gzip);
+        sniffed += buf.length;
+      }
+      const text = decoder!.decode(buf, { stream: true });
+      if (text) yield text;
+    }
+    if (decoder) {
+      const rest = decoder.decode();
+      if (rest) yield rest;
+    }
+  } catch (e) {
+    if (e instanceof AccordError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'Z_DATA_ERROR' || code === 'Z_BUF_ERROR') throw new AccordError('ACCORD_ERR_LOG', `the gzip-compressed log is damaged or cut short (${(e as Error).message})`, { file });
+    throw new AccordError('ACCORD_ERR_IO', `cannot read log: ${code ?? (e as Error).message}`, { file });
+  } finally {
+    raw.destroy();
+  }
+}
+
+async function checkReadable(file: string): Promise<void> {
+  let stat;
+  try {
+    stat = await fsp.stat(file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new AccordError('ACCORD_ERR_IO', code === 'ENOENT' ? 'no such file' : `cannot read log: ${code ?? (e as Error).message}`, { file });
+  }
+  if (stat.isDirectory()) throw new AccordError('ACCORD_ERR_IO', 'is a directory, not a log file', { file });
+  if (stat.size === 0) throw new AccordError('ACCORD_ERR_LOG', 'the log is empty', { file });
+}
+
+/** Passes chunks through, inflating them when the stream starts with the gzip magic bytes. */
+async function* peekGzip(source: AsyncIterable<Buffer>, onDetect: (gzip: boolean) => void): AsyncGenerator<Buffer> {
+  const it = source[Symbol.asyncIterator]();
+  const head = await it.next();
+  if (head.done) return;
+  const isGzip = head.value.length >= 2 && head.value[0] === 0x1f && head.value[1] === 0x8b;
+  onDetect(isGzip);
+  const rest: AsyncIterable<Buffer> = {
+    [Symbol.asyncIterator]: () => {
+      let sentHead = false;
+      return {
+        next: async () => {
+          if (!sentHead) {
+            sentHead = true;
+            return { done: false, value: head.value };
+          }
+          return it.next();
+        },
+      };
+    },
+  };
+  if (!isGzip) {
+    yield* rest;
+    return;
+  }
+  const gunzip = createGunzip();
+  const feed = (async () => {
+    for await (const b of rest) if (!gunzip.write(b)) await new Promise((r) => gunzip.once('drain', r));
+    gunzip.end();
+  })();
+  feed.catch((e) => gunzip.destroy(e as Error));
+  yield* gunzip as AsyncIterable<Buffer>;
+  await feed;
+}
+
+/** Offset of the first byte that text never holds (NUL and most C0 controls), or -1. */
+export function binaryOffset(buf: Uint8Array): number {
+  let controls = 0;
+  for (let i = 0; i < buf.length; i++) {
+    const b = buf[i];
+    if (b === 0) return i;
+    if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0x0c && b !== 0x1b) {
+      controls++;
+      if (controls > 8) return i;
+    }
+  }
+  return -1;
+}
+
+function binaryError(file: string, offset: number, gzip: boolean): AccordError {
+  return new AccordError(
+    'ACCORD_ERR_LOG',
+    `this is a binary file, not a text log (byte ${offset}${gzip ? ' after gzip inflation' : ''} is a control character); accord reads text logs, gzip-compressed text logs and HAR files`,
+    { file },
+  );
+}
+
+/**
+ * Lines of a text stream, numbered from 1, without their line ending. A line
+ * longer than the limit is cut (and flagged), and its remainder skipped
+ * without being held, so one enormous line never fills memory.
+ */
+export async function* splitLines(chunks: AsyncIterable<string>, maxLineChars = DEFAULT_LOG_LIMITS.maxLineChars): AsyncGenerator<LogLine> {
+  let partial = '';
+  let overlong = false;
+  let line = 1;
+  for await (const chunk of chunks) {
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf('\n', start);
+      if (nl < 0) {
+        if (!overlong) {
+          partial += chunk.slice(start);
+          if (partial.length > maxLineChars) {
+            partial = partial.slice(0, 256);
+            overlong = true;
+          }
+        }
+        break;
+      }
+      let text = overlong ? partial : partial + chunk.slice(start, nl);
+      if (!overlong && text.length > maxLineChars) {
+        text = text.slice(0, 256);
+        overlong = true;
+      }
+      if (text.endsWith('\r')) text = text.slice(0, -1);
+      yield { text, line, overlong };
+      line++;
+      partial = '';
+      overlong = false;
+      start = nl + 1;
+    }
+  }
+  if (partial !== '' || overlong) yield { text: partial.endsWith('\r') ? partial.slice(0, -1) : partial, line, overlong };
+}

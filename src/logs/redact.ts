@@ -1,0 +1,25 @@
+/**
+ * Which logged values never reach a contract, even with --examples: nodes the
+ * user names with --redact, nodes that look like credentials, and everything
+ * inside a WS-Security header.
+ */
+const CREDENTIAL = /(password|passwd|passphrase|secret|apikey|api_key|token)$|^(pwd|pin|cvv|cvc)$|password/i;
+
+export class Redactor {
+  private readonly names: Set<string>;
+
+  constructor(extra: readonly string[] = [], readonly defaults = true) {
+    this.names = new Set(extra.map((n) => n.toLowerCase()));
+  }
+
+  /** `local` is the node's name without prefix; `name` as written (`wsse:Password`). */
+  redacts(local: string, name: string): boolean {
+    if (this.names.has(local.toLowerCase()) || this.names.has(name.toLowerCase())) return true;
+    return this.defaults && CREDENTIAL.test(local);
+  }
+
+  /** A header element whose whole content is secret. */
+  redactsSubtree(local: string, inHeader: boolean): boolean {
+    return this.defaults && inHeader && local === 'Security';
+  }
+}

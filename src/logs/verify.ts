@@ -1,0 +1,48 @@
+import type { Contract, Scenario } from '../contract/model';
+import { ParsedBody } from '../http/body';
+import { matchRequest, splitPath } from '../http/match-request';
+import { matchResponse } from '../http/match-response';
+import type { HttpRequest, HttpResponse } from '../http/message';
+import type { Mismatch } from '../pattern/mismatch';
+import type { DecodedMessage } from './decode';
+import type { Exchange } from './pair';
+
+/** A logged request as the HTTP request accord's matchers read. */
+export function toHttpRequest(m: DecodedMessage, pathOverride?: string): HttpRequest {
+  const soap = m.format === 'xml';
+  return {
+    method: (m.method ?? 'POST').toUpperCase(),
+    path: soap && pathOverride ? pathOverride : m.path ?? (soap ? '/ws' : '/'),
+    query: soap && pathOverride ? [] : m.query ?? [],
+    headers: { ...(m.headers ?? {}) },
+    body: m.body,
+  };
+}
+
+export function toHttpResponse(m: DecodedMessage): HttpResponse {
+  return { status: m.status ?? (m.fault ? 500 : 200), headers: {}, body: m.body };
+}
+
+export interface ExchangeCheck {
+  /** The scenario that accepts both the request and the response, if any. */
+  scenario?: Scenario;
+  /** When none does: the mismatches against the scenario whose endpoint fits best. */
+  mismatches: Mismatch[];
+}
+
+/** Does some scenario of the contract accept this logged request and its response? */
+export function checkExchange(contract: Contract, x: Exchange, pathOverride?: string): ExchangeCheck {
+  const req = toHttpRequest(x.request, pathOverride);
+  const res = toHttpResponse(x.response);
+  const body = new ParsedBody(req.body);
+  const segments = splitPath(req.path);
+  let best: Mismatch[] | undefined;
+  for (const s of contract.scenarios) {
+    const r = matchRequest(s, req, body, segments);
+    if (!r.endpoint) continue;
+    const mismatches = [...r.mismatches, ...(r.mismatches.length === 0 ? matchResponse(s, res) : [])];
+    if (mismatches.length === 0) return { scenario: s, mismatches: [] };
+    if (!best || mismatches.length < best.length) best = mismatches;
+  }
+  return { mismatches: best ?? [{ path: 'REQUEST.PATH', expected: 'a scenario for this endpoint', actual: `${req.method} ${req.path}` }] };
+}
