@@ -1,0 +1,143 @@
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startExampleService } from '../../src/example/service';
+import { startServer, type Running } from '../helpers/servers';
+
+/**
+ * A user's application repository, made in a temp folder, with accord installed
+ * from this working tree (npm install <folder>) and Jest from the registry, as a
+ * user would have them. Everything runs through `npx jest --preset accord`.
+ */
+const REPO = path.join(__dirname, '..', '..');
+const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8'));
+let app: string;
+let service: Running;
+
+interface JestRun {
+  status: number;
+  output: string;
+}
+
+/** Runs Jest in the app without blocking this process, which serves the example service. */
+function jest(args: string[], env: Record<string, string> = {}): Promise<JestRun> {
+  return new Promise((resolve) => {
+    const child = spawn('npx', ['jest', '--preset', 'accord', '--ci', ...args], { cwd: app, env: { ...process.env, ACCORD_BASE_URL: service.url, ...env } });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ status: code ?? -1, output });
+    });
+  });
+}
+
+beforeAll(async () => {
+  app = mkdtempSync(path.join(tmpdir(), 'accord-app-'));
+  writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
+  execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', REPO, `jest@${pkg.devDependencies.jest}`, `jest-junit@${pkg.devDependencies['jest-junit']}`], {
+    cwd: app,
+    stdio: 'pipe',
+    timeout: 300_000,
+  });
+  cpSync(path.join(REPO, 'contracts'), path.join(app, 'contracts'), { recursive: true });
+  // Files that only look like contracts: never collected.
+  writeFileSync(path.join(app, 'contracts', 'helper.spec.ts'), 'this is not JavaScript and would fail if Jest ran it');
+  writeFileSync(path.join(app, 'contracts', 'unit.spec.js'), 'test("a unit test", () => { throw new Error("collected by mistake"); });');
+  service = await startExampleService(0);
+}, 300_000);
+
+afterAll(async () => {
+  await service?.close();
+  if (app) rmSync(app, { recursive: true, force: true });
+});
+
+describe('jest --preset accord in an application repository', () => {
+  it('collects exactly the .spec files', () => {
+    const r = spawnSync('npx', ['jest', '--preset', 'accord', '--listTests', '--json'], { cwd: app, encoding: 'utf8' });
+    const files = (JSON.parse(r.stdout) as string[]).map((f) => path.relative(app, f)).sort();
+    expect(files).toEqual(['contracts/math/api_math_v1.spec', 'contracts/pets/api_pets_v1.spec', 'contracts/soap/api_pet_v1.spec', 'contracts/soap/api_petstore_v1.spec']);
+  });
+
+  it('runs one test per scenario (per Examples row), the @WIP one skipped with its verdict, and exits 0', async () => {
+    const r = await jest(['--verbose']);
+    expect(r.output).toMatch(/Tests: +1 skipped, 9 passed, 10 total/);
+    expect(r.output).toContain('○ skipped Adopt a pet (in progress)');
+    expect(r.output).toContain('✓ Fetch a pet by id [example 2: petid=42]');
+    expect(r.output).toMatch(/\[accord\] @WIP "Adopt a pet \(in progress\)" \(.*api_pet_v1\.spec:62\) is in progress and skipped; it would have FAILED:/);
+    expect(r.output).toContain('RESPONSE.STATUS: expected 200, found 500');
+    expect(r.status).toBe(0);
+  }, 120_000);
+
+  it('fails the run with the mismatch path and a pointer into the .spec file', async () => {
+    const wrong = await startServer(() => ({
+      body: '<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><p:getPetResponse xmlns:p="urn:p"><p:id>abc</p:id><p:name>Rex</p:name><p:type>dog</p:type><p:status>ok</p:status></p:getPetResponse></s:Body></s:Envelope>',
+    }));
+    try {
+      const r = await jest(['contracts/soap/api_pet_v1.spec', '-t', 'Get a pet by id'], { ACCORD_BASE_URL: wrong.url });
+      expect(r.status).toBe(1);
+      expect(r.output).toContain('RESPONSE.BODY Envelope/Body/getPetResponse/id: expected a number, found "abc"');
+      expect(r.output).toMatch(/api_pet_v1\.spec:3:1/);
+      expect(r.output).toContain('> 3 |   Scenario: Get a pet by id');
+      expect(r.output).not.toMatch(/at .*dist\/runner/);
+      expect(r.output).toMatch(/Tests: +1 failed, 2 skipped, 3 total/);
+    } finally {
+      await wrong.close();
+    }
+  }, 120_000);
+
+  it('keeps -t, --shard, test locations and jest-junit working', async () => {
+    const only = await jest(['-t', 'Square']);
+    expect(only.output).toMatch(/Tests: +9 skipped, 1 passed, 10 total/);
+
+    const first = await jest(['--shard=1/2', '--json']);
+    const second = await jest(['--shard=2/2', '--json']);
+    const count = (run: JestRun) => JSON.parse(run.output.slice(run.output.indexOf('{'), run.output.lastIndexOf('}') + 1)).numTotalTests as number;
+    expect(count(first) + count(second)).toBe(10);
+
+    const out = path.join(app, 'results.json');
+    await jest(['--json', '--testLocationInResults', `--outputFile=${out}`, 'contracts/math']);
+    const results = JSON.parse(readFileSync(out, 'utf8'));
+    const located = results.testResults[0].assertionResults.map((a: { title: string; location: { line: number } }) => [a.title, a.location.line]);
+    expect(located).toEqual([['Square of a number', 3], ['Cube of a number', 9]]);
+
+    // Test paths go first: --reporters takes every word after it.
+    await jest(['contracts/soap/api_pet_v1.spec', '--reporters=default', '--reporters=jest-junit'], { JEST_JUNIT_OUTPUT_DIR: app });
+    const junit = readFileSync(path.join(app, 'junit.xml'), 'utf8');
+    expect(junit).toMatch(/<testcase classname="[^"]*Adopt a pet \(in progress\)"[^>]*>\s*<skipped\/>/);
+    expect(junit).toMatch(/<testsuite name="Pet lookup over SOAP" errors="0" failures="0" skipped="1"[^>]* tests="3">/);
+  }, 180_000);
+
+  it('turns a contract that does not parse into one failing test naming file and line, without a stack trace', async () => {
+    writeFileSync(path.join(app, 'contracts', 'broken.spec'), 'Feature: broken\n  Scenario: s\n    When POST /ws\n    And request-body (Nope)\n    Then status 200\n');
+    try {
+      const r = await jest(['contracts/broken.spec']);
+      expect(r.status).toBe(1);
+      expect(r.output).toContain('contract error:');
+      expect(r.output).toMatch(/broken\.spec:4: unknown type \(Nope\) in scenario "s"/);
+      expect(r.output).not.toMatch(/at .*(dist|src)\/(contract|pattern|runner)/);
+    } finally {
+      rmSync(path.join(app, 'contracts', 'broken.spec'));
+    }
+  }, 120_000);
+
+  it('says how to point it at the service when no base URL is set', async () => {
+    const r = await jest(['contracts/math'], { ACCORD_BASE_URL: '' });
+    expect(r.status).toBe(1);
+    expect(r.output).toContain('accord does not know where the service is: set ACCORD_BASE_URL');
+  }, 120_000);
+
+  it('reads the base URL from testEnvironmentOptions in the Jest config', async () => {
+    writeFileSync(path.join(app, 'jest.config.js'), `module.exports = { testEnvironmentOptions: { accord: { baseUrl: ${JSON.stringify(service.url)} } } };`);
+    try {
+      const r = await jest(['contracts/math'], { ACCORD_BASE_URL: '' });
+      expect(r.output).toMatch(/Tests: +2 passed, 2 total/);
+      expect(r.status).toBe(0);
+    } finally {
+      rmSync(path.join(app, 'jest.config.js'));
+    }
+  }, 120_000);
+});
