@@ -9,8 +9,9 @@ import type { Route } from './routes';
  * response headers and a body generated from the contract. When the request
  * matched an Examples row, the row's values stand at the places its columns
  * name (so `| id | 7 |` answers `<id>7</id>`); everything else is generated.
- * Generation is cheap (a few µs for a SOAP envelope), so nothing is cached:
- * answers keep varying the way a real service's do.
+ * Values are drawn per request, so answers vary the way a real service's do;
+ * XML bodies go through a template compiled at start-up (template.ts), which
+ * draws exactly what the core generator would.
  */
 export function respond(route: Route, row?: ExampleRow, rng: Random = route.rng): HttpResponse {
   const s = route.scenario;
@@ -23,7 +24,8 @@ export function respond(route: Route, row?: ExampleRow, rng: Random = route.rng)
   }
   let body = '';
   if (s.response.body) {
-    body = generateBody(s.response.body, ctx).text;
+    const template = route.templates.get(row);
+    body = template ? template(rng) : generateBody(s.response.body, ctx).text;
     if (route.contentType) headers['content-type'] = route.contentType;
   }
   return { status: s.response.status, headers, body };

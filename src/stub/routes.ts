@@ -7,6 +7,7 @@ import { resolve } from '../pattern/resolve';
 import type { XmlElementPattern } from '../pattern/types';
 import { narrowToRow } from './examples';
 import { respond } from './respond';
+import { compileXmlTemplate, type XmlTemplate } from './template';
 
 /**
  * Everything the hot path needs about one scenario, worked out once at start-up:
@@ -22,6 +23,8 @@ export interface Route {
   requestKind?: BodyKind;
   rows: { row: ExampleRow; scenario: Scenario }[];
   responseKind?: BodyKind;
+  /** Compiled XML response bodies, one per Examples row (key undefined: no row); absent where the core generator is used. */
+  templates: Map<ExampleRow | undefined, XmlTemplate>;
   /** Sent unless the contract declares its own Content-Type response header. */
   contentType?: string;
   /**
@@ -92,6 +95,7 @@ function buildRoute(s: Scenario): Route {
     requestKind: r.body ? bodyKind(r.body, s.scope) : undefined,
     rows: s.examples.map((row) => ({ row, scenario: narrowToRow(s, row) })),
     responseKind,
+    templates: responseKind === 'xml' ? compileTemplates(s) : new Map(),
     contentType,
     rng: createRandom(seedFrom(`${s.file}:${s.line}`)),
     label: `"${s.name}" (${formatLocation({ file: s.file, line: s.line })})`,
@@ -99,6 +103,15 @@ function buildRoute(s: Scenario): Route {
   // A response the contract cannot produce (a type that only recurses) is found now, not on a request.
   respond(route, undefined, createRandom(0));
   return route;
+}
+
+function compileTemplates(s: Scenario): Map<ExampleRow | undefined, XmlTemplate> {
+  const out = new Map<ExampleRow | undefined, XmlTemplate>();
+  for (const row of [undefined, ...s.examples]) {
+    const t = compileXmlTemplate(s, row);
+    if (t) out.set(row, t);
+  }
+  return out;
 }
 
 /** The lookup key for a request path: decoded segments, so `/ws/` and `/ws` are one path. */

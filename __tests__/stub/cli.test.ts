@@ -1,0 +1,61 @@
+import { CONTRACTS, PET_SPEC, petRequest, post, runCli, startStubProcess } from './helpers';
+import { matchResponse } from '../../src/http/match-response';
+import { loadContract } from '../../src/contract/load';
+
+/** `accord stub` as a user runs it: a child process on 127.0.0.1. */
+describe('accord stub (CLI)', () => {
+  it('prints its URL and what it serves, answers, and closes cleanly on SIGTERM', async () => {
+    const proc = await startStubProcess([CONTRACTS, '--port', '0']);
+    const out = proc.stdout();
+    expect(out).toMatch(/^accord stub listening on http:\/\/127\.0\.0\.1:\d+\nServing 8 scenarios:\n/);
+    expect(out).toContain('  POST /ws -> 200  "Get a pet by id"  (');
+    expect(out).toContain('"Adopt a pet (in progress)" @WIP');
+    expect(out).toContain('  GET /pets/(petid:number) -> 200  "Fetch a pet by id"');
+    const res = await post(`${proc.url}/ws`, petRequest('10'));
+    expect(res.status).toBe(200);
+    expect(matchResponse(loadContract(PET_SPEC).scenarios[0], res)).toEqual([]);
+    const bad = await post(`${proc.url}/ws`, petRequest('abc'));
+    expect(bad.status).toBe(400);
+    expect(bad.body).toContain('REQUEST.BODY Envelope/Body/getPetRequest/id: expected a number, found "abc"');
+    // No per-request log by default.
+    expect(proc.stderr()).toBe('');
+    proc.child.kill('SIGTERM');
+    const exit = await proc.exited;
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(proc.stderr()).toBe('accord stub: SIGTERM received, closing\n');
+  });
+
+  it('closes on SIGINT too, with keep-alive connections open, and logs requests with --verbose', async () => {
+    const proc = await startStubProcess([PET_SPEC, '--port', '0', '--verbose']);
+    await post(`${proc.url}/ws`, petRequest('1'));
+    proc.child.kill('SIGINT');
+    const exit = await proc.exited;
+    expect(exit.code).toBe(0);
+    expect(proc.stderr()).toMatch(/^POST \/ws -> 200 "Get a pet by id" \(.*api_pet_v1\.spec:3\) \(\d+\.\d\d ms\)\n/m);
+  });
+
+  it('exits 2 with a clear message for a bad contract, a missing path or a bad option', async () => {
+    const missing = await runCli(['stub', 'no/such.spec']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('accord: no/such.spec: cannot read no/such.spec: ENOENT');
+    const port = await runCli(['stub', PET_SPEC, '--port', 'abc']);
+    expect(port.code).toBe(2);
+    expect(port.stderr).toContain('--port must be a whole number');
+    const none = await runCli(['stub']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain("missing required argument 'contracts'");
+  });
+
+  it('exits 2 when the port is taken', async () => {
+    const first = await startStubProcess([PET_SPEC, '--port', '0']);
+    try {
+      const port = new URL(first.url).port;
+      const second = await runCli(['stub', PET_SPEC, '--port', port]);
+      expect(second.code).toBe(2);
+      expect(second.stderr).toMatch(/cannot listen on 127\.0\.0\.1:\d+: the port is in use/);
+    } finally {
+      first.child.kill('SIGTERM');
+      await first.exited;
+    }
+  });
+});

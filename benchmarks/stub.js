@@ -1,0 +1,134 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * The stub under load (issue 4): autocannon, 50 connections, 10 s, on the SOAP
+ * pet-lookup request, against
+ *   1. a bare node:http server that answers a fixed envelope (the ceiling), and
+ *   2. `node bin/accord.js stub contracts/soap/api_pet_v1.spec` (the real CLI),
+ * each in its own child process so its RSS is its own. Prints req/s, p50/p99,
+ * RSS (peak and after the run), the ratio, and the time from spawn to the first
+ * answer. Targets: ratio >= 0.5, p99 <= 5 ms, RSS <= 120 MB, first answer <= 150 ms.
+ * Run by `npm run bench` (after a build); `node benchmarks/stub.js --duration 3` for a quick look.
+ */
+const { spawn } = require('node:child_process');
+const { readFileSync } = require('node:fs');
+const path = require('node:path');
+const autocannon = require('autocannon');
+const { request } = require('undici');
+
+const ROOT = path.join(__dirname, '..');
+const CONTRACT = path.join(ROOT, 'contracts', 'soap', 'api_pet_v1.spec');
+const DURATION = Number(argValue('--duration') ?? 10);
+const WARMUP = Number(argValue('--warmup') ?? 2);
+const CONNECTIONS = 50;
+
+const PET_REQUEST =
+  '<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Header/><soapenv:Body>' +
+  '<pet:getPetRequest xmlns:pet="http://example.com/petstore"><pet:id>10</pet:id></pet:getPetRequest></soapenv:Body></soapenv:Envelope>';
+const HEADERS = { 'content-type': 'text/xml; charset=utf-8' };
+
+// The ceiling: reads the body (as any real server must), answers one fixed envelope.
+const BARE_SERVER = `
+const http = require('node:http');
+const answer = '<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Header/><soapenv:Body><pet:getPetResponse xmlns:pet="http://example.com/petstore"><pet:id>10</pet:id><pet:name>Archie</pet:name><pet:type>dog</pet:type><pet:status>available</pet:status></pet:getPetResponse></soapenv:Body></soapenv:Envelope>';
+const server = http.createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    Buffer.concat(chunks).toString('utf8');
+    res.writeHead(200, { 'content-type': 'text/xml; charset=utf-8', 'content-length': Buffer.byteLength(answer) });
+    res.end(answer);
+  });
+});
+server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));
+process.on('SIGTERM', () => server.close(() => process.exit(0)));
+`;
+
+function argValue(name) {
+  const i = process.argv.indexOf(name);
+  return i < 0 ? undefined : process.argv[i + 1];
+}
+
+/** Spawns a server, waits for its URL on stdout, then polls until it answers 200; times both from the spawn. */
+async function startServer(label, args) {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const url = await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`${label} exited with ${code} before listening:\n${stderr}`)));
+  });
+  const listening = performance.now() - t0;
+  for (;;) {
+    try {
+      const res = await request(`${url}/ws`, { method: 'POST', headers: HEADERS, body: PET_REQUEST });
+      const text = await res.body.text();
+      if (res.statusCode !== 200) throw new Error(`${label} answered ${res.statusCode}: ${text}`);
+      break;
+    } catch (e) {
+      if (e.code !== 'ECONNREFUSED') throw e;
+    }
+  }
+  return { child, url, listening, firstAnswer: performance.now() - t0, stderr: () => stderr };
+}
+
+function memory(pid) {
+  // VmHWM is the peak resident set since the process started; VmRSS is now.
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key) => Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN);
+  return { peakMb: kb('VmHWM') / 1024, rssMb: kb('VmRSS') / 1024 };
+}
+
+function load(url, duration) {
+  return autocannon({ url: `${url}/ws`, method: 'POST', headers: HEADERS, body: PET_REQUEST, connections: CONNECTIONS, duration });
+}
+
+async function measure(label, args) {
+  const server = await startServer(label, args);
+  try {
+    if (WARMUP > 0) await load(server.url, WARMUP);
+    const r = await load(server.url, DURATION);
+    const mem = memory(server.child.pid);
+    const bad = r.non2xx + r.errors + r.timeouts;
+    if (bad > 0) throw new Error(`${label}: ${r.non2xx} non-2xx answers, ${r.errors} errors, ${r.timeouts} timeouts under load\n${server.stderr()}`);
+    return { label, reqPerSec: r.requests.average, total: r.requests.total, p50: r.latency.p50, p99: r.latency.p99, ...mem, firstAnswer: server.firstAnswer, listening: server.listening };
+  } finally {
+    await new Promise((resolve) => {
+      server.child.once('exit', resolve);
+      server.child.kill('SIGTERM');
+    });
+  }
+}
+
+function row(m) {
+  return `${m.label.padEnd(12)} ${m.reqPerSec.toFixed(0).padStart(8)} req/s  p50 ${String(m.p50).padStart(3)} ms  p99 ${String(m.p99).padStart(3)} ms  RSS ${m.rssMb.toFixed(1)} MB (peak ${m.peakMb.toFixed(1)} MB)  first answer ${m.firstAnswer.toFixed(0)} ms after spawn`;
+}
+
+async function main() {
+  console.log(`SOAP pet lookup, ${CONNECTIONS} connections, ${DURATION} s (after ${WARMUP} s warm-up), Node ${process.version}`);
+  const bare = await measure('node:http', ['-e', BARE_SERVER]);
+  console.log(row(bare));
+  const stub = await measure('accord stub', [path.join(ROOT, 'bin', 'accord.js'), 'stub', CONTRACT, '--port', '0']);
+  console.log(row(stub));
+  const ratio = stub.reqPerSec / bare.reqPerSec;
+  console.log(`ratio stub/bare: ${ratio.toFixed(2)}`);
+  const checks = [
+    [`throughput ratio ${ratio.toFixed(2)} >= 0.5`, ratio >= 0.5],
+    [`stub p99 ${stub.p99} ms <= 5 ms`, stub.p99 <= 5],
+    [`stub RSS after the run ${stub.rssMb.toFixed(1)} MB <= 120 MB`, stub.rssMb <= 120],
+    [`stub first answer ${stub.firstAnswer.toFixed(0)} ms <= 150 ms after spawn`, stub.firstAnswer <= 150],
+  ];
+  for (const [text, ok] of checks) console.log(`${ok ? 'ok  ' : 'MISS'} ${text}`);
+  // A missed target is reported, not failed: timings depend on the machine; a broken stub (non-200s) does fail.
+}
+
+main().catch((e) => {
+  console.error(e.stack ?? e);
+  process.exit(1);
+});
