@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Io } from '../exit';
 import { registerCompatible } from './compatible';
 import { registerImport } from './import';
+import { registerImportLog } from './import-log';
 import { registerStub } from './stub';
 
 /**
@@ -12,4 +13,5 @@ export function registerCommands(program: Command, io: Io): void {
   registerStub(program, io);
   registerCompatible(program, io);
   registerImport(program, io);
+  registerImportLog(program, io);
 }

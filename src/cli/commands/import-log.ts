@@ -1,0 +1,126 @@
+import type { Command } from 'commander';
+import { existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { AccordError, formatLocation } from '../../errors';
+import { EXIT_FAILED, EXIT_USAGE, ExitError, type Io } from '../exit';
+import { importCommand } from './import';
+
+interface LogCommandOptions {
+  output?: string;
+  path?: string;
+  examples?: boolean;
+  redact: string[];
+  force?: boolean;
+  skipInvalid?: boolean;
+  verify: boolean;
+  maxExamples?: string;
+}
+
+const SHOWN = 10;
+
+/** `accord import log <logfile>...`: logged SOAP (and HAR JSON) traffic becomes a contract. */
+export function registerImportLog(program: Command, io: Io): void {
+  importCommand(program)
+    .command('log')
+    .description('write a contract (.spec) from logged requests and responses: Apache CXF logging, one-line or pretty-printed SOAP envelopes in any log, HAR files')
+    .argument('<logfile...>', 'log files (plain or gzip-compressed text, or .har)')
+    .option('-o, --output <file.spec>', 'where to write the contract; "-" writes it to standard output (default: <first log name>.spec)')
+    .option('--path <path>', 'the request path of every SOAP scenario (default: the logged address, else /ws)')
+    .option('--examples', 'keep the logged request values as an Examples table')
+    .option('--max-examples <n>', 'most Examples rows per scenario', '50')
+    .option('--redact <node>', 'never write values of this node (repeatable); passwords and wsse:Security content are always redacted', collect, [])
+    .option('--skip-invalid', 'leave out messages that cannot be read (truncated, not well-formed) instead of failing')
+    .option('--no-verify', 'do not re-read the logs to check every logged call against the written contract')
+    .option('-f, --force', 'overwrite the output file if it exists')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  accord import log server.log\n  accord import log cxf.log.1.gz cxf.log --output contracts/pets_v1.spec --path /ws\n  accord import log recording.har --examples --redact accountNumber -o -\n',
+    )
+    .action(async (files: string[], opts: LogCommandOptions) => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when this command runs
+      const logs = require('../../logs') as typeof import('../../logs');
+      const maxExamples = Number(opts.maxExamples ?? '50');
+      if (!Number.isInteger(maxExamples) || maxExamples < 1) throw new ExitError(EXIT_USAGE, `accord import log: --max-examples must be a whole number above 0, found "${opts.maxExamples}"`);
+      if (opts.path !== undefined && !opts.path.startsWith('/')) throw new ExitError(EXIT_USAGE, `accord import log: --path must start with "/", found "${opts.path}"`);
+      const inputs = files.map((f) => path.resolve(io.cwd, f));
+      const toStdout = opts.output === '-';
+      const output = toStdout ? undefined : path.resolve(io.cwd, opts.output ?? `${path.basename(files[0]).replace(/(\.gz)?$/, '').replace(/\.[^.]*$/, '')}.spec`);
+      if (output && existsSync(output) && !opts.force) throw new ExitError(EXIT_USAGE, `accord import log: ${shown(io, output)} exists; use --force to overwrite it or --output to write elsewhere`);
+      const say = toStdout ? io.stderr : io.stdout;
+      const options = { path: opts.path, examples: opts.examples, redact: opts.redact, limits: { maxExamples } };
+
+      const { contract, report } = await logs.importLogs(inputs, options);
+      const lines: string[] = [];
+      const problems = report.problems;
+      if (problems.length > 0 && !opts.skipInvalid) {
+        throw new ExitError(
+          EXIT_USAGE,
+          [
+            `accord import log: ${problems.length} logged message${problems.length === 1 ? '' : 's'} cannot be read; nothing written (use --skip-invalid to leave them out):`,
+            ...problems.slice(0, SHOWN).map((p) => `  ${describe(io, p)}`),
+            ...(problems.length > SHOWN ? [`  ... and ${problems.length - SHOWN} more`] : []),
+          ].join('\n'),
+        );
+      }
+      if (!contract) {
+        throw new ExitError(EXIT_USAGE, [`accord import log: no request/response pair found in ${files.join(', ')}`, ...summary(io, report).map((l) => `  ${l}`)].join('\n'));
+      }
+      // Written before checking: a contract that does not take some logged call is still worth a look.
+      if (output) {
+        try {
+          writeFileSync(output, contract);
+        } catch (e) {
+          throw new AccordError('ACCORD_ERR_IO', `cannot write: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file: output });
+        }
+        lines.push(`wrote ${shown(io, output)}`);
+      } else io.stdout(contract);
+      lines.push(...summary(io, report));
+      for (const p of problems.slice(0, SHOWN)) lines.push(`  left out ${describe(io, p)}`);
+      if (problems.length > SHOWN) lines.push(`  ... and ${problems.length - SHOWN} more left out`);
+
+      let failed = 0;
+      if (opts.verify) {
+        const parsed = logs.parseGenerated(contract, output ?? '<stdout>');
+        const bad = await logs.verifyLogs(parsed, inputs, options);
+        failed = bad.length;
+        if (failed === 0) lines.push(`checked: all ${report.exchanges} logged calls match the contract`);
+        else {
+          lines.push(`checked: ${failed} of ${report.exchanges} logged calls do not match the contract (please report this as a bug in accord):`);
+          for (const b of bad.slice(0, SHOWN)) lines.push(`  ${formatLocation({ ...b.at, file: shown(io, b.at.file) })}: ${b.mismatches.map((m) => `${m.path}: expected ${m.expected}, found ${m.actual}`).join('; ')}`);
+        }
+      }
+      say(`${lines.join('\n')}\n`);
+      if (failed > 0) throw new ExitError(EXIT_FAILED);
+    });
+}
+
+function summary(io: Io, r: import('../../logs').LogReport): string[] {
+  const out: string[] = [];
+  const shapes = Object.entries(r.messages).filter(([, n]) => n > 0).map(([s, n]) => `${n} ${s}`);
+  out.push(
+    `${r.files.length} file${r.files.length === 1 ? '' : 's'}: ${shapes.length ? `${shapes.join(', ')} messages` : 'no messages'}, ${r.exchanges} request/response pair${r.exchanges === 1 ? '' : 's'}, ${r.scenarios} scenario${r.scenarios === 1 ? '' : 's'}`,
+  );
+  const skipped = [`${r.skippedLines} line${r.skippedLines === 1 ? '' : 's'} with no message`, ...[...r.skipped].map(([why, n]) => `${n} ${why}`)];
+  out.push(`skipped: ${skipped.join(', ')}`);
+  if (r.redactedValues > 0) out.push(`redacted: ${r.redactedValues} value${r.redactedValues === 1 ? '' : 's'} kept out of Examples`);
+  if (r.unpaired.length > 0) {
+    out.push(`unpaired: ${r.unpaired.length} message${r.unpaired.length === 1 ? '' : 's'} left out:`);
+    for (const u of r.unpaired.slice(0, SHOWN)) out.push(`  ${formatLocation({ ...u.at, file: shown(io, u.at.file) })}: ${u.direction}: ${u.why}`);
+    if (r.unpaired.length > SHOWN) out.push(`  ... and ${r.unpaired.length - SHOWN} more`);
+  }
+  return out;
+}
+
+function describe(io: Io, e: AccordError): string {
+  const loc = e.location.file ? { ...e.location, file: shown(io, e.location.file) } : e.location;
+  return new AccordError(e.code, e.message, loc, { details: e.details }).describe();
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function shown(io: Io, file: string): string {
+  const r = path.relative(io.cwd, file);
+  return r.startsWith('..') || path.isAbsolute(r) ? file : r;
+}

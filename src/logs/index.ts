@@ -1,0 +1,41 @@
+import { parseContract } from '../contract/load';
+import type { Contract } from '../contract/model';
+import { AccordError } from '../errors';
+import { importLogs, readExchanges, type ImportLogOptions } from './import-log';
+import { checkExchange } from './verify';
+import type { Mismatch } from '../pattern/mismatch';
+
+export { importLogs, readExchanges, type ImportLogOptions, type ImportResult, type LogReport, type Unpaired } from './import-log';
+export { checkExchange, toHttpRequest, toHttpResponse } from './verify';
+export type { Exchange } from './pair';
+export type { DecodedMessage } from './decode';
+export { DEFAULT_LOG_LIMITS, type LogLimits } from './limits';
+
+/** The generated text parsed back; failing to parse is a bug in the writer, never the user's. */
+export function parseGenerated(text: string, file: string): Contract {
+  try {
+    return parseContract(text, file);
+  } catch (e) {
+    if (e instanceof AccordError) throw new Error(`accord wrote a contract it cannot read back (a bug): ${e.describe()}`);
+    throw e;
+  }
+}
+
+export interface UnmatchedCall {
+  at: { file: string; line: number };
+  mismatches: Mismatch[];
+}
+
+/** Reads the logs again and checks every request/response pair against the contract. */
+export async function verifyLogs(contract: Contract, files: string[], options: ImportLogOptions = {}): Promise<UnmatchedCall[]> {
+  const bad: UnmatchedCall[] = [];
+  await readExchanges(
+    files,
+    (x) => {
+      const r = checkExchange(contract, x, options.path);
+      if (!r.scenario) bad.push({ at: x.request.at, mismatches: r.mismatches });
+    },
+    options,
+  );
+  return bad;
+}
