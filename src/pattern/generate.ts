@@ -20,7 +20,16 @@ export interface GenerateContext {
   /** Include optional parts (default true). */
   optional?: boolean;
   depth?: number;
+  /**
+   * XML elements still to make, shared by one
+   * generated body: nested repetitions (a WSDL type tree with lists in lists)
+   * would otherwise multiply into megabytes. Once spent, only required nodes are made.
+   */
+  budget?: { left: number };
 }
+
+/** XML elements made per body before generation keeps to required nodes only. */
+export const XML_NODE_BUDGET = 2000;
 
 const MAX_DEPTH = 24;
 
@@ -160,14 +169,17 @@ export function generateXml(p: XmlElementPattern, ctx: GenerateContext, root = f
   const depth = ctx.depth ?? 0;
   if (depth > MAX_DEPTH * 4) throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', `<${p.name}> nests too deep to generate (a recursive type with no way to stop?)`);
   const eff = effectiveElement(p, ctx.scope);
+  const budget = ctx.budget ?? { left: XML_NODE_BUDGET };
   let count = 1;
   if (!root) {
     const example = ctx.examples?.get(eff.local);
-    if (p.occurs === 'optional') count = ctx.optional === false || example === '' || depth > MAX_DEPTH ? 0 : 1;
-    else if (p.occurs === 'multiple') count = depth > MAX_DEPTH ? 0 : repeatCount(ctx);
+    const spent = budget.left <= 0;
+    if (p.occurs === 'optional') count = ctx.optional === false || example === '' || depth > MAX_DEPTH || spent ? 0 : 1;
+    else if (p.occurs === 'multiple') count = depth > MAX_DEPTH || spent ? 0 : repeatCount(ctx);
   }
+  budget.left -= count;
   const out: XmlElement[] = [];
-  for (let i = 0; i < count; i++) out.push(generateOneElement(eff, { ...ctx, depth: depth + 1 }));
+  for (let i = 0; i < count; i++) out.push(generateOneElement(eff, { ...ctx, depth: depth + 1, budget }));
   return out;
 }
 
