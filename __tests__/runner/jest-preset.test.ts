@@ -124,6 +124,18 @@ describe('jest --preset accord in an application repository', () => {
     }
   }, 120_000);
 
+  it('says when a @WIP scenario would have passed, and still reports it skipped', async () => {
+    writeFileSync(path.join(app, 'contracts', 'wip.spec'), 'Feature: wip\n  @WIP\n  Scenario: square in progress\n    When POST /square\n    And request-body (number)\n    Then status 200\n    And response-body (number)\n');
+    try {
+      const r = await jest(['contracts/wip.spec']);
+      expect(r.output).toMatch(/@WIP "square in progress" \(.*wip\.spec:3\) is in progress and skipped; it would have PASSED/);
+      expect(r.output).toMatch(/Tests: +1 skipped, 1 total/);
+      expect(r.status).toBe(0);
+    } finally {
+      rmSync(path.join(app, 'contracts', 'wip.spec'));
+    }
+  }, 120_000);
+
   it('says how to point it at the service when no base URL is set', async () => {
     const r = await jest(['contracts/math'], { ACCORD_BASE_URL: '' });
     expect(r.status).toBe(1);
