@@ -215,8 +215,15 @@ function matchElement(p: XmlElementPattern, el: XmlElement, scope: Scope, path: 
     }
     out.push({ path, expected: elementSlots.length ? 'child nodes' : 'no content', actual: `text ${shown(text)}` });
   }
+  // `(anything)` as an element's whole content accepts child nodes too (an xsd:any or anyType in an imported WSDL).
+  if (elementSlots.length === 0 && textSlots.length === 1 && acceptsAnything(textSlots[0].pattern, scope)) return out;
   out.push(...matchChildren(elementSlots, children, scope, path));
   return out;
+}
+
+function acceptsAnything(p: Pattern, scope: Scope): boolean {
+  const r = resolveSafe(p, scope);
+  return r.kind === 'scalar' && r.type === 'anything';
 }
 
 /**
