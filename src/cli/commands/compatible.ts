@@ -17,6 +17,8 @@ export function registerCompatible(program: Command, io: Io): void {
   const compatible = program
     .command('compatible')
     .description('check that a newer version of a contract is backward compatible with the older one')
+    // Mistakes are one line on stderr (exit 2); the help is one --help away.
+    .showHelpAfterError(false)
     .argument('[older]', 'older contract file (or folder)')
     .argument('[newer]', 'newer contract file (or folder)')
     .option('--json', 'print the verdict as JSON')

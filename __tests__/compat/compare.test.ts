@@ -1,0 +1,111 @@
+import { patternFromText } from '../../src/pattern/body';
+import { compareBodies, comparePath, encompasses, samePathShape } from '../../src/pattern/compare';
+import { parseRequestPath } from '../../src/contract/path';
+import type { Pattern, Scope } from '../../src/pattern/types';
+
+const scope = (types: Record<string, string> = {}): Scope => ({ types: new Map(Object.entries(types).map(([k, v]) => [k, patternFromText(v)])) });
+const p = (text: string): Pattern => patternFromText(text);
+const kinds = (ds: { kind: string; path: string }[]) => ds.map((d) => `${d.kind} ${d.path}`);
+
+/** A ⊇ B for bodies, each with its own scope. */
+function body(a: string, b: string, aTypes: Record<string, string> = {}, bTypes: Record<string, string> = aTypes) {
+  return compareBodies(p(a), scope(aTypes), p(b), scope(bTypes), 'BODY');
+}
+
+describe('scalars and literals', () => {
+  test('text: string accepts number, not the reverse', () => {
+    expect(encompasses(p('(string)'), scope(), p('(number)'), scope(), 'text')).toEqual([]);
+    const d = encompasses(p('(number)'), scope(), p('(string)'), scope(), 'text');
+    expect(d).toMatchObject([{ kind: 'type', a: '(number)', b: '(string)', narrower: true }]);
+  });
+  test('JSON: a string does not hold a number, but holds a date', () => {
+    expect(kinds(encompasses(p('(string)'), scope(), p('(number)'), scope(), 'json'))).toEqual(['type ']);
+    expect(encompasses(p('(string)'), scope(), p('(date)'), scope(), 'json')).toEqual([]);
+  });
+  test('literals and enums are checked value by value', () => {
+    expect(encompasses(p('(number)'), scope(), p('42'), scope(), 'text')).toEqual([]);
+    const sc = { types: new Map<string, Pattern>([['S', { kind: 'enum', name: 'S', base: 'string', values: ['a', 'b'] }], ['T', { kind: 'enum', name: 'T', base: 'string', values: ['a', 'b', 'c'] }]]) };
+    expect(encompasses(p('(T)'), sc, p('(S)'), sc, 'text')).toEqual([]);
+    expect(encompasses(p('(S)'), sc, p('(T)'), sc, 'text')).toMatchObject([{ kind: 'type', narrower: true }]);
+  });
+  test('optional: A optional accepts B required, not the reverse', () => {
+    expect(encompasses(p('(number?)'), scope(), p('(number)'), scope(), 'json')).toEqual([]);
+    expect(kinds(encompasses(p('(number)'), scope(), p('(number?)'), scope(), 'json'))).toEqual(['optional ']);
+  });
+});
+
+describe('JSON', () => {
+  test('keys: added, removed, made optional, open objects', () => {
+    expect(kinds(body('{"a": "(number)"}', '{"a": "(number)", "b": "(string)"}'))).toEqual(['unexpected BODY b']);
+    expect(kinds(body('{"a": "(number)", "b": "(string)"}', '{"a": "(number)"}'))).toEqual(['missing BODY b']);
+    expect(body('{"a": "(number)", "b?": "(string)"}', '{"a": "(number)"}')).toEqual([]);
+    expect(kinds(body('{"a": "(number)"}', '{"a?": "(number)"}'))).toEqual(['optional BODY a']);
+    expect(kinds(body('{"a": "(number)"}', '{"a": "(number)", "...": ""}'))).toEqual(['open BODY']);
+    expect(body('{"a": "(number)", "...": ""}', '{"a": "(number)", "z": "(string)"}')).toEqual([]);
+  });
+  test('lists and nested paths', () => {
+    expect(kinds(body('{"pets": "(Pet*)"}', '{"pets": "(Pet*)"}', { Pet: '{"id": "(number)"}' }, { Pet: '{"id": "(string)"}' }))).toEqual(['type BODY pets[*].id']);
+    expect(body('["(number*)"]', '[1, 2, "(number)"]')).toEqual([]);
+  });
+  test('dictionaries', () => {
+    expect(body('{"m": "(dictionary string number)"}', '{"m": {"x": "(number)"}}')).toEqual([]);
+    expect(kinds(body('{"m": "(dictionary string number)"}', '{"m": "(dictionary string string)"}'))).toEqual(['type BODY m.*']);
+  });
+  test('a bare number body against a JSON object', () => {
+    expect(body('(number)', '{"result": "(number)"}')).toMatchObject([{ kind: 'type', path: 'BODY', a: '(number)', b: 'a JSON object' }]);
+  });
+});
+
+describe('XML', () => {
+  const env = (inner: string) => `<e:Envelope xmlns:e="urn:e"><e:Body>${inner}</e:Body></e:Envelope>`;
+  test('prefixes and namespaces do not matter', () => {
+    expect(body(env('<p:get xmlns:p="urn:a"><p:id>(number)</p:id></p:get>'), '<s:Envelope xmlns:s="urn:x"><s:Body><get><id>(number)</id></get></s:Body></s:Envelope>')).toEqual([]);
+  });
+  test('(Type*) repetition: A* then A is the same language as A then A*', () => {
+    const t = { Id: '<id>(number)</id>' };
+    expect(body('<r>(Id*)<id>(number)</id></r>', '<r><id>(number)</id>(Id*)</r>', t)).toEqual([]);
+    expect(body('<r>(Id*)</r>', '<r><id>(number)</id>(Id*)</r>', t)).toEqual([]);
+    expect(kinds(body('<r><id>(number)</id>(Id*)</r>', '<r>(Id*)</r>', t))).toEqual(['optional BODY r/id']);
+  });
+  test('attributes: added, removed, optional', () => {
+    expect(kinds(body('<r a="(number)"/>', '<r a="(number)" b="(string)"/>'))).toEqual(['unexpected BODY r/@b']);
+    expect(kinds(body('<r a="(number)"/>', '<r/>'))).toEqual(['missing BODY r/@a']);
+    expect(kinds(body('<r a="(number)"/>', '<r a.opt="(number)"/>'))).toEqual(['optional BODY r/@a']);
+    expect(body('<r a.opt="(number)"/>', '<r/>')).toEqual([]);
+  });
+  test('text against child nodes', () => {
+    expect(body('<r><id>(number)</id></r>', '<r><id><v>(number)</v></id></r>')).toMatchObject([{ kind: 'type', path: 'BODY r/id', a: '(number)', b: 'child nodes (v)' }]);
+  });
+  test('specmatic_type names a type whose children are taken', () => {
+    const older = { T: '<SPECMATIC_TYPE><id>(number)</id></SPECMATIC_TYPE>' };
+    const newer = { T: '<SPECMATIC_TYPE><id>(number)</id><name>(string)</name></SPECMATIC_TYPE>' };
+    expect(kinds(body('<r><x specmatic_type="T"/></r>', '<r><x specmatic_type="T"/></r>', older, newer))).toEqual(['unexpected BODY r/x/name']);
+  });
+  test('recursive types terminate and still find a change deep down', () => {
+    const older = { Node: '<node><v>(number)</v>(Node*)</node>' };
+    const newer = { Node: '<node><v>(string)</v>(Node*)</node>' };
+    expect(body('<tree>(Node)</tree>', '<tree>(Node)</tree>', older, older)).toEqual([]);
+    expect(kinds(body('<tree>(Node)</tree>', '<tree>(Node)</tree>', older, newer))).toEqual(['type BODY tree/node/v']);
+  });
+  test('a long sequence of optional siblings stays linear', () => {
+    const many = Array.from({ length: 60 }, (_, i) => `<f${i} specmatic_occurs="optional">(string)</f${i}>`).join('');
+    const t0 = Date.now();
+    expect(body(`<r>${many}</r>`, `<r>${many}</r>`)).toEqual([]);
+    expect(Date.now() - t0).toBeLessThan(2000);
+  });
+});
+
+describe('paths', () => {
+  const segs = (s: string) => parseRequestPath(s).segments;
+  test('same shape: literal segments equal, parameters face anything', () => {
+    expect(samePathShape(segs('/pets/(id:number)'), segs('/pets/(petid:string)'))).toBe(true);
+    expect(samePathShape(segs('/pets/(id:number)'), segs('/owners/(id:number)'))).toBe(false);
+    expect(samePathShape(segs('/pets/(id:number)'), segs('/pets/(id:number)/toys'))).toBe(false);
+  });
+  test('a parameter narrowed from string to number, or to one literal', () => {
+    expect(kinds(comparePath(segs('/pets/(id:number)'), scope(), segs('/pets/(id:string)'), scope(), 'PATH'))).toEqual(['type PATH id']);
+    expect(comparePath(segs('/pets/(id:string)'), scope(), segs('/pets/(id:number)'), scope(), 'PATH')).toEqual([]);
+    expect(comparePath(segs('/pets/(id:number)'), scope(), segs('/pets/10'), scope(), 'PATH')).toEqual([]);
+    expect(kinds(comparePath(segs('/pets/10'), scope(), segs('/pets/(id:number)'), scope(), 'PATH'))).toEqual(['type PATH id']);
+  });
+});
