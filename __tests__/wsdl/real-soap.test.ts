@@ -1,0 +1,154 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseContract, testCases } from '../../src/contract/load';
+import { runCase, formatCaseReport, type CaseResult } from '../../src/runner/run-case';
+import { importWsdl, type ImportOptions } from '../../src/wsdl';
+import { corpusFile } from './corpus';
+
+/**
+ * An independent SOAP implementation (the `soap` package) hosts a service from
+ * the same WSDL; the contract imported from it must pass against that service.
+ * This checks the generated envelopes against real SOAP rules, which a round
+ * trip through accord's own stub cannot.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const soap = require('soap') as typeof import('soap');
+
+interface Hosted {
+  url: string;
+  requests: { headers: Record<string, string | string[] | undefined>; body: string }[];
+  close(): Promise<void>;
+}
+
+async function host(wsdlFile: string, path: string, services: object): Promise<Hosted> {
+  const requests: Hosted['requests'] = [];
+  const server: Server = createServer((_req, res) => {
+    res.statusCode = 404;
+    res.end();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  soap.listen(server, path, services, readFileSync(wsdlFile, 'utf8'));
+
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+  };
+}
+
+async function runAll(wsdlFile: string, hosted: Hosted, options: ImportOptions = {}): Promise<CaseResult[]> {
+  const contract = parseContract(importWsdl(wsdlFile, options).text, wsdlFile);
+  const results: CaseResult[] = [];
+  for (const tc of testCases(contract)) {
+    const r = await runCase(tc, { baseUrl: hosted.url });
+    // What went over the wire, to check against the SOAP rules.
+    if (r.request) hosted.requests.push({ headers: r.request.headers, body: r.request.body });
+    results.push(r);
+  }
+  return results;
+}
+
+function failures(results: CaseResult[], url: string): string[] {
+  return results.filter((r) => !r.passed).map((r) => formatCaseReport(r, url));
+}
+
+const num = (v: unknown) => Number(v);
+const calculator = {
+  Add: (a: { intA: string; intB: string }) => ({ AddResult: num(a.intA) + num(a.intB) }),
+  Subtract: (a: { intA: string; intB: string }) => ({ SubtractResult: num(a.intA) - num(a.intB) }),
+  Multiply: (a: { intA: string; intB: string }) => ({ MultiplyResult: num(a.intA) * num(a.intB) }),
+  Divide: (a: { intA: string; intB: string }) => ({ DivideResult: Math.trunc(num(a.intA) / num(a.intB)) }),
+};
+
+describe('a real SOAP service (the soap package) passes the imported contract', () => {
+  test('ASMX calculator, SOAP 1.1 (SOAPAction header, 1.1 envelope)', async () => {
+    const file = corpusFile('asmx-calculator');
+    const hosted = await host(file, '/calculator.asmx', { Calculator: { CalculatorSoap: calculator, CalculatorSoap12: calculator } });
+    try {
+      const results = await runAll(file, hosted);
+      expect(failures(results, hosted.url)).toEqual([]);
+      expect(results).toHaveLength(4);
+      expect(hosted.requests).toHaveLength(4);
+      for (const r of hosted.requests) {
+        expect(r.headers.soapaction).toMatch(/^"?http:\/\/tempuri\.org\/(Add|Subtract|Multiply|Divide)"?$/);
+        expect(r.headers['content-type']).toMatch(/^text\/xml/);
+        expect(r.body).toContain('xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"');
+      }
+    } finally {
+      await hosted.close();
+    }
+  });
+
+  test('ASMX calculator, SOAP 1.2 chosen (1.2 envelope, action in Content-Type, no SOAPAction)', async () => {
+    const file = corpusFile('asmx-calculator');
+    // The soap package dispatches both ports' requests by path; it answers with its first port's envelope, which matching accepts (namespaces are not compared).
+    const hosted = await host(file, '/calculator.asmx', { Calculator: { CalculatorSoap: calculator, CalculatorSoap12: calculator } });
+    try {
+      const results = await runAll(file, hosted, { soapVersion: '1.2' });
+      expect(failures(results, hosted.url)).toEqual([]);
+      expect(hosted.requests).toHaveLength(4);
+      for (const r of hosted.requests) {
+        expect(r.headers.soapaction).toBeUndefined();
+        expect(r.headers['content-type']).toMatch(/^application\/soap\+xml; charset=utf-8; action="http:\/\/tempuri\.org\/\w+"$/);
+        expect(r.body).toContain('xmlns:soapenv="http://www.w3.org/2003/05/soap-envelope"');
+      }
+    } finally {
+      await hosted.close();
+    }
+  });
+
+  test('CXF customer service (document/literal, one-way operation, enumeration, list of customers)', async () => {
+    const file = corpusFile('cxf-customerservice');
+    const updated: unknown[] = [];
+    const hosted = await host(file, '/CustomerServicePort', {
+      CustomerServiceService: {
+        CustomerServicePort: {
+          updateCustomer: (a: unknown) => {
+            updated.push(a);
+          },
+          getCustomersByName: (a: { name?: string }) => ({
+            return: [
+              { customerId: 1, name: a.name ?? 'Smith', address: ['1 Main St', '2 High St'], numOrders: 3, revenue: 1234.5, test: 1.5, birthDate: '1980-02-03', type: 'BUSINESS' },
+              { customerId: 2, name: 'Jones', address: [], numOrders: 0, revenue: 0, test: 0, birthDate: '1990-12-31', type: 'PRIVATE' },
+            ],
+          }),
+        },
+      },
+    });
+    try {
+      const results = await runAll(file, hosted);
+      expect(failures(results, hosted.url)).toEqual([]);
+      expect(results.map((r) => r.testCase.name)).toEqual(['updateCustomer', 'getCustomersByName']);
+      expect(updated).toHaveLength(1);
+      // The enumeration is sent with one of its values, never a random string.
+      const update = hosted.requests.find((r) => r.body.includes('updateCustomer'))!;
+      const type = /<type>([^<]*)<\/type>/.exec(update.body);
+      if (type) expect(['PRIVATE', 'BUSINESS']).toContain(type[1]);
+    } finally {
+      await hosted.close();
+    }
+  });
+
+  test('CXF rpc/literal greeter (wrapper named after the operation, parts as unqualified children)', async () => {
+    const file = corpusFile('cxf-rpclit');
+    const hosted = await host(file, '/SoapContext/SoapPort', {
+      SOAPServiceRPCLit: {
+        SoapPortRPCLit: {
+          sayHi: () => ({ out: 'Hi' }),
+          greetMe: (a: { in: string }) => ({ out: `Hello ${a.in}` }),
+          sendReceiveData: (a: { in: unknown }) => ({ out: a.in }),
+        },
+      },
+    });
+    try {
+      const results = await runAll(file, hosted);
+      expect(failures(results, hosted.url)).toEqual([]);
+      expect(results).toHaveLength(3);
+      const greet = hosted.requests.find((r) => r.body.includes('greetMe'))!;
+      expect(greet.body).toMatch(/<tns:greetMe><in>[^<]+<\/in><\/tns:greetMe>/);
+    } finally {
+      await hosted.close();
+    }
+  });
+});
