@@ -236,9 +236,13 @@ export function pathOf(address: string): { path?: string; query?: [string, strin
   }
 }
 
-/** A header from Java's map rendering: `{SOAPAction=["urn:x"], content-type=[text/xml]}`. */
+/**
+ * A header from Java's map rendering: `{SOAPAction=["urn:x"], content-type=[text/xml]}`
+ * (LoggingInInterceptor, values in lists) or `{SOAPAction="urn:x", Accept=text/xml}` (LoggingFeature).
+ */
 export function headerValue(headers: string, name: string): string | undefined {
-  const re = new RegExp(`(?:^|[{,\\s])${name}=\\[([^\\]]*)\\]`, 'i');
-  const m = re.exec(headers);
-  return m ? m[1].trim() : undefined;
+  const listed = new RegExp(`(?:^|[{,\\s])${name}=\\[([^\\]]*)\\]`, 'i').exec(headers);
+  if (listed) return listed[1].trim();
+  const plain = new RegExp(`(?:^|[{,\\s])${name}=("[^"]*"|[^,}]*)`, 'i').exec(headers);
+  return plain ? plain[1].trim() : undefined;
 }

@@ -137,11 +137,11 @@ function harEntry(file: string, line: number, value: unknown, sink: ExtractSink)
   const json = !soap && (isJsonMime(requestMime) || isJsonMime(responseMime)) && (requestBody === '' || isJsonMime(requestMime) || looksJson(requestBody));
   if (!soap && !json) {
     const mime = (responseMime.split(';')[0] || 'no content type').trim();
-    sink.skipped(`HAR entries that are neither SOAP nor JSON (${mime})`);
+    sink.skipped('HAR entries that are neither SOAP nor JSON', mime);
     return;
   }
   if (json && responseBody !== '' && !isJsonMime(responseMime) && !looksJson(responseBody)) {
-    sink.skipped(`HAR entries that are neither SOAP nor JSON (${responseMime.split(';')[0] || 'no content type'})`);
+    sink.skipped('HAR entries that are neither SOAP nor JSON', responseMime.split(';')[0] || 'no content type');
     return;
   }
   const at = { file, line };

@@ -7,8 +7,8 @@ export interface ExtractSink {
   message(m: LoggedMessage): void;
   /** A message was recognised but cannot be used (truncated, too large): always reported with its place. */
   problem(e: AccordError): void;
-  /** Something recognised and deliberately left out (a CXF block without payload, a HAR entry for an image). */
-  skipped(reason: string): void;
+  /** Something recognised and deliberately left out (a CXF block without payload, a HAR entry for an image); `detail` sub-counts it. */
+  skipped(reason: string, detail?: string): void;
 }
 
 export type Feed = 'more' | 'done' | 'reoffer';

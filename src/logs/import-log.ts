@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { AccordError, formatLocation, type Location } from '../errors';
 import { decodeMessage, type DecodedMessage } from './decode';
 import type { ExtractSink } from './extractor';
@@ -18,6 +19,8 @@ export interface ImportLogOptions {
   examples?: boolean;
   /** --redact: node names whose values never reach the contract (besides the defaults). */
   redact?: string[];
+  /** Logs are read relative to this folder (default: the process's); reports name them as given. */
+  cwd?: string;
   /** Feature title; default from the log names. */
   feature?: string;
   limits?: Partial<LogLimits>;
@@ -36,8 +39,8 @@ export interface LogReport {
   exchanges: number;
   scenarios: number;
   skippedLines: number;
-  /** Recognised but left out, by reason. */
-  skipped: Map<string, number>;
+  /** Recognised but left out, by reason, with sub-counts by detail (a HAR entry's content type). */
+  skipped: Map<string, { count: number; details: Map<string, number> }>;
   unpaired: Unpaired[];
   /** Messages that could not be used; each has file and line. */
   problems: AccordError[];
@@ -65,13 +68,19 @@ export async function readExchanges(files: string[], onExchange: (x: Exchange) =
     (m, why) => report.unpaired.push({ at: m.at, direction: m.direction, why }),
     limits,
   );
-  const skip = (reason: string) => report.skipped.set(reason, (report.skipped.get(reason) ?? 0) + 1);
-  const decode = (m: LoggedMessage): DecodedMessage | undefined => {
+  const skip = (reason: string, detail?: string) => {
+    let s = report.skipped.get(reason);
+    if (!s) report.skipped.set(reason, (s = { count: 0, details: new Map() }));
+    s.count++;
+    if (detail !== undefined) s.details.set(detail, (s.details.get(detail) ?? 0) + 1);
+  };
+  const decode = (m: LoggedMessage, echo = false): DecodedMessage | undefined => {
     const d = decodeMessage(m);
     if ('problem' in d) report.problems.push(d.problem);
     else if ('skip' in d) skip(d.skip);
     else {
-      report.messages[m.shape]++;
+      // A Spring-WS echo repeats a request already counted; a HAR request is counted here.
+      if (!echo || m.shape === 'har') report.messages[m.shape]++;
       return d.ok;
     }
     return undefined;
@@ -79,7 +88,7 @@ export async function readExchanges(files: string[], onExchange: (x: Exchange) =
   const sink: ExtractSink = {
     message(m) {
       const decoded = decode(m);
-      const echo = m.echo ? decode(m.echo) : undefined;
+      const echo = m.echo ? decode(m.echo, true) : undefined;
       if (!decoded) return;
       if (m.echo && !echo) {
         // The request part was unusable (and reported): the response has no partner.
@@ -91,7 +100,7 @@ export async function readExchanges(files: string[], onExchange: (x: Exchange) =
     skipped: skip,
   };
   for (const file of files) {
-    const { head, chunks } = await peek(readLogText(file, limits));
+    const { head, chunks } = await peek(readLogText(options.cwd ? path.resolve(options.cwd, file) : file, limits, file));
     if (head.trim() === '') throw new AccordError('ACCORD_ERR_LOG', 'the log holds only blank lines', { file });
     if (looksLikeHar(head)) {
       const r = await scanHar(file, chunks, sink, limits);

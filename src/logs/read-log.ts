@@ -19,9 +19,9 @@ export interface LogLine {
  * byte-order mark is honoured, and binary content is refused up front with the
  * offset of the first byte that gave it away. Nothing is ever read whole.
  */
-export async function* readLogText(file: string, limits: LogLimits = DEFAULT_LOG_LIMITS): AsyncGenerator<string> {
-  await checkReadable(file);
-  const raw = createReadStream(file, { highWaterMark: 64 * 1024 });
+export async function* readLogText(real: string, limits: LogLimits = DEFAULT_LOG_LIMITS, file = real): AsyncGenerator<string> {
+  await checkReadable(real, file);
+  const raw = createReadStream(real, { highWaterMark: 64 * 1024 });
   let source: AsyncIterable<Buffer> = raw;
   let first = true;
   let decoder: InstanceType<typeof TextDecoder> | undefined;
@@ -70,10 +70,10 @@ export async function* readLogText(file: string, limits: LogLimits = DEFAULT_LOG
   }
 }
 
-async function checkReadable(file: string): Promise<void> {
+async function checkReadable(real: string, file: string): Promise<void> {
   let stat;
   try {
-    stat = await fsp.stat(file);
+    stat = await fsp.stat(real);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new AccordError('ACCORD_ERR_IO', code === 'ENOENT' ? 'no such file' : `cannot read log: ${code ?? (e as Error).message}`, { file });

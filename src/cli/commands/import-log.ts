@@ -42,14 +42,13 @@ export function registerImportLog(program: Command, io: Io): void {
       const maxExamples = Number(opts.maxExamples ?? '50');
       if (!Number.isInteger(maxExamples) || maxExamples < 1) throw new ExitError(EXIT_USAGE, `accord import log: --max-examples must be a whole number above 0, found "${opts.maxExamples}"`);
       if (opts.path !== undefined && !opts.path.startsWith('/')) throw new ExitError(EXIT_USAGE, `accord import log: --path must start with "/", found "${opts.path}"`);
-      const inputs = files.map((f) => path.resolve(io.cwd, f));
       const toStdout = opts.output === '-';
       const output = toStdout ? undefined : path.resolve(io.cwd, opts.output ?? `${path.basename(files[0]).replace(/(\.gz)?$/, '').replace(/\.[^.]*$/, '')}.spec`);
       if (output && existsSync(output) && !opts.force) throw new ExitError(EXIT_USAGE, `accord import log: ${shown(io, output)} exists; use --force to overwrite it or --output to write elsewhere`);
       const say = toStdout ? io.stderr : io.stdout;
-      const options = { path: opts.path, examples: opts.examples, redact: opts.redact, limits: { maxExamples } };
+      const options = { path: opts.path, examples: opts.examples, redact: opts.redact, limits: { maxExamples }, cwd: io.cwd };
 
-      const { contract, report } = await logs.importLogs(inputs, options);
+      const { contract, report } = await logs.importLogs(files, options);
       const lines: string[] = [];
       const problems = report.problems;
       if (problems.length > 0 && !opts.skipInvalid) {
@@ -57,7 +56,7 @@ export function registerImportLog(program: Command, io: Io): void {
           EXIT_USAGE,
           [
             `accord import log: ${problems.length} logged message${problems.length === 1 ? '' : 's'} cannot be read; nothing written (use --skip-invalid to leave them out):`,
-            ...problems.slice(0, SHOWN).map((p) => `  ${describe(io, p)}`),
+            ...problems.slice(0, SHOWN).map((p) => `  ${describe(p)}`),
             ...(problems.length > SHOWN ? [`  ... and ${problems.length - SHOWN} more`] : []),
           ].join('\n'),
         );
@@ -75,18 +74,18 @@ export function registerImportLog(program: Command, io: Io): void {
         lines.push(`wrote ${shown(io, output)}`);
       } else io.stdout(contract);
       lines.push(...summary(io, report));
-      for (const p of problems.slice(0, SHOWN)) lines.push(`  left out ${describe(io, p)}`);
+      for (const p of problems.slice(0, SHOWN)) lines.push(`  left out ${describe(p)}`);
       if (problems.length > SHOWN) lines.push(`  ... and ${problems.length - SHOWN} more left out`);
 
       let failed = 0;
       if (opts.verify) {
         const parsed = logs.parseGenerated(contract, output ?? '<stdout>');
-        const bad = await logs.verifyLogs(parsed, inputs, options);
+        const bad = await logs.verifyLogs(parsed, files, options);
         failed = bad.length;
         if (failed === 0) lines.push(`checked: all ${report.exchanges} logged calls match the contract`);
         else {
           lines.push(`checked: ${failed} of ${report.exchanges} logged calls do not match the contract (please report this as a bug in accord):`);
-          for (const b of bad.slice(0, SHOWN)) lines.push(`  ${formatLocation({ ...b.at, file: shown(io, b.at.file) })}: ${b.mismatches.map((m) => `${m.path}: expected ${m.expected}, found ${m.actual}`).join('; ')}`);
+          for (const b of bad.slice(0, SHOWN)) lines.push(`  ${formatLocation(b.at)}: ${b.mismatches.map((m) => `${m.path}: expected ${m.expected}, found ${m.actual}`).join('; ')}`);
         }
       }
       say(`${lines.join('\n')}\n`);
@@ -100,20 +99,20 @@ function summary(io: Io, r: import('../../logs').LogReport): string[] {
   out.push(
     `${r.files.length} file${r.files.length === 1 ? '' : 's'}: ${shapes.length ? `${shapes.join(', ')} messages` : 'no messages'}, ${r.exchanges} request/response pair${r.exchanges === 1 ? '' : 's'}, ${r.scenarios} scenario${r.scenarios === 1 ? '' : 's'}`,
   );
-  const skipped = [`${r.skippedLines} line${r.skippedLines === 1 ? '' : 's'} with no message`, ...[...r.skipped].map(([why, n]) => `${n} ${why}`)];
-  out.push(`skipped: ${skipped.join(', ')}`);
+  const skipped = [...r.skipped].map(([why, s]) => `${s.count} ${why}${s.details.size ? ` (${[...s.details].map(([d, n]) => `${d} ${n}`).join(', ')})` : ''}`);
+  if (r.skippedLines > 0) skipped.unshift(`${r.skippedLines} line${r.skippedLines === 1 ? '' : 's'} with no message`);
+  if (skipped.length) out.push(`skipped: ${skipped.join(', ')}`);
   if (r.redactedValues > 0) out.push(`redacted: ${r.redactedValues} value${r.redactedValues === 1 ? '' : 's'} kept out of Examples`);
   if (r.unpaired.length > 0) {
     out.push(`unpaired: ${r.unpaired.length} message${r.unpaired.length === 1 ? '' : 's'} left out:`);
-    for (const u of r.unpaired.slice(0, SHOWN)) out.push(`  ${formatLocation({ ...u.at, file: shown(io, u.at.file) })}: ${u.direction}: ${u.why}`);
+    for (const u of r.unpaired.slice(0, SHOWN)) out.push(`  ${formatLocation(u.at)}: ${u.direction}: ${u.why}`);
     if (r.unpaired.length > SHOWN) out.push(`  ... and ${r.unpaired.length - SHOWN} more`);
   }
   return out;
 }
 
-function describe(io: Io, e: AccordError): string {
-  const loc = e.location.file ? { ...e.location, file: shown(io, e.location.file) } : e.location;
-  return new AccordError(e.code, e.message, loc, { details: e.details }).describe();
+function describe(e: AccordError): string {
+  return e.describe();
 }
 
 function collect(value: string, previous: string[]): string[] {
