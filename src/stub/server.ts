@@ -124,7 +124,7 @@ function answer(table: RouteTable, req: IncomingMessage, res: ServerResponse, te
   let outcome: Outcome | undefined;
   try {
     const body = new ParsedBody(text);
-    outcome = dispatch(table, request, splitPath(request.path), body);
+    outcome = dispatch(table, request, segmentsOf(request.path), body);
     if (outcome.kind === 'matched') {
       const r = respond(outcome.route, outcome.row);
       // A known length spares the client chunked decoding and the server a write.
@@ -171,12 +171,17 @@ function toHttpRequest(req: IncomingMessage, body: string): HttpRequest {
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
   const query = q < 0 ? [] : [...new URLSearchParams(url.slice(q + 1))];
-  const headers: Record<string, string> = {};
-  for (const k in req.headers) {
-    const v = req.headers[k];
-    if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-  }
+  // Node already joins repeated request headers into one string (set-cookie, the exception, is a response header).
+  const headers = req.headers as Record<string, string>;
   return { method: (req.method ?? 'GET').toUpperCase(), path, query, headers, body };
+}
+
+/** splitPath, without its per-segment decoding when there is nothing to decode (the usual case). */
+function segmentsOf(path: string): string[] {
+  if (path.includes('%')) return splitPath(path);
+  const out: string[] = [];
+  for (const s of path.split('/')) if (s !== '') out.push(s);
+  return out;
 }
 
 function describeOutcome(o: Outcome | undefined): string {

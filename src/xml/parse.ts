@@ -34,6 +34,16 @@ export function parseXml(text: string, limits: XmlParseLimits = {}): XmlElement 
   };
 
   parser.on('doctype', () => fail('a DOCTYPE is not allowed in XML payloads (no DTDs, no entities)'));
+  // Counted as they are read: an element with a million attributes fails at the limit, not after reading them all.
+  let attributes = 0;
+  let opening = '';
+  parser.on('opentagstart', (tag) => {
+    attributes = 0;
+    opening = tag.name;
+  });
+  parser.on('attribute', () => {
+    if (++attributes > maxAttributes) fail(`element <${opening}> has more than ${maxAttributes} attributes`);
+  });
   parser.on('opentag', (tag) => {
     elements++;
     if (elements > maxElements) fail(`more than ${maxElements} elements`);
