@@ -1,5 +1,5 @@
 import type { Contract, Scenario } from '../contract/model';
-import { compareBodies, compareHeaders, comparePath, compareQuery, samePathShape, type Difference } from '../pattern/compare';
+import { compareBodies, compareHeaders, comparePath, compareQuery, samePathShape, type CompareOptions, type Difference } from '../pattern/compare';
 import type { Change, ContractDiff, ScenarioDiff, Side } from './model';
 
 /**
@@ -11,13 +11,7 @@ import type { Change, ContractDiff, ScenarioDiff, Side } from './model';
 export function diffContracts(older: Contract, newer: Contract): ContractDiff {
   const skipped: ContractDiff['skipped'] = [];
   const scenarios: ScenarioDiff[] = [];
-  const byMethod = new Map<string, Scenario[]>();
-  for (const n of newer.scenarios) {
-    if (n.unsupported) continue;
-    const list = byMethod.get(n.request.method) ?? [];
-    list.push(n);
-    byMethod.set(n.request.method, list);
-  }
+  const endpoints = new Endpoints(newer.scenarios.filter((n) => !n.unsupported));
   for (const o of older.scenarios) {
     if (o.wip) {
       skipped.push({ scenario: o.name, line: o.line, reason: 'tagged @WIP in the older contract' });
@@ -27,8 +21,7 @@ export function diffContracts(older: Contract, newer: Contract): ContractDiff {
       skipped.push({ scenario: o.name, line: o.line, reason: o.unsupported });
       continue;
     }
-    const candidates = (byMethod.get(o.request.method) ?? []).filter((n) => samePathShape(o.request.segments, n.request.segments));
-    scenarios.push(diffScenario(o, candidates));
+    scenarios.push(diffScenario(o, endpoints.of(o)));
   }
   return { older, newer, scenarios, skipped };
 }
@@ -37,35 +30,82 @@ export function apiOf(s: Scenario): string {
   return `${s.request.method} ${s.request.path} -> ${s.response.status}`;
 }
 
-function diffScenario(o: Scenario, candidates: Scenario[]): ScenarioDiff {
-  const api = apiOf(o);
-  const sameStatus = candidates.filter((n) => n.response.status === o.response.status);
-  if (sameStatus.length === 0) return { older: o, api, candidates, changes: [] };
-  // The same-named scenario is tried first and reported when nothing fits; otherwise the closest one.
-  const named = sameStatus.find((n) => n.name === o.name);
-  const order = named ? [named, ...sameStatus.filter((n) => n !== named)] : sameStatus;
-  let best: { newer: Scenario; changes: Change[] } | undefined;
-  for (const n of order) {
-    const changes = scenarioChanges(o, n);
-    if (changes.length === 0) return { older: o, api, candidates, newer: n, changes };
-    if (!best || (best.newer !== named && changes.length < best.changes.length)) best = { newer: n, changes };
+interface Endpoint {
+  candidates: Scenario[];
+  byStatus: Map<number, Scenario[]>;
+}
+
+/**
+ * Newer scenarios by the older one's method and path, worked out once per
+ * distinct path: a SOAP contract has hundreds of scenarios on one POST /ws.
+ */
+class Endpoints {
+  private readonly cache = new Map<string, Endpoint>();
+  constructor(private readonly newer: Scenario[]) {}
+
+  of(o: Scenario): Endpoint {
+    const key = `${o.request.method} ${o.request.path}`;
+    let e = this.cache.get(key);
+    if (!e) {
+      const candidates = this.newer.filter((n) => n.request.method === o.request.method && samePathShape(o.request.segments, n.request.segments));
+      const byStatus = new Map<number, Scenario[]>();
+      for (const n of candidates) {
+        const list = byStatus.get(n.response.status) ?? [];
+        list.push(n);
+        byStatus.set(n.response.status, list);
+      }
+      e = { candidates, byStatus };
+      this.cache.set(key, e);
+    }
+    return e;
   }
-  return { older: o, api, candidates, newer: best!.newer, changes: best!.changes };
+}
+
+/**
+ * The scenario with the same name is tried first and is the one reported when
+ * nothing fits; any other scenario with the same status that fits will do
+ * (checked with a quick yes/no first). With no same-named one, the closest is reported.
+ */
+function diffScenario(o: Scenario, e: Endpoint): ScenarioDiff {
+  const api = apiOf(o);
+  const sameStatus = e.byStatus.get(o.response.status) ?? [];
+  if (sameStatus.length === 0) return { older: o, api, candidates: e.candidates, changes: [] };
+  const named = sameStatus.find((n) => n.name === o.name);
+  let best: { newer: Scenario; changes: Change[] } | undefined;
+  if (named) {
+    const changes = scenarioChanges(o, named);
+    if (changes.length === 0) return { older: o, api, candidates: e.candidates, newer: named, changes };
+    best = { newer: named, changes };
+  }
+  for (const n of sameStatus) {
+    if (n === named) continue;
+    if (scenarioChanges(o, n, { stopAtFirst: true }).length === 0) return { older: o, api, candidates: e.candidates, newer: n, changes: [] };
+  }
+  if (!best) {
+    for (const n of sameStatus) {
+      const changes = scenarioChanges(o, n);
+      if (!best || changes.length < best.changes.length) best = { newer: n, changes };
+    }
+  }
+  return { older: o, api, candidates: e.candidates, newer: best!.newer, changes: best!.changes };
 }
 
 /** Request side: the newer accepts every older request. Response side: the older accepts every newer response. */
-export function scenarioChanges(o: Scenario, n: Scenario): Change[] {
-  const req = [
-    ...comparePath(n.request.segments, n.scope, o.request.segments, o.scope, 'REQUEST.PATH'),
-    ...compareQuery(n.request.query, n.scope, o.request.query, o.scope, 'REQUEST.QUERY'),
-    ...compareHeaders(n.request.headers, n.scope, o.request.headers, o.scope, 'REQUEST.HEADER'),
-    ...compareBodies(n.request.body, n.scope, o.request.body, o.scope, 'REQUEST.BODY'),
+export function scenarioChanges(o: Scenario, n: Scenario, opts: CompareOptions = {}): Change[] {
+  const steps: [Side, () => Difference[]][] = [
+    ['request', () => comparePath(n.request.segments, n.scope, o.request.segments, o.scope, 'REQUEST.PATH', opts)],
+    ['request', () => compareQuery(n.request.query, n.scope, o.request.query, o.scope, 'REQUEST.QUERY', opts)],
+    ['request', () => compareHeaders(n.request.headers, n.scope, o.request.headers, o.scope, 'REQUEST.HEADER', opts)],
+    ['request', () => compareBodies(n.request.body, n.scope, o.request.body, o.scope, 'REQUEST.BODY', opts)],
+    ['response', () => compareHeaders(o.response.headers, o.scope, n.response.headers, n.scope, 'RESPONSE.HEADER', opts)],
+    ['response', () => compareBodies(o.response.body, o.scope, n.response.body, n.scope, 'RESPONSE.BODY', opts)],
   ];
-  const res = [
-    ...compareHeaders(o.response.headers, o.scope, n.response.headers, n.scope, 'RESPONSE.HEADER'),
-    ...compareBodies(o.response.body, o.scope, n.response.body, n.scope, 'RESPONSE.BODY'),
-  ];
-  return [...req.map((d) => toChange(d, 'request')), ...res.map((d) => toChange(d, 'response'))];
+  const out: Change[] = [];
+  for (const [side, step] of steps) {
+    for (const d of step()) out.push(toChange(d, side));
+    if (opts.stopAtFirst && out.length > 0) break;
+  }
+  return out;
 }
 
 /** "A accepts B" into older → newer: on the request side A is the newer contract, on the response side the older. */

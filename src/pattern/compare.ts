@@ -55,6 +55,23 @@ export interface Difference {
 
 export type TextMode = 'json' | 'text';
 
+/** Options of the entry functions. `stopAtFirst`: answer yes or no quickly; at most one difference is returned. */
+export interface CompareOptions {
+  stopAtFirst?: boolean;
+}
+
+/** Thrown inside a comparison that stops at its first difference; never escapes this module. */
+const STOP = Symbol('stop');
+
+function run(c: Comparer, work: () => void): Difference[] {
+  try {
+    work();
+  } catch (e) {
+    if (e !== STOP) throw e;
+  }
+  return c.differences;
+}
+
 interface Named {
   p: Pattern;
   name?: string;
@@ -179,6 +196,7 @@ export class Comparer {
     readonly bScope: Scope,
     /** A probe only answers yes or no: it does not work out the direction of type differences. */
     private readonly probe = false,
+    private readonly stopAtFirst = false,
   ) {}
 
   private add(d: Difference): void {
@@ -186,6 +204,7 @@ export class Comparer {
     if (this.reported.has(key)) return;
     this.reported.add(key);
     this.differences.push(d);
+    if (this.stopAtFirst) throw STOP;
   }
 
   /** Has this pair of named types been compared already (in this mode)? Marks it as compared. */
@@ -202,9 +221,11 @@ export class Comparer {
       this.add({ kind: 'type', target: 'value', path, a: '', b: '' });
       return;
     }
-    const reverse = new Comparer(this.bScope, this.aScope, true);
-    if (mode === 'xml' && a.kind === 'xml' && b.kind === 'xml') reverse.element(b, undefined, a, undefined, path);
-    else reverse.value(b, a, path, mode === 'xml' ? 'text' : mode);
+    const reverse = new Comparer(this.bScope, this.aScope, true, true);
+    run(reverse, () => {
+      if (mode === 'xml' && a.kind === 'xml' && b.kind === 'xml') reverse.element(b, undefined, a, undefined, path);
+      else reverse.value(b, a, path, mode === 'xml' ? 'text' : mode);
+    });
     this.add({ kind: 'type', target: 'value', path, a: aWords ?? describePattern(a), b: bWords ?? describePattern(b), narrower: reverse.differences.length === 0 });
   }
 
@@ -456,22 +477,21 @@ function prefixed(where: string, ds: Difference[]): Difference[] {
 }
 
 /** Does A accept every value of B (JSON, or text when `mode` is 'text')? */
-export function encompasses(a: Pattern, aScope: Scope, b: Pattern, bScope: Scope, mode: TextMode = 'json'): Difference[] {
-  const c = new Comparer(aScope, bScope);
-  c.value(a, b, '', mode);
-  return c.differences;
+export function encompasses(a: Pattern, aScope: Scope, b: Pattern, bScope: Scope, mode: TextMode = 'json', opts: CompareOptions = {}): Difference[] {
+  const c = new Comparer(aScope, bScope, opts.stopAtFirst, opts.stopAtFirst);
+  return run(c, () => c.value(a, b, '', mode));
 }
 
 /**
  * Bodies, as the HTTP matcher reads them: XML, JSON or text by the pattern's
  * form. No pattern accepts any body; `where` is "REQUEST.BODY" or "RESPONSE.BODY".
  */
-export function compareBodies(a: Pattern | undefined, aScope: Scope, b: Pattern | undefined, bScope: Scope, where: string): Difference[] {
+export function compareBodies(a: Pattern | undefined, aScope: Scope, b: Pattern | undefined, bScope: Scope, where: string, opts: CompareOptions = {}): Difference[] {
   if (!a) return [];
   if (!b) return [{ kind: 'type', target: 'value', path: where, a: describePattern(a), b: 'any body (none declared)', narrower: true }];
   const ka = bodyKind(a, aScope);
   const kb = bodyKind(b, bScope);
-  const c = new Comparer(aScope, bScope);
+  const c = new Comparer(aScope, bScope, opts.stopAtFirst, opts.stopAtFirst);
   if (ka === 'text') {
     const ar = deref(a, aScope).p;
     if (ar.kind === 'scalar' && (ar.type === 'string' || ar.type === 'anything')) return [];
@@ -489,8 +509,8 @@ export function compareBodies(a: Pattern | undefined, aScope: Scope, b: Pattern 
     const aLocal = effectiveElement(ae, aScope).local;
     const bLocal = effectiveElement(be, bScope).local;
     if (aLocal !== bLocal) return [{ kind: 'type', target: 'value', path: where, a: `an XML document <${aLocal}>`, b: `an XML document <${bLocal}>`, narrower: false }];
-    c.element(ae, ar.name, be, br.name, aLocal);
-  } else c.value(a, b, '', ka === 'json' ? 'json' : 'text');
+    run(c, () => c.element(ae, ar.name, be, br.name, aLocal));
+  } else run(c, () => c.value(a, b, '', ka === 'json' ? 'json' : 'text'));
   return prefixed(where, c.differences);
 }
 
@@ -502,9 +522,9 @@ function bodyWords(p: Pattern): string {
  * Header sets: A's matcher checks only the headers it declares, so B's extra
  * headers never matter; a header A requires must always be in B.
  */
-export function compareHeaders(a: readonly HeaderSpec[], aScope: Scope, b: readonly HeaderSpec[], bScope: Scope, where: string): Difference[] {
+export function compareHeaders(a: readonly HeaderSpec[], aScope: Scope, b: readonly HeaderSpec[], bScope: Scope, where: string, opts: CompareOptions = {}): Difference[] {
   const out: Difference[] = [];
-  const c = new Comparer(aScope, bScope);
+  const c = new Comparer(aScope, bScope, opts.stopAtFirst, opts.stopAtFirst);
   for (const ah of a) {
     const bh = b.find((h) => h.name.toLowerCase() === ah.name.toLowerCase());
     const at = `${where} ${ah.name}`;
@@ -513,20 +533,23 @@ export function compareHeaders(a: readonly HeaderSpec[], aScope: Scope, b: reado
       continue;
     }
     if (bh.optional && !ah.optional) out.push({ kind: 'optional', target: 'header', path: at, name: ah.name, a: 'required', b: 'optional' });
-    c.value(ah.pattern, bh.pattern, at, 'text');
+    if (opts.stopAtFirst && out.length > 0) return out;
+    run(c, () => c.value(ah.pattern, bh.pattern, at, 'text'));
+    if (opts.stopAtFirst && c.differences.length > 0) return c.differences;
   }
   return [...out, ...c.differences];
 }
 
 /** Query parameters: all optional; a parameter A does not declare is rejected by A. */
-export function compareQuery(a: readonly QueryParam[], aScope: Scope, b: readonly QueryParam[], bScope: Scope, where: string): Difference[] {
-  const c = new Comparer(aScope, bScope);
+export function compareQuery(a: readonly QueryParam[], aScope: Scope, b: readonly QueryParam[], bScope: Scope, where: string, opts: CompareOptions = {}): Difference[] {
+  const c = new Comparer(aScope, bScope, opts.stopAtFirst, opts.stopAtFirst);
   const out: Difference[] = [];
   for (const bq of b) {
     const aq = a.find((q) => q.name === bq.name);
     const at = `${where} ${bq.name}`;
     if (!aq) out.push({ kind: 'unexpected', target: 'query', path: at, name: bq.name, a: 'no such query parameter', b: `query parameter ${bq.name} ${describePattern(bq.pattern)}` });
-    else c.value(aq.pattern, bq.pattern, at, 'text');
+    else run(c, () => c.value(aq.pattern, bq.pattern, at, 'text'));
+    if (opts.stopAtFirst && out.length + c.differences.length > 0) break;
   }
   return [...out, ...c.differences];
 }
@@ -538,15 +561,16 @@ export function samePathShape(a: readonly PathSegment[], b: readonly PathSegment
 }
 
 /** Path segments of two paths of the same shape: each of B's segment values must be accepted by A's. */
-export function comparePath(a: readonly PathSegment[], aScope: Scope, b: readonly PathSegment[], bScope: Scope, where: string): Difference[] {
-  const c = new Comparer(aScope, bScope);
+export function comparePath(a: readonly PathSegment[], aScope: Scope, b: readonly PathSegment[], bScope: Scope, where: string, opts: CompareOptions = {}): Difference[] {
+  const c = new Comparer(aScope, bScope, opts.stopAtFirst, opts.stopAtFirst);
   a.forEach((as, i) => {
     const bs = b[i];
+    if (opts.stopAtFirst && c.differences.length > 0) return;
     const at = `${where} ${bs.pattern ? bs.name : as.name}`;
     const ap: Pattern = as.pattern ?? { kind: 'literal', value: as.name };
     const bp: Pattern = bs.pattern ?? { kind: 'literal', value: bs.name };
     if (!as.pattern && !bs.pattern) return;
-    c.value(ap, bp, at, 'text');
+    run(c, () => c.value(ap, bp, at, 'text'));
   });
   return c.differences;
 }
