@@ -199,7 +199,7 @@ export class CxfExtractor implements TextExtractor {
     const truncated = b.fields.get('Messages');
     if (truncated && /truncated/i.test(truncated)) {
       this.sink.problem(
-        new AccordError('ACCORD_ERR_LOG', `CXF cut this payload short (${truncated.trim()}); raise the logging interceptor's limit to log whole messages`, { file: this.file, line: b.payloadLine }),
+        new AccordError('ACCORD_ERR_LOG', `CXF cut this payload short (${truncated.trim().replace(/^\((.*)\)$/, '$1')}); raise the logging interceptor's limit to log whole messages`, { file: this.file, line: b.payloadLine }),
       );
       return;
     }

@@ -1,0 +1,159 @@
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { importLogs } from '../../src/logs';
+import { cli, fixture, scratch } from './helpers';
+
+/**
+ * Every input is hostile. Through the built CLI: each bad input gets a message
+ * naming the file (and the line, when there is one) and exit code 2, and no
+ * contract is written.
+ */
+const tmp = scratch();
+afterAll(() => tmp.cleanup());
+
+const SOAP = 'xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"';
+
+function expectRefused(args: string[], message: RegExp): void {
+  const r = cli(['import', 'log', ...args, '--output', 'out.spec'], tmp.dir);
+  expect(r.stderr).toMatch(message);
+  expect(r.status).toBe(2);
+  expect(() => readFileSync(`${tmp.dir}/out.spec`)).toThrow();
+}
+
+describe('accord import log refuses bad input with exit code 2', () => {
+  it('an empty file', () => {
+    tmp.write('empty.log', '');
+    expectRefused(['empty.log'], /^accord: empty\.log: the log is empty$/m);
+  });
+
+  it('a file of blank lines', () => {
+    tmp.write('blank.log', '\n\n   \n');
+    expectRefused(['blank.log'], /blank\.log: the log holds only blank lines/);
+  });
+
+  it('a binary file', () => {
+    tmp.write('image.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]));
+    expectRefused(['image.png'], /image\.png: this is a binary file, not a text log \(byte 8 is a control character\)/);
+  });
+
+  it('a gzip file holding binary data', () => {
+    tmp.write('data.gz', gzipSync(Buffer.alloc(4096, 0)));
+    expectRefused(['data.gz'], /data\.gz: this is a binary file, not a text log \(byte 0 after gzip inflation/);
+  });
+
+  it('a damaged gzip file', () => {
+    tmp.write('cut.log.gz', gzipSync(readFileSync(fixture('spring-ws.log'))).subarray(0, 300));
+    expectRefused(['cut.log.gz'], /cut\.log\.gz: the gzip-compressed log is damaged or cut short/);
+  });
+
+  it('an envelope cut short by the end of the log, with the line it starts on', () => {
+    tmp.write('truncated.log', readFileSync(fixture('pretty-envelopes.log'), 'utf8').slice(0, 2000));
+    expectRefused(['truncated.log'], /truncated\.log:41: truncated envelope: <soapenv:Envelope> opened here is never closed \(the log ends before it closes\)/);
+  });
+
+  it('a one-line envelope cut short before the next log record', () => {
+    tmp.write(
+      'cut-line.log',
+      [
+        `2024-01-01 10:00:00 INFO x - Request: <soap:Envelope ${SOAP}><soap:Body><a>1</a></soap:Body>`,
+        `2024-01-01 10:00:01 INFO x - Response: <soap:Envelope ${SOAP}><soap:Body><aResponse>1</aResponse></soap:Body></soap:Envelope>`,
+      ].join('\n'),
+    );
+    expectRefused(['cut-line.log'], /cut-line\.log:1: truncated envelope: <soap:Envelope> opened here is never closed \(a new log record starts at line 2 before it closes\)/);
+  });
+
+  it('a CXF block whose payload CXF itself truncated', () => {
+    const log = readFileSync(fixture('cxf-interceptors.log'), 'utf8').replace('Headers: {}\nPayload:', 'Headers: {}\nMessages: (message truncated to 49152 bytes)\nPayload:');
+    tmp.write('cxf-cut.log', log);
+    expectRefused(['cxf-cut.log'], /cxf-cut\.log:23: CXF cut this payload short \(message truncated to 49152 bytes\); raise the logging interceptor's limit/);
+  });
+
+  it('a CXF block the log ends inside', () => {
+    const text = readFileSync(fixture('cxf-interceptors.log'), 'utf8').split('\n').slice(0, 12).join('\n');
+    tmp.write('cxf-end.log', text);
+    expectRefused(['cxf-end.log'], /cxf-end\.log:12: the log ends inside this CXF block: the payload is cut short/);
+  });
+
+  it('an envelope that is not well-formed, with the line of the fault', () => {
+    tmp.write('bad-xml.log', `INFO Request:\n<soap:Envelope ${SOAP}>\n  <soap:Body>\n    <a>1</b>\n  </soap:Body>\n</soap:Envelope>\n`);
+    expectRefused(['bad-xml.log'], /bad-xml\.log:4: the logged request is not well-formed XML/);
+  });
+
+  it('a DOCTYPE inside a logged payload (no DTDs, no entities)', () => {
+    const log = readFileSync(fixture('cxf-interceptors.log'), 'utf8').replace(
+      'Payload: <soap:Envelope',
+      'Payload: <?xml version="1.0"?><!DOCTYPE soap:Envelope [<!ENTITY boom "boom">]><soap:Envelope',
+    );
+    tmp.write('doctype.log', log);
+    expectRefused(['doctype.log'], /doctype\.log:12: the logged request is not well-formed XML: a DOCTYPE is not allowed/);
+  });
+
+  it('a HAR file cut short', () => {
+    tmp.write('cut.har', readFileSync(fixture('recording.har'), 'utf8').slice(0, 5000));
+    expectRefused(['cut.har'], /cut\.har:\d+: the HAR file is cut short: its JSON never closes/);
+  });
+
+  it('a log with no request/response pair in it', () => {
+    tmp.write('nothing.log', 'just\nsome ordinary\nlog lines\n');
+    expectRefused(['nothing.log'], /no request\/response pair found in nothing\.log\n\s+1 file: no messages.*\n\s+skipped: 3 lines with no message/);
+  });
+
+  it('a missing file and a folder', () => {
+    expectRefused(['missing.log'], /^accord: missing\.log: no such file$/m);
+    expectRefused(['.'], /is a directory, not a log file/);
+  });
+
+  it('bad options', () => {
+    tmp.write('ok.log', readFileSync(fixture('spring-ws.log')));
+    expectRefused(['ok.log', '--path', 'ws'], /--path must start with "\/"/);
+    expectRefused(['ok.log', '--max-examples', '0'], /--max-examples must be a whole number above 0/);
+  });
+});
+
+describe('--skip-invalid', () => {
+  it('leaves unreadable messages out, names them, and writes the rest', () => {
+    tmp.write('partly.log', readFileSync(fixture('pretty-envelopes.log'), 'utf8').replace('<bil:paid>false</bil:paid>', '<bil:paid>false</bil:pay>'));
+    const r = cli(['import', 'log', 'partly.log', '--skip-invalid', '--output', 'partly.spec'], tmp.dir);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/left out partly\.log:\d+: the logged response is not well-formed XML/);
+    expect(r.stdout).toMatch(/unpaired: 1 message left out:\n\s+partly\.log:2: request: no response in the logs|unpaired: 1 message/);
+    expect(r.stdout).toMatch(/checked: all 4 logged calls match the contract/);
+  });
+});
+
+describe('bounded reading (library limits)', () => {
+  it('a line longer than the limit is cut and its envelope reported, never held whole', async () => {
+    const big = `INFO Request: <soap:Envelope ${SOAP}><soap:Body><a>${'x'.repeat(5000)}</a></soap:Body></soap:Envelope>\n`;
+    const file = tmp.write('long.log', big);
+    const r = await importLogs([file], { limits: { maxLineChars: 1000 } });
+    expect(r.contract).toBeUndefined();
+    expect(r.report.problems.map((p) => p.describe())).toEqual([`${file}:1: this line is longer than 1000 characters; the envelope on it is not read`]);
+  });
+
+  it('a message larger than the limit is reported with its line', async () => {
+    const lines = ['INFO Request:', `<soap:Envelope ${SOAP}>`, '<soap:Body><a>', ...Array.from({ length: 200 }, () => 'y'.repeat(100)), '</a></soap:Body>', '</soap:Envelope>'];
+    const file = tmp.write('large.log', lines.join('\n'));
+    const r = await importLogs([file], { limits: { maxMessageChars: 10_000 } });
+    expect(r.report.problems.map((p) => p.describe())).toEqual([`${file}:2: the envelope is larger than 10000 characters`]);
+  });
+
+  it('requests that never get a response are bounded and reported', async () => {
+    const req = (i: number) => `INFO Request: <soap:Envelope ${SOAP}><soap:Body><ping><n>${i}</n></ping></soap:Body></soap:Envelope>`;
+    const file = tmp.write('requests.log', Array.from({ length: 30 }, (_, i) => req(i)).join('\n'));
+    const r = await importLogs([file], { limits: { maxPending: 10 } });
+    expect(r.contract).toBeUndefined();
+    expect(r.report.unpaired).toHaveLength(30);
+    expect(r.report.unpaired[0].why).toBe('still waiting for a response when 10 other requests were');
+    expect(r.report.unpaired[29].why).toBe('no response in the logs');
+  });
+
+  it('a HAR entry larger than the limit is reported and the others read', async () => {
+    const har = JSON.parse(readFileSync(fixture('recording.har'), 'utf8'));
+    har.log.entries[3].response.content.text = JSON.stringify({ id: 12, name: 'x'.repeat(50_000) });
+    const file = tmp.write('big.har', JSON.stringify(har, null, 1));
+    const r = await importLogs([file], { limits: { maxHarEntryChars: 20_000 } });
+    expect(r.report.problems.map((p) => p.message)).toEqual(['this HAR entry is larger than 20000 characters; it is not read']);
+    expect(r.report.exchanges).toBe(9);
+  });
+});
