@@ -40,6 +40,7 @@ export interface RunningStub {
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 /** A client that trickles a request for longer than this is cut off: the stub must never hang. */
 const REQUEST_TIMEOUT_MS = 30_000;
+const HEADERS_TIMEOUT_MS = 10_000;
 /** In-flight answers get this long after close() before their connections are cut. */
 const CLOSE_GRACE_MS = 1_000;
 const TEXT = 'text/plain; charset=utf-8';
@@ -54,7 +55,7 @@ export async function startStub(options: StubOptions): Promise<RunningStub> {
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const handler = makeHandler(table, { verbose: options.verbose ?? false, log, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES });
-  const server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS }, handler);
+  const server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS }, handler);
   const port = await listen(server, options.port ?? 0, host);
   let closing: Promise<void> | undefined;
   return {
