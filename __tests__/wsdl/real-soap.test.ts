@@ -151,4 +151,43 @@ describe('a real SOAP service (the soap package) passes the imported contract', 
       await hosted.close();
     }
   });
+
+  test('CXF SOAP 1.2 greeter (SOAP 1.2 only: 1.2 envelope, one-way operation, fault declared)', async () => {
+    const file = corpusFile('cxf-soap12');
+    const hosted = await host(file, '/SoapContext/SoapPort', {
+      SOAPService: {
+        SoapPort: {
+          sayHi: () => ({ responseType: 'Hi' }),
+          greetMe: (a: { requestType: string }) => ({ responseType: `Hello ${a.requestType}` }),
+          greetMeOneWay: () => undefined,
+          pingMe: () => ({}),
+        },
+      },
+    });
+    try {
+      const results = await runAll(file, hosted);
+      expect(failures(results, hosted.url)).toEqual([]);
+      expect(results).toHaveLength(4);
+      for (const r of hosted.requests) {
+        expect(r.body).toContain('xmlns:soapenv="http://www.w3.org/2003/05/soap-envelope"');
+        expect(r.headers.soapaction).toBeUndefined();
+        expect(r.headers['content-type']).toMatch(/^application\/soap\+xml/);
+      }
+    } finally {
+      await hosted.close();
+    }
+  });
+
+  test('node-soap HelloService (rpc/encoded, parts typed with type=)', async () => {
+    const file = corpusFile('node-soap-hello-rpc');
+    const hosted = await host(file, '/SayHello/', { Hello_Service: { Hello_Port: { sayHello: (a: { firstName: string }) => ({ greeting: `Hello ${a.firstName}` }) } } });
+    try {
+      const results = await runAll(file, hosted);
+      expect(failures(results, hosted.url)).toEqual([]);
+      expect(hosted.requests[0].body).toMatch(/<ns1:sayHello><firstName>[^<]+<\/firstName><\/ns1:sayHello>/);
+      expect(hosted.requests[0].headers.soapaction).toMatch(/^"?sayHello"?$/);
+    } finally {
+      await hosted.close();
+    }
+  });
 });
