@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { MESSAGES, RULES, RULES_BY_ID } from '../../src/compat';
 import type { Change, ScenarioDiff } from '../../src/compat/model';
 import { parseContract } from '../../src/contract/load';
@@ -58,6 +60,11 @@ describe('rule registry', () => {
       for (const m of Object.keys(r.noMirror ?? {})) expect(RULES_BY_ID.has(m)).toBe(false);
     }
     expect(missing).toEqual([]);
+  });
+
+  test('docs/compatibility.md lists every rule with its side and meaning', () => {
+    const doc = readFileSync(path.join(__dirname, '..', '..', 'docs', 'compatibility.md'), 'utf8');
+    for (const r of RULES) expect(doc).toContain(`| \`${r.id}\` | ${r.side} | ${MESSAGES[r.id].meaning} |`);
   });
 
   test('every rule has a base/revision fixture pair', () => {

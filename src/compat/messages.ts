@@ -77,7 +77,7 @@ export const MESSAGES: Readonly<Record<string, RuleMessage>> = {
     reason: 'the newer contract rejects some requests the older one accepted',
   },
   'request-type-changed': {
-    meaning: 'A request value changed to a type that does not include the older one.',
+    meaning: 'A request value changed to a type unrelated to the older one: neither includes the other (e.g. (number) to (boolean)).',
     sentence: '{path} was {older}, now {newer}',
     reason: 'requests written for the older contract would be rejected',
   },
@@ -132,7 +132,7 @@ export const MESSAGES: Readonly<Record<string, RuleMessage>> = {
     reason: 'clients of the older contract cannot read every value the newer one allows',
   },
   'response-type-changed': {
-    meaning: 'A response value changed to a different type (e.g. a number became a JSON object).',
+    meaning: 'A response value changed to a type unrelated to the older one: neither includes the other (e.g. a number became a JSON object).',
     sentence: '{path} was {older}, now {newer}',
     reason: 'clients of the older contract cannot read the new value',
   },
