@@ -4,7 +4,7 @@ import { builtinScalar } from './builtins';
 import { NameTable, Prefixes, qualified } from './names';
 import type { Decl, SchemaIndex } from './xsd';
 import { owningSchema } from './xsd';
-import { renderXml, xnode, type XNode } from './xml-text';
+import { comment, COMMENT, renderXml, xnode, type XNode } from './xml-text';
 
 type Occurs = 'once' | 'optional' | 'multiple';
 
@@ -169,7 +169,7 @@ export class Emitter {
     const key = `complex${qkey(decl.name)}`;
     const known = this.names.get(key);
     if (known) return known;
-    const name = this.names.allocate(key, [decl.name.local, `${this.prefixFor(decl.name.ns)}_${decl.name.local}`]);
+    const name = this.names.allocate(key, [decl.name.local, () => `${this.prefixFor(decl.name.ns)}_${decl.name.local}`]);
     this.pending.push(() => {
       const content = this.guard(key, () => this.complexContent(decl.el, decl.name.local));
       this.types.set(name, { kind: 'xml', name, node: xnode('SPECMATIC_TYPE', content.attrs, content.children, content.text), source: `complexType ${decl.name.local}` });
@@ -181,7 +181,7 @@ export class Emitter {
     const key = `element${qkey(decl.name)}`;
     const known = this.names.get(key);
     if (known) return known;
-    const name = this.names.allocate(key, [decl.name.local, `${this.prefixFor(decl.name.ns)}_${decl.name.local}`]);
+    const name = this.names.allocate(key, [decl.name.local, () => `${this.prefixFor(decl.name.ns)}_${decl.name.local}`]);
     this.pending.push(() => {
       const ct = kid(decl.el, NS.xsd, 'complexType')!;
       const content = this.guard(key, () => this.complexContent(ct, decl.name.local));
@@ -194,7 +194,8 @@ export class Emitter {
   private contentOfType(q: QName, ctx: Element, hint: string): Content {
     if (q.ns === NS.xsd || (SOAPENC.has(q.ns) && !this.index.find('type', q))) {
       if (SOAPENC.has(q.ns) && q.local === 'Array') return { attrs: [], children: [], text: this.anything() };
-      return { attrs: [], children: [], text: `(${builtinScalar(q.local)})` };
+      const scalar = builtinScalar(q.local);
+      return { attrs: [], children: [], text: scalar === 'anything' ? this.anything() : `(${scalar})` };
     }
     const named = this.namedComplexType(q);
     if (named) return { attrs: [['specmatic_type', named]], children: [] };
@@ -241,7 +242,7 @@ export class Emitter {
     }
     const attrs = this.attributes(owner);
     // Nothing but a wildcard: the content is anything at all.
-    if (wildcard || (openOnly && children.length === 0)) return { attrs, children: [], text: this.anything() };
+    if (wildcard || (openOnly && children.every((c) => c.name === COMMENT))) return { attrs, children: [], text: this.anything() };
     return { attrs, children };
   }
 
@@ -263,7 +264,7 @@ export class Emitter {
         // An optional wildcard (the usual extension point after declared elements) is left out; a required one makes the content (anything).
         if (occurs === 'once') return { nodes: [], wildcard: true };
         this.note('optional xsd:any wildcards are left out: extension elements in their place are reported as unexpected');
-        return { nodes: [], wildcard: false, optionalWildcard: true };
+        return { nodes: [comment('xsd:any (optional) left out')], wildcard: false, optionalWildcard: true };
       case 'sequence':
       case 'all': {
         const out: XNode[] = [];
@@ -280,7 +281,7 @@ export class Emitter {
       case 'choice': {
         // Every alternative is acceptable: each becomes optional (repeated when the choice repeats).
         const alt: Occurs = occurs === 'multiple' ? 'multiple' : 'optional';
-        const out: XNode[] = [];
+        const out: XNode[] = [comment('')];
         let wildcard = false;
         let open = false;
         for (const c of kids(p, NS.xsd, ['element', 'any', 'sequence', 'choice', 'group'])) {
@@ -289,7 +290,9 @@ export class Emitter {
           wildcard ||= r.wildcard;
           open ||= !!r.optionalWildcard;
         }
-        return { nodes: out, wildcard, optionalWildcard: open };
+        const names = out.slice(1).filter((n) => n.name !== COMMENT).map((n) => n.name);
+        out[0] = comment(`choice: ${occurs === 'multiple' ? 'any number' : occurs === 'optional' ? 'at most one' : 'exactly one'} of ${names.join(', ')}`);
+        return { nodes: names.length > 1 ? out : out.slice(1), wildcard, optionalWildcard: open };
       }
       case 'group': {
         const ref = attr(p, 'ref');
@@ -341,7 +344,8 @@ export class Emitter {
     }
     if (alts.length === 1) return [this.elementNode(alts[0].el, alts[0], occurs)];
     const each: Occurs = occurs === 'multiple' ? 'multiple' : 'optional';
-    return alts.map((d) => this.elementNode(d.el, d, each));
+    const nodes = alts.map((d) => this.elementNode(d.el, d, each));
+    return [comment(`substitution group ${decl.name.local}: ${occurs === 'multiple' ? 'any number' : occurs === 'optional' ? 'at most one' : 'one'} of ${nodes.map((n) => n.name).join(', ')}`), ...nodes];
   }
 
   private substitutionMembers(head: Decl, seen = new Set<string>()): Decl[] {
@@ -500,7 +504,7 @@ export class Emitter {
     if (known) return `(${known})`;
     const r = this.simpleShape(decl.el, depth);
     if (r.kind === 'scalar') return r.text;
-    const name = this.names.allocate(key, [decl.name.local, `${this.prefixFor(decl.name.ns)}_${decl.name.local}`]);
+    const name = this.names.allocate(key, [decl.name.local, () => `${this.prefixFor(decl.name.ns)}_${decl.name.local}`]);
     this.types.set(name, { kind: 'enum', name, base: r.base, values: r.values, source: `simpleType ${decl.name.local}` });
     return `(${name})`;
   }

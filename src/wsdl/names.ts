@@ -21,13 +21,22 @@ export class NameTable {
     return this.byKey.get(key);
   }
 
-  allocate(key: string, candidates: string[]): string {
+  /** Candidates are tried in turn; a function is called only when reached (it may allocate a prefix). */
+  allocate(key: string, candidates: (string | (() => string))[]): string {
     const known = this.byKey.get(key);
     if (known) return known;
     const ok = (n: string) => !this.taken.has(n.toLowerCase()) && !RESERVED.has(n) && !isScalarName(n);
-    let name = candidates.map(contractName).find(ok);
+    let name: string | undefined;
+    for (const c of candidates) {
+      const n = contractName(typeof c === 'function' ? c() : c);
+      if (ok(n)) {
+        name = n;
+        break;
+      }
+    }
     if (!name) {
-      const base = contractName(candidates[0]);
+      const first = candidates[0];
+      const base = contractName(typeof first === 'function' ? first() : first);
       for (let i = 2; !name; i++) if (ok(`${base}_${i}`)) name = `${base}_${i}`;
     }
     this.taken.add(name.toLowerCase());

@@ -1,0 +1,107 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseContract, testCases } from '../../src/contract/load';
+import { buildRequest } from '../../src/http/build-request';
+import { matchXml } from '../../src/pattern/match';
+import { parseXml } from '../../src/xml/parse';
+import { runCase, formatCaseReport } from '../../src/runner/run-case';
+import { startStub } from '../../src/stub';
+import { importWsdl } from '../../src/wsdl';
+
+/**
+ * Golden files: small WSDLs under __tests__/fixtures/wsdl/<name>/ beside the
+ * contract they must produce. UPDATE_GOLDEN=1 rewrites the expected files
+ * (then read the diff before committing it).
+ */
+const FIXTURES = path.join(__dirname, '..', 'fixtures', 'wsdl');
+const GOLDEN: [string, string, Parameters<typeof importWsdl>[1]][] = [
+  ['features', 'features.wsdl', {}],
+  ['features', 'features.wsdl', { soapVersion: '1.2' }],
+];
+
+describe.each(GOLDEN)('golden %s/%s %j', (folder, file, options) => {
+  const expectedFile = path.join(FIXTURES, folder, `${file.replace(/\.wsdl$/, '')}${options?.soapVersion ? `.soap${options.soapVersion.replace('.', '')}` : ''}.spec`);
+  const { text } = importWsdl(path.join(FIXTURES, folder, file), options);
+
+  test('the contract is the expected one', () => {
+    if (process.env.UPDATE_GOLDEN || !existsSync(expectedFile)) writeFileSync(expectedFile, text);
+    expect(text).toBe(readFileSync(expectedFile, 'utf8'));
+  });
+
+  test('it parses, and its stub passes its own tests', async () => {
+    const contract = parseContract(text, expectedFile);
+    const stub = await startStub({ contracts: contract, port: 0, log: () => undefined });
+    try {
+      for (const tc of testCases(contract)) {
+        const r = await runCase(tc, { baseUrl: stub.url });
+        expect(r.passed ? 'passed' : formatCaseReport(r, stub.url)).toBe('passed');
+      }
+    } finally {
+      await stub.close();
+    }
+  });
+});
+
+describe('XSD constructs, as written for features.wsdl', () => {
+  const { text, summary } = importWsdl(path.join(FIXTURES, 'features', 'features.wsdl'));
+  const contract = parseContract(text, 'features.spec');
+  const draw = contract.scenarios.find((s) => s.name === 'draw')!;
+  const requestOf = (inner: string) =>
+    parseXml(`<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:f="urn:accord:features:types"><soapenv:Body><f:draw>${inner}</f:draw></soapenv:Body></soapenv:Envelope>`);
+  const rest = '<f:tree><f:label>root</f:label><f:child><f:label>a</f:label><f:child><f:label>b</f:label></f:child></f:child></f:tree>';
+  const tail = '<f:extension><x:whatever xmlns:x="urn:x"><x:deep>1</x:deep></x:whatever></f:extension><f:open><f:known>k</f:known></f:open><f:anything><any><thing/></any></f:anything>';
+
+  test('choice: each alternative alone is accepted', () => {
+    for (const alt of ['<f:phone>1</f:phone>', '<f:email>a@b.c</f:email>', '<f:address><f:street>s</f:street><f:city>c</f:city></f:address>']) {
+      const doc = requestOf(`<f:circle><f:radius>1.5</f:radius></f:circle>${rest}<f:contact>${alt}</f:contact>${tail}`);
+      expect(matchXml(draw.request.body!, doc, draw.scope)).toEqual([]);
+    }
+    expect(text).toContain('<!-- choice: exactly one of f:phone, f:email, f:address -->');
+  });
+
+  test('substitution group: members stand for the abstract head; the head itself is not accepted', () => {
+    const ok = requestOf(`<f:circle><f:radius>2</f:radius></f:circle><f:square><f:side>3</f:side></f:square>${rest}<f:contact><f:phone>1</f:phone></f:contact>${tail}`);
+    expect(matchXml(draw.request.body!, ok, draw.scope)).toEqual([]);
+    const head = requestOf(`<f:shape/>${rest}<f:contact><f:phone>1</f:phone></f:contact>${tail}`);
+    expect(matchXml(draw.request.body!, head, draw.scope).length).toBeGreaterThan(0);
+  });
+
+  test('recursive type: declared once, matched at any depth, generated finitely', () => {
+    expect(text.match(/And type Node\n/g)).toHaveLength(1);
+    const req = buildRequest(testCases(contract).find((t) => t.name === 'draw')!);
+    expect(req.body.length).toBeLessThan(200_000);
+  });
+
+  test('xsd:any and anyType accept any child nodes; an optional trailing any is left out, with a note', () => {
+    expect(summary.notes.join('\n')).toMatch(/optional xsd:any wildcards are left out/);
+    expect(summary.anything).toBe(2);
+  });
+
+  test('extension, group, attributeGroup from a chameleon include: one flattened type with typed attributes', () => {
+    expect(text).toContain('<SPECMATIC_TYPE id="(number)" lang.opt="(string)" created="(datetime)" version.opt="(number)">');
+    expect(text).toMatch(/<f:first>\(string\)<\/f:first>\n\s+<f:last>\(string\)<\/f:last>\n\s+<f:age specmatic_occurs="optional">\(number\)<\/f:age>\n\s+<f:email specmatic_occurs="multiple">\(string\)<\/f:email>\n\s+<f:nickname specmatic_nillable="true">\(string\)<\/f:nickname>\n\s+<f:salary>\(number\)<\/f:salary>/);
+  });
+
+  test('simple types: enumerations (string and number) are enums; list, union, pattern and other built-ins are strings', () => {
+    expect(text).toContain('enum Status (string) values active,retired');
+    expect(text).toContain('enum Priority (number) values 1,2,3');
+    for (const [node, placeholder] of [['tags', 'string'], ['key', 'string'], ['code', 'string'], ['month', 'string'], ['blob', 'string'], ['count', 'number'], ['ok', 'boolean'], ['when', 'date'], ['priority', 'Priority']]) {
+      expect(text).toContain(`<f:${node}>(${placeholder})</f:${node}>`);
+    }
+    expect(text).toContain('<SPECMATIC_TYPE currency="(string)">(number)</SPECMATIC_TYPE>');
+  });
+
+  test('soap:header part in the request Header, operation without soap:operation gets an empty optional SOAPAction, one-way has no response', () => {
+    const getPerson = contract.scenarios.find((s) => s.name === 'getPerson')!;
+    expect(buildRequest(testCases(contract)[0]).body).toMatch(/<soapenv:Header><f:auth><f:token>[^<]+<\/f:token><\/f:auth><\/soapenv:Header>/);
+    expect(getPerson.request.headers.map((h) => h.name)).toEqual(['SOAPAction']);
+    const notify = contract.scenarios.find((s) => s.name === 'notify')!;
+    expect(notify.request.headers).toEqual([expect.objectContaining({ name: 'SOAPAction', optional: true })]);
+    expect(notify.response.body).toBeUndefined();
+  });
+
+  test('1.1 and 1.2 ports of the same port type: one scenario per operation, the choice reported', () => {
+    expect(contract.scenarios.map((s) => s.name)).toEqual(['getPerson', 'draw', 'notify']);
+    expect(summary.choices[0]).toBe('3 operations are offered over SOAP 1.1 and 1.2: SOAP 1.1 written (use --soap-version 1.2 for the other)');
+  });
+});
