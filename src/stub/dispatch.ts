@@ -1,5 +1,6 @@
 import type { ExampleRow } from '../contract/model';
 import type { ParsedBody } from '../http/body';
+import type { FixedExample } from './example-files';
 import { matchRequest } from '../http/match-request';
 import type { HttpRequest } from '../http/message';
 import type { Mismatch } from '../pattern/mismatch';
@@ -12,7 +13,7 @@ export interface Attempt {
 }
 
 export type Outcome =
-  | { kind: 'matched'; route: Route; row?: ExampleRow }
+  | { kind: 'matched'; route: Route; row?: ExampleRow; fixed?: FixedExample }
   /** No scenario has this path (404), or not with this method (405: `allowed` lists the methods that are served). */
   | { kind: 'unknown-path'; allowed: string[] }
   | { kind: 'no-match'; attempts: Attempt[] };
@@ -20,7 +21,7 @@ export type Outcome =
 /**
  * Picks the scenario that answers a request. Only scenarios on the request's
  * method and path are compared (a map lookup for literal paths), the first that
- * matches wins, and its Examples rows are then tried in order. Mismatches are
+ * matches wins, then its example files and Examples rows are tried in order. Mismatches are
  * kept only to explain a 400; on the happy path nothing else is allocated.
  */
 export function dispatch(table: RouteTable, req: HttpRequest, segments: string[], body: ParsedBody): Outcome {
@@ -30,6 +31,9 @@ export function dispatch(table: RouteTable, req: HttpRequest, segments: string[]
     const m = matchRequest(route.scenario, req, body, segments);
     if (!m.endpoint) continue;
     if (m.mismatches.length === 0) {
+      for (const f of route.fixed) {
+        if (matchRequest(f.scenario, req, body, segments).mismatches.length === 0) return { kind: 'matched', route, fixed: f };
+      }
       for (const r of route.rows) {
         if (matchRequest(r.scenario, req, body, segments).mismatches.length === 0) return { kind: 'matched', route, row: r.row };
       }

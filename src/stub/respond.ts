@@ -30,3 +30,10 @@ export function respond(route: Route, row?: ExampleRow, rng: Random = route.rng)
   }
   return { status: s.response.status, headers, body };
 }
+
+/** An example file's response, as given; a copy, since the server adds Content-Length to it. */
+export function fixedResponse(route: Route, given: HttpResponse): HttpResponse {
+  const headers = { ...given.headers };
+  if (given.body !== '' && headers['content-type'] === undefined && route.contentType) headers['content-type'] = route.contentType;
+  return { status: given.status, headers, body: given.body };
+}

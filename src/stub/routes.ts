@@ -1,10 +1,11 @@
 import type { Contract, ExampleRow, Scenario } from '../contract/model';
-import { AccordError, formatLocation } from '../errors';
+import { AccordError, CompositeAccordError, formatLocation } from '../errors';
 import { contentTypeFor } from '../http/content-type';
 import { bodyKind, type BodyKind } from '../pattern/generate';
 import { createRandom, seedFrom, type Random } from '../pattern/random';
 import { resolve } from '../pattern/resolve';
 import type { XmlElementPattern } from '../pattern/types';
+import { loadExampleFiles, type FixedExample } from './example-files';
 import { narrowToRow } from './examples';
 import { respond } from './respond';
 import { compileXmlTemplate, type XmlTemplate } from './template';
@@ -22,6 +23,8 @@ export interface Route {
   /** What the request body must be, to tell "malformed XML" from "no match". */
   requestKind?: BodyKind;
   rows: { row: ExampleRow; scenario: Scenario }[];
+  /** Example files for this scenario: tried before the rows, answered as given. */
+  fixed: FixedExample[];
   responseKind?: BodyKind;
   /** Compiled XML response bodies, one per Examples row (key undefined: no row); absent where the core generator is used. */
   templates: Map<ExampleRow | undefined, XmlTemplate>;
@@ -53,7 +56,9 @@ export interface RouteTable {
 
 export function buildRoutes(contracts: readonly Contract[]): RouteTable {
   const table: RouteTable = { routes: [], notServed: [], literal: new Map(), parameterised: new Map() };
+  const errors: AccordError[] = [];
   for (const contract of contracts) {
+    const fixed = loadExampleFiles(contract, errors);
     for (const s of contract.scenarios) {
       if (s.unsupported) {
         table.notServed.push({ scenario: s, reason: s.unsupported });
@@ -67,6 +72,7 @@ export function buildRoutes(contracts: readonly Contract[]): RouteTable {
         table.notServed.push({ scenario: s, reason: e.message });
         continue;
       }
+      route.fixed = fixed.filter((f) => f.owner === s);
       table.routes.push(route);
       if (route.literalPath !== undefined) {
         const byPath = getOrSet(table.literal, route.method, () => new Map<string, Route[]>());
@@ -76,6 +82,8 @@ export function buildRoutes(contracts: readonly Contract[]): RouteTable {
       }
     }
   }
+  if (errors.length === 1) throw errors[0];
+  if (errors.length > 1) throw new CompositeAccordError(errors);
   return table;
 }
 
@@ -94,6 +102,7 @@ function buildRoute(s: Scenario): Route {
     literalPath: literal ? literalKey(r.segments.map((seg) => seg.name)) : undefined,
     requestKind: r.body ? bodyKind(r.body, s.scope) : undefined,
     rows: s.examples.map((row) => ({ row, scenario: narrowToRow(s, row) })),
+    fixed: [],
     responseKind,
     templates: responseKind === 'xml' ? compileTemplates(s) : new Map(),
     contentType,

@@ -8,7 +8,7 @@ import type { HttpRequest } from '../http/message';
 import { loadContracts, type ContractSource } from './contracts';
 import { dispatch, type Outcome } from './dispatch';
 import { noMatchReport, unknownPathReport } from './report';
-import { respond } from './respond';
+import { fixedResponse, respond } from './respond';
 import { buildRoutes, type NotServed, type RouteTable } from './routes';
 
 export interface StubOptions {
@@ -127,7 +127,7 @@ function answer(table: RouteTable, req: IncomingMessage, res: ServerResponse, te
     const body = new ParsedBody(text);
     outcome = dispatch(table, request, segmentsOf(request.path), body);
     if (outcome.kind === 'matched') {
-      const r = respond(outcome.route, outcome.row);
+      const r = outcome.fixed ? fixedResponse(outcome.route, outcome.fixed.response) : respond(outcome.route, outcome.row);
       // A known length spares the client chunked decoding and the server a write.
       r.headers['content-length'] = String(Buffer.byteLength(r.body));
       res.writeHead(r.status, r.headers);
@@ -187,7 +187,7 @@ function segmentsOf(path: string): string[] {
 
 function describeOutcome(o: Outcome | undefined): string {
   if (!o) return 'internal error';
-  if (o.kind === 'matched') return `${o.route.label}${o.row ? ` with the example at line ${o.row.line}` : ''}`;
+  if (o.kind === 'matched') return `${o.route.label}${o.row ? ` with the example at line ${o.row.line}` : o.fixed ? ` with example file ${o.fixed.file}` : ''}`;
   if (o.kind === 'no-match') return `no scenario matched (tried ${o.attempts.map((a) => `"${a.route.scenario.name}"`).join(', ')})`;
   return o.allowed.length > 0 ? `method not served (allowed: ${o.allowed.join(', ')})` : 'unknown path';
 }
