@@ -37,9 +37,10 @@ export function readWsdl11(set: LoadedSet): ServiceModel {
   const rootTns = attr(set.root.root, 'targetNamespace') ?? '';
   const skipped: string[] = [];
   const operations: OperationModel[] = [];
-  const usedBindings = new Set<Element>();
+  const viaPort = new Set<Element>();
 
   const bindPort = (binding: Named, service?: string, port?: string, address?: string): void => {
+    viaPort.add(binding.el);
     const soapBinding = kid(binding.el, SOAP_URIS, 'binding');
     const bname = attr(binding.el, 'name') ?? '?';
     if (!soapBinding) {
@@ -47,7 +48,6 @@ export function readWsdl11(set: LoadedSet): ServiceModel {
       skipped.push(`binding ${bname}${port ? ` (port ${port})` : ''}: not a SOAP binding${kind ? ` (${kind.tagName})` : ''}`);
       return;
     }
-    usedBindings.add(binding.el);
     const version = SOAP_NS[soapBinding.namespaceURI ?? ''];
     const bindingStyle = attr(soapBinding, 'style') === 'rpc' ? 'rpc' : 'document';
     const typeAttr = attr(binding.el, 'type');
@@ -164,7 +164,7 @@ export function readWsdl11(set: LoadedSet): ServiceModel {
   }
   // Bindings no service exposes (ONVIF-style WSDLs): importable, with a default path.
   for (const b of bindings.values()) {
-    if (!usedBindings.has(b.el) && kid(b.el, SOAP_URIS, 'binding')) bindPort(b);
+    if (!viaPort.has(b.el)) bindPort(b);
   }
   if (portTypes.size === 0 && bindings.size === 0) {
     throw new AccordError('ACCORD_ERR_WSDL', 'the WSDL defines no portType and no binding: there is no operation to import', { file: set.root.file, line: lineOf(set.root.root) });

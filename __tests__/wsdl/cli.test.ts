@@ -1,0 +1,88 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { run } from '../../src/cli/main';
+import { loadContract } from '../../src/contract/load';
+import { corpusFile } from './corpus';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'accord-import-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+async function accord(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await run(argv, { stdout: (s) => (out += s), stderr: (s) => (err += s), cwd: dir });
+  return { code, out, err };
+}
+
+test('writes <wsdl base name>.spec in the current folder, prints the path and a summary', async () => {
+  const r = await accord('import', 'wsdl', corpusFile('asmx-calculator'));
+  expect(r.err).toBe('');
+  expect(r.code).toBe(0);
+  const file = path.join(dir, 'calculator-soap11and12.spec');
+  expect(r.out).toBe(
+    [
+      'wrote calculator-soap11and12.spec',
+      'Calculator: 4 operations, 4 scenarios, 0 types, SOAP 1.1',
+      '  4 operations are offered over SOAP 1.1 and 1.2: SOAP 1.1 written (use --soap-version 1.2 for the other)',
+      '  ports written: CalculatorSoap; ports offering the same operations left out: CalculatorSoap12',
+      '',
+    ].join('\n'),
+  );
+  expect(loadContract(file).scenarios.map((s) => s.name)).toEqual(['Add', 'Subtract', 'Multiply', 'Divide']);
+});
+
+test('--output, --soap-version, and what was left unresolved or skipped', async () => {
+  const r = await accord('import', 'wsdl', corpusFile('savon-brand-rpc-encoded'), '--output', 'contracts/brand_v1.spec');
+  // The folder does not exist: writing fails with a clear message.
+  expect(r.code).toBe(2);
+  expect(r.err).toMatch(/contracts\/brand_v1\.spec: cannot write: ENOENT/);
+  const ok = await accord('import', 'wsdl', corpusFile('savon-brand-rpc-encoded'), '-o', 'brand_v1.spec');
+  expect(ok.code).toBe(0);
+  expect(ok.out).toMatch(/^wrote brand_v1\.spec\nSoftLayer_BrandService: 24 operations, 24 scenarios, \d+ types?, SOAP 1\.1, \d+ nodes marked \(anything\), 1 import unresolved\n/);
+  expect(ok.out).toContain('unresolved https://api.softlayer.com/soap/v3/SoftLayer_Brand?xsd');
+  expect(ok.out).toContain('a URL: accord never reaches the network');
+  const twelve = await accord('import', 'wsdl', corpusFile('asmx-calculator'), '-o', 'calc12.spec', '--soap-version', '1.2');
+  expect(twelve.code).toBe(0);
+  expect(readFileSync(path.join(dir, 'calc12.spec'), 'utf8')).toContain('http://www.w3.org/2003/05/soap-envelope');
+});
+
+test('an existing file is kept unless --force', async () => {
+  writeFileSync(path.join(dir, 'mine.spec'), 'Feature: mine\n');
+  const r = await accord('import', 'wsdl', corpusFile('cxf-addnumbers'), '-o', 'mine.spec');
+  expect(r.code).toBe(2);
+  expect(r.err).toBe('accord import wsdl: mine.spec exists; use --force to overwrite it or --output to write elsewhere\n');
+  expect(readFileSync(path.join(dir, 'mine.spec'), 'utf8')).toBe('Feature: mine\n');
+  expect((await accord('import', 'wsdl', corpusFile('cxf-addnumbers'), '-o', 'mine.spec', '--force')).code).toBe(0);
+});
+
+test.each([
+  [['import', 'wsdl', 'missing.wsdl'], /^accord: .*missing\.wsdl: no such file\n$/],
+  [['import', 'wsdl', corpusFile('asmx-calculator'), '--soap-version', '1.3'], /--soap-version must be 1\.1 or 1\.2, found "1\.3"/],
+  [['import', 'wsdl', corpusFile('asmx-calculator'), '--port', 'Nope'], /no SOAP port named "Nope"/],
+])('exit 2 with a clear message: %j', async (argv, message) => {
+  const r = await accord(...argv);
+  expect(r.code).toBe(2);
+  expect(r.err).toMatch(message);
+  expect(existsSync(path.join(dir, 'missing.spec'))).toBe(false);
+});
+
+test('not XML and not a WSDL: exit 2, file and line first', async () => {
+  writeFileSync(path.join(dir, 'notes.txt'), 'just text');
+  writeFileSync(path.join(dir, 'pom.xml'), '<project/>');
+  const a = await accord('import', 'wsdl', 'notes.txt');
+  expect(a.code).toBe(2);
+  expect(a.err).toMatch(/^accord: .*notes\.txt(:\d+)*: not well-formed XML/);
+  const b = await accord('import', 'wsdl', 'pom.xml');
+  expect(b.code).toBe(2);
+  expect(b.err).toMatch(/^accord: .*pom\.xml:1: not a WSDL: the root element is <project>/);
+});
+
+test('`accord import` has the wsdl subcommand (others add theirs beside it)', async () => {
+  const r = await accord('import', '--help');
+  expect(r.code).toBe(0);
+  expect(r.out).toMatch(/wsdl \[options\] <wsdl_file_path>/);
+});

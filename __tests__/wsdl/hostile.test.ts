@@ -1,0 +1,140 @@
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseContract } from '../../src/contract/load';
+import { AccordError } from '../../src/errors';
+import { importWsdl } from '../../src/wsdl';
+
+/** Every input is hostile: nothing is fetched, no entity is expanded, cycles end, and each refusal says where. */
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'accord-wsdl-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function write(name: string, text: string): string {
+  const file = path.join(dir, name);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, text);
+  return file;
+}
+
+function thrown(f: () => unknown): AccordError {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof AccordError) return e;
+    throw e;
+  }
+  throw new Error('expected an AccordError');
+}
+
+const wsdl = (types: string, extra = '', ns = 'urn:t') => `<?xml version="1.0"?>
+<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
+  xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:tns="${ns}" xmlns:r="urn:remote" targetNamespace="${ns}">
+  ${extra}
+  <types>${types}</types>
+  <message name="in"><part name="p" element="tns:ping"/></message>
+  <message name="out"><part name="p" element="tns:pong"/></message>
+  <portType name="PT"><operation name="ping"><input message="tns:in"/><output message="tns:out"/></operation></portType>
+  <binding name="B" type="tns:PT">
+    <soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/>
+    <operation name="ping"><soap:operation soapAction="urn:ping"/><input><soap:body use="literal"/></input><output><soap:body use="literal"/></output></operation>
+  </binding>
+</definitions>
+`;
+
+const pingPong = (inner = '<xs:element name="n" type="xs:int"/>') => `<xs:schema targetNamespace="urn:t" elementFormDefault="qualified">
+    <xs:element name="ping"><xs:complexType><xs:sequence>${inner}</xs:sequence></xs:complexType></xs:element>
+    <xs:element name="pong"><xs:complexType><xs:sequence><xs:element name="n" type="xs:int"/></xs:sequence></xs:complexType></xs:element>
+  </xs:schema>`;
+
+test('a URL schemaLocation is never fetched: reported unresolved, its nodes marked (anything)', async () => {
+  let hits = 0;
+  const server = createServer((_q, s) => {
+    hits++;
+    s.end('<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:remote"><xs:complexType name="R"/></xs:schema>');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/remote.xsd`;
+    const file = write('remote.wsdl', wsdl(`<xs:schema targetNamespace="urn:t" elementFormDefault="qualified">
+      <xs:import namespace="urn:remote" schemaLocation="${url}"/>
+      <xs:element name="ping"><xs:complexType><xs:sequence><xs:element name="r" type="r:R"/></xs:sequence></xs:complexType></xs:element>
+      <xs:element name="pong"><xs:complexType><xs:sequence><xs:element name="n" type="xs:int"/></xs:sequence></xs:complexType></xs:element>
+    </xs:schema>`));
+    const { text, summary } = importWsdl(file);
+    expect(hits).toBe(0);
+    expect(summary.unresolved).toEqual([expect.objectContaining({ location: url, reason: 'a URL: accord never reaches the network' })]);
+    expect(summary.anything).toBe(1);
+    expect(text).toContain('<tns:r>(anything)</tns:r>');
+    parseContract(text);
+  } finally {
+    server.close();
+  }
+});
+
+test('a missing local import is reported, and the import goes on', () => {
+  const file = write('missing.wsdl', wsdl(pingPong(), '<import namespace="urn:x" location="nowhere/x.wsdl"/>'));
+  const { summary } = importWsdl(file);
+  expect(summary.unresolved).toEqual([expect.objectContaining({ location: 'nowhere/x.wsdl', reason: 'no such file' })]);
+  expect(summary.scenarios).toBe(1);
+});
+
+test('circular wsdl:import and xsd:import end (each file read once)', () => {
+  write('a.wsdl', wsdl(`<xs:schema targetNamespace="urn:t" elementFormDefault="qualified"><xs:import namespace="urn:u" schemaLocation="xsd/u.xsd"/>
+    <xs:element name="ping"><xs:complexType><xs:sequence><xs:element name="u" type="u:U" xmlns:u="urn:u"/></xs:sequence></xs:complexType></xs:element>
+    <xs:element name="pong"><xs:complexType><xs:sequence><xs:element name="n" type="xs:int"/></xs:sequence></xs:complexType></xs:element>
+    </xs:schema>`, '<import namespace="urn:t" location="b.wsdl"/>'));
+  write('b.wsdl', '<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" targetNamespace="urn:t"><import namespace="urn:t" location="a.wsdl"/></definitions>');
+  write('xsd/u.xsd', '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:u="urn:u" targetNamespace="urn:u"><xs:import namespace="urn:v" schemaLocation="v.xsd"/><xs:complexType name="U"><xs:sequence><xs:element name="v" type="v:V" xmlns:v="urn:v"/></xs:sequence></xs:complexType></xs:schema>');
+  write('xsd/v.xsd', '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:v"><xs:import namespace="urn:u" schemaLocation="./u.xsd"/><xs:simpleType name="V"><xs:restriction base="xs:date"/></xs:simpleType></xs:schema>');
+  const { text, summary } = importWsdl(path.join(dir, 'a.wsdl'));
+  expect(summary.files).toHaveLength(4);
+  expect(summary.unresolved).toEqual([]);
+  expect(text).toContain('<v>(date)</v>');
+});
+
+test('a DOCTYPE is refused (entity expansion, external entities), with the file and line', () => {
+  const bomb = write('bomb.wsdl', `<?xml version="1.0"?>\n<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>\n<definitions xmlns="http://schemas.xmlsoap.org/wsdl/">&lol2;</definitions>`);
+  const e = thrown(() => importWsdl(bomb));
+  expect(e.code).toBe('ACCORD_ERR_XML');
+  expect(e.describe()).toBe(`${bomb}:2: a DOCTYPE is not allowed (no DTDs, no entities are read)`);
+  const xxe = write('xxe.xsd', '<?xml version="1.0"?>\n<!DOCTYPE s [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">&x;</xs:schema>');
+  const file = write('uses-xxe.wsdl', wsdl(pingPong(), '', 'urn:t').replace('<types>', '<types><xs:schema><xs:import schemaLocation="xxe.xsd"/></xs:schema>'));
+  const r = importWsdl(file);
+  expect(r.summary.unresolved).toEqual([expect.objectContaining({ location: 'xxe.xsd', reason: `${xxe}:2: a DOCTYPE is not allowed (no DTDs, no entities are read)` })]);
+  expect(r.text).not.toContain('root:');
+});
+
+test.each([
+  ['no such file', () => path.join(dir, 'nope.wsdl'), 'ACCORD_ERR_IO', /nope\.wsdl: no such file$/],
+  ['not XML', () => write('x.wsdl', 'hello, I am not XML'), 'ACCORD_ERR_XML', /x\.wsdl(:\d+(:\d+)?)?: not well-formed XML: /],
+  ['broken XML', () => write('y.wsdl', '<definitions xmlns="http://schemas.xmlsoap.org/wsdl/">\n<types>\n</definitions>'), 'ACCORD_ERR_XML', /y\.wsdl:\d+:\d+: not well-formed XML: Opening and ending tag mismatch/],
+  ['not a WSDL', () => write('pom.xml', '<project><modelVersion>4.0.0</modelVersion></project>'), 'ACCORD_ERR_WSDL', /pom\.xml:1: not a WSDL: the root element is <project>; expected <definitions> \(WSDL 1\.1\) or <description> \(WSDL 2\.0\)$/],
+  ['an XSD, not a WSDL', () => write('t.xsd', '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"/>'), 'ACCORD_ERR_WSDL', /not a WSDL: this is an XML Schema/],
+  ['a WSDL without operations', () => write('empty.wsdl', '<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" name="E"/>'), 'ACCORD_ERR_WSDL', /the WSDL defines no portType and no binding/],
+  ['a WSDL with only an HTTP binding', () => write('http.wsdl', wsdl(pingPong()).replace(/<soap:binding[^>]*\/>/, '<http:binding xmlns:http="http://schemas.xmlsoap.org/wsdl/http/" verb="POST"/>')), 'ACCORD_ERR_WSDL', /no SOAP operation to import: binding B: not a SOAP binding \(http:binding\)/],
+])('%s: a clear error with the place', (_name, make, code, message) => {
+  const e = thrown(() => importWsdl(make()));
+  expect(e.code).toBe(code);
+  expect(e.describe()).toMatch(message);
+});
+
+test('no service or address: importable, posted to /ws, and said so', () => {
+  const { text, summary } = importWsdl(write('noservice.wsdl', wsdl(pingPong())));
+  expect(summary.defaultPath).toBe('/ws');
+  expect(text).toContain('When POST /ws');
+});
+
+test('prefixes: the author\'s when legal and free, else ns1, ns2 (never made from a URI)', () => {
+  const file = write('prefix.wsdl', wsdl(pingPong()).replace('xmlns:tns="urn:t"', 'xmlns:tns="urn:t" xmlns:xml2="urn:other"'));
+  const { text } = importWsdl(file);
+  expect(text).toContain('xmlns:tns="urn:t"');
+  const two = write('two.wsdl', wsdl(`${pingPong('<xs:element ref="o:x" xmlns:o="2009-02-01"/>')}<xs:schema targetNamespace="2009-02-01"><xs:element name="x" type="xs:string"/></xs:schema>`));
+  const t2 = importWsdl(two).text;
+  expect(t2).toMatch(/xmlns:(ns\d+|o)="2009-02-01"/);
+  expect(t2).not.toContain('xmlns:2009');
+});
