@@ -1,0 +1,139 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * Log import on a large log (issue 7): writes a ~100 MB log to a temp folder
+ * (CXF interceptor blocks, Spring-WS one-line envelopes, pretty-printed
+ * envelopes and ordinary log lines, several operations), then, in a child
+ * process so its memory is its own, runs the import (one streaming pass) and
+ * the verification (a second pass re-matching every call against the contract
+ * written). Prints the time of each pass, MB/s and the child's peak RSS.
+ * Target: peak RSS < 200 MB. Run by `npm run bench` (after a build);
+ * `node benchmarks/logs.js --mb 20` for a quick look.
+ */
+const { spawnSync } = require('node:child_process');
+const { createWriteStream, mkdtempSync, rmSync, statSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const path = require('node:path');
+
+const TARGET_RSS_MB = 200;
+
+async function main() {
+  const mb = Number(argValue('--mb') ?? 100);
+  const only = argValue('--write');
+  if (only) {
+    // `--write <file>`: only write the log (for profiling the import by hand).
+    console.log(`${await writeLog(only, mb * 1024 * 1024)} calls written to ${only}`);
+    return;
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), 'accord-bench-logs-'));
+  try {
+    const file = path.join(dir, 'big.log');
+    const t0 = process.hrtime.bigint();
+    const calls = await writeLog(file, mb * 1024 * 1024);
+    const size = statSync(file).size;
+    console.log(`wrote ${(size / 1048576).toFixed(1)} MB, ${calls} logged calls, in ${ms(t0)} ms`);
+    const r = spawnSync(process.execPath, [__filename, '--child', file], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`child failed: ${r.status}`);
+    const result = JSON.parse(r.stdout.trim().split('\n').pop());
+    const mbps = (s) => (size / 1048576 / (s / 1000)).toFixed(1);
+    console.log(`import:  ${result.importMs} ms (${mbps(result.importMs)} MB/s), ${result.exchanges} pairs, ${result.scenarios} scenarios, ${result.problems} problems`);
+    console.log(`verify:  ${result.verifyMs} ms (${mbps(result.verifyMs)} MB/s), ${result.unmatched} calls not matching`);
+    console.log(`peak RSS: ${result.peakRssMb} MB (target < ${TARGET_RSS_MB} MB) ${result.peakRssMb < TARGET_RSS_MB ? 'ok' : 'OVER'}`);
+    if (result.peakRssMb >= TARGET_RSS_MB || result.unmatched > 0 || result.problems > 0) process.exitCode = 1;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function child(file) {
+  const logs = require('../dist/logs');
+  const t0 = process.hrtime.bigint();
+  const { contract, report } = await logs.importLogs([file]);
+  const importMs = ms(t0);
+  const parsed = logs.parseGenerated(contract, 'big.spec');
+  const t1 = process.hrtime.bigint();
+  const bad = await logs.verifyLogs(parsed, [file]);
+  const verifyMs = ms(t1);
+  const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
+  console.log(JSON.stringify({ importMs, verifyMs, exchanges: report.exchanges, scenarios: report.scenarios, problems: report.problems.length, unmatched: bad.length, peakRssMb }));
+}
+
+/** Writes calls until the file reaches `bytes`, respecting back-pressure so the writer itself stays small. */
+async function writeLog(file, bytes) {
+  const out = createWriteStream(file);
+  let written = 0;
+  let calls = 0;
+  const put = async (s) => {
+    written += Buffer.byteLength(s);
+    if (!out.write(s)) await new Promise((r) => out.once('drain', r));
+  };
+  for (let i = 0; written < bytes; i++) {
+    const kind = i % 4;
+    if (kind === 0) await put(cxfCall(i));
+    else if (kind === 1) await put(springCall(i));
+    else if (kind === 2) await put(prettyCall(i));
+    else await put(noise(i));
+    if (kind !== 3) calls++;
+  }
+  await new Promise((r) => out.end(r));
+  return calls;
+}
+
+const SOAP = 'xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"';
+const PET = 'xmlns:pet="http://example.com/petstore/v1"';
+const ts = (i) => `2024-05-14 ${String(8 + (Math.floor(i / 3600) % 12)).padStart(2, '0')}:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')},${String(i % 1000).padStart(3, '0')}`;
+
+function cxfCall(i) {
+  const id = i;
+  const n = i % 5;
+  const tags = Array.from({ length: n }, (_, k) => `<pet:tag>t${k}</pet:tag>`).join('');
+  const req = `<soap:Envelope ${SOAP}><soap:Header/><soap:Body><pet:getPetRequest ${PET}><pet:id>${i}</pet:id></pet:getPetRequest></soap:Body></soap:Envelope>`;
+  const res = `<soap:Envelope ${SOAP}><soap:Header/><soap:Body><pet:getPetResponse ${PET}><pet:pet><pet:id>${i}</pet:id><pet:name>pet${i}</pet:name>${i % 2 ? `<pet:nickname>n${i}</pet:nickname>` : ''}<pet:born>2020-01-${String((i % 28) + 1).padStart(2, '0')}</pet:born><pet:weight>${(i % 400) / 10}</pet:weight>${tags}</pet:pet></pet:getPetResponse></soap:Body></soap:Envelope>`;
+  return (
+    `${ts(i)} INFO  [http-nio-8080-exec-${i % 16}] org.apache.cxf.services.PetService.PetServicePort.PetService - Inbound Message\n----------------------------\nID: ${id}\nAddress: http://localhost:8080/ws/pets\nEncoding: UTF-8\nHttp-Method: POST\nContent-Type: text/xml; charset=UTF-8\nHeaders: {Accept=[*/*], SOAPAction=["http://example.com/petstore/v1/getPet"], content-type=[text/xml; charset=UTF-8]}\nPayload: ${req}\n--------------------------------------\n` +
+    `${ts(i)} INFO  [http-nio-8080-exec-${i % 16}] org.apache.cxf.services.PetService.PetServicePort.PetService - Outbound Message\n---------------------------\nID: ${id}\nResponse-Code: 200\nEncoding: UTF-8\nContent-Type: text/xml\nHeaders: {}\nPayload: ${res}\n--------------------------------------\n`
+  );
+}
+
+function springCall(i) {
+  const env = (body) => `<SOAP-ENV:Envelope xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/"><SOAP-ENV:Header/><SOAP-ENV:Body>${body}</SOAP-ENV:Body></SOAP-ENV:Envelope>`;
+  const req = env(`<gs:getCountryRequest xmlns:gs="http://spring.io/guides/gs-producing-web-service"><gs:name>Country ${i}</gs:name></gs:getCountryRequest>`);
+  const res = env(`<ns2:getCountryResponse xmlns:ns2="http://spring.io/guides/gs-producing-web-service"><ns2:country><ns2:name>Country ${i}</ns2:name><ns2:population>${i * 1000}</ns2:population><ns2:capital>City ${i}</ns2:capital><ns2:currency>EUR</ns2:currency></ns2:country></ns2:getCountryResponse>`);
+  return (
+    `${ts(i)} TRACE 48213 --- [nio-8080-exec-1] o.s.ws.server.MessageTracing.received    : Received request [${req}]\n` +
+    `${ts(i)} TRACE 48213 --- [nio-8080-exec-1] o.s.ws.server.MessageTracing.sent        : Sent response [${res}] for request [${req}]\n`
+  );
+}
+
+function prettyCall(i) {
+  const lines = Array.from({ length: 1 + (i % 4) }, (_, k) => `            <bil:line>\n               <bil:description>item ${k}</bil:description>\n               <bil:quantity>${k + 1}</bil:quantity>\n               <bil:unitPrice>${(k + 1) * 2.5}</bil:unitPrice>\n            </bil:line>\n`).join('');
+  return (
+    `${ts(i)} DEBUG [pool-2-thread-1] c.e.billing.client.SoapLoggingHandler - Outgoing request:\n<?xml version="1.0" encoding="UTF-8"?>\n<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:bil="http://example.com/billing/2023">\n   <soapenv:Header/>\n   <soapenv:Body>\n      <bil:GetInvoice>\n         <bil:invoiceNumber>INV-${i}</bil:invoiceNumber>\n      </bil:GetInvoice>\n   </soapenv:Body>\n</soapenv:Envelope>\n` +
+    `${ts(i)} DEBUG [pool-2-thread-1] c.e.billing.client.SoapLoggingHandler - Incoming response:\n<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:bil="http://example.com/billing/2023">\n   <soapenv:Header/>\n   <soapenv:Body>\n      <bil:GetInvoiceResponse>\n         <bil:invoice status="OPEN">\n            <bil:number>INV-${i}</bil:number>\n            <bil:issued>2024-09-01T10:15:00Z</bil:issued>\n${lines}            <bil:paid>${i % 2 === 0}</bil:paid>\n         </bil:invoice>\n      </bil:GetInvoiceResponse>\n   </soapenv:Body>\n</soapenv:Envelope>\n`
+  );
+}
+
+function noise(i) {
+  return `${ts(i)} INFO  [scheduling-1] com.example.jobs.CleanupJob - removed ${i % 97} expired sessions; cache size ${i % 1013}, heap ${(i % 512) + 256} MB, next run in 60 s\n`.repeat(3);
+}
+
+function ms(t0) {
+  return Math.round(Number(process.hrtime.bigint() - t0) / 1e6);
+}
+
+function argValue(name) {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+if (process.argv[2] === '--child') {
+  child(process.argv[3]).catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+} else {
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}
