@@ -319,5 +319,7 @@ describe('mistakes exit 2 with one line on stderr', () => {
     expectMistake(accord(r.dir, 'compatible', 'git', 'commits', MATH, 'HEAD'), /missing required argument/);
     expectMistake(accord(r.dir, 'compatible', 'git', 'file'), /missing required argument/);
     expectMistake(accord(r.dir, 'compatible'), /give two contracts/);
+    expectMistake(accord(r.dir, 'compatible', 'git'), /^accord compatible git: a subcommand is needed/);
+    expectMistake(accord(r.dir, 'compatible', 'git', 'show', MATH), /unknown subcommand "show"/);
   });
 });

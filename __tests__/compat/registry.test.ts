@@ -42,7 +42,7 @@ describe('rule registry', () => {
       const m = MESSAGES[r.id];
       expect(m).toBeDefined();
       expect(m.meaning).toMatch(/\.$/);
-      expect(m.sentence).toMatch(/\{path\}|RESPONSE\.STATUS/);
+      expect(m.sentence).toMatch(/\{(path|older|newer)\}/);
       expect(m.reason.length).toBeGreaterThan(10);
     }
     expect(Object.keys(MESSAGES).sort()).toEqual(RULES.map((r) => r.id).sort());

@@ -13,7 +13,7 @@ export interface RuleMessage {
 export const MESSAGES: Readonly<Record<string, RuleMessage>> = {
   'scenario-removed': {
     meaning: 'No newer scenario has the method and path of an older one.',
-    sentence: '{path} is no longer in the contract',
+    sentence: 'this API exists in the older contract but not in the newer one ({newer})',
     reason: 'consumers of the older contract still call it',
   },
   'status-changed': {

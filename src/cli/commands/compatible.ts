@@ -37,7 +37,14 @@ Exit codes: 0 compatible, 1 not backward compatible, 2 usage or input error.`,
       await check(() => plainPairs(older, newer, io.cwd), opts, io);
     });
 
-  const git = compatible.command('git').description('compare versions of a contract kept in git');
+  const git = compatible
+    .command('git')
+    .description('compare versions of a contract kept in git')
+    .argument('[subcommand...]')
+    .action(([sub]: string[]) => {
+      const what = sub ? `unknown subcommand "${sub}"` : 'a subcommand is needed';
+      throw new ExitError(EXIT_USAGE, `accord compatible git: ${what}: use "git file <path>" or "git commits <path> <newer_ref> <older_ref>"`);
+    });
   git
     .command('file')
     .description('compare the working-tree version of a contract (or every contract under a folder) with its version at HEAD')
