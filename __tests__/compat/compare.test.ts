@@ -109,3 +109,22 @@ describe('paths', () => {
     expect(kinds(comparePath(segs('/pets/10'), scope(), segs('/pets/(id:number)'), scope(), 'PATH'))).toEqual(['type PATH id']);
   });
 });
+
+describe('whole bodies', () => {
+  test('an optional XML body', () => {
+    const t = { E: '<e><id>(number)</id></e>' };
+    expect(body('(E?)', '(E)', t)).toEqual([]);
+    expect(kinds(body('(E)', '(E?)', t))).toEqual(['optional BODY']);
+  });
+  test('no body declared accepts any body; a body declared where there was none is a type change', () => {
+    expect(compareBodies(undefined, scope(), p('(number)'), scope(), 'BODY')).toEqual([]);
+    expect(compareBodies(p('(number)'), scope(), undefined, scope(), 'BODY')).toMatchObject([{ kind: 'type', b: 'any body (none declared)' }]);
+  });
+  test('a (string) text body accepts any body', () => {
+    expect(body('(string)', '{"a": "(number)"}')).toEqual([]);
+    expect(body('(string)', '<a>(number)</a>')).toEqual([]);
+  });
+  test('different root elements', () => {
+    expect(body('<a>(number)</a>', '<b>(number)</b>')).toMatchObject([{ kind: 'type', a: 'an XML document <a>', b: 'an XML document <b>' }]);
+  });
+});

@@ -502,10 +502,18 @@ export function compareBodies(a: Pattern | undefined, aScope: Scope, b: Pattern 
     return [{ kind: 'type', target: 'value', path: where, a: bodyWords(ar.p), b: bodyWords(br.p), narrower: false }];
   }
   if (ka === 'xml') {
-    const ar = deref(a, aScope);
-    const br = deref(b, bScope);
-    const ae = ar.p as XmlElementPattern;
-    const be = br.p as XmlElementPattern;
+    // `(Envelope?)` as a whole body: an empty body is then allowed too.
+    let ar = deref(a, aScope);
+    let br = deref(b, bScope);
+    const aOptional = ar.p.kind === 'optional';
+    if (ar.p.kind === 'optional') ar = deref(ar.p.inner, aScope);
+    if (br.p.kind === 'optional') {
+      if (!aOptional) return [{ kind: 'optional', target: 'node', path: where, a: 'required', b: 'optional' }];
+      br = deref(br.p.inner, bScope);
+    }
+    if (ar.p.kind !== 'xml' || br.p.kind !== 'xml') return [{ kind: 'type', target: 'value', path: where, a: bodyWords(ar.p), b: bodyWords(br.p), narrower: false }];
+    const ae = ar.p;
+    const be = br.p;
     const aLocal = effectiveElement(ae, aScope).local;
     const bLocal = effectiveElement(be, bScope).local;
     if (aLocal !== bLocal) return [{ kind: 'type', target: 'value', path: where, a: `an XML document <${aLocal}>`, b: `an XML document <${bLocal}>`, narrower: false }];
