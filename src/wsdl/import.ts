@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { AccordError } from '../errors';
 import { declaredPrefixes, NS } from './dom';
-import { Emitter, renderType, type EmitStats } from './emit';
+import { Emitter, renderType, type EmitStats, type TypeDef } from './emit';
 import { envelope, ENVELOPE_PREFIX } from './envelope';
 import { loadWsdl, type Unresolved } from './load';
 import type { MessageModel, OperationModel, SoapVersion } from './model';
@@ -132,8 +132,13 @@ export function importWsdl(file: string, options: ImportOptions = {}): ImportRes
   lines.push(`  # Imported by accord from ${basename(file)}${model.targetNamespace ? ` (${model.targetNamespace})` : ''}.`);
   lines.push('');
   lines.push('  Background:');
+  // A type only one scenario reaches is declared in that scenario; a shared one once, in the Background.
+  const reach = scenarios.map((s) => reachable(rootsOf(s.request, s.response), emitter.types));
+  const users = new Map<string, number>();
+  for (const r of reach) for (const n of r) users.set(n, (users.get(n) ?? 0) + 1);
+  const shared = (name: string) => (users.get(name) ?? 0) !== 1;
   const bg: string[] = [];
-  for (const t of emitter.types.values()) bg.push(...renderType(t));
+  for (const t of emitter.types.values()) if (shared(t.name)) bg.push(...renderType(t));
   bg.push('And type RequestEnvelope', '"""', renderXml(envelope(version, declarations, [], 'Request')), '"""');
   if (anyResponse) bg.push('And type ResponseEnvelope', '"""', renderXml(envelope(version, declarations, [], 'Response')), '"""');
   bg[0] = bg[0].replace(/^And /, 'Given ');
@@ -143,7 +148,7 @@ export function importWsdl(file: string, options: ImportOptions = {}): ImportRes
   if (allResponses) bg.push('And response-body (ResponseEnvelope)');
   lines.push(...indent(bg, 4));
 
-  for (const s of scenarios) {
+  scenarios.forEach((s, i) => {
     const o = s.op;
     const steps: string[] = [];
     const single = (m: { headers: XNode[]; body: XNode[] | string }) => m.headers.length === 0 && Array.isArray(m.body) && m.body.length === 1;
@@ -153,6 +158,7 @@ export function importWsdl(file: string, options: ImportOptions = {}): ImportRes
       if (single(s.response) && o.soapVersion === version) steps.push('type Response', '"""', renderXml((s.response.body as XNode[])[0]), '"""');
       else steps.push('type ResponseEnvelope', '"""', renderXml(envelope(o.soapVersion, declarations, s.response.headers, s.response.body)), '"""');
     }
+    for (const t of emitter.types.values()) if (!shared(t.name) && reach[i].has(t.name)) steps.push(...renderType(t).map((l) => l.replace(/^And /, '')));
     if (o.soapVersion === '1.1') {
       if (o.action !== undefined && !o.action.includes(',')) {
         // Quoted (as SOAP 1.1 says) or bare (as some clients send): both are accepted.
@@ -173,7 +179,7 @@ export function importWsdl(file: string, options: ImportOptions = {}): ImportRes
     if (!o.output) lines.push('  # one-way operation: no response body');
     lines.push(`  Scenario: ${s.name}`);
     lines.push(...indent(keywords(steps), 4));
-  }
+  });
 
   const summary: ImportSummary = {
     file: set.root.file,
@@ -192,6 +198,46 @@ export function importWsdl(file: string, options: ImportOptions = {}): ImportRes
     millis: performance.now() - started,
   };
   return { text: `${lines.join('\n')}\n`, summary };
+}
+
+/** Type names a message refers to directly: `specmatic_type="T"` and `(T)` in text or attributes. */
+function rootsOf(...messages: ({ headers: XNode[]; body: XNode[] | string } | undefined)[]): Set<string> {
+  const out = new Set<string>();
+  for (const m of messages) {
+    if (!m) continue;
+    for (const n of [...m.headers, ...(Array.isArray(m.body) ? m.body : [])]) refsOf(n, out);
+  }
+  return out;
+}
+
+function refsOf(n: XNode, out: Set<string>): void {
+  for (const [k, v] of n.attrs) {
+    if (k === 'specmatic_type') out.add(v);
+    else {
+      const m = /^\(([A-Za-z_][\w.-]*)\)$/.exec(v);
+      if (m) out.add(m[1]);
+    }
+  }
+  const t = n.text && /^\(([A-Za-z_][\w.-]*)\)$/.exec(n.text);
+  if (t) out.add(t[1]);
+  for (const c of n.children) refsOf(c, out);
+}
+
+function reachable(roots: Set<string>, types: Map<string, TypeDef>): Set<string> {
+  const seen = new Set<string>();
+  const todo = [...roots];
+  while (todo.length) {
+    const name = todo.pop()!;
+    const t = types.get(name);
+    if (!t || seen.has(name)) continue;
+    seen.add(name);
+    if (t.kind === 'xml') {
+      const next = new Set<string>();
+      refsOf(t.node, next);
+      todo.push(...next);
+    }
+  }
+  return seen;
 }
 
 /** Header nodes and body (nodes, or `(anything)` for a WSDL 2.0 `#any`) of one message. */
