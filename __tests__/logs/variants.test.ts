@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { importLogs } from '../../src/logs';
+import { fixture, importAndParse, scratch, unmatched } from './helpers';
+
+/** The same traffic in the other layouts real deployments write it in. */
+const tmp = scratch();
+afterAll(() => tmp.cleanup());
+
+describe('layouts and encodings', () => {
+  it('CXF blocks under java.util.logging (the heading on its own "INFO:" line)', async () => {
+    const jul = readFileSync(fixture('cxf-interceptors.log'), 'utf8').replace(
+      /^2024-05-14 (\d\d):(\d\d):(\d\d),\d+ (\w+)\s+\[[^\]]+\] (\S+) - (.*)$/gm,
+      (_, h, m, s, level, logger, msg) => `May 14, 2024 ${Number(h)}:${m}:${s} AM ${logger} log\n${level === 'WARN' ? 'WARNING' : level}: ${msg}`,
+    );
+    expect(jul).toContain('\nINFO: Inbound Message\n----------------------------\nID: 1\n');
+    const r = await importAndParse([tmp.write('jul.log', jul)]);
+    expect(r.parsed.scenarios.map((s) => s.name)).toEqual(['getPetRequest', 'findPetsRequest', 'addPetRequest', 'getPetRequest (fault, status 500)']);
+    expect(unmatched(r)).toEqual([]);
+  });
+
+  it('a gzip-compressed log', async () => {
+    const r = await importAndParse([tmp.write('spring.log.gz', gzipSync(readFileSync(fixture('spring-ws.log'))))]);
+    expect(r.report.exchanges).toBe(6);
+    expect(unmatched(r)).toEqual([]);
+  });
+
+  it('a UTF-16LE log with its byte-order mark, and a refusal for UTF-16BE', async () => {
+    const text = readFileSync(fixture('pretty-envelopes.log'), 'utf8');
+    const le = await importAndParse([tmp.write('le.log', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]))]);
+    expect(le.report.exchanges).toBe(5);
+    const be = Buffer.from(text, 'utf16le').swap16();
+    await expect(importLogs([tmp.write('be.log', Buffer.concat([Buffer.from([0xfe, 0xff]), be]))])).rejects.toThrow(/UTF-16 big-endian; convert it to UTF-8 first/);
+  });
+
+  it('Windows line endings', async () => {
+    const r = await importAndParse([tmp.write('crlf.log', readFileSync(fixture('cxf-interceptors.log'), 'utf8').replace(/\n/g, '\r\n'))]);
+    expect(r.report.exchanges).toBe(8);
+    expect(unmatched(r)).toEqual([]);
+  });
+
+  it('CXF blocks of a JAX-RS service with JSON payloads', async () => {
+    const block = (dir: 'Inbound' | 'Outbound', id: number, fields: string, payload: string) =>
+      `2024-05-14 09:00:00,000 INFO  [exec-1] org.apache.cxf.services.PetResource - ${dir} Message\n${'-'.repeat(dir === 'Inbound' ? 28 : 27)}\nID: ${id}\n${fields}Headers: {}\nPayload: ${payload}\n${'-'.repeat(38)}\n`;
+    const log = [1, 2]
+      .map(
+        (id) =>
+          block('Inbound', id, `Address: http://localhost:8080/api/pets/${id * 10}\nHttp-Method: PUT\nContent-Type: application/json\n`, JSON.stringify({ name: `p${id}`, age: id })) +
+          block('Outbound', id, 'Response-Code: 200\nContent-Type: application/json\n', JSON.stringify({ id: id * 10, name: `p${id}`, updated: '2024-05-14T09:00:00Z' })),
+      )
+      .join('');
+    const r = await importAndParse([tmp.write('jaxrs.log', log)]);
+    expect(r.parsed.scenarios.map((s) => s.name)).toEqual(['PUT /api/pets/(id:number)']);
+    expect(r.contract).toContain('"updated": "(datetime)"');
+    expect(unmatched(r)).toEqual([]);
+  });
+});
