@@ -35,6 +35,7 @@ export function matchRequest(s: Scenario, req: HttpRequest, body: ParsedBody, pa
       if (!h.optional) out.push({ path: `REQUEST.HEADER ${h.name}`, expected: `header ${h.name}`, actual: 'no such header' });
       continue;
     }
+    if (h.name.toLowerCase() === 'content-type' && h.pattern.kind === 'literal' && sameMediaType(String(h.pattern.value ?? ''), value)) continue;
     out.push(...matchText(h.pattern, value, s.scope, `REQUEST.HEADER ${h.name}`));
   }
   out.push(...matchBody(r.body, body, s.scope, 'REQUEST.BODY'));
@@ -60,4 +61,39 @@ export function splitPath(path: string): string[] {
         return x;
       }
     });
+}
+
+/**
+ * A Content-Type written literally in a contract (`application/soap+xml; charset=utf-8;
+ * action="urn:x"`, as the WSDL importer writes for SOAP 1.2) matches the same media type
+ * however a client spells it: case of the type and of parameter names, parameter order,
+ * spaces, quotes. Every parameter of the contract must be there with its value (charset
+ * compared without case, and it may be left out); extra parameters are accepted.
+ */
+export function sameMediaType(expected: string, actual: string): boolean {
+  const e = parseMediaType(expected);
+  const a = parseMediaType(actual);
+  if (!e || !a || e.type !== a.type) return false;
+  for (const [k, v] of e.params) {
+    const got = a.params.get(k);
+    if (k === 'charset') {
+      if (got !== undefined && got.toLowerCase() !== v.toLowerCase()) return false;
+    } else if (got !== v) return false;
+  }
+  return true;
+}
+
+function parseMediaType(text: string): { type: string; params: Map<string, string> } | undefined {
+  const parts = text.split(';');
+  const type = parts[0].trim().toLowerCase();
+  if (!/^[\w.+-]+\/[\w.+-]+$/.test(type)) return undefined;
+  const params = new Map<string, string>();
+  for (const p of parts.slice(1)) {
+    const i = p.indexOf('=');
+    if (i < 0) continue;
+    let v = p.slice(i + 1).trim();
+    if (v.length >= 2 && v.startsWith('"') && v.endsWith('"')) v = v.slice(1, -1);
+    params.set(p.slice(0, i).trim().toLowerCase(), v);
+  }
+  return { type, params };
 }
