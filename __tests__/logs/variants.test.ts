@@ -55,3 +55,36 @@ describe('layouts and encodings', () => {
     expect(unmatched(r)).toEqual([]);
   });
 });
+
+describe('HAR recordings from a browser', () => {
+  it('--include keeps only the API the user names, and counts the rest by host', async () => {
+    const r = await importAndParse([fixture('recording.har')], { include: ['https://shop.example.com/api/'] });
+    expect(r.parsed.scenarios.map((s) => s.name)).toEqual(['GET /api/pets/(id:number)', 'GET /api/pets', 'POST /api/orders (status 201)']);
+    const outside = r.report.skipped.get('HAR entries outside --include');
+    expect(outside?.count).toBe(7);
+    expect(Object.fromEntries(outside!.details)).toEqual({ 'shop.example.com': 3, 'www.dneonline.com': 4 });
+    expect(unmatched(r)).toEqual([]);
+  });
+
+  it('a proxy error page answering a SOAP call is skipped, not a broken envelope', async () => {
+    const har = JSON.parse(readFileSync(fixture('recording.har'), 'utf8'));
+    const soap = har.log.entries.find((e: { request: { url: string } }) => e.request.url.endsWith('calculator.asmx'));
+    soap.response.status = 502;
+    soap.response.content = { mimeType: 'text/html', text: '<html><body><h1>502 Bad Gateway<hr></body></html>', size: 50 };
+    const r = await importAndParse([tmp.write('502.har', JSON.stringify(har))]);
+    expect(r.report.problems).toEqual([]);
+    expect(r.report.skipped.get('HAR entries with a body that is not a SOAP envelope')?.count).toBe(1);
+    expect(unmatched(r)).toEqual([]);
+  });
+
+  it('a log with more operations than the limit keeps the first ones and counts the rest', async () => {
+    const SOAP = 'xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"';
+    const lines = Array.from({ length: 8 }, (_, i) => [
+      `INFO Request: <soap:Envelope ${SOAP}><soap:Body><op${i}/></soap:Body></soap:Envelope>`,
+      `INFO Response: <soap:Envelope ${SOAP}><soap:Body><op${i}Response/></soap:Body></soap:Envelope>`,
+    ]).flat();
+    const r = await importLogs([tmp.write('many.log', lines.join('\n'))], { limits: { maxOperations: 5 } });
+    expect(r.report.scenarios).toBe(5);
+    expect(r.report.skipped.get('calls of operations beyond the first 5')?.count).toBe(3);
+  });
+});

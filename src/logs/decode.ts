@@ -1,7 +1,7 @@
 import { AccordError } from '../errors';
 import { parseXml } from '../xml/parse';
 import type { XmlElement } from '../xml/tree';
-import { soapParts } from './envelope';
+import { findEnvelopeStart, soapParts } from './envelope';
 import type { LoggedMessage } from './message';
 
 /** A logged message with its body parsed once: what pairing and merging read. */
@@ -31,6 +31,8 @@ export function decodeMessage(m: LoggedMessage): Decoded {
       xml = parseXml(text);
     } catch (e) {
       if (!(e instanceof AccordError)) throw e;
+      // A proxy's HTML error page in a recording is not a broken envelope.
+      if (m.shape === 'har' && !findEnvelopeStart(text)) return { skip: 'HAR entries with a body that is not a SOAP envelope' };
       const line = m.at.line + Math.max(0, (e.location.line ?? 1) - 1);
       return { problem: new AccordError('ACCORD_ERR_XML', `the logged ${m.direction} is not well-formed XML: ${e.message}`, { file: m.at.file, line }) };
     }

@@ -15,7 +15,7 @@ export function looksLikeHar(head: string): boolean {
  * and each element of `log.entries` is cut out and parsed on its own, so the
  * file is never held whole and one entry is bounded in size.
  */
-export async function scanHar(file: string, chunks: AsyncIterable<string>, sink: ExtractSink, limits: LogLimits): Promise<{ lines: number; entries: number }> {
+export async function scanHar(file: string, chunks: AsyncIterable<string>, sink: ExtractSink, limits: LogLimits, include: readonly string[] = []): Promise<{ lines: number; entries: number }> {
   const stack: { open: '{' | '['; key?: string }[] = [];
   let inString = false;
   let escape = false;
@@ -36,7 +36,7 @@ export async function scanHar(file: string, chunks: AsyncIterable<string>, sink:
       sink.problem(new AccordError('ACCORD_ERR_JSON', `this HAR entry is not valid JSON: ${(e as Error).message}`, { file, line: at }));
       return;
     }
-    harEntry(file, at, value, sink);
+    harEntry(file, at, value, sink, include);
   };
 
   for await (const chunk of chunks) {
@@ -115,12 +115,16 @@ interface HarHeader {
   value: string;
 }
 
-function harEntry(file: string, line: number, value: unknown, sink: ExtractSink): void {
+function harEntry(file: string, line: number, value: unknown, sink: ExtractSink, include: readonly string[]): void {
   const e = value as { request?: Record<string, unknown>; response?: Record<string, unknown> };
   const req = e?.request as { method?: string; url?: string; headers?: HarHeader[]; postData?: { mimeType?: string; text?: string } } | undefined;
   const res = e?.response as { status?: number; headers?: HarHeader[]; content?: { mimeType?: string; text?: string; encoding?: string } } | undefined;
   if (!req || typeof req.method !== 'string' || typeof req.url !== 'string' || !res || typeof res.status !== 'number') {
     sink.skipped('HAR entries without a request and a response');
+    return;
+  }
+  if (include.length > 0 && !include.some((prefix) => req.url!.startsWith(prefix))) {
+    sink.skipped('HAR entries outside --include', hostOf(req.url));
     return;
   }
   if (res.status === 0) {
@@ -134,14 +138,12 @@ function harEntry(file: string, line: number, value: unknown, sink: ExtractSink)
   const responseMime = (res.content?.mimeType ?? headerOf(res.headers, 'content-type') ?? '').toLowerCase();
 
   const soap = findEnvelopeStart(requestBody) !== undefined;
-  const json = !soap && (isJsonMime(requestMime) || isJsonMime(responseMime)) && (requestBody === '' || isJsonMime(requestMime) || looksJson(requestBody));
-  if (!soap && !json) {
-    const mime = (responseMime.split(';')[0] || 'no content type').trim();
-    sink.skipped('HAR entries that are neither SOAP nor JSON', mime);
+  if (!soap && requestBody.trim() !== '' && !isJsonMime(requestMime) && !looksJson(requestBody)) {
+    sink.skipped('HAR entries whose request body is neither SOAP nor JSON', mimeName(requestMime));
     return;
   }
-  if (json && responseBody !== '' && !isJsonMime(responseMime) && !looksJson(responseBody)) {
-    sink.skipped('HAR entries that are neither SOAP nor JSON', responseMime.split(';')[0] || 'no content type');
+  if (!soap && (responseBody.trim() === '' ? !isJsonMime(requestMime) : !isJsonMime(responseMime) && !looksJson(responseBody))) {
+    sink.skipped('HAR entries that are neither SOAP nor JSON', mimeName(responseMime));
     return;
   }
   const at = { file, line };
@@ -159,6 +161,18 @@ function harEntry(file: string, line: number, value: unknown, sink: ExtractSink)
   };
   const response: LoggedMessage = { direction: 'response', shape: 'har', body: responseBody, at, status: res.status, echo: request };
   sink.message(response);
+}
+
+function mimeName(mime: string): string {
+  return mime.split(';')[0].trim() || 'no content type';
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'not a URL';
+  }
 }
 
 function headerOf(headers: HarHeader[] | undefined, name: string): string | undefined {

@@ -19,6 +19,8 @@ export interface ImportLogOptions {
   examples?: boolean;
   /** --redact: node names whose values never reach the contract (besides the defaults). */
   redact?: string[];
+  /** --include: only HAR entries whose URL starts with one of these. */
+  include?: string[];
   /** Logs are read relative to this folder (default: the process's); reports name them as given. */
   cwd?: string;
   /** Feature title; default from the log names. */
@@ -103,7 +105,7 @@ export async function readExchanges(files: string[], onExchange: (x: Exchange) =
     const { head, chunks } = await peek(readLogText(options.cwd ? path.resolve(options.cwd, file) : file, limits, file));
     if (head.trim() === '') throw new AccordError('ACCORD_ERR_LOG', 'the log holds only blank lines', { file });
     if (looksLikeHar(head)) {
-      const r = await scanHar(file, chunks, sink, limits);
+      const r = await scanHar(file, chunks, sink, limits, options.include ?? []);
       report.files.push({ file, shape: 'har', lines: r.lines });
     } else {
       const r = await scanTextLog(file, splitLines(chunks, limits.maxLineChars), sink, limits);
@@ -119,9 +121,10 @@ export async function readExchanges(files: string[], onExchange: (x: Exchange) =
 export async function importLogs(files: string[], options: ImportLogOptions = {}): Promise<ImportResult> {
   const limits: LogLimits = { ...DEFAULT_LOG_LIMITS, ...options.limits };
   const redactor = new Redactor(options.redact ?? []);
-  const ops = new Operations({ path: options.path, examples: options.examples ?? false, maxExamples: limits.maxExamples, redactor });
+  const ops = new Operations({ path: options.path, examples: options.examples ?? false, maxExamples: limits.maxExamples, maxOperations: limits.maxOperations, redactor });
   const report = await readExchanges(files, (x) => ops.add(x), options);
   report.redactedValues = ops.redactedValues;
+  if (ops.overflow > 0) report.skipped.set(`calls of operations beyond the first ${limits.maxOperations}`, { count: ops.overflow, details: new Map() });
   const list = [...ops.byKey.values()];
   report.scenarios = list.length;
   if (list.length === 0) return { report };

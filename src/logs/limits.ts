@@ -16,6 +16,8 @@ export interface LogLimits {
   maxInflatedBytes: number;
   /** Distinct Examples rows kept per scenario with --examples. */
   maxExamples: number;
+  /** Distinct operations (scenarios) kept; calls of further operations are counted and left out. */
+  maxOperations: number;
 }
 
 export const DEFAULT_LOG_LIMITS: LogLimits = {
@@ -25,4 +27,5 @@ export const DEFAULT_LOG_LIMITS: LogLimits = {
   maxPending: 10_000,
   maxInflatedBytes: 2 * 1024 * 1024 * 1024,
   maxExamples: 50,
+  maxOperations: 1000,
 };

@@ -46,6 +46,7 @@ export interface GroupOptions {
   path?: string;
   examples: boolean;
   maxExamples: number;
+  maxOperations: number;
   redactor: Redactor;
 }
 
@@ -55,6 +56,8 @@ const MAX_CALLS_SHOWN = 5;
 export class Operations {
   readonly byKey = new Map<string, Operation>();
   redactedValues = 0;
+  /** Calls left out because there were already maxOperations operations. */
+  overflow = 0;
 
   constructor(private readonly options: GroupOptions) {}
 
@@ -68,6 +71,10 @@ export class Operations {
     const key = `${soap ? 'soap' : 'json'} ${method} ${path} ${operation ?? ''} ${status}`;
     let op = this.byKey.get(key);
     if (!op) {
+      if (this.byKey.size >= this.options.maxOperations) {
+        this.overflow++;
+        return;
+      }
       op = {
         kind: soap ? 'soap' : 'json', method, path, operation, status, fault: r.fault, count: 0, calls: [],
         requestEmpty: 0, responseEmpty: 0, soapAction: { values: new Set(), seen: 0 }, query: new Map(),

@@ -10,6 +10,7 @@ interface LogCommandOptions {
   path?: string;
   examples?: boolean;
   redact: string[];
+  include: string[];
   force?: boolean;
   skipInvalid?: boolean;
   verify: boolean;
@@ -29,6 +30,7 @@ export function registerImportLog(program: Command, io: Io): void {
     .option('--examples', 'keep the logged request values as an Examples table')
     .option('--max-examples <n>', 'most Examples rows per scenario', '50')
     .option('--redact <node>', 'never write values of this node (repeatable); passwords and wsse:Security content are always redacted', collect, [])
+    .option('--include <url-prefix>', 'HAR files: only entries whose URL starts with this (repeatable), e.g. https://api.example.com/', collect, [])
     .option('--skip-invalid', 'leave out messages that cannot be read (truncated, not well-formed) instead of failing')
     .option('--no-verify', 'do not re-read the logs to check every logged call against the written contract')
     .option('-f, --force', 'overwrite the output file if it exists')
@@ -46,7 +48,7 @@ export function registerImportLog(program: Command, io: Io): void {
       const output = toStdout ? undefined : path.resolve(io.cwd, opts.output ?? `${path.basename(files[0]).replace(/(\.gz)?$/, '').replace(/\.[^.]*$/, '')}.spec`);
       if (output && existsSync(output) && !opts.force) throw new ExitError(EXIT_USAGE, `accord import log: ${shown(io, output)} exists; use --force to overwrite it or --output to write elsewhere`);
       const say = toStdout ? io.stderr : io.stdout;
-      const options = { path: opts.path, examples: opts.examples, redact: opts.redact, limits: { maxExamples }, cwd: io.cwd };
+      const options = { path: opts.path, examples: opts.examples, redact: opts.redact, include: opts.include, limits: { maxExamples }, cwd: io.cwd };
 
       const { contract, report } = await logs.importLogs(files, options);
       const lines: string[] = [];
