@@ -184,7 +184,7 @@ describe('a real SOAP service (the soap package) passes the imported contract', 
     try {
       const results = await runAll(file, hosted);
       expect(failures(results, hosted.url)).toEqual([]);
-      expect(hosted.requests[0].body).toMatch(/<ns1:sayHello><firstName>[^<]+<\/firstName><\/ns1:sayHello>/);
+      expect(hosted.requests[0].body).toMatch(/<ns1:sayHello soapenv:encodingStyle="http:\/\/schemas.xmlsoap.org\/soap\/encoding\/"><firstName>[^<]+<\/firstName><\/ns1:sayHello>/);
       expect(hosted.requests[0].headers.soapaction).toMatch(/^"?sayHello"?$/);
     } finally {
       await hosted.close();

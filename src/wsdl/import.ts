@@ -253,9 +253,10 @@ function messageNodes(o: OperationModel, m: MessageModel, e: Emitter): { headers
   if (m.wrapper) {
     const w = m.wrapper;
     const children = m.body.flatMap((p) => partNode(p, true));
-    return { headers, body: [xnode(qualified(e.prefixes.for(w.ns), w.local), [], children)] };
+    // rpc/encoded: the wrapper may say which encoding its children use (SOAP 1.1 section 4.1.1); accepted, not required.
+    const attrs: [string, string][] = o.use === 'encoded' ? [[`${ENVELOPE_PREFIX}:encodingStyle.opt`, o.soapVersion === '1.1' ? NS.soapenc : NS.soap12enc]] : [];
+    return { headers, body: [xnode(qualified(e.prefixes.for(w.ns), w.local), attrs, children)] };
   }
-  void o;
   return { headers, body: m.body.flatMap((p) => partNode(p, false)) };
 }
 
