@@ -29,7 +29,8 @@ describe('each valid corpus contract is compatible with itself', () => {
 /**
  * Contracts imported from the shared WSDL corpus (deep XSD structures, optional
  * and repeated nodes, specmatic_type, SOAPAction enums) are compatible with
- * themselves, and dropping one node from a response is found.
+ * themselves, and removing any required node is found (as request-node-removed
+ * or response-node-removed, depending on where the type is used).
  */
 describe('each contract imported from the WSDL corpus is compatible with itself', () => {
   const WSDLS = path.resolve(__dirname, '..', '..', '..', 'shared', 'wsdl-corpus');
@@ -41,7 +42,26 @@ describe('each contract imported from the WSDL corpus is compatible with itself'
     } catch {
       return; // what the importer refuses is the importer's tests' business
     }
-    const verdict = checkCompatibility(parseContract(text, 'older.spec'), parseContract(text, 'newer.spec'));
+    const older = parseContract(text, 'older.spec');
+    const verdict = checkCompatibility(older, parseContract(text, 'newer.spec'));
     expect(verdict.results.flatMap((r) => r.findings.map((f) => f.message))).toEqual([]);
+
+    // Mutants: one required leaf node (a scalar placeholder, no specmatic_occurs) removed at a time.
+    const lines = text.split('\n');
+    const leaves = lines.map((l, i) => (LEAF.test(l) ? i : -1)).filter((i) => i >= 0).slice(0, 8);
+    const missed: string[] = [];
+    for (const i of leaves) {
+      let mutant;
+      try {
+        mutant = parseContract(lines.filter((_, j) => j !== i).join('\n'), 'newer.spec');
+      } catch {
+        continue; // the node was alone in its type: the mutant is not a contract
+      }
+      const rules = new Set(checkCompatibility(older, mutant).results.flatMap((r) => r.findings.map((f) => f.rule)));
+      if (!rules.has('request-node-removed') && !rules.has('response-node-removed')) missed.push(`line ${i + 1}: ${lines[i].trim()}`);
+    }
+    expect(missed).toEqual([]);
   });
 });
+
+const LEAF = /^\s*<([\w:.-]+)>\((number|string|boolean|date|datetime|time|uuid|email|url|anything)\)<\/\1>\s*$/;
