@@ -65,6 +65,8 @@ describe('rule registry', () => {
   test('docs/compatibility.md lists every rule with its side and meaning', () => {
     const doc = readFileSync(path.join(__dirname, '..', '..', 'docs', 'compatibility.md'), 'utf8');
     for (const r of RULES) expect(doc).toContain(`| \`${r.id}\` | ${r.side} | ${MESSAGES[r.id].meaning} |`);
+    const readme = readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
+    for (const r of RULES) expect(readme).toContain(`\`${r.id}\``);
   });
 
   test('every rule has a base/revision fixture pair', () => {
