@@ -48,7 +48,7 @@ describe('accord import log', () => {
     expect(r.stderr).toMatch(/checked: all 10 logged calls match the contract/);
     const c = parseContract(r.stdout, 'stdout.spec');
     expect(c.scenarios.find((s) => s.name === 'Add')!.request.path).toBe('/soap');
-    expect(c.scenarios.find((s) => s.name.startsWith('GET /api/pets/'))!.request.path).toBe('/api/pets/(id:number)');
+    expect(c.scenarios.find((s) => s.name.startsWith('GET /api/pets/'))!.request.path).toBe('/api/pets/(petId:number)');
   });
 
   it('runs in-process through run(argv, io) as well', async () => {

@@ -133,7 +133,7 @@ describe('HAR files with SOAP and JSON entries', () => {
 
   it('writes SOAP and JSON scenarios and counts what it leaves out', async () => {
     const r = await importAndParse([file]);
-    expect(r.parsed.scenarios.map((s) => s.name)).toEqual(['GET /api/pets/(id:number)', 'GET /api/pets', 'POST /api/orders (status 201)', 'Add', 'Divide (fault, status 500)']);
+    expect(r.parsed.scenarios.map((s) => s.name)).toEqual(['GET /api/pets/(petId:number)', 'GET /api/pets', 'POST /api/orders (status 201)', 'Add', 'Divide (fault, status 500)']);
     const skipped = r.report.skipped.get('HAR entries that are neither SOAP nor JSON');
     expect(skipped?.count).toBe(3);
     expect([...skipped!.details.keys()].sort()).toEqual(['image/png', 'text/css', 'text/html']);

@@ -50,7 +50,7 @@ describe('layouts and encodings', () => {
       )
       .join('');
     const r = await importAndParse([tmp.write('jaxrs.log', log)]);
-    expect(r.parsed.scenarios.map((s) => s.name)).toEqual(['PUT /api/pets/(id:number)']);
+    expect(r.parsed.scenarios.map((s) => s.name)).toEqual(['PUT /api/pets/(petId:number)']);
     expect(r.contract).toContain('"updated": "(datetime)"');
     expect(unmatched(r)).toEqual([]);
   });
@@ -59,7 +59,7 @@ describe('layouts and encodings', () => {
 describe('HAR recordings from a browser', () => {
   it('--include keeps only the API the user names, and counts the rest by host', async () => {
     const r = await importAndParse([fixture('recording.har')], { include: ['https://shop.example.com/api/'] });
-    expect(r.parsed.scenarios.map((s) => s.name)).toEqual(['GET /api/pets/(id:number)', 'GET /api/pets', 'POST /api/orders (status 201)']);
+    expect(r.parsed.scenarios.map((s) => s.name)).toEqual(['GET /api/pets/(petId:number)', 'GET /api/pets', 'POST /api/orders (status 201)']);
     const outside = r.report.skipped.get('HAR entries outside --include');
     expect(outside?.count).toBe(7);
     expect(Object.fromEntries(outside!.details)).toEqual({ 'shop.example.com': 3, 'www.dneonline.com': 4 });
@@ -86,5 +86,22 @@ describe('HAR recordings from a browser', () => {
     const r = await importLogs([tmp.write('many.log', lines.join('\n'))], { limits: { maxOperations: 5 } });
     expect(r.report.scenarios).toBe(5);
     expect(r.report.skipped.get('calls of operations beyond the first 5')?.count).toBe(3);
+  });
+});
+
+describe('--examples on JSON calls', () => {
+  it('columns for path parameters, query parameters and body keys', async () => {
+    const r = await importAndParse([fixture('recording.har')], { examples: true, redact: ['quantity'] });
+    expect(unmatched(r)).toEqual([]);
+    const rows = (name: string) => r.parsed.scenarios.find((s) => s.name === name)!.examples.map((e) => Object.fromEntries(e.values));
+    expect(rows('GET /api/pets/(petId:number)')).toEqual([{ petId: '12' }, { petId: '13' }]);
+    expect(rows('GET /api/pets')).toEqual([
+      { status: 'available', limit: '2' },
+      { status: 'sold', limit: '10' },
+    ]);
+    expect(rows('POST /api/orders (status 201)')).toEqual([
+      { petId: '12', shipDate: '2024-07-02T09:00:00Z', complete: 'false' },
+      { petId: '44', shipDate: '2024-07-03T09:00:00Z', complete: 'false' },
+    ]);
   });
 });

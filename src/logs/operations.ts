@@ -12,7 +12,7 @@ import { classifyText, type TextType, widen } from './scalar';
 export interface Operation {
   kind: 'soap' | 'json';
   method: string;
-  /** Contract path, parameters typed: `/ws`, `/pets/(id:number)`. */
+  /** Contract path, parameters typed: `/ws`, `/pets/(petId:number)`. */
   path: string;
   /** SOAP: the operation element's local name; JSON: undefined. */
   operation?: string;
@@ -100,7 +100,8 @@ export class Operations {
         } else op.query.set(k, { type, seen: 1 });
       }
     }
-    if (this.options.examples && soap && q.xml) this.example(op, q.xml);
+    if (this.options.examples && soap && q.xml) this.example(op, this.xmlValues(op, q.xml));
+    else if (this.options.examples && !soap) this.example(op, this.jsonValues(op, q));
   }
 
   private body(op: Operation, m: DecodedMessage, side: 'request' | 'response'): void {
@@ -114,9 +115,21 @@ export class Operations {
     else op.responseEmpty++;
   }
 
-  /** One Examples row: the request's leaf values by node name, secrets left out. */
-  private example(op: Operation, envelope: XmlElement): void {
-    const t: ExampleTable = (op.examples ??= { columns: [] as string[], ambiguous: new Set<string>(), rows: new Map(), redacted: 0 });
+  private table(op: Operation): ExampleTable {
+    return (op.examples ??= { columns: [] as string[], ambiguous: new Set<string>(), rows: new Map(), redacted: 0 });
+  }
+
+  /** One Examples row. */
+  private example(op: Operation, values: Map<string, string>): void {
+    const t = this.table(op);
+    for (const k of values.keys()) if (!t.columns.includes(k)) t.columns.push(k);
+    const rowKey = JSON.stringify([...values].sort());
+    if (t.rows.size < this.options.maxExamples && !t.rows.has(rowKey)) t.rows.set(rowKey, values);
+  }
+
+  /** A SOAP request's leaf values by node name, secrets left out. */
+  private xmlValues(op: Operation, envelope: XmlElement): Map<string, string> {
+    const t = this.table(op);
     const values = new Map<string, string>();
     const redactor = this.options.redactor;
     const walk = (el: XmlElement, inHeader: boolean): void => {
@@ -138,9 +151,50 @@ export class Operations {
       for (const k of kids) walk(k, inHeader || el.local === 'Header');
     };
     walk(envelope, false);
-    for (const k of values.keys()) if (!t.columns.includes(k)) t.columns.push(k);
-    const rowKey = JSON.stringify([...values].sort());
-    if (t.rows.size < this.options.maxExamples && !t.rows.has(rowKey)) t.rows.set(rowKey, values);
+    return values;
+  }
+
+  /**
+   * A JSON call's values by name: path parameters, query parameters and the
+   * request body's scalar keys (accord's Examples columns name JSON keys).
+   */
+  private jsonValues(op: Operation, q: DecodedMessage): Map<string, string> {
+    const t = this.table(op);
+    const values = new Map<string, string>();
+    const redactor = this.options.redactor;
+    const put = (name: string, value: string) => {
+      if (redactor.redacts(name, name)) {
+        this.redactedValues++;
+        t.redacted++;
+        return;
+      }
+      if (values.has(name)) t.ambiguous.add(name);
+      values.set(name, value);
+    };
+    const template = op.path.split('/').filter((x) => x !== '');
+    const actual = (q.path ?? '/').split('/').filter((x) => x !== '');
+    template.forEach((seg, i) => {
+      const m = /^\(([^:]+):[^)]+\)$/.exec(seg);
+      if (m && actual[i] !== undefined) put(m[1], decodeSafe(actual[i]));
+    });
+    for (const [k, v] of q.query ?? []) put(k, v);
+    const walk = (v: unknown, depth: number): void => {
+      if (depth > 32 || v === null || typeof v !== 'object' || Array.isArray(v)) return;
+      for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+        if (x !== null && typeof x === 'object') walk(x, depth + 1);
+        else if (x !== null) put(k, String(x));
+      }
+    };
+    if (q.format === 'json') walk(q.json, 0);
+    return values;
+  }
+}
+
+function decodeSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
   }
 }
 
@@ -152,23 +206,21 @@ function countLeaves(el: XmlElement): number {
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 /**
- * `/pets/12/toys/9` → `/pets/(petId:number)/toys/(toyId:number)`; a single
- * parameter is `(id:number)`. Only numbers and UUIDs are taken for parameters:
- * any other segment may be a fixed word of the API.
+ * `/pets/12/toys/9` → `/pets/(petId:number)/toys/(toyId:number)`: a parameter
+ * is named after the word before it (`id` when there is none), so its name
+ * does not collide with the `id` keys of the bodies (Examples columns are
+ * matched by name everywhere). Only numbers and UUIDs are taken for
+ * parameters: any other segment may be a fixed word of the API.
  */
 export function templatePath(path: string): string {
   const segs: string[] = path.split('/').filter((s) => s !== '');
   const params: (string | undefined)[] = segs.map((s) => (/^\d+$/.test(s) ? 'number' : UUID.test(s) ? 'uuid' : undefined));
-  const count = params.filter(Boolean).length;
   const used = new Set<string>();
   const out = segs.map((s, i) => {
     const type = params[i];
     if (!type) return s;
-    let name = 'id';
-    if (count > 1) {
-      const prev = i > 0 && !params[i - 1] ? segs[i - 1].replace(/[^A-Za-z0-9]/g, '') : '';
-      name = prev ? `${prev.replace(/ies$/, 'y').replace(/([^s])s$/, '$1')}Id` : 'id';
-    }
+    const prev = i > 0 && !params[i - 1] ? decodeSafe(segs[i - 1]).replace(/[^A-Za-z0-9]/g, '') : '';
+    const name = prev && /^[A-Za-z]/.test(prev) ? `${prev.replace(/ies$/, 'y').replace(/([^s])s$/, '$1')}Id` : 'id';
     let unique = name;
     for (let n = 2; used.has(unique); n++) unique = `${name}${n}`;
     used.add(unique);
