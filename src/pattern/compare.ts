@@ -570,6 +570,7 @@ export function samePathShape(a: readonly PathSegment[], b: readonly PathSegment
 
 /** Path segments of two paths of the same shape: each of B's segment values must be accepted by A's. */
 export function comparePath(a: readonly PathSegment[], aScope: Scope, b: readonly PathSegment[], bScope: Scope, where: string, opts: CompareOptions = {}): Difference[] {
+  if (!samePathShape(a, b)) return [{ kind: 'type', target: 'value', path: where, a: `/${a.map((s) => s.name).join('/')}`, b: `/${b.map((s) => s.name).join('/')}`, narrower: false }];
   const c = new Comparer(aScope, bScope, opts.stopAtFirst, opts.stopAtFirst);
   a.forEach((as, i) => {
     const bs = b[i];
