@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadContract } from '../../src/contract/load';
@@ -242,6 +243,21 @@ describe('hostile input', () => {
     expect(many.ms).toBeLessThan(1000);
   });
 
+  it('keeps serving after a client hangs up in the middle of a body', async () => {
+    const { port } = new URL(stub.url);
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => {
+        socket.write('POST /ws HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nContent-Length: 1000\r\n\r\n<soapenv:Envelope');
+        setTimeout(() => {
+          socket.destroy();
+          resolve();
+        }, 50);
+      });
+      socket.on('error', reject);
+    });
+    expect((await post(`${stub.url}/ws`, petRequest('2'))).status).toBe(200);
+  });
+
   it('answers 413 to a body over the limit, read or announced', async () => {
     const small = await startStub({ contracts: PET_SPEC, maxBodyBytes: 1024 });
     try {
@@ -284,6 +300,7 @@ describe('start-up', () => {
         expect(s.notServed[0].reason).toContain('Kafka');
         const ping = await call(`${s.url}/ping`, { method: 'GET' });
         expect(ping.status).toBe(204);
+        expect(ping.headers['content-length']).toBeUndefined();
       } finally {
         await s.close();
       }

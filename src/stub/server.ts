@@ -44,6 +44,7 @@ const HEADERS_TIMEOUT_MS = 10_000;
 /** In-flight answers get this long after close() before their connections are cut. */
 const CLOSE_GRACE_MS = 1_000;
 const TEXT = 'text/plain; charset=utf-8';
+const NO_BODY = new Set([204, 205, 304]);
 
 /** Loads the contracts once, starts the server and resolves when it is listening. */
 export async function startStub(options: StubOptions): Promise<RunningStub> {
@@ -128,10 +129,16 @@ function answer(table: RouteTable, req: IncomingMessage, res: ServerResponse, te
     outcome = dispatch(table, request, segmentsOf(request.path), body);
     if (outcome.kind === 'matched') {
       const r = outcome.fixed ? fixedResponse(outcome.route, outcome.fixed.response) : respond(outcome.route, outcome.row);
-      // A known length spares the client chunked decoding and the server a write.
-      r.headers['content-length'] = String(Buffer.byteLength(r.body));
-      res.writeHead(r.status, r.headers);
-      res.end(r.body);
+      if (NO_BODY.has(r.status)) {
+        // These statuses carry no body by definition (RFC 9110), whatever the contract says.
+        res.writeHead(r.status, r.headers);
+        res.end();
+      } else {
+        // A known length spares the client chunked decoding and the server a write.
+        r.headers['content-length'] = String(Buffer.byteLength(r.body));
+        res.writeHead(r.status, r.headers);
+        res.end(r.body);
+      }
     } else if (outcome.kind === 'no-match') {
       send(res, 400, noMatchReport(requestLine, outcome.attempts, body));
     } else {
