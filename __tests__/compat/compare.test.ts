@@ -128,3 +128,32 @@ describe('whole bodies', () => {
     expect(body('<a>(number)</a>', '<b>(number)</b>')).toMatchObject([{ kind: 'type', a: 'an XML document <a>', b: 'an XML document <b>' }]);
   });
 });
+
+describe('child sequences: the verdict equals language inclusion (brute force over short words)', () => {
+  type Slot = { name: string; occurs: 'once' | 'optional' | 'multiple' };
+  const NAMES = ['a', 'b', 'c'];
+  let seed = 12345;
+  const rnd = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
+  const randomSeq = (): Slot[] => Array.from({ length: 1 + rnd(4) }, () => ({ name: NAMES[rnd(3)], occurs: (['once', 'optional', 'multiple'] as const)[rnd(3)] }));
+  const xml = (seq: Slot[]) => `<r>${seq.map((s) => `<${s.name}${s.occurs === 'once' ? '' : ` specmatic_occurs="${s.occurs}"`}>(string)</${s.name}>`).join('')}</r>`;
+  const regex = (seq: Slot[]) => new RegExp(`^${seq.map((s) => `(?:${s.name})${s.occurs === 'once' ? '' : s.occurs === 'optional' ? '?' : '*'}`).join('')}$`);
+  const words: string[] = [''];
+  for (let len = 1; len <= 6; len++) for (const w of words.filter((x) => x.length === len - 1)) for (const n of NAMES) words.push(w + n);
+
+  test('500 random pairs, unique names and repeated names alike', () => {
+    const wrong: string[] = [];
+    for (let i = 0; i < 500; i++) {
+      const a = randomSeq();
+      const b = randomSeq();
+      const ra = regex(a);
+      const rb = regex(b);
+      const included = words.every((w) => !rb.test(w) || ra.test(w));
+      const verdict = body(xml(a), xml(b)).length === 0;
+      if (verdict !== included) wrong.push(`A=${ra.source} B=${rb.source}: check says ${verdict}, words say ${included}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+});

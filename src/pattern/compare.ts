@@ -366,6 +366,7 @@ export class Comparer {
    * Child sequences as regular languages over node names (each slot once,
    * optional or repeated): every sequence B allows must be allowed by A.
    * Names one side lacks are reported first and left out; the rest is decided
+   * slot by slot when every name occurs once on each side, and otherwise
    * exactly by walking B's automaton against the subset construction of A's.
    */
   private sequence(aAll: SeqSlot[], bAll: SeqSlot[], path: string): void {
@@ -381,6 +382,27 @@ export class Comparer {
     const B = bAll.filter((s) => aNames.has(s.local));
     const m = A.length;
     const n = B.length;
+    const orderDifference = (name: string) =>
+      this.add({ kind: 'order', target: 'node', path, name, a: sequenceWords(aAll), b: sequenceWords(bAll) });
+
+    // The usual case, decided slot by slot: each name once on both sides (so both keep the same names).
+    // B's words fit A's iff the order is the same and each slot's count range fits; a pair of
+    // names in the other order is a word B makes (every slot can be present) that A refuses.
+    if (new Set(A.map((s) => s.local)).size === m && new Set(B.map((s) => s.local)).size === n) {
+      const at = A.findIndex((s, i) => s.local !== B[i].local);
+      if (at >= 0) orderDifference(B[at].local);
+      const index = new Map(A.map((s, i) => [s.local, i]));
+      for (const bs of B) {
+        const as = A[index.get(bs.local)!];
+        if (bs.min < as.min) this.add({ kind: 'optional', target: 'node', path: `${path}/${bs.local}`, name: bs.local, a: 'required', b: 'optional' });
+        if (bs.max > as.max) this.add({ kind: 'repeated', target: 'node', path: `${path}/${bs.local}`, name: bs.local, a: 'at most one', b: 'repeated' });
+      }
+      for (const bs of B) {
+        const as = A[index.get(bs.local)!];
+        this.element(as.pattern, as.name, bs.pattern, bs.name, `${path}/${bs.local}${as.max === Infinity || bs.max === Infinity ? '[*]' : ''}`);
+      }
+      return;
+    }
 
     // An A state is slot i with k (0 or 1) nodes taken there, encoded i * 2 + k.
     const close = (states: Iterable<number>): number[] => {
@@ -412,9 +434,6 @@ export class Comparer {
     const accepting = (states: number[]) => states.includes(m * 2);
     const blocking = (states: number[]): SeqSlot[] => states.map((s) => [s >> 1, s & 1]).filter(([i, k]) => i < m && k === 0 && A[i].min === 1).map(([i]) => A[i]);
     const onlyOptionalInB = (local: string) => B.filter((s) => s.local === local).every((s) => s.min === 0);
-
-    const orderDifference = (name: string) =>
-      this.add({ kind: 'order', target: 'node', path, name, a: sequenceWords(aAll), b: sequenceWords(bAll) });
 
     const visited = new Set<string>();
     const work: [number, number[]][] = [[0, close([0])]];
