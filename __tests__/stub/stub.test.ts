@@ -189,6 +189,13 @@ describe('unknown paths and methods', () => {
     expect(res.body).toContain('  POST /square\n');
   });
 
+  it('answers HEAD like GET, without the body', async () => {
+    const res = await call(`${stub.url}/pets/7`, { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json');
+    expect(res.body).toBe('');
+  });
+
   it('answers a known path with another method with 405 and Allow', async () => {
     const res = await call(`${stub.url}/ws`, { method: 'GET' });
     expect(res.status).toBe(405);

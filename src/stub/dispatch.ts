@@ -25,17 +25,20 @@ export type Outcome =
  * kept only to explain a 400; on the happy path nothing else is allocated.
  */
 export function dispatch(table: RouteTable, req: HttpRequest, segments: string[], body: ParsedBody): Outcome {
-  const method = req.method.toUpperCase();
+  let method = req.method.toUpperCase();
+  // HEAD is GET without the body (RFC 9110) unless a contract says otherwise; Node drops the body.
+  if (method === 'HEAD' && !table.literal.has('HEAD') && !table.parameterised.has('HEAD')) method = 'GET';
+  const asked = method === req.method ? req : { ...req, method };
   const attempts: Attempt[] = [];
   for (const route of candidates(table, method, segments)) {
-    const m = matchRequest(route.scenario, req, body, segments);
+    const m = matchRequest(route.scenario, asked, body, segments);
     if (!m.endpoint) continue;
     if (m.mismatches.length === 0) {
       for (const f of route.fixed) {
-        if (matchRequest(f.scenario, req, body, segments).mismatches.length === 0) return { kind: 'matched', route, fixed: f };
+        if (matchRequest(f.scenario, asked, body, segments).mismatches.length === 0) return { kind: 'matched', route, fixed: f };
       }
       for (const r of route.rows) {
-        if (matchRequest(r.scenario, req, body, segments).mismatches.length === 0) return { kind: 'matched', route, row: r.row };
+        if (matchRequest(r.scenario, asked, body, segments).mismatches.length === 0) return { kind: 'matched', route, row: r.row };
       }
       return { kind: 'matched', route };
     }
