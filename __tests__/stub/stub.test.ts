@@ -196,6 +196,24 @@ describe('unknown paths and methods', () => {
     expect(res.body).toBe('');
   });
 
+  it('with cors, answers preflights and allows the origin; without, leaves CORS out', async () => {
+    const c = await startStub({ contracts: PET_SPEC, cors: true });
+    try {
+      const pre = await call(`${c.url}/ws`, { method: 'OPTIONS', headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,soapaction' } });
+      expect(pre.status).toBe(204);
+      expect(pre.headers['access-control-allow-origin']).toBe('http://localhost:3000');
+      expect(pre.headers['access-control-allow-methods']).toBe('POST');
+      expect(pre.headers['access-control-allow-headers']).toBe('content-type,soapaction');
+      const res = await post(`${c.url}/ws`, petRequest('1'), { 'content-type': 'text/xml', origin: 'http://localhost:3000' });
+      expect(res.status).toBe(200);
+      expect(res.headers['access-control-allow-origin']).toBe('http://localhost:3000');
+    } finally {
+      await c.close();
+    }
+    const plain = await post(`${stub.url}/ws`, petRequest('1'), { 'content-type': 'text/xml', origin: 'http://localhost:3000' });
+    expect(plain.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
   it('answers a known path with another method with 405 and Allow', async () => {
     const res = await call(`${stub.url}/ws`, { method: 'GET' });
     expect(res.status).toBe(405);

@@ -6,6 +6,7 @@ import { ParsedBody } from '../http/body';
 import { splitPath } from '../http/match-request';
 import type { HttpRequest } from '../http/message';
 import { loadContracts, type ContractSource } from './contracts';
+import { allowOrigin, answerPreflight, isPreflight } from './cors';
 import { dispatch, type Outcome } from './dispatch';
 import { noMatchReport, unknownPathReport } from './report';
 import { fixedResponse, respond } from './respond';
@@ -24,6 +25,8 @@ export interface StubOptions {
   log?: (line: string) => void;
   /** Largest request body accepted; a bigger one gets 413. Default 10 MiB. */
   maxBodyBytes?: number;
+  /** Answer CORS preflights and allow every origin (for browser apps on another origin). Default false. */
+  cors?: boolean;
 }
 
 export interface RunningStub {
@@ -55,7 +58,12 @@ export async function startStub(options: StubOptions): Promise<RunningStub> {
   }
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const handler = makeHandler(table, { verbose: options.verbose ?? false, log, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES });
+  const handler = makeHandler(table, {
+    verbose: options.verbose ?? false,
+    log,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    cors: options.cors ?? false,
+  });
   const server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS }, handler);
   const port = await listen(server, options.port ?? 0, host);
   let closing: Promise<void> | undefined;
@@ -90,11 +98,20 @@ interface HandlerOptions {
   verbose: boolean;
   log: (line: string) => void;
   maxBodyBytes: number;
+  cors: boolean;
 }
 
 function makeHandler(table: RouteTable, o: HandlerOptions) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const started = o.verbose ? performance.now() : 0;
+    if (o.cors) {
+      allowOrigin(req, res);
+      if (isPreflight(req)) {
+        answerPreflight(req, res);
+        if (o.verbose) o.log(`${req.method} ${req.url} -> 204 CORS preflight`);
+        return;
+      }
+    }
     const declared = Number(req.headers['content-length']);
     if (declared > o.maxBodyBytes) return tooLarge(req, res, o, started);
     let first: Buffer | undefined;

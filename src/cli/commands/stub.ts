@@ -18,15 +18,16 @@ export function registerStub(program: Command, io: Io): void {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--max-body-bytes <bytes>', 'largest request body accepted; larger gets 413', String(10 * 1024 * 1024))
     .option('-v, --verbose', 'log every request and the scenario that answered it')
+    .option('--cors', 'answer CORS preflights and allow every origin (for browser apps)')
     .addHelpText('after', '\nExamples:\n  accord stub contracts/\n  accord stub contracts/soap/api_pet_v1.spec --port 8080 --verbose\n')
-    .action(async (paths: string[], opts: { port: string; host: string; maxBodyBytes: string; verbose?: boolean }) => {
+    .action(async (paths: string[], opts: { port: string; host: string; maxBodyBytes: string; verbose?: boolean; cors?: boolean }) => {
       const port = wholeNumber(opts.port, '--port', 65535);
       const maxBodyBytes = wholeNumber(opts.maxBodyBytes, '--max-body-bytes', Number.MAX_SAFE_INTEGER);
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (see above); require, not import(), so Jest needs no VM modules
       const { startStub } = require('../../stub') as typeof import('../../stub');
       // Paths stay as typed when they are relative to this process, so reports name files the way the user does.
       const contracts = io.cwd === process.cwd() ? paths : paths.map((p) => path.resolve(io.cwd, p));
-      const stub = await startStub({ contracts, port, host: opts.host, maxBodyBytes, verbose: opts.verbose, log: (line) => io.stderr(`${line}\n`) });
+      const stub = await startStub({ contracts, port, host: opts.host, maxBodyBytes, verbose: opts.verbose, cors: opts.cors, log: (line) => io.stderr(`${line}\n`) });
       const lines = [`accord stub listening on ${stub.url}`, `Serving ${stub.served.length} scenario${stub.served.length === 1 ? '' : 's'}:`];
       for (const s of stub.served) {
         lines.push(`  ${s.request.method} ${s.request.path} -> ${s.response.status}  "${s.name}"${s.wip ? ' @WIP' : ''}  (${formatLocation({ file: relative(io.cwd, s.file), line: s.line })})`);
