@@ -181,8 +181,9 @@ export class CxfExtractor implements TextExtractor {
       this.fail(b, 'the log ends inside this CXF block: the payload is cut short', b.payloadLine || b.line);
       return;
     }
-    if (b.kind === 'ext' && !b.capture) {
+    if (b.kind === 'ext') {
       this.block = undefined;
+      this.sink.skipped('CXF blocks without a payload');
       return;
     }
     this.fail(b, 'the log ends inside this CXF block, before its payload', b.line);

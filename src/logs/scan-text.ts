@@ -41,6 +41,7 @@ export async function scanTextLog(file: string, lines: AsyncIterable<LogLine>, s
     }
     if (taken) continue;
     stats.skippedLines++;
+    if (l.overlong) sink.skipped(`lines longer than ${limits.maxLineChars} characters (cut; no envelope starts in their first 256)`);
     if (l.text.trim() !== '' && !/^\s*<\?xml[^>]*\?>\s*$/.test(l.text)) context = l.overlong ? '' : l.text.slice(0, 2000);
   }
   active?.eof();
