@@ -33,6 +33,11 @@ describe('Apache CXF LoggingInInterceptor/LoggingOutInterceptor blocks', () => {
     expect(get.request.path).toBe('/ws/pets');
     expect(get.request.headers.map((h) => [h.name, h.pattern])).toEqual([['SOAPAction', { kind: 'literal', value: '"http://example.com/petstore/v1/getPet"' }]]);
     expect(r.parsed.scenarios[3].response.status).toBe(500);
+    // Nothing in a typed request says which calls fail: in progress until values pin it.
+    expect(r.parsed.scenarios.map((s) => s.wip)).toEqual([false, false, false, true]);
+    const pinned = await importAndParse([file], { examples: true });
+    expect(pinned.parsed.scenarios[3].wip).toBe(false);
+    expect(pinned.parsed.scenarios[3].examples.map((e) => e.values.get('id'))).toEqual(['999']);
   });
 
   it('writes typed placeholders, optional and repeated nodes, and the security header', async () => {
