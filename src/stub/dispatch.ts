@@ -4,6 +4,7 @@ import type { FixedExample } from './example-files';
 import { matchRequest } from '../http/match-request';
 import type { HttpRequest } from '../http/message';
 import type { Mismatch } from '../pattern/mismatch';
+import { mayMatch } from './prefilter';
 import { literalKey, type Route, type RouteTable } from './routes';
 
 /** How one scenario saw a request that it did not accept. */
@@ -30,7 +31,12 @@ export function dispatch(table: RouteTable, req: HttpRequest, segments: string[]
   if (method === 'HEAD' && !table.literal.has('HEAD') && !table.parameterised.has('HEAD')) method = 'GET';
   const asked = method === req.method ? req : { ...req, method };
   const attempts: Attempt[] = [];
+  let skipped: Route[] | undefined;
   for (const route of candidates(table, method, segments)) {
+    if (!mayMatch(route.required, body)) {
+      (skipped ??= []).push(route);
+      continue;
+    }
     const m = matchRequest(route.scenario, asked, body, segments);
     if (!m.endpoint) continue;
     if (m.mismatches.length === 0) {
@@ -44,6 +50,8 @@ export function dispatch(table: RouteTable, req: HttpRequest, segments: string[]
     }
     attempts.push({ route, mismatches: m.mismatches });
   }
+  // Only now, for the report, are the skipped scenarios compared in full.
+  for (const route of skipped ?? []) attempts.push({ route, mismatches: matchRequest(route.scenario, asked, body, segments).mismatches });
   if (attempts.length > 0) return { kind: 'no-match', attempts };
   return { kind: 'unknown-path', allowed: allowedMethods(table, segments) };
 }

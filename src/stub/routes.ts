@@ -7,6 +7,7 @@ import { resolve } from '../pattern/resolve';
 import type { XmlElementPattern } from '../pattern/types';
 import { loadExampleFiles, type FixedExample } from './example-files';
 import { narrowToRow } from './examples';
+import { requiredNodes, type RequiredNode } from './prefilter';
 import { respond } from './respond';
 import { compileXmlTemplate, type XmlTemplate } from './template';
 
@@ -22,6 +23,8 @@ export interface Route {
   literalPath?: string;
   /** What the request body must be, to tell "malformed XML" from "no match". */
   requestKind?: BodyKind;
+  /** Nodes every matching XML body has: requests without them skip the full match (prefilter.ts). */
+  required?: RequiredNode;
   rows: { row: ExampleRow; scenario: Scenario }[];
   /** Example files for this scenario: tried before the rows, answered as given. */
   fixed: FixedExample[];
@@ -101,6 +104,7 @@ function buildRoute(s: Scenario): Route {
     method: r.method.toUpperCase(),
     literalPath: literal ? literalKey(r.segments.map((seg) => seg.name)) : undefined,
     requestKind: r.body ? bodyKind(r.body, s.scope) : undefined,
+    required: requiredNodes(r.body, s.scope),
     rows: s.examples.map((row) => ({ row, scenario: narrowToRow(s, row) })),
     fixed: [],
     responseKind,
