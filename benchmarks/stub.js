@@ -120,6 +120,40 @@ async function warmClient() {
   await new Promise((resolve) => server.close(resolve));
 }
 
+/**
+ * In-process, no network: the stub's own work per request (parse, pick the scenario, generate the
+ * answer) for a SOAP service of N operations on one path, as a WSDL import produces, asking for
+ * the last operation (the worst case for a first-match-wins search).
+ */
+function dispatchCost() {
+  const { parseContract } = require('../dist/contract/load');
+  const { buildRoutes } = require('../dist/stub/routes');
+  const { dispatch } = require('../dist/stub/dispatch');
+  const { respond } = require('../dist/stub/respond');
+  const { ParsedBody } = require('../dist/http/body');
+  const envelope = (inner) => `<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Header/><soapenv:Body>${inner}</soapenv:Body></soapenv:Envelope>`;
+  for (const n of [1, 10, 100]) {
+    let spec = 'Feature: Many operations\n';
+    for (let i = 0; i < n; i++) {
+      const op = (suffix, field) => `<ns:op${i}${suffix} xmlns:ns="urn:svc"><ns:${field}>(number)</ns:${field}></ns:op${i}${suffix}>`;
+      spec += `  Scenario: op${i}\n    Given type Req ${envelope(op('Request', 'id'))}\n    And type Res ${envelope(op('Response', 'value'))}\n    When POST /ws\n    And request-body (Req)\n    Then status 200\n    And response-body (Res)\n`;
+    }
+    const table = buildRoutes([parseContract(spec, 'many.spec')]);
+    const text = envelope(`<ns:op${n - 1}Request xmlns:ns="urn:svc"><ns:id>7</ns:id></ns:op${n - 1}Request>`);
+    const req = { method: 'POST', path: '/ws', query: [], headers: {}, body: text };
+    const once = () => {
+      const o = dispatch(table, req, ['ws'], new ParsedBody(text));
+      if (o.kind !== 'matched') throw new Error(`op${n - 1} not matched`);
+      return respond(o.route).body;
+    };
+    for (let i = 0; i < 20_000; i++) once();
+    const rounds = 100_000;
+    const t = process.hrtime.bigint();
+    for (let i = 0; i < rounds; i++) once();
+    console.log(`stub work per request, ${String(n).padStart(3)} operations on POST /ws (asking for the last): ${(Number(process.hrtime.bigint() - t) / rounds / 1000).toFixed(1)} µs`);
+  }
+}
+
 async function main() {
   await warmClient();
   console.log(`SOAP pet lookup, ${CONNECTIONS} connections, ${DURATION} s (after ${WARMUP} s warm-up), Node ${process.version}`);
@@ -136,6 +170,7 @@ async function main() {
     [`stub first answer ${stub.firstAnswer.toFixed(0)} ms <= 150 ms after spawn`, stub.firstAnswer <= 150],
   ];
   for (const [text, ok] of checks) console.log(`${ok ? 'ok  ' : 'MISS'} ${text}`);
+  dispatchCost();
   // A missed target is reported, not failed: timings depend on the machine; a broken stub (non-200s) does fail.
 }
 
