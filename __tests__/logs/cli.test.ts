@@ -62,6 +62,20 @@ describe('accord import log', () => {
     expect(err).toMatch(/redacted: 8 values kept out of Examples/);
   });
 
+  it('reads standard input with -, and says it could not check it a second time', () => {
+    const r = cli(['import', 'log', '-', '--output', 'piped.spec'], tmp.dir, readFileSync(fixture('spring-ws.log')));
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(
+      ['wrote piped.spec', '1 file: 12 line messages, 6 request/response pairs, 2 scenarios', 'skipped: 6 lines with no message', 'not checked: standard input cannot be read a second time', ''].join('\n'),
+    );
+    const text = readFileSync(path.join(tmp.dir, 'piped.spec'), 'utf8');
+    expect(text).toContain('Feature: Imported from standard input');
+    expect(text).toContain('# 3 logged calls: <stdin>:5, <stdin>:8, <stdin>:11');
+    const empty = cli(['import', 'log', '-', '--output', 'empty.spec'], tmp.dir, '');
+    expect(empty.status).toBe(2);
+    expect(empty.stderr).toBe('accord: <stdin>: the log is empty\n');
+  });
+
   it('lists its options in --help', () => {
     const r = cli(['import', 'log', '--help'], tmp.dir);
     expect(r.status).toBe(0);

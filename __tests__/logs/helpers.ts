@@ -59,7 +59,7 @@ export function acceptedBy(imported: Imported, pathOverride?: string): string[] 
   return imported.exchanges.map((x) => checkExchange(imported.parsed, x, pathOverride).scenario?.name ?? '(none)');
 }
 
-export function cli(args: string[], cwd: string): { status: number; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', timeout: 60_000 });
+export function cli(args: string[], cwd: string, input?: string | Buffer): { status: number; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', timeout: 60_000, input });
   return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }

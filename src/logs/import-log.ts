@@ -7,7 +7,7 @@ import { DEFAULT_LOG_LIMITS, type LogLimits } from './limits';
 import type { LoggedMessage, LogShape } from './message';
 import { Operations } from './operations';
 import { type Exchange, Pairer } from './pair';
-import { readLogText, splitLines } from './read-log';
+import { readLogText, splitLines, STDIN } from './read-log';
 import { Redactor } from './redact';
 import { scanTextLog } from './scan-text';
 import { writeContract } from './write-contract';
@@ -101,8 +101,9 @@ export async function readExchanges(files: string[], onExchange: (x: Exchange) =
     problem: (e) => report.problems.push(e),
     skipped: skip,
   };
-  for (const file of files) {
-    const { head, chunks } = await peek(readLogText(options.cwd ? path.resolve(options.cwd, file) : file, limits, file));
+  for (const given of files) {
+    const file = given === STDIN ? '<stdin>' : given;
+    const { head, chunks } = await peek(readLogText(options.cwd && given !== STDIN ? path.resolve(options.cwd, given) : given, limits, file));
     if (head.trim() === '') throw new AccordError('ACCORD_ERR_LOG', 'the log holds only blank lines', { file });
     if (looksLikeHar(head)) {
       const r = await scanHar(file, chunks, sink, limits, options.include ?? []);
@@ -128,7 +129,7 @@ export async function importLogs(files: string[], options: ImportLogOptions = {}
   const list = [...ops.byKey.values()];
   report.scenarios = list.length;
   if (list.length === 0) return { report };
-  const names = files.map((f) => f.split(/[\\/]/).pop()!);
+  const names = files.map((f) => (f === STDIN ? 'standard input' : f.split(/[\\/]/).pop()!));
   const contract = writeContract(list, {
     feature: options.feature ?? `Imported from ${names.join(', ')}`,
     header: [

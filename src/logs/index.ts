@@ -10,6 +10,7 @@ export { checkExchange, toHttpRequest, toHttpResponse } from './verify';
 export type { Exchange } from './pair';
 export type { DecodedMessage } from './decode';
 export { DEFAULT_LOG_LIMITS, type LogLimits } from './limits';
+export { readableTwice, STDIN } from './read-log';
 
 /** The generated text parsed back; failing to parse is a bug in the writer, never the user's. */
 export function parseGenerated(text: string, file: string): Contract {

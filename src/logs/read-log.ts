@@ -1,4 +1,4 @@
-import { createReadStream, promises as fsp } from 'node:fs';
+import { createReadStream, promises as fsp, statSync } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { AccordError } from '../errors';
 import { DEFAULT_LOG_LIMITS, type LogLimits } from './limits';
@@ -20,9 +20,11 @@ export interface LogLine {
  * offset of the first byte that gave it away. Nothing is ever read whole.
  */
 export async function* readLogText(real: string, limits: LogLimits = DEFAULT_LOG_LIMITS, file = real): AsyncGenerator<string> {
-  await checkReadable(real, file);
-  const raw = createReadStream(real, { highWaterMark: 64 * 1024 });
-  let source: AsyncIterable<Buffer> = raw;
+  const stdin = real === STDIN;
+  if (!stdin) await checkReadable(real, file);
+  const raw = stdin ? process.stdin : createReadStream(real, { highWaterMark: 64 * 1024 });
+  const source: AsyncIterable<Buffer> = raw;
+  let total = 0;
   let first = true;
   let decoder: InstanceType<typeof TextDecoder> | undefined;
   let sniffed = 0;
@@ -33,6 +35,7 @@ export async function* readLogText(real: string, limits: LogLimits = DEFAULT_LOG
       gzip = isGzip;
     })) {
       let buf = chunk as Buffer;
+      total += buf.length;
       if (gzip) {
         inflated += buf.length;
         if (inflated > limits.maxInflatedBytes) throw new AccordError('ACCORD_ERR_LIMIT', `inflates to more than ${limits.maxInflatedBytes} bytes; refusing to read further`, { file });
@@ -60,13 +63,28 @@ export async function* readLogText(real: string, limits: LogLimits = DEFAULT_LOG
       const rest = decoder.decode();
       if (rest) yield rest;
     }
+    // A pipe or device has no size to check up front.
+    if (total === 0) throw new AccordError('ACCORD_ERR_LOG', 'the log is empty', { file });
   } catch (e) {
     if (e instanceof AccordError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'Z_DATA_ERROR' || code === 'Z_BUF_ERROR') throw new AccordError('ACCORD_ERR_LOG', `the gzip-compressed log is damaged or cut short (${(e as Error).message})`, { file });
     throw new AccordError('ACCORD_ERR_IO', `cannot read log: ${code ?? (e as Error).message}`, { file });
   } finally {
-    raw.destroy();
+    if (!stdin) raw.destroy();
+  }
+}
+
+/** The file name that stands for standard input. */
+export const STDIN = '-';
+
+/** Logs that can be read only once (standard input, pipes): the CLI cannot re-read them to check. */
+export function readableTwice(file: string): boolean {
+  if (file === STDIN) return false;
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return true;
   }
 }
 
@@ -79,7 +97,8 @@ async function checkReadable(real: string, file: string): Promise<void> {
     throw new AccordError('ACCORD_ERR_IO', code === 'ENOENT' ? 'no such file' : `cannot read log: ${code ?? (e as Error).message}`, { file });
   }
   if (stat.isDirectory()) throw new AccordError('ACCORD_ERR_IO', 'is a directory, not a log file', { file });
-  if (stat.size === 0) throw new AccordError('ACCORD_ERR_LOG', 'the log is empty', { file });
+  // Pipes and devices (/dev/stdin, a named pipe) are read as streams; only a regular file has a size.
+  if (stat.isFile() && stat.size === 0) throw new AccordError('ACCORD_ERR_LOG', 'the log is empty', { file });
 }
 
 /** Passes chunks through, inflating them when the stream starts with the gzip magic bytes. */

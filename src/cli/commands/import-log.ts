@@ -24,7 +24,7 @@ export function registerImportLog(program: Command, io: Io): void {
   importCommand(program)
     .command('log')
     .description('write a contract (.spec) from logged requests and responses: Apache CXF logging, one-line or pretty-printed SOAP envelopes in any log, HAR files')
-    .argument('<logfile...>', 'log files (plain or gzip-compressed text, or .har)')
+    .argument('<logfile...>', 'log files (plain or gzip-compressed text, or .har); - reads standard input')
     .option('-o, --output <file.spec>', 'where to write the contract; "-" writes it to standard output (default: <first log name>.spec)')
     .option('--path <path>', 'the request path of every SOAP scenario (default: the logged address, else /ws)')
     .option('--examples', 'keep the logged request values as an Examples table')
@@ -45,7 +45,9 @@ export function registerImportLog(program: Command, io: Io): void {
       if (!Number.isInteger(maxExamples) || maxExamples < 1) throw new ExitError(EXIT_USAGE, `accord import log: --max-examples must be a whole number above 0, found "${opts.maxExamples}"`);
       if (opts.path !== undefined && !opts.path.startsWith('/')) throw new ExitError(EXIT_USAGE, `accord import log: --path must start with "/", found "${opts.path}"`);
       const toStdout = opts.output === '-';
-      const output = toStdout ? undefined : path.resolve(io.cwd, opts.output ?? `${path.basename(files[0]).replace(/(\.gz)?$/, '').replace(/\.[^.]*$/, '')}.spec`);
+      if (files.filter((f) => f === logs.STDIN).length > 1) throw new ExitError(EXIT_USAGE, 'accord import log: standard input (-) can be read only once');
+      const base = files[0] === logs.STDIN ? 'stdin' : path.basename(files[0]).replace(/(\.gz)?$/, '').replace(/\.[^.]*$/, '');
+      const output = toStdout ? undefined : path.resolve(io.cwd, opts.output ?? `${base}.spec`);
       if (output && existsSync(output) && !opts.force) throw new ExitError(EXIT_USAGE, `accord import log: ${shown(io, output)} exists; use --force to overwrite it or --output to write elsewhere`);
       const say = toStdout ? io.stderr : io.stdout;
       const options = { path: opts.path, examples: opts.examples, redact: opts.redact, include: opts.include, limits: { maxExamples }, cwd: io.cwd };
@@ -80,7 +82,9 @@ export function registerImportLog(program: Command, io: Io): void {
       if (problems.length > SHOWN) lines.push(`  ... and ${problems.length - SHOWN} more left out`);
 
       let failed = 0;
-      if (opts.verify) {
+      const once = files.filter((f) => !logs.readableTwice(f === logs.STDIN ? f : path.resolve(io.cwd, f)));
+      if (opts.verify && once.length > 0) lines.push(`not checked: ${once.map((f) => (f === logs.STDIN ? 'standard input' : f)).join(', ')} cannot be read a second time`);
+      else if (opts.verify) {
         const parsed = logs.parseGenerated(contract, output ?? '<stdout>');
         const bad = await logs.verifyLogs(parsed, files, options);
         failed = bad.length;
