@@ -22,10 +22,10 @@ export function compareVersions(pair: FilePair): FileReport {
   const older = pair.older ? parseContract(pair.older.text, pair.older.label) : undefined;
   const newer = pair.newer ? parseContract(pair.newer.text, pair.newer.label) : undefined;
   if (!older) {
-    return { file: pair.file, status: 'new', newer: pair.newer!.label, note: pair.olderWhere, verdict: { compatible: true, testsRun: 0, passed: 0, failed: 0, results: [], skipped: [] } };
+    return { file: pair.file, status: 'new', newer: pair.newer!.label, note: pair.olderWhere, inFolder: pair.inFolder, verdict: { compatible: true, testsRun: 0, passed: 0, failed: 0, results: [], skipped: [] } };
   }
   const verdict = checkCompatibility(older, newer ?? empty(pair.file));
-  const report: FileReport = { file: pair.file, status: newer ? 'compared' : 'removed', older: pair.older!.label, verdict };
+  const report: FileReport = { file: pair.file, status: newer ? 'compared' : 'removed', older: pair.older!.label, inFolder: pair.inFolder, verdict };
   if (newer) report.newer = pair.newer!.label;
   else report.note = pair.newerWhere;
   if (!verdict.compatible) report.hint = versionHint(pair.versioned ?? pair.file);

@@ -11,6 +11,8 @@ export interface FileReport {
   verdict: Verdict;
   /** Seed 9.2: the version file an incompatible change belongs in. */
   hint?: string;
+  /** Found by scanning a folder: the text report names the file. */
+  inFolder?: boolean;
 }
 
 export const COMPATIBLE = 'The newer contract is backward compatible';
@@ -23,7 +25,7 @@ export function countsLine(v: { testsRun: number; passed: number; failed: number
 /** Specmatic's layout: counts, then each failed scenario with its API and each break, then the verdict. */
 export function formatText(reports: readonly FileReport[]): string {
   const lines: string[] = [];
-  const many = reports.length > 1;
+  const many = reports.length > 1 || reports.some((r) => r.inFolder);
   for (const r of reports) {
     if (many) lines.push(`Contract: ${r.file}`);
     if (r.status === 'new') lines.push(`${r.file} is a new contract: it has no version in ${r.note}, so there is nothing it can break.`);

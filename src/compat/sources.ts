@@ -24,6 +24,8 @@ export interface FilePair {
   versioned?: string;
   /** "HEAD", "the working tree", a ref: said when a side is absent. */
   olderWhere: string;
+  /** Found by scanning a folder (the report then names each file). */
+  inFolder?: boolean;
   newerWhere: string;
 }
 
@@ -89,6 +91,7 @@ export function plainPairs(olderArg: string, newerArg: string, cwd: string): Fil
       newer: existsSync(w) ? { label: nl, text: readText(w) } : undefined,
       olderWhere: olderArg,
       newerWhere: newerArg,
+      inFolder: true,
     };
   });
 }
@@ -143,6 +146,7 @@ export async function workingTreePairs(arg: string, cwd: string): Promise<FilePa
       newer: treeSet.has(f) ? { label: shown, text: readText(path.join(root, f)) } : undefined,
       olderWhere: 'HEAD',
       newerWhere: 'the working tree',
+      inFolder: true,
     });
   }
   return pairs;
@@ -185,6 +189,7 @@ export async function commitPairs(arg: string, newerRef: string, olderRef: strin
       newer: newerSet.has(f) ? { label: `${newerRef}:${f}`, text: await showFile(root, newer, f) } : undefined,
       olderWhere: olderRef,
       newerWhere: newerRef,
+      inFolder: true,
     });
   }
   return pairs;
