@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { importLogs } from '../../src/logs';
-import { cli, fixture, scratch } from './helpers';
+import { cli, fixture, importAndParse, scratch, unmatched } from './helpers';
 
 /**
  * Every input is hostile. Through the built CLI: each bad input gets a message
@@ -155,5 +155,32 @@ describe('bounded reading (library limits)', () => {
     const r = await importLogs([file], { limits: { maxHarEntryChars: 20_000 } });
     expect(r.report.problems.map((p) => p.message)).toEqual(['this HAR entry is larger than 20000 characters; it is not read']);
     expect(r.report.exchanges).toBe(9);
+  });
+});
+
+describe('many requests waiting at once', () => {
+  const SOAP11 = 'xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"';
+  const env = (body: string) => `<soap:Envelope ${SOAP11}><soap:Body>${body}</soap:Body></soap:Envelope>`;
+
+  it('older waiting requests drop their parsed body and are parsed again when their response comes', async () => {
+    const n = 600;
+    const lines = [
+      ...Array.from({ length: n }, (_, i) => `INFO Request: ${env(`<ping><n>${i}</n><at>2024-01-01</at></ping>`)}`),
+      ...Array.from({ length: n }, (_, i) => `INFO Response: ${env(`<pingResponse><n>${i}</n></pingResponse>`)}`),
+    ];
+    const r = await importAndParse([tmp.write('burst.log', lines.join('\n'))]);
+    expect(r.report.exchanges).toBe(n);
+    expect(r.report.unpairedCount).toBe(0);
+    expect(r.contract).toContain('<at>(date)</at>');
+    expect(unmatched(r)).toEqual([]);
+  });
+
+  it('waiting requests are bounded in characters too, and reports keep the first 1000 only', async () => {
+    const body = 'x'.repeat(1000);
+    const lines = Array.from({ length: 1500 }, (_, i) => `INFO Request: ${env(`<ping${i % 3}><p>${body}</p></ping${i % 3}>`)}`);
+    const r = await importLogs([tmp.write('flood.log', lines.join('\n'))], { limits: { maxPendingChars: 100_000 } });
+    expect(r.report.unpairedCount).toBe(1500);
+    expect(r.report.unpaired).toHaveLength(1000);
+    expect(r.report.unpaired[0].why).toBe('still waiting for a response when 100000 characters of requests were');
   });
 });

@@ -12,6 +12,9 @@ import { Redactor } from './redact';
 import { scanTextLog } from './scan-text';
 import { writeContract } from './write-contract';
 
+/** Unpaired messages and problems listed in a report; more are only counted, so a hostile log cannot fill memory with them. */
+export const REPORT_KEPT = 1000;
+
 export interface ImportLogOptions {
   /** --path: the request path of every SOAP scenario (default: the logged address, else /ws). */
   path?: string;
@@ -43,9 +46,12 @@ export interface LogReport {
   skippedLines: number;
   /** Recognised but left out, by reason, with sub-counts by detail (a HAR entry's content type). */
   skipped: Map<string, { count: number; details: Map<string, number> }>;
+  /** The first unpaired messages (at most REPORT_KEPT); `unpairedCount` counts them all. */
   unpaired: Unpaired[];
-  /** Messages that could not be used; each has file and line. */
+  unpairedCount: number;
+  /** The first messages that could not be used (at most REPORT_KEPT), each with file and line; `problemCount` counts them all. */
   problems: AccordError[];
+  problemCount: number;
   redactedValues: number;
 }
 
@@ -60,15 +66,27 @@ export async function readExchanges(files: string[], onExchange: (x: Exchange) =
   const limits: LogLimits = { ...DEFAULT_LOG_LIMITS, ...options.limits };
   const report: LogReport = {
     files: [], messages: { cxf: 0, line: 0, pretty: 0, har: 0 }, exchanges: 0, scenarios: 0,
-    skippedLines: 0, skipped: new Map(), unpaired: [], problems: [], redactedValues: 0,
+    skippedLines: 0, skipped: new Map(), unpaired: [], unpairedCount: 0, problems: [], problemCount: 0, redactedValues: 0,
+  };
+  const problem = (e: AccordError) => {
+    if (report.problems.length < REPORT_KEPT) report.problems.push(e);
+    report.problemCount++;
   };
   const pairer = new Pairer(
     (x) => {
       report.exchanges++;
       onExchange(x);
     },
-    (m, why) => report.unpaired.push({ at: m.at, direction: m.direction, why }),
+    (m, why) => {
+      if (report.unpaired.length < REPORT_KEPT) report.unpaired.push({ at: m.at, direction: m.direction, why });
+      report.unpairedCount++;
+    },
     limits,
+    (m) => {
+      const d = decodeMessage(m);
+      if ('ok' in d) return d.ok;
+      throw new Error(`a request that parsed once did not parse again (${m.at.file}:${m.at.line})`);
+    },
   );
   const skip = (reason: string, detail?: string) => {
     let s = report.skipped.get(reason);
@@ -78,7 +96,7 @@ export async function readExchanges(files: string[], onExchange: (x: Exchange) =
   };
   const decode = (m: LoggedMessage, echo = false): DecodedMessage | undefined => {
     const d = decodeMessage(m);
-    if ('problem' in d) report.problems.push(d.problem);
+    if ('problem' in d) problem(d.problem);
     else if ('skip' in d) skip(d.skip);
     else {
       // A Spring-WS echo repeats a request already counted; a HAR request is counted here.
@@ -98,7 +116,7 @@ export async function readExchanges(files: string[], onExchange: (x: Exchange) =
       }
       pairer.add(decoded, echo);
     },
-    problem: (e) => report.problems.push(e),
+    problem,
     skipped: skip,
   };
   for (const given of files) {

@@ -5,7 +5,7 @@ import { importLogs, readExchanges, type ImportLogOptions } from './import-log';
 import { checkExchange } from './verify';
 import type { Mismatch } from '../pattern/mismatch';
 
-export { importLogs, readExchanges, type ImportLogOptions, type ImportResult, type LogReport, type Unpaired } from './import-log';
+export { importLogs, readExchanges, REPORT_KEPT, type ImportLogOptions, type ImportResult, type LogReport, type Unpaired } from './import-log';
 export { checkExchange, toHttpRequest, toHttpResponse } from './verify';
 export type { Exchange } from './pair';
 export type { DecodedMessage } from './decode';

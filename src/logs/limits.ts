@@ -12,6 +12,8 @@ export interface LogLimits {
   maxHarEntryChars: number;
   /** Requests held while waiting for their response; beyond this the oldest is reported unpaired. */
   maxPending: number;
+  /** Characters of request bodies held while waiting, likewise. */
+  maxPendingChars: number;
   /** Most bytes read from one gzip-compressed log after decompression. */
   maxInflatedBytes: number;
   /** Distinct Examples rows kept per scenario with --examples. */
@@ -25,6 +27,7 @@ export const DEFAULT_LOG_LIMITS: LogLimits = {
   maxMessageChars: 4 * 1024 * 1024,
   maxHarEntryChars: 16 * 1024 * 1024,
   maxPending: 10_000,
+  maxPendingChars: 32 * 1024 * 1024,
   maxInflatedBytes: 2 * 1024 * 1024 * 1024,
   maxExamples: 50,
   maxOperations: 1000,

@@ -7,6 +7,20 @@ export interface Exchange {
   response: DecodedMessage;
 }
 
+interface Pending {
+  m: DecodedMessage;
+  seq: number;
+  /** Where it waits: an ID key or an operation key. */
+  idKey?: string;
+  opKey?: string;
+  done: boolean;
+  /** Its parsed body was dropped to save memory; parsed again when it pairs. */
+  stripped: boolean;
+}
+
+/** Requests waiting that keep their parsed body; older ones keep only their text. */
+const TREES_KEPT = 256;
+
 /**
  * Pairs requests with responses as they stream past:
  * 1. a response that carries its request (HAR, Spring-WS "for request [..]") is a pair;
@@ -14,18 +28,27 @@ export interface Exchange {
  * 3. otherwise by order, per operation: a response pairs with the oldest
  *    waiting request of its operation (getPetResponse → getPet/getPetRequest);
  *    a SOAP Fault, which names no operation, with the oldest waiting request.
- * Whatever is left over is reported as unpaired.
+ * Whatever is left over is reported as unpaired. Waiting requests are bounded
+ * in number and in characters, and only the newest keep their parsed body, so
+ * a log of requests without responses costs bounded memory.
  */
 export class Pairer {
   private seq = 0;
-  private readonly byId = new Map<string, { m: DecodedMessage; seq: number }>();
-  private readonly byOperation = new Map<string, { m: DecodedMessage; seq: number }[]>();
-  private pendingCount = 0;
+  private readonly byId = new Map<string, Pending>();
+  private readonly byOperation = new Map<string, Pending[]>();
+  /** Every waiting request in arrival order (entries already paired are skipped lazily). */
+  private readonly order: Pending[] = [];
+  private orderHead = 0;
+  private readonly withTrees: Pending[] = [];
+  private count = 0;
+  private chars = 0;
 
   constructor(
     private readonly onPair: (x: Exchange) => void,
     private readonly onUnpaired: (m: DecodedMessage, why: string) => void,
     private readonly limits: LogLimits,
+    /** Parses a stripped request's body again. */
+    private readonly rehydrate: (m: DecodedMessage) => DecodedMessage = (m) => m,
   ) {}
 
   add(m: DecodedMessage, echo?: DecodedMessage): void {
@@ -35,56 +58,102 @@ export class Pairer {
       this.onPair({ request: echo, response: m });
       return;
     }
-    if (m.id !== undefined) {
-      const key = `${m.at.file}\u0000${m.id}`;
-      if (m.direction === 'request') {
-        const old = this.byId.get(key);
-        if (old) this.unpaired(old.m, `no response with ID ${m.id} before the ID was used again`);
-        else this.pendingCount++;
-        this.byId.set(key, { m, seq });
-        this.bound();
-        return;
+    if (m.direction === 'request') {
+      const p: Pending = { m, seq, done: false, stripped: false };
+      if (m.id !== undefined) {
+        p.idKey = `${m.at.file}\u0000${m.id}`;
+        const old = this.byId.get(p.idKey);
+        if (old) {
+          this.take(old);
+          this.onUnpaired(old.m, `no response with ID ${m.id} before the ID was used again`);
+        }
+        this.byId.set(p.idKey, p);
+      } else {
+        p.opKey = operationKey(m.operation ?? `${m.method} ${m.path}`);
+        let q = this.byOperation.get(p.opKey);
+        if (!q) this.byOperation.set(p.opKey, (q = []));
+        q.push(p);
       }
-      const req = this.byId.get(key);
+      this.wait(p);
+      return;
+    }
+    let req: Pending | undefined;
+    if (m.id !== undefined) {
+      req = this.byId.get(`${m.at.file}\u0000${m.id}`);
       if (!req) {
         this.onUnpaired(m, `no request with ID ${m.id} before it`);
         return;
       }
-      this.byId.delete(key);
-      this.pendingCount--;
-      this.onPair({ request: req.m, response: m });
-      return;
+    } else {
+      const key = m.fault ? this.oldestOperation() : operationKey(m.operation ?? '');
+      req = key === undefined ? undefined : this.byOperation.get(key)?.[0];
+      if (!req) {
+        this.onUnpaired(m, m.fault ? 'a fault with no request waiting before it' : `no ${m.operation ?? ''} request waiting before it`);
+        return;
+      }
     }
-    if (m.direction === 'request') {
-      const key = operationKey(m.operation ?? `${m.method} ${m.path}`);
-      let q = this.byOperation.get(key);
-      if (!q) this.byOperation.set(key, (q = []));
-      q.push({ m, seq });
-      this.pendingCount++;
-      this.bound();
-      return;
-    }
-    let key: string | undefined;
-    if (m.fault) key = this.oldestOperation();
-    else key = operationKey(m.operation ?? '');
-    const q = key === undefined ? undefined : this.byOperation.get(key);
-    const req = q?.shift();
-    if (!req) {
-      this.onUnpaired(m, m.fault ? 'a fault with no request waiting before it' : `no ${m.operation ?? ''} request waiting before it`);
-      return;
-    }
-    if (q!.length === 0) this.byOperation.delete(key!);
-    this.pendingCount--;
-    this.onPair({ request: req.m, response: m });
+    this.take(req);
+    this.onPair({ request: req.stripped ? this.rehydrate(req.m) : req.m, response: m });
   }
 
   /** Requests still waiting at the end of the logs. */
   finish(): void {
-    const left = [...this.byId.values(), ...[...this.byOperation.values()].flat()].sort((a, b) => a.seq - b.seq);
-    for (const r of left) this.onUnpaired(r.m, 'no response in the logs');
+    for (let i = this.orderHead; i < this.order.length; i++) {
+      const p = this.order[i];
+      if (!p.done) this.onUnpaired(p.m, 'no response in the logs');
+    }
     this.byId.clear();
     this.byOperation.clear();
-    this.pendingCount = 0;
+    this.order.length = 0;
+    this.orderHead = 0;
+    this.count = 0;
+    this.chars = 0;
+  }
+
+  private wait(p: Pending): void {
+    this.order.push(p);
+    this.count++;
+    this.chars += p.m.body.length;
+    this.withTrees.push(p);
+    while (this.withTrees.length > TREES_KEPT) {
+      const old = this.withTrees.shift()!;
+      if (old.done) continue;
+      old.m = { ...old.m, xml: undefined, json: undefined };
+      old.stripped = true;
+    }
+    while (this.count > this.limits.maxPending || this.chars > this.limits.maxPendingChars) {
+      const oldest = this.oldestWaiting();
+      if (!oldest) break;
+      this.take(oldest);
+      const why = this.count >= this.limits.maxPending ? `${this.limits.maxPending} other requests were` : `${this.limits.maxPendingChars} characters of requests were`;
+      this.onUnpaired(oldest.m, `still waiting for a response when ${why}`);
+    }
+    if (this.orderHead > 1024 && this.orderHead * 2 > this.order.length) {
+      this.order.splice(0, this.orderHead);
+      this.orderHead = 0;
+    }
+  }
+
+  private oldestWaiting(): Pending | undefined {
+    while (this.orderHead < this.order.length && this.order[this.orderHead].done) this.orderHead++;
+    return this.order[this.orderHead];
+  }
+
+  /** Takes a request out of waiting. */
+  private take(p: Pending): void {
+    p.done = true;
+    this.count--;
+    this.chars -= p.m.body.length;
+    if (p.idKey !== undefined) {
+      if (this.byId.get(p.idKey) === p) this.byId.delete(p.idKey);
+    } else if (p.opKey !== undefined) {
+      const q = this.byOperation.get(p.opKey);
+      if (q) {
+        const i = q.indexOf(p);
+        if (i >= 0) q.splice(i, 1);
+        if (q.length === 0) this.byOperation.delete(p.opKey);
+      }
+    }
   }
 
   private oldestOperation(): string | undefined {
@@ -96,42 +165,9 @@ export class Pairer {
 
   /** The request a Spring-WS echo repeats was logged on its own too: that copy is not left waiting. */
   private forgetSame(echo: DecodedMessage): void {
-    const key = operationKey(echo.operation ?? '');
-    const q = this.byOperation.get(key);
-    if (!q) return;
-    const i = q.findIndex((p) => p.m.body.trim() === echo.body.trim());
-    if (i < 0) return;
-    q.splice(i, 1);
-    if (q.length === 0) this.byOperation.delete(key);
-    this.pendingCount--;
-  }
-
-  private unpaired(m: DecodedMessage, why: string): void {
-    this.onUnpaired(m, why);
-  }
-
-  /** Too many requests waiting: the oldest gives up, so memory stays bounded. */
-  private bound(): void {
-    while (this.pendingCount > this.limits.maxPending) {
-      let oldest: { m: DecodedMessage; seq: number } | undefined;
-      let where: (() => void) | undefined;
-      for (const [k, v] of this.byId) {
-        if (!oldest || v.seq < oldest.seq) [oldest, where] = [v, () => this.byId.delete(k)];
-        break;
-      }
-      for (const [k, q] of this.byOperation) {
-        if (q.length && (!oldest || q[0].seq < oldest.seq)) {
-          oldest = q[0];
-          where = () => {
-            q.shift();
-            if (q.length === 0) this.byOperation.delete(k);
-          };
-        }
-      }
-      if (!oldest || !where) return;
-      where();
-      this.pendingCount--;
-      this.onUnpaired(oldest.m, `still waiting for a response when ${this.limits.maxPending} other requests were`);
-    }
+    const q = this.byOperation.get(operationKey(echo.operation ?? ''));
+    const body = echo.body.trim();
+    const p = q?.find((x) => x.m.body.trim() === body);
+    if (p) this.take(p);
   }
 }

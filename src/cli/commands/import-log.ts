@@ -55,13 +55,14 @@ export function registerImportLog(program: Command, io: Io): void {
       const { contract, report } = await logs.importLogs(files, options);
       const lines: string[] = [];
       const problems = report.problems;
-      if (problems.length > 0 && !opts.skipInvalid) {
+      const problemCount = report.problemCount;
+      if (problemCount > 0 && !opts.skipInvalid) {
         throw new ExitError(
           EXIT_USAGE,
           [
-            `accord import log: ${problems.length} logged message${problems.length === 1 ? '' : 's'} cannot be read; nothing written (use --skip-invalid to leave them out):`,
+            `accord import log: ${problemCount} logged message${problemCount === 1 ? '' : 's'} cannot be read; nothing written (use --skip-invalid to leave them out):`,
             ...problems.slice(0, SHOWN).map((p) => `  ${describe(p)}`),
-            ...(problems.length > SHOWN ? [`  ... and ${problems.length - SHOWN} more`] : []),
+            ...(problemCount > SHOWN ? [`  ... and ${problemCount - SHOWN} more`] : []),
           ].join('\n'),
         );
       }
@@ -79,7 +80,7 @@ export function registerImportLog(program: Command, io: Io): void {
       } else io.stdout(contract);
       lines.push(...summary(io, report));
       for (const p of problems.slice(0, SHOWN)) lines.push(`  left out ${describe(p)}`);
-      if (problems.length > SHOWN) lines.push(`  ... and ${problems.length - SHOWN} more left out`);
+      if (problemCount > SHOWN) lines.push(`  ... and ${problemCount - SHOWN} more left out`);
 
       let failed = 0;
       const once = files.filter((f) => !logs.readableTwice(f === logs.STDIN ? f : path.resolve(io.cwd, f)));
@@ -109,10 +110,10 @@ function summary(io: Io, r: import('../../logs').LogReport): string[] {
   if (r.skippedLines > 0) skipped.unshift(`${r.skippedLines} line${r.skippedLines === 1 ? '' : 's'} with no message`);
   if (skipped.length) out.push(`skipped: ${skipped.join(', ')}`);
   if (r.redactedValues > 0) out.push(`redacted: ${r.redactedValues} value${r.redactedValues === 1 ? '' : 's'} kept out of Examples`);
-  if (r.unpaired.length > 0) {
-    out.push(`unpaired: ${r.unpaired.length} message${r.unpaired.length === 1 ? '' : 's'} left out:`);
+  if (r.unpairedCount > 0) {
+    out.push(`unpaired: ${r.unpairedCount} message${r.unpairedCount === 1 ? '' : 's'} left out:`);
     for (const u of r.unpaired.slice(0, SHOWN)) out.push(`  ${formatLocation(u.at)}: ${u.direction}: ${u.why}`);
-    if (r.unpaired.length > SHOWN) out.push(`  ... and ${r.unpaired.length - SHOWN} more`);
+    if (r.unpairedCount > SHOWN) out.push(`  ... and ${r.unpairedCount - SHOWN} more`);
   }
   return out;
 }
