@@ -179,6 +179,34 @@ describe('explains requests that match no scenario (400, plain text)', () => {
   });
 });
 
+describe('form fields', () => {
+  it('matches form-field steps field by field, Examples rows included', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'accord-stub-'));
+    try {
+      writeFileSync(
+        path.join(dir, 'api_form_v1.spec'),
+        'Feature: Form\n  Scenario Outline: Log in\n    When POST /login\n    And form-field user (string)\n    And form-field age (number)\n    Then status 200\n    And response-body (string)\n\n    Examples:\n      | user | age |\n      | ann  | 30  |\n',
+      );
+      const s = await startStub({ contracts: dir, verbose: true, log: () => undefined });
+      const form = { 'content-type': 'application/x-www-form-urlencoded' };
+      try {
+        expect((await post(`${s.url}/login`, 'user=bob&age=41', form)).status).toBe(200);
+        expect((await post(`${s.url}/login`, 'age=30&user=ann', form)).status).toBe(200);
+        const bad = await post(`${s.url}/login`, 'user=bob&age=old&extra=1', form);
+        expect(bad.status).toBe(400);
+        expect(bad.body).toContain('REQUEST.FORM-FIELD age: expected a number, found "old"');
+        expect(bad.body).toContain('REQUEST.FORM-FIELD extra: expected no such form field, found unexpected form field "extra"');
+        const missing = await post(`${s.url}/login`, 'user=bob', form);
+        expect(missing.body).toContain('REQUEST.FORM-FIELD age: expected form field age, found no such field');
+      } finally {
+        await s.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('unknown paths and methods', () => {
   it('answers an unknown path with 404 and the served method+path list', async () => {
     const res = await call(`${stub.url}/nothing/here`, { method: 'GET' });

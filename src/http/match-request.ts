@@ -3,6 +3,7 @@ import { matchText } from '../pattern/match';
 import type { Mismatch } from '../pattern/mismatch';
 import type { ParsedBody } from './body';
 import { matchBody } from './match-body';
+import { matchForm } from './match-form';
 import type { HttpRequest } from './message';
 
 export interface RequestMatch {
@@ -39,6 +40,7 @@ export function matchRequest(s: Scenario, req: HttpRequest, body: ParsedBody, pa
     out.push(...matchText(h.pattern, value, s.scope, `REQUEST.HEADER ${h.name}`));
   }
   out.push(...matchBody(r.body, body, s.scope, 'REQUEST.BODY'));
+  if (r.formFields.length > 0) out.push(...matchForm(r.formFields, body.text, s.scope));
   return { endpoint: true, mismatches: out };
 }
 

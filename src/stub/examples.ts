@@ -7,8 +7,8 @@ export const REQUEST_BODY_COLUMN = '(REQUEST-BODY)';
 
 /**
  * A scenario narrowed to one Examples row: wherever the request names a column
- * (path parameter, query parameter, header, XML node or attribute, JSON key,
- * `(name:type)` lookup) the pattern becomes the row's value as a literal.
+ * (path parameter, query parameter, header, form field, XML node or attribute,
+ * JSON key, `(name:type)` lookup) the pattern becomes the row's value as a literal.
  * A request matches the row exactly when it matches this narrowed scenario, so
  * the ordinary matcher decides, with no second notion of "equal".
  * Empty cells constrain nothing (in a request they mean "left out").
@@ -33,6 +33,7 @@ export function narrowToRow(s: Scenario, row: ExampleRow): Scenario {
         return v === undefined ? h : { ...h, pattern: n.literal(h.pattern, v, false) };
       }),
       body: whole !== undefined ? wholeBody(whole) : r.body && n.pattern(r.body, false),
+      formFields: r.formFields.map((f) => (values.has(f.name) ? { ...f, pattern: n.literal(f.pattern, values.get(f.name)!, false) } : f)),
     },
   };
 }
