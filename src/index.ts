@@ -5,3 +5,7 @@ export { runCase, formatCaseReport } from './runner/run-case';
 export { startExampleService } from './example/service';
 export { startStub, DEFAULT_MAX_BODY_BYTES } from './stub';
 export type { StubOptions, RunningStub, ContractSource, NotServed } from './stub';
+export { checkCompatibility, compareVersions, formatJson as formatCompatibilityJson, formatText as formatCompatibilityText, RULES as COMPATIBILITY_RULES } from './compat';
+export type { Verdict as CompatibilityVerdict, Finding as CompatibilityFinding } from './compat';
+export { encompasses } from './pattern/compare';
+export type { Difference } from './pattern/compare';
