@@ -18,6 +18,9 @@ interface Pending {
   stripped: boolean;
 }
 
+/** What a paired entry points at instead of its message, so nothing it held stays reachable. */
+const RELEASED = { direction: 'request', shape: 'line', body: '', at: { file: '', line: 0 }, format: 'none', fault: false } as DecodedMessage;
+
 /** Requests waiting that keep their parsed body; older ones keep only their text. */
 const TREES_KEPT = 256;
 
@@ -37,7 +40,7 @@ export class Pairer {
   private readonly byId = new Map<string, Pending>();
   private readonly byOperation = new Map<string, Pending[]>();
   /** Every waiting request in arrival order (entries already paired are skipped lazily). */
-  private readonly order: Pending[] = [];
+  private order: Pending[] = [];
   private orderHead = 0;
   private readonly withTrees: Pending[] = [];
   private count = 0;
@@ -63,10 +66,7 @@ export class Pairer {
       if (m.id !== undefined) {
         p.idKey = `${m.at.file}\u0000${m.id}`;
         const old = this.byId.get(p.idKey);
-        if (old) {
-          this.take(old);
-          this.onUnpaired(old.m, `no response with ID ${m.id} before the ID was used again`);
-        }
+        if (old) this.onUnpaired(this.take(old), `no response with ID ${m.id} before the ID was used again`);
         this.byId.set(p.idKey, p);
       } else {
         p.opKey = operationKey(m.operation ?? `${m.method} ${m.path}`);
@@ -92,8 +92,8 @@ export class Pairer {
         return;
       }
     }
-    this.take(req);
-    this.onPair({ request: req.stripped ? this.rehydrate(req.m) : req.m, response: m });
+    const request = this.take(req);
+    this.onPair({ request: req.stripped ? this.rehydrate(request) : request, response: m });
   }
 
   /** Requests still waiting at the end of the logs. */
@@ -104,7 +104,7 @@ export class Pairer {
     }
     this.byId.clear();
     this.byOperation.clear();
-    this.order.length = 0;
+    this.order = [];
     this.orderHead = 0;
     this.count = 0;
     this.chars = 0;
@@ -124,12 +124,12 @@ export class Pairer {
     while (this.count > this.limits.maxPending || this.chars > this.limits.maxPendingChars) {
       const oldest = this.oldestWaiting();
       if (!oldest) break;
-      this.take(oldest);
       const why = this.count >= this.limits.maxPending ? `${this.limits.maxPending} other requests were` : `${this.limits.maxPendingChars} characters of requests were`;
-      this.onUnpaired(oldest.m, `still waiting for a response when ${why}`);
+      this.onUnpaired(this.take(oldest), `still waiting for a response when ${why}`);
     }
-    if (this.orderHead > 1024 && this.orderHead * 2 > this.order.length) {
-      this.order.splice(0, this.orderHead);
+    // Paired entries are dropped from the arrival order now and then: it stays proportional to what waits.
+    if (this.order.length - this.orderHead > 2 * this.count + 1024) {
+      this.order = this.order.slice(this.orderHead).filter((p) => !p.done);
       this.orderHead = 0;
     }
   }
@@ -139,11 +139,13 @@ export class Pairer {
     return this.order[this.orderHead];
   }
 
-  /** Takes a request out of waiting. */
-  private take(p: Pending): void {
+  /** Takes a request out of waiting and returns it; the entry keeps nothing. */
+  private take(p: Pending): DecodedMessage {
+    const m = p.m;
     p.done = true;
+    p.m = RELEASED;
     this.count--;
-    this.chars -= p.m.body.length;
+    this.chars -= m.body.length;
     if (p.idKey !== undefined) {
       if (this.byId.get(p.idKey) === p) this.byId.delete(p.idKey);
     } else if (p.opKey !== undefined) {
@@ -154,6 +156,7 @@ export class Pairer {
         if (q.length === 0) this.byOperation.delete(p.opKey);
       }
     }
+    return m;
   }
 
   private oldestOperation(): string | undefined {
