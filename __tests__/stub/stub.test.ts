@@ -66,6 +66,9 @@ describe('answers requests that match a scenario', () => {
   it('answers an Examples row with the row\'s values', async () => {
     const pet = await call(`${stub.url}/pets/42`, { method: 'GET' });
     expect(JSON.parse(pet.body)).toEqual({ petid: 42 });
+    // contracts/ serves the pet lookup twice; the second contract's row for id 7 still answers id 7.
+    const seven = await post(`${stub.url}/ws`, petRequest('7'));
+    expect(seven.body).toContain('<pet:id>7</pet:id>');
     const scoped = await startStub({ contracts: PETSTORE_SPEC });
     try {
       const res = await post(`${scoped.url}/ws`, petRequest('7'));

@@ -21,9 +21,10 @@ export type Outcome =
 
 /**
  * Picks the scenario that answers a request. Only scenarios on the request's
- * method and path are compared (a map lookup for literal paths), the first that
- * matches wins, then its example files and Examples rows are tried in order. Mismatches are
- * kept only to explain a 400; on the happy path nothing else is allocated.
+ * method and path are compared (a map lookup for literal paths); the first
+ * scenario with an example (example file, then Examples row) for exactly this
+ * request wins, else the first scenario that matches. Mismatches are kept only
+ * to explain a 400; on the happy path nothing else is allocated.
  */
 export function dispatch(table: RouteTable, req: HttpRequest, segments: string[], body: ParsedBody): Outcome {
   let method = req.method.toUpperCase();
@@ -32,9 +33,14 @@ export function dispatch(table: RouteTable, req: HttpRequest, segments: string[]
   const asked = method === req.method ? req : { ...req, method };
   const attempts: Attempt[] = [];
   let skipped: Route[] | undefined;
-  for (const route of candidates(table, method, segments)) {
+  let first: Route | undefined;
+  const routes = candidates(table, method, segments);
+  for (let i = 0; i < routes.length; i++) {
+    const route = routes[i];
+    // Once a scenario has matched, only later ones with examples are still of interest (see below).
+    if (first && route.fixed.length === 0 && route.rows.length === 0) continue;
     if (!mayMatch(route.required, body)) {
-      (skipped ??= []).push(route);
+      if (!first) (skipped ??= []).push(route);
       continue;
     }
     const m = matchRequest(route.scenario, asked, body, segments);
@@ -46,10 +52,14 @@ export function dispatch(table: RouteTable, req: HttpRequest, segments: string[]
       for (const r of route.rows) {
         if (matchRequest(r.scenario, asked, body, segments).mismatches.length === 0) return { kind: 'matched', route, row: r.row };
       }
-      return { kind: 'matched', route };
+      // A later scenario (another contract for the same operation) may have an example for exactly this request.
+      first ??= route;
+      if (!laterExamples(routes, i)) return { kind: 'matched', route: first };
+      continue;
     }
-    attempts.push({ route, mismatches: m.mismatches });
+    if (!first) attempts.push({ route, mismatches: m.mismatches });
   }
+  if (first) return { kind: 'matched', route: first };
   // Only now, for the report, are the skipped scenarios compared in full.
   for (const route of skipped ?? []) attempts.push({ route, mismatches: matchRequest(route.scenario, asked, body, segments).mismatches });
   if (attempts.length > 0) return { kind: 'no-match', attempts };
@@ -57,6 +67,11 @@ export function dispatch(table: RouteTable, req: HttpRequest, segments: string[]
 }
 
 const NONE: readonly Route[] = [];
+
+function laterExamples(routes: readonly Route[], i: number): boolean {
+  for (let k = i + 1; k < routes.length; k++) if (routes[k].fixed.length > 0 || routes[k].rows.length > 0) return true;
+  return false;
+}
 
 function candidates(table: RouteTable, method: string, segments: string[]): readonly Route[] {
   const literal = table.literal.get(method)?.get(literalKey(segments)) ?? NONE;
