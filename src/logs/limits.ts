@@ -27,7 +27,7 @@ export const DEFAULT_LOG_LIMITS: LogLimits = {
   maxMessageChars: 4 * 1024 * 1024,
   maxHarEntryChars: 16 * 1024 * 1024,
   maxPending: 10_000,
-  maxPendingChars: 32 * 1024 * 1024,
+  maxPendingChars: 16 * 1024 * 1024,
   maxInflatedBytes: 2 * 1024 * 1024 * 1024,
   maxExamples: 50,
   maxOperations: 1000,

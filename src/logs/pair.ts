@@ -22,7 +22,7 @@ interface Pending {
 const RELEASED = { direction: 'request', shape: 'line', body: '', at: { file: '', line: 0 }, format: 'none', fault: false } as DecodedMessage;
 
 /** Requests waiting that keep their parsed body; older ones keep only their text. */
-const TREES_KEPT = 256;
+const TREES_KEPT = 16;
 
 /**
  * Pairs requests with responses as they stream past:
@@ -118,7 +118,8 @@ export class Pairer {
     while (this.withTrees.length > TREES_KEPT) {
       const old = this.withTrees.shift()!;
       if (old.done) continue;
-      old.m = { ...old.m, xml: undefined, json: undefined };
+      // A fresh copy of the body: the logged text is a slice of a 64 KiB read chunk, which it would keep alive.
+      old.m = { ...old.m, xml: undefined, json: undefined, body: Buffer.from(old.m.body, 'utf8').toString('utf8') };
       old.stripped = true;
     }
     while (this.count > this.limits.maxPending || this.chars > this.limits.maxPendingChars) {
