@@ -1,5 +1,6 @@
 import { patternFromText } from '../../src/pattern/body';
-import { compareBodies, comparePath, encompasses, samePathShape } from '../../src/pattern/compare';
+import { encompasses } from '../../src/pattern/compare';
+import { compareBodies, comparePath, samePathShape } from '../../src/pattern/compare-http';
 import { parseRequestPath } from '../../src/contract/path';
 import type { Pattern, Scope } from '../../src/pattern/types';
 

@@ -1,5 +1,6 @@
 import type { Contract, Scenario } from '../contract/model';
-import { compareBodies, compareHeaders, comparePath, compareQuery, samePathShape, type CompareOptions, type Difference } from '../pattern/compare';
+import type { CompareOptions, Difference } from '../pattern/compare';
+import { compareBodies, compareHeaders, comparePath, compareQuery, samePathShape } from '../pattern/compare-http';
 import type { Change, ContractDiff, ScenarioDiff, Side } from './model';
 
 /**

@@ -1,10 +1,9 @@
-import type { HeaderSpec, PathSegment, QueryParam } from '../contract/model';
+import { compareSequences, expandContent, sequenceWords, type Content, type SeqSlot } from './compare-sequence';
 import { describePattern } from './describe';
-import { bodyKind } from './generate';
 import { matchJson, matchText } from './match';
 import { effectiveElement, lookupType } from './resolve';
 import { scalarAccepts } from './scalars';
-import type { Occurs, Pattern, ScalarType, Scope, XmlContent, XmlElementPattern } from './types';
+import type { Pattern, ScalarType, Scope, XmlElementPattern } from './types';
 
 /**
  * Comparison: does pattern A accept every value pattern B accepts ("A
@@ -14,7 +13,8 @@ import type { Occurs, Pattern, ScalarType, Scope, XmlContent, XmlElementPattern 
  * with its place and what A and B say there; an empty list means "yes".
  *
  * The compatibility check calls this twice per scenario: newer ⊇ older on the
- * request side, older ⊇ newer on the response side.
+ * request side, older ⊇ newer on the response side. Child sequences are in
+ * compare-sequence.ts; headers, query, path and whole bodies in compare-http.ts.
  */
 
 export type DifferenceKind =
@@ -63,7 +63,7 @@ export interface CompareOptions {
 /** Thrown inside a comparison that stops at its first difference; never escapes this module. */
 const STOP = Symbol('stop');
 
-function run(c: Comparer, work: () => void): Difference[] {
+export function run(c: Comparer, work: () => void): Difference[] {
   try {
     work();
   } catch (e) {
@@ -72,13 +72,13 @@ function run(c: Comparer, work: () => void): Difference[] {
   return c.differences;
 }
 
-interface Named {
+export interface Named {
   p: Pattern;
   name?: string;
 }
 
 /** Follows refs, remembering the last type name passed through (for recursion-safe memoisation). */
-function deref(p: Pattern, scope: Scope): Named {
+export function deref(p: Pattern, scope: Scope): Named {
   let name: string | undefined;
   let cur = p;
   for (let i = 0; cur.kind === 'ref' || cur.kind === 'lookup'; i++) {
@@ -132,53 +132,6 @@ function jsonScalarAccepts(wide: ScalarType, narrow: ScalarType): boolean {
 function textScalarAccepts(wide: ScalarType, narrow: ScalarType): boolean {
   if (wide === 'string' || wide === 'anything') return true;
   return scalarAccepts(wide, narrow);
-}
-
-/** One place in an element's child sequence, with the type name it came from when it came through a ref. */
-interface SeqSlot {
-  local: string;
-  min: 0 | 1;
-  max: 1 | typeof Infinity;
-  pattern: XmlElementPattern;
-  name?: string;
-}
-
-function combine(a: Occurs, b: Occurs): Occurs {
-  if (a === 'multiple' || b === 'multiple') return 'multiple';
-  if (a === 'optional' || b === 'optional') return 'optional';
-  return 'once';
-}
-
-function seqSlot(pattern: XmlElementPattern, occurs: Occurs, name?: string): SeqSlot {
-  return { local: pattern.local, min: occurs === 'once' ? 1 : 0, max: occurs === 'multiple' ? Infinity : 1, pattern, name };
-}
-
-interface Content {
-  text?: Pattern;
-  slots: SeqSlot[];
-}
-
-/** Like resolve.contentSlots, keeping the names of referenced types. */
-function expandContent(content: readonly XmlContent[], scope: Scope): Content {
-  const out: Content = { slots: [] };
-  for (const c of content) {
-    if (c.kind === 'xml') out.slots.push(seqSlot(c, c.occurs));
-    else if (c.kind === 'xml-text') out.text ??= c.pattern;
-    else {
-      const target = lookupType(c.name, scope);
-      if (target.kind === 'xml') out.slots.push(seqSlot(target, combine(c.occurs, target.occurs), c.name));
-      else out.text ??= c.occurs === 'once' ? { kind: 'ref', name: c.name } : { kind: 'optional', inner: { kind: 'ref', name: c.name } };
-    }
-  }
-  return out;
-}
-
-function occursWord(s: SeqSlot): string {
-  return s.max === Infinity ? 'repeated' : s.min === 0 ? 'optional' : 'required';
-}
-
-function sequenceWords(slots: readonly SeqSlot[]): string {
-  return `(${slots.map((s) => s.local + (s.max === Infinity ? '*' : s.min === 0 ? '?' : '')).join(', ') || 'none'})`;
 }
 
 /**
@@ -362,121 +315,9 @@ export class Comparer {
     this.sequence(ac.slots, bc.slots, path);
   }
 
-  /**
-   * Child sequences as regular languages over node names (each slot once,
-   * optional or repeated): every sequence B allows must be allowed by A.
-   * Names one side lacks are reported first and left out; the rest is decided
-   * slot by slot when every name occurs once on each side, and otherwise
-   * exactly by walking B's automaton against the subset construction of A's.
-   */
+  /** Children in order: the sequences first, then each pair of children that stand for each other. */
   private sequence(aAll: SeqSlot[], bAll: SeqSlot[], path: string): void {
-    const aNames = new Set(aAll.map((s) => s.local));
-    const bNames = new Set(bAll.map((s) => s.local));
-    for (const s of bAll) {
-      if (!aNames.has(s.local)) this.add({ kind: 'unexpected', target: 'node', path: `${path}/${s.local}`, name: s.local, a: 'no such node', b: `node <${s.local}> (${occursWord(s)})` });
-    }
-    for (const s of aAll) {
-      if (s.min === 1 && !bNames.has(s.local)) this.add({ kind: 'missing', target: 'node', path: `${path}/${s.local}`, name: s.local, a: `node <${s.local}> (required)`, b: 'no such node' });
-    }
-    const A = aAll.filter((s) => bNames.has(s.local));
-    const B = bAll.filter((s) => aNames.has(s.local));
-    const m = A.length;
-    const n = B.length;
-    const orderDifference = (name: string) =>
-      this.add({ kind: 'order', target: 'node', path, name, a: sequenceWords(aAll), b: sequenceWords(bAll) });
-
-    // The usual case, decided slot by slot: each name once on both sides (so both keep the same names).
-    // B's words fit A's iff the order is the same and each slot's count range fits; a pair of
-    // names in the other order is a word B makes (every slot can be present) that A refuses.
-    if (new Set(A.map((s) => s.local)).size === m && new Set(B.map((s) => s.local)).size === n) {
-      const at = A.findIndex((s, i) => s.local !== B[i].local);
-      if (at >= 0) orderDifference(B[at].local);
-      const index = new Map(A.map((s, i) => [s.local, i]));
-      for (const bs of B) {
-        const as = A[index.get(bs.local)!];
-        if (bs.min < as.min) this.add({ kind: 'optional', target: 'node', path: `${path}/${bs.local}`, name: bs.local, a: 'required', b: 'optional' });
-        if (bs.max > as.max) this.add({ kind: 'repeated', target: 'node', path: `${path}/${bs.local}`, name: bs.local, a: 'at most one', b: 'repeated' });
-      }
-      for (const bs of B) {
-        const as = A[index.get(bs.local)!];
-        this.element(as.pattern, as.name, bs.pattern, bs.name, `${path}/${bs.local}${as.max === Infinity || bs.max === Infinity ? '[*]' : ''}`);
-      }
-      return;
-    }
-
-    // An A state is slot i with k (0 or 1) nodes taken there, encoded i * 2 + k.
-    const close = (states: Iterable<number>): number[] => {
-      const out = new Set<number>();
-      const stack = [...states];
-      while (stack.length) {
-        const s = stack.pop()!;
-        if (out.has(s)) continue;
-        out.add(s);
-        const i = s >> 1;
-        const k = s & 1;
-        if (i < m && k >= A[i].min) stack.push((i + 1) * 2);
-      }
-      return [...out].sort((x, y) => x - y);
-    };
-    const pairs = new Set<number>();
-    const step = (states: number[], local: string, bi: number): number[] => {
-      const next: number[] = [];
-      for (const s of states) {
-        const i = s >> 1;
-        const k = s & 1;
-        if (i < m && A[i].local === local && (k === 0 || A[i].max === Infinity)) {
-          next.push(i * 2 + 1);
-          pairs.add(i * n + bi);
-        }
-      }
-      return close(next);
-    };
-    const accepting = (states: number[]) => states.includes(m * 2);
-    const blocking = (states: number[]): SeqSlot[] => states.map((s) => [s >> 1, s & 1]).filter(([i, k]) => i < m && k === 0 && A[i].min === 1).map(([i]) => A[i]);
-    const onlyOptionalInB = (local: string) => B.filter((s) => s.local === local).every((s) => s.min === 0);
-
-    const visited = new Set<string>();
-    const work: [number, number[]][] = [[0, close([0])]];
-    while (work.length) {
-      const [bs, as] = work.pop()!;
-      const key = `${bs}|${as.join(',')}`;
-      if (visited.has(key)) continue;
-      visited.add(key);
-      const bi = bs >> 1;
-      const bk = bs & 1;
-      if (bi === n) {
-        if (!accepting(as)) {
-          const need = blocking(as)[0];
-          if (need && onlyOptionalInB(need.local)) this.add({ kind: 'optional', target: 'node', path: `${path}/${need.local}`, name: need.local, a: 'required', b: 'optional' });
-          else orderDifference(need?.local ?? '');
-        }
-        continue;
-      }
-      const slot = B[bi];
-      if (bk >= slot.min) work.push([(bi + 1) * 2, as]);
-      if (bk === 0 || slot.max === Infinity) {
-        const next = step(as, slot.local, bi);
-        if (next.length > 0) {
-          work.push([bi * 2 + 1, next]);
-          continue;
-        }
-        const single = A.filter((s) => s.local === slot.local).every((s) => s.max === 1);
-        const justTook = as.some((s) => (s & 1) === 1 && A[s >> 1].local === slot.local);
-        const need = blocking(as).find((s) => s.local !== slot.local);
-        if (slot.max === Infinity && single && justTook) {
-          this.add({ kind: 'repeated', target: 'node', path: `${path}/${slot.local}`, name: slot.local, a: 'at most one', b: 'repeated' });
-        } else if (need && onlyOptionalInB(need.local)) {
-          this.add({ kind: 'optional', target: 'node', path: `${path}/${need.local}`, name: need.local, a: 'required', b: 'optional' });
-        } else orderDifference(slot.local);
-      }
-    }
-
-    for (const pair of [...pairs].sort((x, y) => x - y)) {
-      const as = A[Math.floor(pair / n)];
-      const bs = B[pair % n];
-      const at = `${path}/${bs.local}${as.max === Infinity || bs.max === Infinity ? '[*]' : ''}`;
-      this.element(as.pattern, as.name, bs.pattern, bs.name, at);
-    }
+    for (const { a, b, path: at } of compareSequences(aAll, bAll, path, (d) => this.add(d))) this.element(a.pattern, a.name, b.pattern, b.name, at);
   }
 }
 
@@ -491,114 +332,8 @@ function lastName(path: string): string | undefined {
   return m?.[1];
 }
 
-function prefixed(where: string, ds: Difference[]): Difference[] {
-  return ds.map((d) => ({ ...d, path: d.path ? `${where} ${d.path}` : where }));
-}
-
 /** Does A accept every value of B (JSON, or text when `mode` is 'text')? */
 export function encompasses(a: Pattern, aScope: Scope, b: Pattern, bScope: Scope, mode: TextMode = 'json', opts: CompareOptions = {}): Difference[] {
   const c = new Comparer(aScope, bScope, opts.stopAtFirst, opts.stopAtFirst);
   return run(c, () => c.value(a, b, '', mode));
-}
-
-/**
- * Bodies, as the HTTP matcher reads them: XML, JSON or text by the pattern's
- * form. No pattern accepts any body; `where` is "REQUEST.BODY" or "RESPONSE.BODY".
- */
-export function compareBodies(a: Pattern | undefined, aScope: Scope, b: Pattern | undefined, bScope: Scope, where: string, opts: CompareOptions = {}): Difference[] {
-  if (!a) return [];
-  if (!b) return [{ kind: 'type', target: 'value', path: where, a: describePattern(a), b: 'any body (none declared)', narrower: true }];
-  const ka = bodyKind(a, aScope);
-  const kb = bodyKind(b, bScope);
-  const c = new Comparer(aScope, bScope, opts.stopAtFirst, opts.stopAtFirst);
-  if (ka === 'text') {
-    const ar = deref(a, aScope).p;
-    if (ar.kind === 'scalar' && (ar.type === 'string' || ar.type === 'anything')) return [];
-  }
-  if (ka !== kb) {
-    const ar = deref(a, aScope);
-    const br = deref(b, bScope);
-    return [{ kind: 'type', target: 'value', path: where, a: bodyWords(ar.p), b: bodyWords(br.p), narrower: false }];
-  }
-  if (ka === 'xml') {
-    // `(Envelope?)` as a whole body: an empty body is then allowed too.
-    let ar = deref(a, aScope);
-    let br = deref(b, bScope);
-    const aOptional = ar.p.kind === 'optional';
-    if (ar.p.kind === 'optional') ar = deref(ar.p.inner, aScope);
-    if (br.p.kind === 'optional') {
-      if (!aOptional) return [{ kind: 'optional', target: 'node', path: where, a: 'required', b: 'optional' }];
-      br = deref(br.p.inner, bScope);
-    }
-    if (ar.p.kind !== 'xml' || br.p.kind !== 'xml') return [{ kind: 'type', target: 'value', path: where, a: bodyWords(ar.p), b: bodyWords(br.p), narrower: false }];
-    const ae = ar.p;
-    const be = br.p;
-    const aLocal = effectiveElement(ae, aScope).local;
-    const bLocal = effectiveElement(be, bScope).local;
-    if (aLocal !== bLocal) return [{ kind: 'type', target: 'value', path: where, a: `an XML document <${aLocal}>`, b: `an XML document <${bLocal}>`, narrower: false }];
-    run(c, () => c.element(ae, ar.name, be, br.name, aLocal));
-  } else run(c, () => c.value(a, b, '', ka === 'json' ? 'json' : 'text'));
-  return prefixed(where, c.differences);
-}
-
-function bodyWords(p: Pattern): string {
-  return p.kind === 'xml' ? `an XML document <${p.local}>` : describePattern(p);
-}
-
-/**
- * Header sets: A's matcher checks only the headers it declares, so B's extra
- * headers never matter; a header A requires must always be in B.
- */
-export function compareHeaders(a: readonly HeaderSpec[], aScope: Scope, b: readonly HeaderSpec[], bScope: Scope, where: string, opts: CompareOptions = {}): Difference[] {
-  const out: Difference[] = [];
-  const c = new Comparer(aScope, bScope, opts.stopAtFirst, opts.stopAtFirst);
-  for (const ah of a) {
-    const bh = b.find((h) => h.name.toLowerCase() === ah.name.toLowerCase());
-    const at = `${where} ${ah.name}`;
-    if (!bh) {
-      if (!ah.optional) out.push({ kind: 'missing', target: 'header', path: at, name: ah.name, a: `header ${ah.name} ${describePattern(ah.pattern)}`, b: 'no such header' });
-      continue;
-    }
-    if (bh.optional && !ah.optional) out.push({ kind: 'optional', target: 'header', path: at, name: ah.name, a: 'required', b: 'optional' });
-    if (opts.stopAtFirst && out.length > 0) return out;
-    run(c, () => c.value(ah.pattern, bh.pattern, at, 'text'));
-    if (opts.stopAtFirst && c.differences.length > 0) return c.differences;
-  }
-  return [...out, ...c.differences];
-}
-
-/** Query parameters: all optional; a parameter A does not declare is rejected by A. */
-export function compareQuery(a: readonly QueryParam[], aScope: Scope, b: readonly QueryParam[], bScope: Scope, where: string, opts: CompareOptions = {}): Difference[] {
-  const c = new Comparer(aScope, bScope, opts.stopAtFirst, opts.stopAtFirst);
-  const out: Difference[] = [];
-  for (const bq of b) {
-    const aq = a.find((q) => q.name === bq.name);
-    const at = `${where} ${bq.name}`;
-    if (!aq) out.push({ kind: 'unexpected', target: 'query', path: at, name: bq.name, a: 'no such query parameter', b: `query parameter ${bq.name} ${describePattern(bq.pattern)}` });
-    else run(c, () => c.value(aq.pattern, bq.pattern, at, 'text'));
-    if (opts.stopAtFirst && out.length + c.differences.length > 0) break;
-  }
-  return [...out, ...c.differences];
-}
-
-/** Do two paths name the same endpoint: same length, equal literal segments (a parameter may face anything)? */
-export function samePathShape(a: readonly PathSegment[], b: readonly PathSegment[]): boolean {
-  if (a.length !== b.length) return false;
-  return a.every((s, i) => s.pattern !== undefined || b[i].pattern !== undefined || s.name === b[i].name);
-}
-
-/** Path segments of two paths of the same shape: each of B's segment values must be accepted by A's. */
-export function comparePath(a: readonly PathSegment[], aScope: Scope, b: readonly PathSegment[], bScope: Scope, where: string, opts: CompareOptions = {}): Difference[] {
-  if (!samePathShape(a, b)) return [{ kind: 'type', target: 'value', path: where, a: `/${a.map((s) => s.name).join('/')}`, b: `/${b.map((s) => s.name).join('/')}`, narrower: false }];
-  const c = new Comparer(aScope, bScope, opts.stopAtFirst, opts.stopAtFirst);
-  a.forEach((as, i) => {
-    const bs = b[i];
-    if (opts.stopAtFirst && c.differences.length > 0) return;
-    const at = `${where} ${bs.pattern ? bs.name : as.name}`;
-    const ap: Pattern = as.pattern ?? { kind: 'literal', value: as.name };
-    const bp: Pattern = bs.pattern ?? { kind: 'literal', value: bs.name };
-    if (!as.pattern && !bs.pattern) return;
-    run(c, () => c.value(ap, bp, at, 'text'));
-  });
-  return c.differences;
 }
