@@ -1,7 +1,7 @@
 import type { Element } from '@xmldom/xmldom';
 import { attr, kid, kids, lineOf, NS, qkey, resolveQName, type QName } from './dom';
 import { builtinScalar } from './builtins';
-import { NameTable, Prefixes, qualified } from './names';
+import { isXmlName, NameTable, Prefixes, qualified } from './names';
 import type { Decl, SchemaIndex } from './xsd';
 import { owningSchema } from './xsd';
 import { comment, COMMENT, renderXml, xnode, type XNode } from './xml-text';
@@ -79,7 +79,14 @@ export class Emitter {
     return this.finish(name, [], content, 'once', false);
   }
 
+  /** A node the WSDL names with something XML does not allow: left out (a comment says so). */
+  private illegalName(local: string): XNode {
+    this.note(`"${local}" is not a legal XML name: that node is left out`);
+    return comment(`"${local.replace(/--/g, '- -')}" left out: not a legal XML name`);
+  }
+
   unresolvedNode(name: string, q: QName, what: string): XNode {
+    if (!isXmlName(q.local)) return this.illegalName(q.local);
     this.note(`${what} {${q.ns}}${q.local} not found${this.index.hasNamespace(q.ns) ? '' : ' (its schema was not loaded)'}: marked (anything)`);
     return xnode(name, [], [], this.anything());
   }
@@ -120,6 +127,8 @@ export class Emitter {
   }
 
   private finish(name: string, control: [string, string][], content: Content, occurs: Occurs, nillable: boolean): XNode {
+    const local = name.slice(name.indexOf(':') + 1);
+    if (!isXmlName(local)) return this.illegalName(local);
     const attrs: [string, string][] = [...control];
     if (occurs !== 'once') attrs.push(['specmatic_occurs', occurs]);
     if (nillable) attrs.push(['specmatic_nillable', 'true']);
@@ -340,7 +349,7 @@ export class Emitter {
     const alts = [...(attr(decl.el, 'abstract') === 'true' ? [] : [decl]), ...members];
     if (alts.length === 0) {
       this.note(`element ${decl.name.local} is abstract and nothing substitutes for it: marked (anything)`);
-      return [xnode(qualified(this.prefixFor(decl.name.ns), decl.name.local), [], [], this.anything())];
+      return [this.finish(qualified(this.prefixFor(decl.name.ns), decl.name.local), [], { attrs: [], children: [], text: this.anything() }, occurs, false)];
     }
     if (alts.length === 1) return [this.elementNode(alts[0].el, alts[0], occurs)];
     const each: Occurs = occurs === 'multiple' ? 'multiple' : 'optional';
@@ -479,6 +488,10 @@ export class Emitter {
       if (form === 'qualified' || (form === undefined && s && attr(s, 'attributeFormDefault') === 'qualified')) ns = this.schemaTns(a);
     }
     if (!name) return undefined;
+    if (!isXmlName(name)) {
+      this.note(`attribute "${name}" is not a legal XML name: left out`);
+      return undefined;
+    }
     let value = '(string)';
     const t = attr(decl, 'type');
     const st = kid(decl, NS.xsd, 'simpleType');

@@ -6,10 +6,10 @@ import { Emitter, renderType, type EmitStats, type TypeDef } from './emit';
 import { envelope, ENVELOPE_PREFIX } from './envelope';
 import { loadWsdl, type Unresolved } from './load';
 import type { MessageModel, OperationModel, SoapVersion } from './model';
-import { Prefixes, qualified } from './names';
+import { isXmlName, Prefixes, qualified } from './names';
 import { readWsdl11 } from './wsdl11';
 import { readWsdl20 } from './wsdl20';
-import { renderXml, xnode, type XNode } from './xml-text';
+import { COMMENT, renderXml, xnode, type XNode } from './xml-text';
 import { SchemaIndex } from './xsd';
 
 
@@ -100,6 +100,14 @@ export function importWsdl(file: string, options: ImportOptions = {}): ImportRes
   const emitter = new Emitter(index, prefixes, stats);
   for (const s of set.schemas) emitter.registerSchema(s.el, s.targetNamespace);
 
+  // An rpc operation is sent as an element named after it: a name XML does not allow cannot be.
+  for (const o of [...chosen]) {
+    if (o.style === 'rpc' && !isXmlName(o.name)) {
+      chosen.splice(chosen.indexOf(o), 1);
+      model.skipped.push(`operation "${o.name}": rpc style needs it as an element name, and it is not a legal XML name`);
+    }
+  }
+  if (chosen.length === 0) throw new AccordError('ACCORD_ERR_WSDL', `no SOAP operation to import: ${model.skipped.join('; ')}`, { file: set.root.file });
   const usedNames = new Map<string, number>();
   for (const o of chosen) usedNames.set(o.name, (usedNames.get(o.name) ?? 0) + 1);
 
@@ -245,9 +253,11 @@ function messageNodes(o: OperationModel, m: MessageModel, e: Emitter): { headers
     if (p.element) return e.globalElement(p.element);
     if (p.type) return [e.typedNode(p.name, p.type, p.at)];
     if (p.any) return [];
-    return [xnode(rpcChild ? p.name : p.name, [], [], e.anything())];
+    return isXmlName(p.name) ? [xnode(p.name, [], [], e.anything())] : [];
   };
-  const headers = m.headers.flatMap((p) => partNode(p, false));
+  // Nodes left out (illegal names) leave a comment inside types, and nothing at the top of a message.
+  const real = (nodes: XNode[]) => nodes.filter((n) => n.name !== COMMENT);
+  const headers = real(m.headers.flatMap((p) => partNode(p, false)));
   if (m.body.some((p) => p.any)) return { headers, body: 'anything' };
   if (m.wrapper) {
     const w = m.wrapper;
@@ -256,7 +266,7 @@ function messageNodes(o: OperationModel, m: MessageModel, e: Emitter): { headers
     const attrs: [string, string][] = o.use === 'encoded' ? [[`${ENVELOPE_PREFIX}:encodingStyle.opt`, o.soapVersion === '1.1' ? NS.soapenc : NS.soap12enc]] : [];
     return { headers, body: [xnode(qualified(e.prefixes.for(w.ns), w.local), attrs, children)] };
   }
-  return { headers, body: m.body.flatMap((p) => partNode(p, false)) };
+  return { headers, body: real(m.body.flatMap((p) => partNode(p, false))) };
 }
 
 /** Gherkin keywords: the first step of a block is "Given", a request line "When", a status "Then", the rest "And". */

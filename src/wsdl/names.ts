@@ -84,6 +84,13 @@ export class Prefixes {
   }
 }
 
+/** An XML name without a colon (XML 1.0 fifth edition, approximately): what an element or attribute may be called. */
+const XML_NAME = /^[\p{L}_][\p{L}\p{N}\p{Mn}\p{Mc}._\-\u00B7\u203F\u2040]*$/u;
+
+export function isXmlName(name: string): boolean {
+  return XML_NAME.test(name);
+}
+
 export function qualified(prefix: string, local: string): string {
   return prefix ? `${prefix}:${local}` : local;
 }

@@ -58,7 +58,11 @@ export function readWsdl11(set: LoadedSet): ServiceModel {
     }
     const ptName = attr(pt.el, 'name') ?? '?';
     for (const bop of kids(binding.el, NS.wsdl11, 'operation')) {
-      const opName = attr(bop, 'name') ?? '';
+      const opName = (attr(bop, 'name') ?? '').trim();
+      if (!opName) {
+        skipped.push(`an operation of binding ${bname} (line ${lineOf(bop) ?? '?'}): it has no name`);
+        continue;
+      }
       const op = kids(pt.el, NS.wsdl11, 'operation').find((o) => attr(o, 'name') === opName);
       if (!op) {
         skipped.push(`operation ${opName} of binding ${bname}: not in portType ${ptName}`);

@@ -1,5 +1,5 @@
 import type { Element } from '@xmldom/xmldom';
-import { attr, kid, kids, NS, qkey, resolveQName, type QName } from './dom';
+import { attr, kid, kids, lineOf, NS, qkey, resolveQName, type QName } from './dom';
 import type { LoadedSet } from './load';
 import type { FaultModel, MessageModel, OperationModel, PartModel, ServiceModel, SoapVersion } from './model';
 import { addressPath } from './address';
@@ -51,7 +51,11 @@ export function readWsdl20(set: LoadedSet): ServiceModel {
     if (attr(iface.el, 'extends')) skipped.push(`interface ${iname} extends ${attr(iface.el, 'extends')}: inherited operations are not imported`);
     const faultDecls = new Map(kids(iface.el, NS.wsdl20, 'fault').map((f) => [attr(f, 'name') ?? '', f]));
     for (const op of kids(iface.el, NS.wsdl20, 'operation')) {
-      const name = attr(op, 'name') ?? '';
+      const name = (attr(op, 'name') ?? '').trim();
+      if (!name) {
+        skipped.push(`an operation of interface ${iname} (line ${lineOf(op) ?? '?'}): it has no name`);
+        continue;
+      }
       const pattern = attr(op, 'pattern') ?? IN_OUT;
       if (pattern !== IN_OUT && !ONE_WAY.has(pattern)) {
         skipped.push(`operation ${name}: message exchange pattern ${pattern} is not request/response`);
