@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { parseContract } from '../contract/load';
 import { AccordError } from '../errors';
 import { declaredPrefixes, NS } from './dom';
 import { Emitter, renderType, type EmitStats, type TypeDef } from './emit';
@@ -204,7 +205,14 @@ export function importWsdl(file: string, options: ImportOptions = {}): ImportRes
     files: set.files,
     millis: performance.now() - started,
   };
-  return { text: `${lines.join('\n')}\n`, summary };
+  const text = `${lines.join('\n')}\n`;
+  // The importer's own output must read back; if it does not, that is a bug in accord, not in the WSDL.
+  try {
+    parseContract(text, `${basename(file)}.spec`);
+  } catch (e) {
+    throw new Error(`accord wrote a contract from ${set.root.file} that it cannot read back (a bug, please report it): ${e instanceof AccordError ? e.describe() : String(e)}`);
+  }
+  return { text, summary };
 }
 
 /** Type names a message refers to directly: `specmatic_type="T"` and `(T)` in text or attributes. */
