@@ -9,3 +9,5 @@ export { checkCompatibility, compareVersions, formatJson as formatCompatibilityJ
 export type { Verdict as CompatibilityVerdict, Finding as CompatibilityFinding } from './compat';
 export { encompasses } from './pattern/compare';
 export type { Difference } from './pattern/compare';
+export { importLogs, readExchanges, checkExchange } from './logs';
+export type { ImportLogOptions, ImportResult, LogReport, Exchange } from './logs';
