@@ -105,3 +105,19 @@ describe('--examples on JSON calls', () => {
     ]);
   });
 });
+
+describe('JSON-lines logs (logstash, ECS)', () => {
+  it('reads envelopes carried in a JSON string, escapes and all', async () => {
+    const SOAP11 = 'xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"';
+    const record = (t: string, message: string) => JSON.stringify({ '@timestamp': t, 'log.level': 'DEBUG', 'log.logger': 'c.e.SoapLogger', message });
+    const lines = [0, 1, 2].flatMap((i) => [
+      record(`2024-01-01T10:00:0${i}Z`, `Request: <soap:Envelope ${SOAP11}>\n  <soap:Body><m:getX xmlns:m="urn:m"><m:id>${i}</m:id><m:q>a &amp; "b"</m:q></m:getX></soap:Body></soap:Envelope>`),
+      record(`2024-01-01T10:00:0${i}Z`, `Response: <soap:Envelope ${SOAP11}><soap:Body><m:getXResponse xmlns:m="urn:m"><m:at>2024-01-0${i + 1}</m:at></m:getXResponse></soap:Body></soap:Envelope>`),
+    ]);
+    const r = await importAndParse([tmp.write('ecs.log', lines.join('\n'))]);
+    expect(r.report.exchanges).toBe(3);
+    expect(r.contract).toContain('<m:id>(number)</m:id>');
+    expect(r.contract).toContain('<m:at>(date)</m:at>');
+    expect(unmatched(r)).toEqual([]);
+  });
+});

@@ -92,7 +92,7 @@ export class EnvelopeExtractor implements TextExtractor {
     return {
       direction: direction ?? 'request',
       shape: o.lines > 1 ? 'pretty' : 'line',
-      body: o.capture.value(),
+      body: unescapeJson(o.capture.value()),
       at: { file: this.file, line: o.line },
       ...(direction ? {} : { unhinted: true }),
     } as LoggedMessage;
@@ -127,6 +127,21 @@ export class EnvelopeExtractor implements TextExtractor {
 
 function truncated(file: string, o: Open, why: string): AccordError {
   return new AccordError('ACCORD_ERR_LOG', `truncated envelope: <${o.capture.qname}> opened here is never closed (${why})`, { file, line: o.line });
+}
+
+/**
+ * JSON-lines logs (logstash, ECS, bunyan) carry the envelope inside a JSON
+ * string: `xmlns:soap=\"http://…\"`. Such text is read back as the string it
+ * encodes; anything else is left as it is.
+ */
+export function unescapeJson(text: string): string {
+  if (!/=\\"/.test(text)) return text;
+  try {
+    const value: unknown = JSON.parse(`"${text}"`);
+    return typeof value === 'string' ? value : text;
+  } catch {
+    return text;
+  }
 }
 
 /** The words before an envelope, without an XML declaration or a bracket. */
