@@ -7,6 +7,7 @@ import { parseXml } from '../../src/xml/parse';
 import { runCase, formatCaseReport } from '../../src/runner/run-case';
 import { startStub } from '../../src/stub';
 import { importWsdl } from '../../src/wsdl';
+import { corpusFile } from './corpus';
 
 /**
  * Golden files: small WSDLs under __tests__/fixtures/wsdl/<name>/ beside the
@@ -14,14 +15,22 @@ import { importWsdl } from '../../src/wsdl';
  * (then read the diff before committing it).
  */
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'wsdl');
+/** [fixture folder, input WSDL, options]: the input is the fixture's own, or a corpus WSDL read in place. */
 const GOLDEN: [string, string, Parameters<typeof importWsdl>[1]][] = [
   ['features', 'features.wsdl', {}],
   ['features', 'features.wsdl', { soapVersion: '1.2' }],
+  ['corpus', corpusFile('asmx-calculator'), {}],
+  ['corpus', corpusFile('cxf-customerservice'), {}],
+  ['corpus', corpusFile('cxf-rpclit'), {}],
+  ['corpus', corpusFile('cxf-soap12'), {}],
+  ['corpus', corpusFile('node-soap-hello-rpc'), {}],
+  ['corpus', corpusFile('wsdl20-axis2-generated'), {}],
 ];
 
 describe.each(GOLDEN)('golden %s/%s %j', (folder, file, options) => {
-  const expectedFile = path.join(FIXTURES, folder, `${file.replace(/\.wsdl$/, '')}${options?.soapVersion ? `.soap${options.soapVersion.replace('.', '')}` : ''}.spec`);
-  const { text } = importWsdl(path.join(FIXTURES, folder, file), options);
+  const input = path.isAbsolute(file) ? file : path.join(FIXTURES, folder, file);
+  const expectedFile = path.join(FIXTURES, folder, `${path.basename(file).replace(/\.wsdl$/, '')}${options?.soapVersion ? `.soap${options.soapVersion.replace('.', '')}` : ''}.spec`);
+  const { text } = importWsdl(input, options);
 
   test('the contract is the expected one', () => {
     if (process.env.UPDATE_GOLDEN || !existsSync(expectedFile)) writeFileSync(expectedFile, text);
