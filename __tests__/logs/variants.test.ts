@@ -121,3 +121,17 @@ describe('JSON-lines logs (logstash, ECS)', () => {
     expect(unmatched(r)).toEqual([]);
   });
 });
+
+describe('JSON calls with and without a body', () => {
+  it('become separate scenarios, so each keeps its body step', async () => {
+    const har = JSON.parse(readFileSync(fixture('recording.har'), 'utf8'));
+    const order = har.log.entries.find((e: { request: { method: string } }) => e.request.method === 'POST');
+    const empty = JSON.parse(JSON.stringify(order));
+    delete empty.request.postData;
+    empty.request.headers = [{ name: 'Content-Type', value: 'application/json' }];
+    har.log.entries.push(empty);
+    const r = await importAndParse([tmp.write('bodies.har', JSON.stringify(har))]);
+    expect(r.parsed.scenarios.map((s) => s.name)).toContain('POST /api/orders (status 201) without a request body');
+    expect(unmatched(r)).toEqual([]);
+  });
+});

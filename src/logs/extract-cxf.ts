@@ -189,10 +189,9 @@ export class CxfExtractor implements TextExtractor {
     this.fail(b, 'the log ends inside this CXF block, before its payload', b.line);
   }
 
-  private fail(b: Block, message: string, line: number): void {
+  private fail(_b: Block, message: string, line: number): void {
     this.block = undefined;
     this.sink.problem(new AccordError('ACCORD_ERR_LOG', message, { file: this.file, line }));
-    void b;
   }
 
   private finish(b: Block, payload: string): void {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { AccordError, formatLocation, type Location } from '../errors';
+import { AccordError, type Location } from '../errors';
 import { decodeMessage, type DecodedMessage } from './decode';
 import type { ExtractSink } from './extractor';
 import { looksLikeHar, scanHar } from './extract-har';
@@ -174,9 +174,4 @@ async function peek(stream: AsyncGenerator<string>): Promise<{ head: string; chu
     yield* stream;
   }
   return { head, chunks: chunks() };
-}
-
-/** One line per finding, `file:line: message`, for the CLI. */
-export function describeUnpaired(u: Unpaired): string {
-  return `${formatLocation(u.at)}: unpaired ${u.direction}: ${u.why}`;
 }

@@ -68,7 +68,8 @@ export class Operations {
     const status = r.status ?? (r.fault ? 500 : 200);
     const path = soap ? this.options.path ?? q.path ?? '/ws' : templatePath(q.path ?? '/');
     const operation = soap ? q.operation ?? r.operation : undefined;
-    const key = `${soap ? 'soap' : 'json'} ${method} ${path} ${operation ?? ''} ${status}`;
+    // A call with a body and one without cannot share a scenario: a body step either is there or not.
+    const key = `${soap ? 'soap' : 'json'} ${method} ${path} ${operation ?? ''} ${status} ${q.format === 'none'} ${r.format === 'none'}`;
     let op = this.byKey.get(key);
     if (!op) {
       if (this.byKey.size >= this.options.maxOperations) {

@@ -60,8 +60,8 @@ function scenario(op: Operation, name: string): string[] {
       responseBody = `(${resName})`;
     }
   } else {
-    if (op.requestJson) requestBody = jsonBody(op.requestJson, names, types, 'Request', op.requestEmpty > 0);
-    if (op.responseJson) responseBody = jsonBody(op.responseJson, names, types, 'Response', op.responseEmpty > 0);
+    if (op.requestJson) requestBody = jsonBody(op.requestJson, names, types, 'Request');
+    if (op.responseJson) responseBody = jsonBody(op.responseJson, names, types, 'Response');
   }
   types.forEach((t, i) => lines.push(...typeStep(i === 0 ? 'Given' : 'And', t)));
   const query = [...op.query].map(([k, q]) => `${encodeURIComponent(k)}=(${q.type})`).join('&');
@@ -88,10 +88,9 @@ function soapActionStep(op: Operation): string | undefined {
 }
 
 /** A JSON body: an object or array goes in a docstring; a scalar stays on the step's line. */
-function jsonBody(shape: Parameters<typeof renderJson>[0], names: TypeNames, types: TypeDecl[], hint: string, sometimesEmpty: boolean): string {
+function jsonBody(shape: Parameters<typeof renderJson>[0], names: TypeNames, types: TypeDecl[], hint: string): string {
   const value = renderJson(shape, names, types, hint);
   if (typeof value === 'string') return value;
-  void sometimesEmpty;
   return JSON.stringify(value, null, 2);
 }
 
@@ -118,7 +117,13 @@ function scenarioNames(ops: Operation[]): string[] {
   });
   const counts = new Map<string, number>();
   for (const n of first) counts.set(n, (counts.get(n) ?? 0) + 1);
-  const withPath = first.map((n, i) => (counts.get(n)! > 1 && ops[i].kind === 'soap' ? `${n} on ${ops[i].path}` : n));
+  const withPath = first.map((n, i) => {
+    if (counts.get(n)! === 1) return n;
+    const op = ops[i];
+    if (op.requestEmpty === op.count && op.method !== 'GET' && op.method !== 'HEAD') return `${n} without a request body`;
+    if (op.responseEmpty === op.count) return `${n} without a response body`;
+    return op.kind === 'soap' ? `${n} on ${op.path}` : n;
+  });
   const seen = new Map<string, number>();
   return withPath.map((n) => {
     const k = (seen.get(n) ?? 0) + 1;
