@@ -1,5 +1,6 @@
 import { patternFromText } from '../../src/pattern/body';
 import { encompasses } from '../../src/pattern/compare';
+import { matchJson, matchText } from '../../src/pattern/match';
 import { compareBodies, comparePath, samePathShape } from '../../src/pattern/compare-http';
 import { parseRequestPath } from '../../src/contract/path';
 import type { Pattern, Scope } from '../../src/pattern/types';
@@ -154,6 +155,85 @@ describe('child sequences: the verdict equals language inclusion (brute force ov
       const included = words.every((w) => !rb.test(w) || ra.test(w));
       const verdict = body(xml(a), xml(b)).length === 0;
       if (verdict !== included) wrong.push(`A=${ra.source} B=${rb.source}: check says ${verdict}, words say ${included}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+});
+
+describe('JSON null and optional keys, as the matcher reads them', () => {
+  test('an optional key also holds null', () => {
+    expect(body('{"a?": "(number)"}', '{"a": "(number?)"}')).toEqual([]);
+    expect(body('{"a?": "(number)"}', '{"a?": "(number)"}')).toEqual([]);
+    expect(kinds(body('{"a": "(number)"}', '{"a?": "(number)"}'))).toEqual(['optional BODY a']);
+    expect(kinds(body('{"a": "(number)"}', '{"a": "(number?)"}'))).toEqual(['optional BODY a']);
+  });
+});
+
+describe('JSON: the verdict equals inclusion over a universe of values (brute force)', () => {
+  let seed = 777;
+  const rnd = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
+  const LEAVES = ['"(number)"', '"(string)"', '"(number?)"', '"(boolean)"', '"(date)"', '1', '"x"', 'null', '"(null)"'];
+  const randomValue = (depth: number): string => (depth < 1 && rnd(4) === 0 ? randomObject(depth + 1) : LEAVES[rnd(LEAVES.length)]);
+  const randomObject = (depth: number): string => {
+    const parts: string[] = [];
+    for (const k of ['a', 'b']) {
+      const r = rnd(3);
+      if (r === 0) continue;
+      parts.push(`"${k}${r === 2 ? '?' : ''}": ${randomValue(depth)}`);
+    }
+    if (rnd(5) === 0) parts.push('"...": ""');
+    return `{${parts.join(', ')}}`;
+  };
+  const SCALARS: unknown[] = [1, 2, 'x', '2020-01-01', true, null];
+  const objects = (values: unknown[]): Record<string, unknown>[] => {
+    const out: Record<string, unknown>[] = [];
+    for (const a of [undefined, ...values]) for (const b of [undefined, ...values]) for (const c of [undefined, 1]) {
+      const o: Record<string, unknown> = {};
+      if (a !== undefined) o.a = a;
+      if (b !== undefined) o.b = b;
+      if (c !== undefined) o.c = c;
+      out.push(o);
+    }
+    return out;
+  };
+  const VALUES: unknown[] = [...SCALARS, ...objects(SCALARS)];
+  const universe: unknown[] = [...VALUES, ...objects(VALUES)];
+
+  test('150 random pairs of JSON object patterns', () => {
+    const wrong: string[] = [];
+    for (let i = 0; i < 150; i++) {
+      const a = randomObject(0);
+      const b = randomObject(0);
+      const pa = p(a);
+      const pb = p(b);
+      const accepts = (pt: Pattern, v: unknown) => matchJson(pt, v, scope()).length === 0;
+      const witness = universe.find((v) => accepts(pb, v) && !accepts(pa, v));
+      const verdict = encompasses(pa, scope(), pb, scope(), 'json').length === 0;
+      if (verdict && witness !== undefined) wrong.push(`A=${a} B=${b}: said compatible, but ${JSON.stringify(witness)}`);
+      if (!verdict && witness === undefined) wrong.push(`A=${a} B=${b}: said not compatible (${encompasses(pa, scope(), pb, scope(), 'json').map((d) => `${d.kind} ${d.path}`).join('; ')}), no witness`);
+    }
+    expect(wrong).toEqual([]);
+  });
+});
+
+describe('text (XML text, headers, path segments): the verdict equals inclusion over a universe of texts', () => {
+  const PATTERNS = ['(number)', '(string)', '(boolean)', '(date)', '(datetime)', '(uuid)', '(email)', '(null)', '(empty)', '(anything)', '(number in string)', '(number?)', '(string?)', '(date?)', '1', 'x', 'true', '(S)', '(T)', '(S?)'];
+  const types = { types: new Map<string, Pattern>([['S', { kind: 'enum', name: 'S', base: 'string', values: ['x', 'y'] }], ['T', { kind: 'enum', name: 'T', base: 'number', values: ['1', '2'] }]]) };
+  const TEXTS = ['', '1', '2', '1.5', 'x', 'y', 'true', 'false', 'null', '2020-01-01', '2020-01-01T10:00:00Z', 'a@b.cd', '123e4567-e89b-12d3-a456-426614174000', ' '];
+  test('every pair of text patterns', () => {
+    const wrong: string[] = [];
+    for (const a of PATTERNS) {
+      for (const b of PATTERNS) {
+        const pa = p(a);
+        const pb = p(b);
+        const witness = TEXTS.find((t) => matchText(pb, t, types).length === 0 && matchText(pa, t, types).length > 0);
+        const verdict = encompasses(pa, types, pb, types, 'text').length === 0;
+        if (verdict && witness !== undefined) wrong.push(`A=${a} B=${b}: said compatible, but "${witness}"`);
+        if (!verdict && witness === undefined) wrong.push(`A=${a} B=${b}: said not compatible, no witness`);
+      }
     }
     expect(wrong).toEqual([]);
   });

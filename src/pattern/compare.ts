@@ -193,19 +193,21 @@ export class Comparer {
     if (a.kind === 'scalar' && a.type === 'string' && mode === 'text' && b.kind !== 'xml') return;
 
     if (b.kind === 'optional') {
-      if (a.kind === 'optional') return this.value(a.inner, b.inner, path, mode);
+      // A keeps its optional wrapper: a null among B's values is still fine.
+      if (a.kind === 'optional') return this.value(a, b.inner, path, mode);
       const absent = mode === 'json' ? matchJson(a, null, this.aScope) : matchText(a, '', this.aScope);
       if (absent.length > 0) this.add({ kind: 'optional', target: 'node', path, name: lastName(path), a: describePattern(a), b: describePattern(b) });
       return this.value(a, b.inner, path, mode);
     }
-    if (a.kind === 'optional') return this.value(a.inner, b, path, mode);
-
+    // Finite B (literals, enums, booleans, null): each value is put to A itself, optional or not.
     const values = finiteValues(b, mode);
     if (values) {
       const rejected = values.some((v) => (mode === 'json' ? matchJson(a, v, this.aScope) : matchText(a, v as string, this.aScope)).length > 0);
-      if (rejected) this.typeDifference(a, b, path, mode);
+      if (rejected) this.typeDifference(a.kind === 'optional' ? a.inner : a, b, path, mode);
       return;
     }
+    if (a.kind === 'optional') return this.value(a.inner, b, path, mode);
+
     if (a.kind === 'scalar' && b.kind === 'scalar') {
       const ok = mode === 'json' ? jsonScalarAccepts(a.type, b.type) : textScalarAccepts(a.type, b.type);
       if (!ok) this.typeDifference(a, b, path, mode);
@@ -249,10 +251,15 @@ export class Comparer {
         continue;
       }
       if (bf.optional && !af.optional) this.add({ kind: 'optional', target: 'node', path: at, name: bf.key, a: 'required', b: 'optional' });
-      this.value(af.pattern, bf.pattern, at, 'json');
+      // An optional key may also hold null (as the matcher reads it).
+      const nullable = (f: typeof af): Pattern => (f.optional ? { kind: 'optional', inner: f.pattern } : f.pattern);
+      this.value(nullable(af), nullable(bf), at, 'json');
     }
     for (const af of a.fields) {
-      if (af.optional || bFields.has(af.key)) continue;
+      if (bFields.has(af.key)) continue;
+      // B's further keys may include this one, with any value.
+      if (af.optional && b.open) this.value(af.pattern, ANYTHING, join(path, `.${af.key}`), 'json');
+      if (af.optional) continue;
       this.add({ kind: 'missing', target: 'node', path: join(path, `.${af.key}`), name: af.key, a: `key "${af.key}" ${describePattern(af.pattern)}`, b: 'no such key' });
     }
     if (b.open && !a.open) this.add({ kind: 'open', target: 'node', path, a: 'only the keys listed', b: 'further keys ("...")' });
