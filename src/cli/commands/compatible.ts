@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { AccordError, CompositeAccordError } from '../../errors';
 import { compareVersions, formatJson, formatText, type FileReport } from '../../compat';
 import { commitPairs, plainPairs, workingTreePairs, type FilePair } from '../../compat/sources';
-import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, ExitError, type Io } from '../exit';
+import { EXIT_FAILED, EXIT_USAGE, ExitError, type Io } from '../exit';
 
 interface Options {
   json?: boolean;
@@ -81,9 +81,8 @@ async function check(pairs: () => FilePair[] | Promise<FilePair[]>, opts: Option
     throw e;
   }
   io.stdout(opts.json ? formatJson(reports) : formatText(reports));
-  const ok = reports.every((r) => r.verdict.compatible);
-  if (!ok) throw new ExitError(EXIT_FAILED);
-  void EXIT_OK;
+  // Exit 0 is the normal return; a break is exit 1, with the report already printed.
+  if (!reports.every((r) => r.verdict.compatible)) throw new ExitError(EXIT_FAILED);
 }
 
 function oneLine(e: AccordError): string {
