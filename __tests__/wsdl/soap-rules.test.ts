@@ -4,6 +4,8 @@ import type { Contract } from '../../src/contract/model';
 import { buildRequest } from '../../src/http/build-request';
 import { SOAP11_ENVELOPE, SOAP12_ENVELOPE } from '../../src/http/message';
 import { generateBody } from '../../src/pattern/generate';
+import { matchXml } from '../../src/pattern/match';
+import { parseXml } from '../../src/xml/parse';
 import { createRandom } from '../../src/pattern/random';
 import { importWsdl, type ImportOptions } from '../../src/wsdl';
 import { corpusEntries, corpusFile } from './corpus';
@@ -176,5 +178,23 @@ describe('SOAP rules per WSDL', () => {
     const declared = [...text.matchAll(/xmlns:([^=]+)="/g)].map((m) => m[1]);
     expect(declared.length).toBeGreaterThan(5);
     for (const p of declared) expect(p).toMatch(NCNAME);
+  });
+});
+
+describe('headers the WSDL does not declare (docs/wsdl-import.md)', () => {
+  const text = importWsdl(corpusFile('asmx-calculator')).text;
+  const withWsa = '<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/" xmlns:a="http://www.w3.org/2005/08/addressing" xmlns:t="http://tempuri.org/"><s:Header><a:Action>http://tempuri.org/Add</a:Action><a:To>http://x/</a:To></s:Header><s:Body><t:Add><intA>1</intA><intB>2</intB></t:Add></s:Body></s:Envelope>';
+  const match = (contractText: string) => {
+    const s = parseContract(contractText, 'calc.spec').scenarios[0];
+    return matchXml(s.request.body!, parseXml(withWsa), s.scope);
+  };
+
+  test('are reported as unexpected by the contract as written', () => {
+    expect(match(text).map((m) => m.path)).toEqual(['Envelope/Header/Action', 'Envelope/Header/To']);
+  });
+
+  test('are accepted once the Header is written (anything)', () => {
+    const open = text.replace(/<soapenv:Header specmatic_occurs="optional"\/>/g, '<soapenv:Header specmatic_occurs="optional">(anything)</soapenv:Header>');
+    expect(match(open)).toEqual([]);
   });
 });
