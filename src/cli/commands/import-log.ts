@@ -9,8 +9,8 @@ interface LogCommandOptions {
   output?: string;
   path?: string;
   examples?: boolean;
-  redact: string[];
-  include: string[];
+  redact?: string[];
+  include?: string[];
   force?: boolean;
   skipInvalid?: boolean;
   verify: boolean;
@@ -28,9 +28,9 @@ export function registerImportLog(program: Command, io: Io): void {
     .option('-o, --output <file.spec>', 'where to write the contract; "-" writes it to standard output (default: <first log name>.spec)')
     .option('--path <path>', 'the request path of every SOAP scenario (default: the logged address, else /ws)')
     .option('--examples', 'keep the logged request values as an Examples table')
-    .option('--max-examples <n>', 'most Examples rows per scenario', '50')
-    .option('--redact <node>', 'never write values of this node (repeatable); passwords and wsse:Security content are always redacted', collect, [])
-    .option('--include <url-prefix>', 'HAR files: only entries whose URL starts with this (repeatable), e.g. https://api.example.com/', collect, [])
+    .option('--max-examples <n>', 'most Examples rows per scenario (default: 50)')
+    .option('--redact <node>', 'never write values of this node (repeatable); passwords and wsse:Security content are always redacted', collect)
+    .option('--include <url-prefix>', 'HAR files: only entries whose URL starts with this (repeatable), e.g. https://api.example.com/', collect)
     .option('--skip-invalid', 'leave out messages that cannot be read (truncated, not well-formed) instead of failing')
     .option('--no-verify', 'do not re-read the logs to check every logged call against the written contract')
     .option('-f, --force', 'overwrite the output file if it exists')
@@ -122,8 +122,8 @@ function describe(e: AccordError): string {
   return e.describe();
 }
 
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
 }
 
 function shown(io: Io, file: string): string {
