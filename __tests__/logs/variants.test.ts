@@ -135,3 +135,21 @@ describe('JSON calls with and without a body', () => {
     expect(unmatched(r)).toEqual([]);
   });
 });
+
+describe('text from the logs never breaks the contract it is written into', () => {
+  it('a file name, a header and values with line breaks and Gherkin syntax in them', async () => {
+    const har = JSON.parse(readFileSync(fixture('recording.har'), 'utf8'));
+    for (const e of har.log.entries) {
+      for (const h of e.request.headers) if (h.name === 'SOAPAction') h.value = '"urn:x"\n  Scenario: injected\n    When GET /evil';
+      if (e.request.postData?.text?.includes('<t:intA>2</t:intA>')) e.request.postData.text = e.request.postData.text.replace('<t:intA>2</t:intA>', '<t:intA>2</t:intA><t:note>a | b\n"""\nScenario: x</t:note>');
+    }
+    const file = tmp.write('evil\nFeature: second.har', JSON.stringify(har));
+    const r = await importAndParse([file], { examples: true });
+    expect(r.parsed.scenarios.map((s) => s.name)).not.toContain('injected');
+    expect(r.contract).toContain('And request-header SOAPAction (string)');
+    expect(r.contract).toContain('Feature: Imported from evil?Feature: second.har');
+    const add = r.parsed.scenarios.find((s) => s.name === 'Add')!;
+    expect(add.examples[0].values.get('note')).toBe('a | b\n"""\nScenario: x');
+    expect(unmatched(r)).toEqual([]);
+  });
+});

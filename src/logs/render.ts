@@ -16,7 +16,7 @@ export interface TypeDecl {
  */
 export function renderElement(s: ElementShape, names: TypeNames, types: TypeDecl[], optional = false, indent = ''): string {
   const attrs: string[] = [];
-  for (const n of s.namespaces) attrs.push(`${n.name}="${escapeAttribute(n.value)}"`);
+  for (const n of s.namespaces) attrs.push(`${n.name}="${attributeText(n.value)}"`);
   const instances = s.count + s.nil;
   for (const a of s.attributes) attrs.push(`${a.name}="(${a.type}${a.seen < instances ? '?' : ''})"`);
   if (optional) attrs.push('specmatic_occurs="optional"');
@@ -40,6 +40,11 @@ export function renderElement(s: ElementShape, names: TypeNames, types: TypeDecl
   }
   lines.push(`${indent}</${s.name}>`);
   return lines.join('\n');
+}
+
+/** An attribute value kept on one line: line breaks and tabs as character references. */
+function attributeText(value: string): string {
+  return escapeAttribute(value).replace(/[\t\n\r]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /**

@@ -15,8 +15,8 @@ export interface WriteOptions {
  */
 export function writeContract(ops: Operation[], options: WriteOptions): string {
   const out: string[] = [];
-  for (const h of options.header) out.push(`# ${h}`);
-  out.push(`Feature: ${options.feature}`);
+  for (const h of options.header) out.push(`# ${oneLine(h)}`);
+  out.push(`Feature: ${oneLine(options.feature)}`);
   // Successes first: a stub answers with the first scenario that takes a request.
   const ordered = [...ops.filter((o) => o.status < 300), ...ops.filter((o) => o.status >= 300)];
   const names = scenarioNames(ordered);
@@ -30,7 +30,7 @@ export function writeContract(ops: Operation[], options: WriteOptions): string {
 function scenario(op: Operation, name: string): string[] {
   const head: string[] = [];
   const lines: string[] = [];
-  const calls = [...op.calls].sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1)).map((c) => formatLocation(c)).join(', ');
+  const calls = [...op.calls].sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1)).map((c) => oneLine(formatLocation(c))).join(', ');
   head.push(`# ${op.count} logged call${op.count === 1 ? '' : 's'}: ${calls}${op.count > op.calls.length ? ', …' : ''}`);
   const rows = op.examples ? exampleRows(op) : undefined;
   if (op.status >= 300 && !rows) {
@@ -83,8 +83,10 @@ function soapActionStep(op: Operation): string | undefined {
   const a = op.soapAction;
   if (a.seen === 0) return undefined;
   const optional = a.seen < op.count ? '?' : '';
-  const value = a.values.size === 1 ? [...a.values][0] : '(string)';
-  return `And request-header SOAPAction${optional} ${value === '' ? '(string)' : value}`;
+  const only = a.values.size === 1 ? [...a.values][0] : undefined;
+  // A value that would not stay one step (or would read as a placeholder) is written as its type.
+  const literal = only !== undefined && only !== '' && !/[\u0000-\u001f\u007f]/.test(only) && !/^\(.*\)$/.test(only.trim());
+  return `And request-header SOAPAction${optional} ${literal ? only : '(string)'}`;
 }
 
 /** A JSON body: an object or array goes in a docstring; a scalar stays on the step's line. */
@@ -148,7 +150,16 @@ function table(rows: string[][]): string[] {
   return cells.map((r) => `  | ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`);
 }
 
-/** Gherkin table cells: `|`, `\` and newlines are escaped. */
+/** Gherkin table cells: `|`, `\` and newlines are escaped; other control characters cannot be written and become spaces. */
 function escapeCell(v: string): string {
-  return v.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\n/g, '\\n');
+  return v
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/\r?\n/g, '\\n')
+    .replace(/[\u0000-\u001f\u007f]/g, ' ');
+}
+
+/** Text from the logs (file names) written where one line is expected: control characters become `?`. */
+function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f]/g, '?');
 }
