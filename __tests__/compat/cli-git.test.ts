@@ -235,7 +235,7 @@ describe('a file with a single version', () => {
     out = accord(r.dir, 'compatible', 'git', 'commits', MATH, 'HEAD', 'HEAD^1');
     expectCompatible(out);
     expect(out.stdout).toContain('is a new contract: it has no version in HEAD^1');
-    expect(JSON.parse(accord(r.dir, 'compatible', 'git', 'commits', MATH, 'HEAD', 'HEAD^1', '--json').stdout).files[0].status).toBe('new');
+    expect(JSON.parse(accord(r.dir, 'compatible', 'git', 'commits', MATH, 'HEAD', 'HEAD^1', '--json').stdout).files[0]).toMatchObject({ status: 'new', older: null, absentIn: 'HEAD^1', compatible: true });
   });
 
   test('a repository with no commit yet: every contract is new', () => {

@@ -66,6 +66,8 @@ export function formatJson(reports: readonly FileReport[]): string {
       status: r.status,
       older: r.older ?? null,
       newer: r.newer ?? null,
+      /** For a new or removed file: where the missing version was looked for. */
+      absentIn: r.note ?? null,
       compatible: r.verdict.compatible,
       testsRun: r.verdict.testsRun,
       passed: r.verdict.passed,
