@@ -184,3 +184,17 @@ describe('many requests waiting at once', () => {
     expect(r.report.unpaired[0].why).toBe('still waiting for a response when 100000 characters of requests were');
   });
 });
+
+describe('ever-new node names', () => {
+  it('stop the import at a bound, with the call that crossed it', async () => {
+    const SOAP11 = 'xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"';
+    const lines = Array.from({ length: 200 }, (_, i) => [
+      `INFO Request: <soap:Envelope ${SOAP11}><soap:Body><op>${Array.from({ length: 10 }, (_, k) => `<n${i}_${k}>1</n${i}_${k}>`).join('')}</op></soap:Body></soap:Envelope>`,
+      `INFO Response: <soap:Envelope ${SOAP11}><soap:Body><opResponse/></soap:Body></soap:Envelope>`,
+    ]).flat();
+    const file = tmp.write('names.log', lines.join('\n'));
+    await expect(importLogs([file], { limits: { maxShapeNodes: 500 } })).rejects.toThrow(/more than 500 distinct nodes by this call/);
+    const r = cli(['import', 'log', 'names.log', '-o', '-'], tmp.dir);
+    expect(r.status).toBe(0);
+  });
+});

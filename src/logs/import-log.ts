@@ -140,7 +140,7 @@ export async function readExchanges(files: string[], onExchange: (x: Exchange) =
 export async function importLogs(files: string[], options: ImportLogOptions = {}): Promise<ImportResult> {
   const limits: LogLimits = { ...DEFAULT_LOG_LIMITS, ...options.limits };
   const redactor = new Redactor(options.redact ?? []);
-  const ops = new Operations({ path: options.path, examples: options.examples ?? false, maxExamples: limits.maxExamples, maxOperations: limits.maxOperations, redactor });
+  const ops = new Operations({ path: options.path, examples: options.examples ?? false, maxExamples: limits.maxExamples, maxOperations: limits.maxOperations, maxShapeNodes: limits.maxShapeNodes, redactor });
   const report = await readExchanges(files, (x) => ops.add(x), options);
   report.redactedValues = ops.redactedValues;
   if (ops.overflow > 0) report.skipped.set(`calls of operations beyond the first ${limits.maxOperations}`, { count: ops.overflow, details: new Map() });

@@ -47,12 +47,21 @@ const XSI_LOCALS = new Set(['type', 'nil', 'schemaLocation', 'noNamespaceSchemaL
 /** Alignment beyond this many cells falls back to an in-order merge (hostile documents stay linear). */
 const MAX_ALIGN_CELLS = 250_000;
 
-export function newShape(el: XmlElement): ElementShape {
+/** Distinct nodes an import may create across all its shapes; hostile logs of ever-new names stop here. */
+export interface ShapeBudget {
+  left: number;
+  readonly limit: number;
+}
+
+export class ShapeBudgetExceeded extends Error {}
+
+export function newShape(el: XmlElement, budget?: ShapeBudget): ElementShape {
+  if (budget && --budget.left < 0) throw new ShapeBudgetExceeded(`more than ${budget.limit} distinct nodes`);
   return { name: el.name, prefix: el.prefix, local: el.local, namespaces: [], attributes: [], textSeen: 0, slots: [], count: 0, nil: 0 };
 }
 
-export function mergeElement(shape: ElementShape | undefined, el: XmlElement): ElementShape {
-  const s = shape ?? newShape(el);
+export function mergeElement(shape: ElementShape | undefined, el: XmlElement, budget?: ShapeBudget): ElementShape {
+  const s = shape ?? newShape(el, budget);
   let nil = false;
   for (const a of el.attributes) {
     if (isNamespaceDeclaration(a)) {
@@ -80,7 +89,7 @@ export function mergeElement(shape: ElementShape | undefined, el: XmlElement): E
     s.text = widen(s.text, classifyText(text));
     s.textSeen++;
   }
-  mergeChildren(s, runsOf(el));
+  mergeChildren(s, runsOf(el), budget);
   return s;
 }
 
@@ -100,23 +109,23 @@ function runsOf(el: XmlElement): Run[] {
   return runs;
 }
 
-function fillSlot(slot: Slot, run: Run): void {
+function fillSlot(slot: Slot, run: Run, budget: ShapeBudget | undefined): void {
   slot.seen++;
   if (run.items.length > 1) slot.multiple = true;
-  for (const item of run.items) slot.shape = mergeElement(slot.shape, item);
+  for (const item of run.items) slot.shape = mergeElement(slot.shape, item, budget);
 }
 
-function slotFor(run: Run): Slot {
-  const slot: Slot = { local: run.local, shape: newShape(run.items[0]), seen: 0, multiple: false };
-  fillSlot(slot, run);
+function slotFor(run: Run, budget: ShapeBudget | undefined): Slot {
+  const slot: Slot = { local: run.local, shape: newShape(run.items[0], budget), seen: 0, multiple: false };
+  fillSlot(slot, run, budget);
   return slot;
 }
 
 /** Aligns this instance's runs with the slots so far (longest common subsequence by name), keeping order. */
-function mergeChildren(s: ElementShape, runs: Run[]): void {
+function mergeChildren(s: ElementShape, runs: Run[], budget: ShapeBudget | undefined): void {
   const slots = s.slots;
   if (slots.length === 0) {
-    s.slots = runs.map(slotFor);
+    s.slots = runs.map((r) => slotFor(r, budget));
     return;
   }
   const pairs = slots.length * runs.length > MAX_ALIGN_CELLS ? greedyPairs(slots, runs) : lcsPairs(slots, runs);
@@ -125,9 +134,9 @@ function mergeChildren(s: ElementShape, runs: Run[]): void {
   let j = 0;
   for (const [pi, pj] of [...pairs, [slots.length, runs.length] as [number, number]]) {
     while (i < pi) out.push(slots[i++]);
-    while (j < pj) out.push(slotFor(runs[j++]));
+    while (j < pj) out.push(slotFor(runs[j++], budget));
     if (pi < slots.length && pj < runs.length) {
-      fillSlot(slots[pi], runs[pj]);
+      fillSlot(slots[pi], runs[pj], budget);
       out.push(slots[pi]);
       i = pi + 1;
       j = pj + 1;

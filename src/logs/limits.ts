@@ -20,6 +20,8 @@ export interface LogLimits {
   maxExamples: number;
   /** Distinct operations (scenarios) kept; calls of further operations are counted and left out. */
   maxOperations: number;
+  /** Distinct XML nodes across all operations' shapes; more fails the import (a hostile or non-API log). */
+  maxShapeNodes: number;
 }
 
 export const DEFAULT_LOG_LIMITS: LogLimits = {
@@ -31,4 +33,5 @@ export const DEFAULT_LOG_LIMITS: LogLimits = {
   maxInflatedBytes: 2 * 1024 * 1024 * 1024,
   maxExamples: 50,
   maxOperations: 1000,
+  maxShapeNodes: 200_000,
 };

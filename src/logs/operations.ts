@@ -2,7 +2,8 @@ import type { Location } from '../errors';
 import type { XmlElement } from '../xml/tree';
 import { elementChildren, textOf } from '../xml/tree';
 import type { DecodedMessage } from './decode';
-import { mergeElement, type ElementShape } from './infer-xml';
+import { AccordError } from '../errors';
+import { mergeElement, ShapeBudgetExceeded, type ElementShape, type ShapeBudget } from './infer-xml';
 import { mergeJson, type JsonShape } from './infer-json';
 import type { Exchange } from './pair';
 import type { Redactor } from './redact';
@@ -47,6 +48,7 @@ export interface GroupOptions {
   examples: boolean;
   maxExamples: number;
   maxOperations: number;
+  maxShapeNodes: number;
   redactor: Redactor;
 }
 
@@ -58,8 +60,11 @@ export class Operations {
   redactedValues = 0;
   /** Calls left out because there were already maxOperations operations. */
   overflow = 0;
+  private readonly budget: ShapeBudget;
 
-  constructor(private readonly options: GroupOptions) {}
+  constructor(private readonly options: GroupOptions) {
+    this.budget = { left: options.maxShapeNodes, limit: options.maxShapeNodes };
+  }
 
   add(x: Exchange): void {
     const { request: q, response: r } = x;
@@ -84,8 +89,17 @@ export class Operations {
     }
     op.count++;
     if (op.calls.length < MAX_CALLS_SHOWN) op.calls.push(q.at);
-    this.body(op, q, 'request');
-    this.body(op, r, 'response');
+    try {
+      this.body(op, q, 'request');
+      this.body(op, r, 'response');
+    } catch (e) {
+      if (!(e instanceof ShapeBudgetExceeded)) throw e;
+      throw new AccordError(
+        'ACCORD_ERR_LIMIT',
+        `the logged messages hold ${e.message} by this call: they do not describe one API (is this log a sample of real traffic?)`,
+        q.at,
+      );
+    }
     const action = q.headers?.soapaction;
     if (soap && action !== undefined) {
       op.soapAction.seen++;
@@ -107,8 +121,8 @@ export class Operations {
 
   private body(op: Operation, m: DecodedMessage, side: 'request' | 'response'): void {
     if (m.format === 'xml') {
-      if (side === 'request') op.request = mergeElement(op.request, m.xml!);
-      else op.response = mergeElement(op.response, m.xml!);
+      if (side === 'request') op.request = mergeElement(op.request, m.xml!, this.budget);
+      else op.response = mergeElement(op.response, m.xml!, this.budget);
     } else if (m.format === 'json') {
       if (side === 'request') op.requestJson = mergeJson(op.requestJson, m.json);
       else op.responseJson = mergeJson(op.responseJson, m.json);
