@@ -1,10 +1,11 @@
 import type { Element } from '@xmldom/xmldom';
-import { attr, kid, kids, lineOf, NS, qkey, resolveQName, type QName } from './dom';
+import { attr, kid, kids, NS, qkey, resolveQName, type QName } from './dom';
 import { builtinScalar } from './builtins';
 import { isXmlName, NameTable, Prefixes, qualified } from './names';
 import type { Decl, SchemaIndex } from './xsd';
 import { owningSchema } from './xsd';
 import { comment, COMMENT, renderXml, xnode, type XNode } from './xml-text';
+import { SimpleTypes } from './simple-types';
 
 type Occurs = 'once' | 'optional' | 'multiple';
 
@@ -41,12 +42,15 @@ export class Emitter {
   private readonly pending: (() => void)[] = [];
   private readonly stack: string[] = [];
   private readonly noted = new Set<string>();
+  private readonly simple: SimpleTypes;
 
   constructor(
     private readonly index: SchemaIndex,
     readonly prefixes: Prefixes,
     readonly stats: EmitStats,
-  ) {}
+  ) {
+    this.simple = new SimpleTypes(index, this.names, this.types, (ns) => this.prefixFor(ns));
+  }
 
   /** Declares everything queued while emitting; call once all operations are emitted. */
   flush(): void {
@@ -74,8 +78,8 @@ export class Emitter {
   }
 
   /** A part typed with `type=` (rpc style): an unqualified node named after the part. */
-  typedNode(name: string, typeQ: QName, ctx: Element): XNode {
-    const content = this.contentOfType(typeQ, ctx, name);
+  typedNode(name: string, typeQ: QName): XNode {
+    const content = this.contentOfType(typeQ, name);
     return this.finish(name, [], content, 'once', false);
   }
 
@@ -111,7 +115,7 @@ export class Emitter {
       if (named) {
         attrs.push(['specmatic_type', named]);
         content = { attrs: [], children: [] };
-      } else content = this.contentOfType(tq, el, name);
+      } else content = this.contentOfType(tq, name);
     } else {
       const ct = kid(el, NS.xsd, 'complexType');
       const st = kid(el, NS.xsd, 'simpleType');
@@ -120,7 +124,7 @@ export class Emitter {
         attrs.push(['specmatic_type', this.elementType(decl)]);
         content = { attrs: [], children: [] };
       } else if (ct) content = this.complexContent(ct, name);
-      else if (st) content = { attrs: [], children: [], text: this.simpleText(st, name) };
+      else if (st) content = { attrs: [], children: [], text: this.simple.anonymousText(st, name) };
       else content = { attrs: [], children: [], text: this.anything() };
     }
     return this.finish(nodeName, attrs, content, occurs, nillable);
@@ -200,7 +204,7 @@ export class Emitter {
   }
 
   /** Content for an element of type `q` written in place (simple and built-in types, SOAP-encoded arrays). */
-  private contentOfType(q: QName, ctx: Element, hint: string): Content {
+  private contentOfType(q: QName, hint: string): Content {
     if (q.ns === NS.xsd || (SOAPENC.has(q.ns) && !this.index.find('type', q))) {
       if (SOAPENC.has(q.ns) && q.local === 'Array') return { attrs: [], children: [], text: this.anything() };
       const scalar = builtinScalar(q.local);
@@ -214,7 +218,7 @@ export class Emitter {
       return { attrs: [], children: [], text: this.anything() };
     }
     if (decl.el.localName === 'complexType') return this.complexContent(decl.el, hint);
-    return { attrs: [], children: [], text: this.simpleTypeText(decl) };
+    return { attrs: [], children: [], text: this.simple.text(decl) };
   }
 
   private guard<T extends Content>(key: string, f: () => T): T | Content {
@@ -412,7 +416,7 @@ export class Emitter {
     const named = this.namedComplexType(itemType);
     const item = named
       ? xnode('item', [['specmatic_type', named], ['specmatic_occurs', 'multiple']])
-      : xnode('item', [['specmatic_occurs', 'multiple']], [], this.contentOfType(itemType, res, hint).text ?? this.anything());
+      : xnode('item', [['specmatic_occurs', 'multiple']], [], this.contentOfType(itemType, hint).text ?? this.anything());
     return { attrs: [], children: [item] };
   }
 
@@ -431,12 +435,12 @@ export class Emitter {
           const c = this.guard(`complex${qkey(bd.name)}`, () => this.complexContent(bd.el, hint));
           text = c.text ?? '(string)';
           baseAttrs = c.attrs;
-        } else if (bd) text = this.simpleTypeText(bd);
+        } else if (bd) text = this.simple.text(bd);
       }
     }
     const inlineSimple = kid(d, NS.xsd, 'simpleType');
     if (d.localName === 'restriction' && (kids(d, NS.xsd, 'enumeration').length > 0 || inlineSimple)) {
-      text = this.simpleText(inlineSimple ?? d, hint, d.localName === 'restriction' && !inlineSimple ? d : undefined);
+      text = this.simple.anonymousText(inlineSimple ?? d, hint, d.localName === 'restriction' && !inlineSimple ? d : undefined);
     }
     const own = this.attributes(d);
     const names = new Set(own.map(([n]) => n.replace(/\.opt$/, '')));
@@ -500,77 +504,12 @@ export class Emitter {
       if (q.ns === NS.xsd) value = `(${builtinScalar(q.local)})`;
       else {
         const d = this.index.find('type', q);
-        value = d && d.el.localName === 'simpleType' ? this.simpleTypeText(d) : '(string)';
+        value = d && d.el.localName === 'simpleType' ? this.simple.text(d) : '(string)';
       }
-    } else if (st) value = this.simpleText(st, name);
+    } else if (st) value = this.simple.anonymousText(st, name);
     if (value === '(anything)') value = '(string)';
     const full = qualified(ns ? this.prefixFor(ns) : '', name);
     return [use === 'required' ? full : `${full}.opt`, value];
-  }
-
-  // ---------- simple types ----------
-
-  /** Placeholder text for a named simple type: `(EnumName)` for enumerations, else the base's scalar. */
-  private simpleTypeText(decl: Decl, depth = 0): string {
-    const key = `simple${qkey(decl.name)}`;
-    const known = this.names.get(key);
-    if (known) return `(${known})`;
-    const r = this.simpleShape(decl.el, depth);
-    if (r.kind === 'scalar') return r.text;
-    const name = this.names.allocate(key, [decl.name.local, () => `${this.prefixFor(decl.name.ns)}_${decl.name.local}`]);
-    this.types.set(name, { kind: 'enum', name, base: r.base, values: r.values, source: `simpleType ${decl.name.local}` });
-    return `(${name})`;
-  }
-
-  /** Placeholder for an anonymous simple type (enumerations get an enum named after the element). */
-  private simpleText(st: Element, hint: string, restriction?: Element): string {
-    const r = restriction ? this.restrictionShape(restriction, 0) : this.simpleShape(st, 0);
-    if (r.kind === 'scalar') return r.text;
-    const key = `anon-simple:${hint}:${r.values.join('|')}`;
-    const known = this.names.get(key);
-    if (known) return `(${known})`;
-    const name = this.names.allocate(key, [`${hint.charAt(0).toUpperCase()}${hint.slice(1)}`, `${hint}Enum`]);
-    this.types.set(name, { kind: 'enum', name, base: r.base, values: r.values, source: `enumeration in ${hint}` });
-    return `(${name})`;
-  }
-
-  private simpleShape(st: Element, depth: number): { kind: 'scalar'; text: string } | { kind: 'enum'; base: 'string' | 'number'; values: string[] } {
-    if (depth > MAX_NESTING) return { kind: 'scalar', text: '(string)' };
-    const res = kid(st, NS.xsd, 'restriction');
-    if (res) return this.restrictionShape(res, depth);
-    // list and union: the text is kept as a string.
-    return { kind: 'scalar', text: '(string)' };
-  }
-
-  private restrictionShape(res: Element, depth: number): { kind: 'scalar'; text: string } | { kind: 'enum'; base: 'string' | 'number'; values: string[] } {
-    const baseText = this.restrictionBase(res, depth);
-    const values = kids(res, NS.xsd, 'enumeration').map((e) => attr(e, 'value') ?? '');
-    if (values.length > 0) {
-      const base = baseText === '(number)' ? 'number' : 'string';
-      // An enum line is comma-separated and trimmed: values it cannot carry leave the base type.
-      const usable = values.every((v) => v !== '' && v.trim() === v && !v.includes(',') && !/[\r\n]/.test(v) && (base === 'string' || !Number.isNaN(Number(v))));
-      if (usable) return { kind: 'enum', base, values: [...new Set(values)] };
-      return { kind: 'scalar', text: baseText.startsWith('(') && !/^\([A-Z]/.test(baseText) ? baseText : '(string)' };
-    }
-    return { kind: 'scalar', text: baseText };
-  }
-
-  private restrictionBase(res: Element, depth: number): string {
-    const baseAttr = attr(res, 'base');
-    if (!baseAttr) {
-      const inner = kid(res, NS.xsd, 'simpleType');
-      const r = inner ? this.simpleShape(inner, depth + 1) : undefined;
-      return r && r.kind === 'scalar' ? r.text : '(string)';
-    }
-    const q = resolveQName(res, baseAttr);
-    if (q.ns === NS.xsd) {
-      const s = builtinScalar(q.local);
-      return s === 'anything' ? '(string)' : `(${s})`;
-    }
-    const d = this.index.find('type', q);
-    if (!d || d.el.localName !== 'simpleType') return '(string)';
-    const r = this.simpleShape(d.el, depth + 1);
-    return r.kind === 'scalar' ? r.text : r.base === 'number' ? '(number)' : '(string)';
   }
 }
 

@@ -118,23 +118,23 @@ export function importWsdl(file: string, options: ImportOptions = {}): ImportRes
 
 /** Header nodes and body (nodes, or `(anything)` for a WSDL 2.0 `#any`) of one message. */
 function messageNodes(o: OperationModel, m: MessageModel, e: Emitter): MessageNodes {
-  const partNode = (p: MessageModel['body'][number], rpcChild: boolean): XNode[] => {
+  const partNode = (p: MessageModel['body'][number]): XNode[] => {
     if (p.element) return e.globalElement(p.element);
-    if (p.type) return [e.typedNode(p.name, p.type, p.at)];
+    if (p.type) return [e.typedNode(p.name, p.type)];
     if (p.any) return [];
     return isXmlName(p.name) ? [xnode(p.name, [], [], e.anything())] : [];
   };
   // Nodes left out (illegal names) leave a comment inside types, and nothing at the top of a message.
   const real = (nodes: XNode[]) => nodes.filter((n) => n.name !== COMMENT);
-  const headers = real(m.headers.flatMap((p) => partNode(p, false)));
+  const headers = real(m.headers.flatMap((p) => partNode(p)));
   if (m.body.some((p) => p.any)) return { headers, body: 'anything' };
   if (m.wrapper) {
     const w = m.wrapper;
-    const children = m.body.flatMap((p) => partNode(p, true));
+    const children = m.body.flatMap((p) => partNode(p));
     // rpc/encoded: the wrapper may say which encoding its children use (SOAP 1.1 section 4.1.1); accepted, not required.
     const attrs: [string, string][] = o.use === 'encoded' ? [[`${ENVELOPE_PREFIX}:encodingStyle.opt`, o.soapVersion === '1.1' ? NS.soapenc : NS.soap12enc]] : [];
     return { headers, body: [xnode(qualified(e.prefixes.for(w.ns), w.local), attrs, children)] };
   }
-  return { headers, body: real(m.body.flatMap((p) => partNode(p, false))) };
+  return { headers, body: real(m.body.flatMap((p) => partNode(p))) };
 }
 
