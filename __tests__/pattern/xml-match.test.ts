@@ -136,3 +136,14 @@ describe('XML matching (seed 2.4)', () => {
     expect(check('<a>(string)</a>', '<b>x</b>')).toEqual(['b: expected node <a>, found <b>']);
   });
 });
+
+describe('several node placeholders in a row', () => {
+  const types = { Id: xmlPatternFromText('<id>(number)</id>') };
+  it('reads (Id)(Id*) as one id then any number more', () => {
+    expect(check('<r>(Id)(Id*)</r>', '<r><id>1</id><id>2</id></r>', types)).toEqual([]);
+    expect(check('<r>(Id)(Id*)</r>', '<r></r>', types)).toEqual(['r: expected child nodes (id, id*) in this order, found (none)', 'r/id: expected node <id>, found nothing (missing node)']);
+  });
+  it('refuses text values written one after another', () => {
+    expect(() => xmlPatternFromText('<r>(number)(string)</r>')).toThrow(/mixes several values in one text/);
+  });
+});

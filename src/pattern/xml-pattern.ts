@@ -53,7 +53,7 @@ export function xmlPatternFromElement(el: XmlElement): XmlElementPattern {
       content.push(xmlPatternFromElement(c));
       continue;
     }
-    content.push(textContent(c.value, el));
+    content.push(...textContents(c.value, el));
   }
   if (el.local === 'Envelope') for (const c of content) if (c.kind === 'xml') makeEmptyHeaderOptional(c);
   return { kind: 'xml', name: el.name, prefix: el.prefix, local: el.local, namespaces, attributes, content, occurs, nillable, typeRef, line: el.line };
@@ -67,6 +67,19 @@ export function xmlPatternFromElement(el: XmlElement): XmlElementPattern {
  */
 function makeEmptyHeaderOptional(p: XmlElementPattern): void {
   if (p.local === 'Header' && p.content.length === 0 && p.attributes.length === 0 && p.occurs === 'once') p.occurs = 'optional';
+}
+
+/** `(Id)(Id*)`: several node placeholders in a row stand for nodes one after another. */
+function textContents(text: string, el: XmlElement): XmlContent[] {
+  const parts = text.match(/\([^()]*\)/g);
+  if (parts && parts.length > 1 && parts.join('') === text.replace(/\s+/g, '')) {
+    const contents = parts.map((part) => textContent(part, el));
+    if (contents.some((c) => c.kind !== 'xml-ref')) {
+      throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', `in <${el.name}>: "${text}" mixes several values in one text; only node types such as (Id)(Id*) may follow each other`, { line: el.line });
+    }
+    return contents;
+  }
+  return [textContent(text, el)];
 }
 
 function textContent(text: string, el: XmlElement): XmlContent {
