@@ -87,14 +87,14 @@ describe('XSD constructs, as written for features.wsdl', () => {
   });
 
   test('extension, group, attributeGroup from a chameleon include: one flattened type with typed attributes', () => {
-    expect(text).toContain('<SPECMATIC_TYPE id="(number)" lang.opt="(string)" created="(datetime)" version.opt="(number)">');
+    expect(text).toContain('<SPECMATIC_TYPE id="(number)" lang.opt="(string)" schema.opt="2.0" created="(datetime)" version.opt="(number)">');
     expect(text).toMatch(/<f:first>\(string\)<\/f:first>\n\s+<f:last>\(string\)<\/f:last>\n\s+<f:age specmatic_occurs="optional">\(number\)<\/f:age>\n\s+<f:email specmatic_occurs="multiple">\(string\)<\/f:email>\n\s+<f:nickname specmatic_nillable="true">\(string\)<\/f:nickname>\n\s+<f:salary>\(number\)<\/f:salary>/);
   });
 
   test('simple types: enumerations (string and number) are enums; list, union, pattern and other built-ins are strings', () => {
     expect(text).toContain('enum Status (string) values active,retired');
     expect(text).toContain('enum Priority (number) values 1,2,3');
-    for (const [node, placeholder] of [['tags', 'string'], ['key', 'string'], ['code', 'string'], ['month', 'string'], ['blob', 'string'], ['count', 'number'], ['ok', 'boolean'], ['when', 'date'], ['priority', 'Priority']]) {
+    for (const [node, placeholder] of [['tags', 'string'], ['key', 'string'], ['code', 'string'], ['month', 'string'], ['blob', 'string'], ['count', 'number'], ['ok', 'boolean'], ['when', 'date'], ['at', 'time'], ['priority', 'Priority']]) {
       expect(text).toContain(`<f:${node}>(${placeholder})</f:${node}>`);
     }
     expect(text).toContain('<SPECMATIC_TYPE currency="(string)">(number)</SPECMATIC_TYPE>');

@@ -508,6 +508,9 @@ export class Emitter {
       }
     } else if (st) value = this.simple.anonymousText(st, name);
     if (value === '(anything)') value = '(string)';
+    // A fixed value is the only one allowed: written literally (unless it would read as a placeholder).
+    const fixed = attr(a, 'fixed') ?? attr(decl, 'fixed');
+    if (fixed !== undefined && !/^\(.*\)$/.test(fixed.trim())) value = fixed;
     const full = qualified(ns ? this.prefixFor(ns) : '', name);
     return [use === 'required' ? full : `${full}.opt`, value];
   }
