@@ -61,6 +61,7 @@ test('an existing file is kept unless --force', async () => {
 
 test.each([
   [['import', 'wsdl', 'missing.wsdl'], /^accord: .*missing\.wsdl: no such file\n$/],
+  [['import', 'wsdl', 'https://example.com/service?wsdl'], /^accord: https:\/\/example\.com\/service\?wsdl: accord never reaches the network: save the WSDL/],
   [['import', 'wsdl', corpusFile('asmx-calculator'), '--soap-version', '1.3'], /--soap-version must be 1\.1 or 1\.2, found "1\.3"/],
   [['import', 'wsdl', corpusFile('asmx-calculator'), '--port', 'Nope'], /no SOAP port named "Nope"/],
 ])('exit 2 with a clear message: %j', async (argv, message) => {

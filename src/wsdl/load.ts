@@ -50,6 +50,9 @@ const SCHEMA_LOCATION_ELEMENTS = ['import', 'include', 'redefine', 'override'];
  * Each file is read once, so circular imports end by themselves.
  */
 export function loadWsdl(file: string): LoadedSet {
+  if (isUrl(file) && !/^[a-z]:[\\/]/i.test(file)) {
+    throw new AccordError('ACCORD_ERR_USAGE', 'accord never reaches the network: save the WSDL (and the files it imports) locally and give the local path', { file });
+  }
   const rootDoc = readDoc(file);
   if (rootDoc.kind === 'xsd') {
     throw new AccordError('ACCORD_ERR_WSDL', 'not a WSDL: this is an XML Schema (root <schema>); give the WSDL that uses it', { file: rootDoc.file, line: lineOf(rootDoc.root) });

@@ -29,7 +29,7 @@ export function registerImport(program: Command, io: Io): void {
       if (opts.soapVersion !== '1.1' && opts.soapVersion !== '1.2') throw new ExitError(EXIT_USAGE, `accord import wsdl: --soap-version must be 1.1 or 1.2, found "${opts.soapVersion}"`);
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when this command runs
       const { importWsdl } = require('../../wsdl') as typeof import('../../wsdl');
-      const input = path.resolve(io.cwd, file);
+      const input = /^[a-z][a-z0-9+.-]+:\/\//i.test(file) ? file : path.resolve(io.cwd, file);
       const output = path.resolve(io.cwd, opts.output ?? `${path.basename(file).replace(/\.[^.]*$/, '')}.spec`);
       if (existsSync(output) && !opts.force) throw new ExitError(EXIT_USAGE, `accord import wsdl: ${shown(io, output)} exists; use --force to overwrite it or --output to write elsewhere`);
       const { text, summary } = importWsdl(input, { soapVersion: opts.soapVersion, port: opts.port });
