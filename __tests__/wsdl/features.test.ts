@@ -107,6 +107,7 @@ describe('XSD constructs, as written for features.wsdl', () => {
     const notify = contract.scenarios.find((s) => s.name === 'notify')!;
     expect(notify.request.headers).toEqual([expect.objectContaining({ name: 'SOAPAction', optional: true })]);
     expect(notify.response.body).toBeUndefined();
+    expect(notify.response.status).toBe(202);
   });
 
   test('1.1 and 1.2 ports of the same port type: one scenario per operation, the choice reported', () => {

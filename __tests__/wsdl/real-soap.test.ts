@@ -21,14 +21,15 @@ interface Hosted {
   close(): Promise<void>;
 }
 
-async function host(wsdlFile: string, path: string, services: object): Promise<Hosted> {
+async function host(wsdlFile: string, path: string, services: import('soap').IServices): Promise<Hosted> {
   const requests: Hosted['requests'] = [];
   const server: Server = createServer((_req, res) => {
     res.statusCode = 404;
     res.end();
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  soap.listen(server, path, services, readFileSync(wsdlFile, 'utf8'));
+  // One-way operations answered as WS-I Basic Profile, JAX-WS, CXF and .NET do (the package's default is 200 with an envelope).
+  soap.listen(server, { path, services, xml: readFileSync(wsdlFile, 'utf8'), oneWay: { responseCode: 202, emptyBody: true } });
 
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

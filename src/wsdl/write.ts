@@ -91,12 +91,14 @@ export function writeContract(d: ContractDraft): string {
       steps.push(`request-header Content-Type application/soap+xml; charset=utf-8; action="${o.action}"`);
     }
     if (pathOf(o) !== path) steps.push(`POST ${pathOf(o)}`);
-    if (o.output && !allResponses) steps.push('response-body (ResponseEnvelope)');
+    // One-way: an empty 202 Accepted, as WS-I Basic Profile, JAX-WS, CXF and .NET answer.
+    if (!o.output) steps.push('status 202');
+    else if (!allResponses) steps.push('response-body (ResponseEnvelope)');
     lines.push('');
     for (const f of o.faults) {
       lines.push(`  # fault ${f.name}${f.parts[0]?.element ? `: element ${f.parts[0].element.local}` : ''}`);
     }
-    if (!o.output) lines.push('  # one-way operation: no response body');
+    if (!o.output) lines.push('  # one-way operation: 202 Accepted, no response body');
     lines.push(`  Scenario: ${s.name}`);
     lines.push(...indent(keywords(steps), 4));
   });
