@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { CONTRACTS, PET_SPEC, petRequest, post, runCli, startStubProcess } from './helpers';
 import { matchResponse } from '../../src/http/match-response';
 import { loadContract } from '../../src/contract/load';
@@ -34,6 +37,20 @@ describe('accord stub (CLI)', () => {
     expect(proc.stderr()).toMatch(/^POST \/ws -> 200 "Get a pet by id" \(.*api_pet_v1\.spec:3\) \(\d+\.\d\d ms\)\n/m);
   });
 
+  it('lists Kafka scenarios under "Not served"', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'accord-cli-'));
+    try {
+      writeFileSync(path.join(dir, 'api_events_v1.spec'), 'Feature: Events\n  Scenario: Pet adopted\n    * kafka-message adoptions (string)\n\n  Scenario: Ping\n    When GET /ping\n    Then status 204\n');
+      const proc = await startStubProcess([dir, '--port', '0']);
+      proc.child.kill('SIGTERM');
+      await proc.exited;
+      expect(proc.stdout()).toMatch(/Serving 1 scenario:\n  GET \/ping -> 204  "Ping"/);
+      expect(proc.stdout()).toMatch(/Not served:\n  "Pet adopted" \(.*api_events_v1\.spec:2\): a Kafka message contract/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('exits 2 with a clear message for a bad contract, a missing path or a bad option', async () => {
     const missing = await runCli(['stub', 'no/such.spec']);
     expect(missing.code).toBe(2);
@@ -41,6 +58,15 @@ describe('accord stub (CLI)', () => {
     const port = await runCli(['stub', PET_SPEC, '--port', 'abc']);
     expect(port.code).toBe(2);
     expect(port.stderr).toContain('--port must be a whole number');
+    const dir = mkdtempSync(path.join(tmpdir(), 'accord-cli-'));
+    try {
+      writeFileSync(path.join(dir, 'broken.spec'), 'Feature: Broken\n  Scenario: one\n    When GET /a\n    Then status 2000\n');
+      const broken = await runCli(['stub', dir]);
+      expect(broken.code).toBe(2);
+      expect(broken.stderr).toMatch(/broken\.spec:4: status must be an HTTP status code from 100 to 599, found "2000"/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
     const none = await runCli(['stub']);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain("missing required argument 'contracts'");
