@@ -138,3 +138,19 @@ test('prefixes: the author\'s when legal and free, else ns1, ns2 (never made fro
   expect(t2).toMatch(/xmlns:(ns\d+|o)="2009-02-01"/);
   expect(t2).not.toContain('xmlns:2009');
 });
+
+test('encodings: UTF-16 with a byte order mark, ISO-8859-1 by its declaration, UTF-8 with a BOM', () => {
+  const enumSchema = `<xs:schema targetNamespace="urn:t" elementFormDefault="qualified">
+    <xs:simpleType name="Ville"><xs:restriction base="xs:string"><xs:enumeration value="Besançon"/><xs:enumeration value="Orléans"/></xs:restriction></xs:simpleType>
+    <xs:element name="ping"><xs:complexType><xs:sequence><xs:element name="v" type="tns:Ville"/></xs:sequence></xs:complexType></xs:element>
+    <xs:element name="pong"><xs:complexType><xs:sequence><xs:element name="n" type="xs:int"/></xs:sequence></xs:complexType></xs:element>
+  </xs:schema>`;
+  const text = wsdl(enumSchema);
+  const utf16 = path.join(dir, 'utf16.wsdl');
+  writeFileSync(utf16, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text.replace('<?xml version="1.0"?>', '<?xml version="1.0" encoding="UTF-16"?>'), 'utf16le')]));
+  const latin1 = path.join(dir, 'latin1.wsdl');
+  writeFileSync(latin1, Buffer.from(text.replace('<?xml version="1.0"?>', '<?xml version="1.0" encoding="ISO-8859-1"?>'), 'latin1'));
+  const bom = path.join(dir, 'bom.wsdl');
+  writeFileSync(bom, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]));
+  for (const f of [utf16, latin1, bom]) expect(importWsdl(f).text).toContain('enum Ville (string) values Besançon,Orléans');
+});

@@ -144,13 +144,13 @@ function readDoc(file: string): LoadedDoc {
     path = realpathSync(file);
     const size = statSync(path).size;
     if (size > MAX_FILE_BYTES) throw new AccordError('ACCORD_ERR_LIMIT', `file is ${size} bytes; the limit is ${MAX_FILE_BYTES}`, { file });
-    text = readFileSync(path, 'utf8');
+    text = decodeXml(readFileSync(path));
   } catch (e) {
     if (e instanceof AccordError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     throw new AccordError('ACCORD_ERR_IO', code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, not a file' : `cannot read: ${code ?? (e as Error).message}`, { file });
   }
-  const doc = parseDom(text.replace(/^\uFEFF/, ''), file);
+  const doc = parseDom(text, file);
   const root = doc.documentElement!;
   const ns = root.namespaceURI ?? '';
   let kind: DocKind;
@@ -178,4 +178,23 @@ function decodeLocation(loc: string): string {
   } catch {
     return loc;
   }
+}
+
+/**
+ * The text of an XML file by its byte order mark, else by the encoding its
+ * XML declaration names (UTF-16 .NET exports, ISO-8859-1 Java ones), else UTF-8.
+ */
+export function decodeXml(bytes: Buffer): string {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return bytes.subarray(3).toString('utf8');
+  const declared = /^<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(bytes.subarray(0, 200).toString('latin1'))?.[1];
+  if (declared && !/^utf-?8$/i.test(declared)) {
+    try {
+      return new TextDecoder(declared.toLowerCase()).decode(bytes);
+    } catch {
+      /* an encoding Node does not know: read as UTF-8 */
+    }
+  }
+  return bytes.toString('utf8');
 }
