@@ -103,6 +103,20 @@ describe('request generation', () => {
     expect(req.headers['content-type']).toBe('application/json');
   });
 
+  it('uses an Examples value only where it fits the type of the node it names', () => {
+    const c = parseContract(`Feature: f
+  Scenario Outline: s
+    When POST /pets
+    And request-body {"id": "(number)", "owner": {"id": "(uuid)"}}
+    Then status 200
+    Examples:
+      | id |
+      | 12 |`);
+    const body = JSON.parse(buildRequest(testCases(c)[0]).body);
+    expect(body.id).toBe(12);
+    expect(body.owner.id).toMatch(/^[0-9a-f]{8}-/);
+  });
+
   it('sends a SOAP 1.2 envelope as application/soap+xml', () => {
     const c = parseContract(`Feature: f
   Scenario: s

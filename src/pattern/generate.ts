@@ -3,6 +3,7 @@ import { serializeXml } from '../xml/serialize';
 import type { XmlAttribute, XmlElement, XmlNode } from '../xml/tree';
 import type { Random } from './random';
 import { contentSlots, effectiveElement, resolve } from './resolve';
+import { matchJson, matchText } from './match';
 import { SCALARS } from './scalars';
 import type { Pattern, Scope, XmlElementPattern } from './types';
 
@@ -60,7 +61,8 @@ export function generateBody(p: Pattern, ctx: GenerateContext): GeneratedBody {
 }
 
 export function generateText(p: Pattern, ctx: GenerateContext, key?: string): string {
-  if (key !== undefined && ctx.examples?.has(key)) return ctx.examples.get(key)!;
+  const example = key === undefined ? undefined : fittingTextExample(ctx, key, p);
+  if (example !== undefined) return example;
   const r = resolve(p, ctx.scope);
   switch (r.kind) {
     case 'scalar':
@@ -85,8 +87,9 @@ export function generateJson(p: Pattern, ctx: GenerateContext, key?: string): un
   if (depth > MAX_DEPTH) throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', 'type nesting too deep to generate (a recursive type with no way to stop?)');
   const inner: GenerateContext = { ...ctx, depth: depth + 1 };
   if (key !== undefined && ctx.examples?.has(key)) {
+    // A column names a key wherever it appears; its value is used only where it fits the key's type.
     const fromExample = exampleToJson(ctx.examples.get(key)!, p, ctx.scope);
-    if (fromExample !== undefined) return fromExample;
+    if (fromExample !== undefined && matchJson(p, fromExample, ctx.scope).length === 0) return fromExample;
   }
   const r = resolve(p, ctx.scope);
   switch (r.kind) {
@@ -192,7 +195,7 @@ function generateOneElement(p: XmlElementPattern, ctx: GenerateContext): XmlElem
   const children: XmlNode[] = [];
   for (const slot of contentSlots(p.content, ctx.scope)) {
     if (slot.kind === 'text') {
-      const example = ctx.examples?.get(p.local);
+      const example = fittingTextExample(ctx, p.local, slot.pattern);
       const value = example !== undefined && example !== '' ? example : generateText(slot.pattern, ctx);
       if (value !== '') children.push({ type: 'text', value });
       continue;
@@ -201,6 +204,18 @@ function generateOneElement(p: XmlElementPattern, ctx: GenerateContext): XmlElem
     children.push(...generateXml(asSlot, ctx));
   }
   return { type: 'element', name: p.name, prefix: p.prefix, local: p.local, attributes, children };
+}
+
+/**
+ * The Examples value for a node, header or parameter named `key`, when it fits
+ * the pattern there. A column names every node of that name, at any depth, so a
+ * value that does not fit one of them (an `id` of 12 where an `id` is a uuid) is
+ * left for the nodes it fits and a value of the declared type is generated here.
+ */
+function fittingTextExample(ctx: GenerateContext, key: string, p: Pattern): string | undefined {
+  const value = ctx.examples?.get(key);
+  if (value === undefined || value === '') return value;
+  return matchText(p, value, ctx.scope).length === 0 ? value : undefined;
 }
 
 function split(name: string): { prefix: string; local: string } {
