@@ -53,10 +53,8 @@ export function writeContract(d: ContractDraft): string {
   lines.push('');
   lines.push('  Background:');
   // A type only one scenario reaches is declared in that scenario; a shared one once, in the Background.
-  const reach = scenarios.map((s) => reachable(rootsOf(s.request, s.response), d.types));
-  const users = new Map<string, number>();
-  for (const r of reach) for (const n of r) users.set(n, (users.get(n) ?? 0) + 1);
-  const shared = (name: string) => (users.get(name) ?? 0) !== 1;
+  const owner = typeOwners(scenarios.map((s) => rootsOf(s.request, s.response)), d.types);
+  const shared = (name: string) => owner.get(name) === SHARED || !owner.has(name);
   const bg: string[] = [];
   for (const t of d.types.values()) if (shared(t.name)) bg.push(...renderType(t));
   const single = (m: { headers: XNode[]; body: XNode[] | string }) => m.headers.length === 0 && Array.isArray(m.body) && m.body.length === 1;
@@ -79,7 +77,7 @@ export function writeContract(d: ContractDraft): string {
       if (single(s.response) && o.soapVersion === version) steps.push('type Response', '"""', renderXml((s.response.body as XNode[])[0]), '"""');
       else steps.push('type ResponseEnvelope', '"""', renderXml(envelope(o.soapVersion, declarations, s.response.headers, s.response.body)), '"""');
     }
-    for (const t of d.types.values()) if (!shared(t.name) && reach[i].has(t.name)) steps.push(...renderType(t).map((l) => l.replace(/^And /, '')));
+    for (const t of d.types.values()) if (owner.get(t.name) === i) steps.push(...renderType(t).map((l) => l.replace(/^And /, '')));
     if (o.soapVersion === '1.1') {
       if (o.action !== undefined && !o.action.includes(',')) {
         // Quoted (as SOAP 1.1 says) or bare (as some clients send): both are accepted.
@@ -129,21 +127,39 @@ function refsOf(n: XNode, out: Set<string>): void {
   for (const c of n.children) refsOf(c, out);
 }
 
-function reachable(roots: Set<string>, types: Map<string, TypeDef>): Set<string> {
-  const seen = new Set<string>();
-  const todo = [...roots];
-  while (todo.length) {
-    const name = todo.pop()!;
-    const t = types.get(name);
-    if (!t || seen.has(name)) continue;
-    seen.add(name);
-    if (t.kind === 'xml') {
-      const next = new Set<string>();
-      refsOf(t.node, next);
-      todo.push(...next);
+const SHARED = -1;
+
+/**
+ * For each type, the one scenario that reaches it, or SHARED when several do.
+ * Each type is expanded at most twice (once per owner, then once as shared),
+ * so a chain of types every scenario reaches costs no more than the chain.
+ */
+function typeOwners(roots: Set<string>[], types: Map<string, TypeDef>): Map<string, number> {
+  const owner = new Map<string, number>();
+  const refs = new Map<string, string[]>();
+  const refsOfType = (name: string): string[] => {
+    let r = refs.get(name);
+    if (!r) {
+      const t = types.get(name);
+      const out = new Set<string>();
+      if (t?.kind === 'xml') refsOf(t.node, out);
+      r = [...out];
+      refs.set(name, r);
     }
-  }
-  return seen;
+    return r;
+  };
+  roots.forEach((names, scenario) => {
+    const todo = [...names];
+    while (todo.length) {
+      const name = todo.pop()!;
+      if (!types.has(name)) continue;
+      const current = owner.get(name);
+      if (current === scenario || current === SHARED) continue;
+      owner.set(name, current === undefined ? scenario : SHARED);
+      todo.push(...refsOfType(name));
+    }
+  });
+  return owner;
 }
 
 /** Gherkin keywords: the first step of a block is "Given", a request line "When", a status "Then", the rest "And". */

@@ -39,6 +39,21 @@ export function readWsdl11(set: LoadedSet): ServiceModel {
   const operations: OperationModel[] = [];
   const viaPort = new Set<Element>();
 
+  // Operations of a port type by name, looked up once per binding operation.
+  const opsByPortType = new Map<Element, Map<string, Element>>();
+  const portTypeOps = (pt: Element): Map<string, Element> => {
+    let m = opsByPortType.get(pt);
+    if (!m) {
+      m = new Map();
+      for (const o of kids(pt, NS.wsdl11, 'operation')) {
+        const n = attr(o, 'name');
+        if (n !== undefined && !m.has(n)) m.set(n, o);
+      }
+      opsByPortType.set(pt, m);
+    }
+    return m;
+  };
+
   const bindPort = (binding: Named, service?: string, port?: string, address?: string): void => {
     viaPort.add(binding.el);
     const soapBinding = kid(binding.el, SOAP_URIS, 'binding');
@@ -63,7 +78,7 @@ export function readWsdl11(set: LoadedSet): ServiceModel {
         skipped.push(`an operation of binding ${bname} (line ${lineOf(bop) ?? '?'}): it has no name`);
         continue;
       }
-      const op = kids(pt.el, NS.wsdl11, 'operation').find((o) => attr(o, 'name') === opName);
+      const op = portTypeOps(pt.el).get(opName);
       if (!op) {
         skipped.push(`operation ${opName} of binding ${bname}: not in portType ${ptName}`);
         continue;
