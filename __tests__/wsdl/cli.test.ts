@@ -87,3 +87,10 @@ test('`accord import` has the wsdl subcommand (others add theirs beside it)', as
   expect(r.code).toBe(0);
   expect(r.out).toMatch(/wsdl \[options\] <wsdl_file_path>/);
 });
+
+test('-o - writes the contract to standard output and the summary to standard error', async () => {
+  const r = await accord('import', 'wsdl', corpusFile('cxf-addnumbers'), '-o', '-');
+  expect(r.code).toBe(0);
+  expect(r.out).toMatch(/^Feature: AddNumbersService\n/);
+  expect(r.err).toMatch(/^AddNumbersService: 1 operation, 1 scenario, /);
+});

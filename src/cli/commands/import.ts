@@ -20,7 +20,7 @@ export function registerImport(program: Command, io: Io): void {
     .command('wsdl')
     .description('write a contract (.spec) from a WSDL 1.1 or 2.0 file and the local files it imports; nothing is fetched over the network')
     .argument('<wsdl_file_path>', 'the WSDL file')
-    .option('-o, --output <file.spec>', 'where to write the contract (default: <wsdl base name>.spec in the current folder)')
+    .option('-o, --output <file.spec>', 'where to write the contract; "-" writes it to standard output (default: <wsdl base name>.spec in the current folder)')
     .option('--soap-version <1.1|1.2>', 'which SOAP version to write for operations offered over both', '1.1')
     .option('--port <name>', 'import only this port (WSDL 1.1) or endpoint (WSDL 2.0)')
     .option('-f, --force', 'overwrite the output file if it exists')
@@ -30,20 +30,24 @@ export function registerImport(program: Command, io: Io): void {
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when this command runs
       const { importWsdl } = require('../../wsdl') as typeof import('../../wsdl');
       const input = /^[a-z][a-z0-9+.-]+:\/\//i.test(file) ? file : path.resolve(io.cwd, file);
+      const toStdout = opts.output === '-';
       const output = path.resolve(io.cwd, opts.output ?? `${path.basename(file).replace(/\.[^.]*$/, '')}.spec`);
-      if (existsSync(output) && !opts.force) throw new ExitError(EXIT_USAGE, `accord import wsdl: ${shown(io, output)} exists; use --force to overwrite it or --output to write elsewhere`);
+      if (!toStdout && existsSync(output) && !opts.force) throw new ExitError(EXIT_USAGE, `accord import wsdl: ${shown(io, output)} exists; use --force to overwrite it or --output to write elsewhere`);
       const { text, summary } = importWsdl(input, { soapVersion: opts.soapVersion, port: opts.port });
-      try {
-        writeFileSync(output, text);
-      } catch (e) {
-        throw new AccordError('ACCORD_ERR_IO', `cannot write: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file: output });
+      if (toStdout) io.stdout(text);
+      else {
+        try {
+          writeFileSync(output, text);
+        } catch (e) {
+          throw new AccordError('ACCORD_ERR_IO', `cannot write: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file: output });
+        }
       }
       const s = summary;
       const parts = [`${s.operations} operation${s.operations === 1 ? '' : 's'}`, `${s.scenarios} scenario${s.scenarios === 1 ? '' : 's'}`, `${s.types} type${s.types === 1 ? '' : 's'}`, `SOAP ${s.soapVersions.join(' and ')}`];
       if (s.anything) parts.push(`${s.anything} node${s.anything === 1 ? '' : 's'} marked (anything)`);
       if (s.unresolved.length) parts.push(`${s.unresolved.length} import${s.unresolved.length === 1 ? '' : 's'} unresolved`);
       if (s.skipped.length) parts.push(`${s.skipped.length} skipped`);
-      const lines = [`wrote ${shown(io, output)}`, `${s.feature}: ${parts.join(', ')}`];
+      const lines = [...(toStdout ? [] : [`wrote ${shown(io, output)}`]), `${s.feature}: ${parts.join(', ')}`];
       for (const c of s.choices) lines.push(`  ${c}`);
       if (s.defaultPath) lines.push(`  no usable port address for some operations: they are posted to ${s.defaultPath}`);
       for (const u of s.unresolved) lines.push(`  unresolved ${u.location} (${shown(io, u.file)}${u.line ? `:${u.line}` : ''}): ${u.reason}`);
@@ -51,7 +55,8 @@ export function registerImport(program: Command, io: Io): void {
       const NOTES_SHOWN = 8;
       for (const n of s.notes.slice(0, NOTES_SHOWN)) lines.push(`  note: ${n}`);
       if (s.notes.length > NOTES_SHOWN) lines.push(`  ... and ${s.notes.length - NOTES_SHOWN} more notes`);
-      io.stdout(`${lines.join('\n')}\n`);
+      // With the contract on standard output, the summary goes to standard error.
+      (toStdout ? io.stderr : io.stdout)(`${lines.join('\n')}\n`);
     });
 }
 
