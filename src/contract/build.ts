@@ -3,6 +3,7 @@ import { AccordError, CompositeAccordError } from '../errors';
 import { patternFromText } from '../pattern/body';
 import { jsonPatternFromValue } from '../pattern/json-pattern';
 import { parsePlaceholder, referencedNames } from '../pattern/placeholder';
+import { LayeredMap } from '../pattern/layered-map';
 import { isScalarName } from '../pattern/scalars';
 import type { JsonField, Pattern, ScalarType } from '../pattern/types';
 import type { Contract, ContractNote, ExampleRow, FormField, HeaderSpec, Scenario } from './model';
@@ -20,7 +21,9 @@ interface Located<T> {
 
 /** What the steps so far say; the Background's draft is the start of every scenario's. */
 interface Draft {
+  /** Types declared here; `inherited` holds the Background's, never copied. */
   types: Map<string, Located<Pattern>>;
+  inherited: ReadonlyMap<string, Located<Pattern>>;
   method?: Located<string>;
   path?: string;
   requestHeaders: HeaderSpec[];
@@ -34,11 +37,12 @@ interface Draft {
 }
 
 function emptyDraft(): Draft {
-  return { types: new Map(), requestHeaders: [], responseHeaders: [], formFields: [], parts: [] };
+  return { types: new Map(), inherited: new Map(), requestHeaders: [], responseHeaders: [], formFields: [], parts: [] };
 }
 
-function cloneDraft(d: Draft): Draft {
-  return { ...d, types: new Map(d.types), requestHeaders: [...d.requestHeaders], responseHeaders: [...d.responseHeaders], formFields: [...d.formFields], parts: [...d.parts] };
+/** A scenario starts from the Background: its types are looked up through, the rest copied (it is small). */
+function startFrom(d: Draft): Draft {
+  return { ...d, types: new Map(), inherited: d.types, requestHeaders: [...d.requestHeaders], responseHeaders: [...d.responseHeaders], formFields: [...d.formFields], parts: [...d.parts] };
 }
 
 /** Stage 2: Gherkin AST to the contract model. Every error found is reported, each with its line. */
@@ -68,12 +72,14 @@ export function buildContract(doc: GherkinDocument, file: string): Contract {
   for (const child of children) {
     if (child.background) applySteps(background, child.background, at, notes);
   }
+  const backgroundPatterns = new Map<string, Pattern>();
+  for (const [k, v] of background.types) backgroundPatterns.set(k, v.value);
   for (const child of children) {
     if (!child.scenario) continue;
     const gs = child.scenario;
-    const draft = cloneDraft(background);
+    const draft = startFrom(background);
     applySteps(draft, gs, at, notes);
-    const scenario = finishScenario(draft, gs, feature.name, file, at);
+    const scenario = finishScenario(draft, gs, feature.name, file, at, backgroundPatterns);
     if (scenario) scenarios.push(scenario);
   }
   if (errors.length === 1) throw errors[0];
@@ -220,13 +226,20 @@ function objectFromTable(rows: readonly TableRow[]): Pattern {
   return { kind: 'object', fields, open };
 }
 
-function finishScenario(draft: Draft, gs: GherkinScenario, feature: string, file: string, at: (line: number, err: unknown) => void): Scenario | undefined {
+function finishScenario(
+  draft: Draft,
+  gs: GherkinScenario,
+  feature: string,
+  file: string,
+  at: (line: number, err: unknown) => void,
+  backgroundPatterns: ReadonlyMap<string, Pattern>,
+): Scenario | undefined {
   const line = gs.location.line;
   const tags = gs.tags.map((t) => t.name);
   const examples = exampleRows(gs);
-  const types = new Map<string, Pattern>();
-  for (const [k, v] of draft.types) types.set(k, v.value);
-  const scope = { types };
+  const own = new Map<string, Pattern>();
+  for (const [k, v] of draft.types) own.set(k, v.value);
+  const scope = { types: own.size === 0 ? backgroundPatterns : new LayeredMap(own, backgroundPatterns) };
 
   if (draft.kafka !== undefined && !draft.method) {
     return {
@@ -266,7 +279,7 @@ function finishScenario(draft: Draft, gs: GherkinScenario, feature: string, file
     for (const name of referencedNames(p)) {
       if (checked.has(name)) continue;
       checked.add(name);
-      const t = draft.types.get(name);
+      const t = draft.types.get(name) ?? draft.inherited.get(name);
       if (!t) {
         at(useLine, new AccordError('ACCORD_ERR_CONTRACT_TYPE', `unknown type (${name}) in scenario "${gs.name}": declare it with "type ${name} ..." in the scenario or the Background`));
         ok = false;
