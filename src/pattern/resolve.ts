@@ -58,8 +58,30 @@ function combine(a: Occurs, b: Occurs): Occurs {
   return 'once';
 }
 
+/**
+ * Slots computed once per (content, scope) pair: patterns and scopes are plain data that
+ * nothing changes after a contract is built, and the stub asks this for every element of
+ * every request. Weak maps, so patterns and scopes that go away take their entries along.
+ * The array returned is shared: read it, never change it.
+ */
+const slotCache = new WeakMap<Scope, WeakMap<readonly XmlContent[], readonly Slot[]>>();
+
 /** Expands an element's content (refs included) into the slots its children must fill in order. */
-export function contentSlots(content: readonly XmlContent[], scope: Scope): Slot[] {
+export function contentSlots(content: readonly XmlContent[], scope: Scope): readonly Slot[] {
+  let byContent = slotCache.get(scope);
+  if (!byContent) {
+    byContent = new WeakMap();
+    slotCache.set(scope, byContent);
+  }
+  let slots = byContent.get(content);
+  if (!slots) {
+    slots = expandSlots(content, scope);
+    byContent.set(content, slots);
+  }
+  return slots;
+}
+
+function expandSlots(content: readonly XmlContent[], scope: Scope): Slot[] {
   const slots: Slot[] = [];
   for (const c of content) {
     if (c.kind === 'xml') {
