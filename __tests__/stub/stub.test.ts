@@ -365,6 +365,15 @@ describe('start-up', () => {
     }
   });
 
+  it('serves a contract named twice (directly and through its folder) once', async () => {
+    const s = await startStub({ contracts: [PET_SPEC, path.dirname(PET_SPEC)] });
+    try {
+      expect(s.served.map((x) => x.name)).toEqual(['Get a pet by id', 'Get the ids of all invoices', 'Adopt a pet (in progress)', 'Get pet info', 'Invoice ids']);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('accepts parsed contracts and reports every broken contract with its place', async () => {
     const s = await startStub({ contracts: loadContract(PET_SPEC) });
     expect((await post(`${s.url}/ws`, petRequest('3'))).status).toBe(200);

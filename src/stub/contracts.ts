@@ -17,6 +17,8 @@ export type ContractSource = string | Contract;
 export function loadContracts(sources: readonly ContractSource[]): Contract[] {
   const contracts: Contract[] = [];
   const errors: AccordError[] = [];
+  // `accord stub contracts/ contracts/soap/x.spec` names x.spec twice: it is served once.
+  const seen = new Set<string>();
   for (const source of sources) {
     if (typeof source !== 'string') {
       contracts.push(source);
@@ -31,6 +33,9 @@ export function loadContracts(sources: readonly ContractSource[]): Contract[] {
       continue;
     }
     for (const file of files) {
+      const key = path.resolve(file);
+      if (seen.has(key)) continue;
+      seen.add(key);
       try {
         contracts.push(loadContract(file));
       } catch (e) {
