@@ -190,11 +190,14 @@ describe('form fields', () => {
         path.join(dir, 'api_form_v1.spec'),
         'Feature: Form\n  Scenario Outline: Log in\n    When POST /login\n    And form-field user (string)\n    And form-field age (number)\n    Then status 200\n    And response-body (string)\n\n    Examples:\n      | user | age |\n      | ann  | 30  |\n',
       );
-      const s = await startStub({ contracts: dir, verbose: true, log: () => undefined });
+      const lines: string[] = [];
+      const s = await startStub({ contracts: dir, verbose: true, log: (l) => lines.push(l) });
       const form = { 'content-type': 'application/x-www-form-urlencoded' };
       try {
         expect((await post(`${s.url}/login`, 'user=bob&age=41', form)).status).toBe(200);
         expect((await post(`${s.url}/login`, 'age=30&user=ann', form)).status).toBe(200);
+        expect(lines[0]).not.toContain('with the example');
+        expect(lines[1]).toContain('with the example at line 11');
         const bad = await post(`${s.url}/login`, 'user=bob&age=old&extra=1', form);
         expect(bad.status).toBe(400);
         expect(bad.body).toContain('REQUEST.FORM-FIELD age: expected a number, found "old"');
