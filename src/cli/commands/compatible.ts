@@ -1,8 +1,14 @@
 import type { Command } from 'commander';
 import { AccordError, CompositeAccordError } from '../../errors';
-import { compareVersions, formatJson, formatText, type FileReport } from '../../compat';
-import { commitPairs, plainPairs, workingTreePairs, type FilePair } from '../../compat/sources';
+import type { FileReport } from '../../compat';
+import type { FilePair } from '../../compat/sources';
 import { EXIT_FAILED, EXIT_USAGE, ExitError, type Io } from '../exit';
+
+// Loaded only when the command runs, so other commands (the stub's start-up) do not pay for it.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const compat = () => require('../../compat') as typeof import('../../compat');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const sources = () => require('../../compat/sources') as typeof import('../../compat/sources');
 
 interface Options {
   json?: boolean;
@@ -34,7 +40,7 @@ Exit codes: 0 compatible, 1 not backward compatible, 2 usage or input error.`,
     )
     .action(async (older: string | undefined, newer: string | undefined, opts: Options) => {
       if (!older || !newer) throw new ExitError(EXIT_USAGE, 'accord compatible: give two contracts (older, then newer), or use "compatible git file <path>" / "compatible git commits <path> <newer> <older>"');
-      await check(() => plainPairs(older, newer, io.cwd), opts, io);
+      await check(() => sources().plainPairs(older, newer, io.cwd), opts, io);
     });
 
   const git = compatible
@@ -51,7 +57,7 @@ Exit codes: 0 compatible, 1 not backward compatible, 2 usage or input error.`,
     .argument('<contract_path>', 'contract file or folder in a git work tree')
     .option('--json', 'print the verdict as JSON')
     .action(async (file: string, opts: Options, cmd: Command) => {
-      await check(() => workingTreePairs(file, io.cwd), merged(opts, cmd), io);
+      await check(() => sources().workingTreePairs(file, io.cwd), merged(opts, cmd), io);
     });
   git
     .command('commits')
@@ -61,7 +67,7 @@ Exit codes: 0 compatible, 1 not backward compatible, 2 usage or input error.`,
     .argument('<older_ref>', 'older commit: HEAD^1, main~3, a hash ...')
     .option('--json', 'print the verdict as JSON')
     .action(async (file: string, newerRef: string, olderRef: string, opts: Options, cmd: Command) => {
-      await check(() => commitPairs(file, newerRef, olderRef, io.cwd), merged(opts, cmd), io);
+      await check(() => sources().commitPairs(file, newerRef, olderRef, io.cwd), merged(opts, cmd), io);
     });
 }
 
@@ -75,12 +81,12 @@ function merged(opts: Options, cmd: Command): Options {
 async function check(pairs: () => FilePair[] | Promise<FilePair[]>, opts: Options, io: Io): Promise<void> {
   let reports: FileReport[];
   try {
-    reports = (await pairs()).map(compareVersions);
+    reports = (await pairs()).map(compat().compareVersions);
   } catch (e) {
     if (e instanceof AccordError) throw new ExitError(EXIT_USAGE, `accord: ${oneLine(e)}`);
     throw e;
   }
-  io.stdout(opts.json ? formatJson(reports) : formatText(reports));
+  io.stdout(opts.json ? compat().formatJson(reports) : compat().formatText(reports));
   // Exit 0 is the normal return; a break is exit 1, with the report already printed.
   if (!reports.every((r) => r.verdict.compatible)) throw new ExitError(EXIT_FAILED);
 }
