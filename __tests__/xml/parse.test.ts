@@ -41,6 +41,14 @@ describe('XML parsing of hostile input', () => {
     expect(failure('<a/><b/>').message).toMatch(/root/);
   });
 
+  it('leaves nothing behind after a document that failed half-way', () => {
+    expect(failure('<a><b>unclosed').code).toBe('ACCORD_ERR_XML');
+    expect(failure('<!DOCTYPE x><x/>').message).toMatch(/DOCTYPE/);
+    expect(parseXml('<c><d>1</d></c>')).toMatchObject({ name: 'c', children: [{ name: 'd', children: [{ type: 'text', value: '1' }] }] });
+    expect(() => parseXml('<e><f/></e>', { maxDepth: 1 })).toThrow('elements nested deeper than 1 levels');
+    expect(parseXml('<e><f><g/></f></e>').name).toBe('e');
+  });
+
   it('keeps prefixes, drops comments and whitespace-only text, and round-trips escapes', () => {
     const el = parseXml('<?xml version="1.0"?>\n<p:a xmlns:p="urn:p" q="&quot;1&quot;">\n  <!-- c -->\n  <p:b>x &amp; y</p:b>\n</p:a>');
     expect(el).toMatchObject({ name: 'p:a', prefix: 'p', local: 'a' });
