@@ -134,3 +134,18 @@ describe('request generation', () => {
     expect(req.headers['content-type']).toBe('text/plain; charset=utf-8');
   });
 });
+
+describe('request matching of SOAPAction', () => {
+  it('accepts the action quoted or bare, whichever way the contract writes it', () => {
+    const c = parseContract(`Feature: f
+  Scenario: s
+    When POST /ws
+    And request-header SOAPAction "urn:getPet"
+    Then status 200`);
+    const s = c.scenarios[0];
+    const m = (v: string) => matchRequest(s, { method: 'POST', path: '/ws', query: [], headers: { soapaction: v }, body: '' }, new ParsedBody(''), ['ws']).mismatches;
+    expect(m('"urn:getPet"')).toEqual([]);
+    expect(m('urn:getPet')).toEqual([]);
+    expect(m('urn:other').map(formatMismatch)).toEqual(['REQUEST.HEADER SOAPAction: expected "\\"urn:getPet\\"", found "urn:other"']);
+  });
+});

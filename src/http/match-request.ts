@@ -37,11 +37,18 @@ export function matchRequest(s: Scenario, req: HttpRequest, body: ParsedBody, pa
       continue;
     }
     if (h.name.toLowerCase() === 'content-type' && h.pattern.kind === 'literal' && sameMediaType(String(h.pattern.value ?? ''), value)) continue;
-    out.push(...matchText(h.pattern, value, s.scope, `REQUEST.HEADER ${h.name}`));
+    const mismatches = matchText(h.pattern, value, s.scope, `REQUEST.HEADER ${h.name}`);
+    // SOAPAction is a quoted string by SOAP 1.1, but clients send it quoted and bare alike.
+    if (mismatches.length > 0 && h.name.toLowerCase() === 'soapaction' && matchText(h.pattern, requote(value), s.scope).length === 0) continue;
+    out.push(...mismatches);
   }
   out.push(...matchBody(r.body, body, s.scope, 'REQUEST.BODY'));
   if (r.formFields.length > 0) out.push(...matchForm(r.formFields, body.text, s.scope));
   return { endpoint: true, mismatches: out };
+}
+
+function requote(v: string): string {
+  return v.length >= 2 && v.startsWith('"') && v.endsWith('"') ? v.slice(1, -1) : `"${v}"`;
 }
 
 /** Literal segments equal and the same number of segments: parameter types are checked as mismatches. */
