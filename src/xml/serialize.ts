@@ -3,12 +3,16 @@ import type { XmlElement } from './tree';
 const TEXT_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 const ATTR_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '"': '&quot;' };
 
+const NEEDS_TEXT_ESCAPE = /[&<>]/;
+const NEEDS_ATTR_ESCAPE = /[&<"]/;
+
+// Most values need no escaping; testing first spares a replace (and a new string) per value.
 export function escapeText(s: string): string {
-  return s.replace(/[&<>]/g, (c) => TEXT_ESCAPES[c]);
+  return NEEDS_TEXT_ESCAPE.test(s) ? s.replace(/[&<>]/g, (c) => TEXT_ESCAPES[c]) : s;
 }
 
 export function escapeAttribute(s: string): string {
-  return s.replace(/[&<"]/g, (c) => ATTR_ESCAPES[c]);
+  return NEEDS_ATTR_ESCAPE.test(s) ? s.replace(/[&<"]/g, (c) => ATTR_ESCAPES[c]) : s;
 }
 
 /** Compact serialisation, no pretty-printing: what goes on the wire. */
