@@ -11,7 +11,9 @@ async function main() {
   console.log(`example service listening on ${service.url}`);
   const root = path.join(__dirname, '..');
   const jest = require.resolve('jest/bin/jest');
-  const child = spawn(process.execPath, [jest, '--preset', 'accord', '--rootDir', root, '--roots', path.join(root, 'contracts'), ...process.argv.slice(2)], {
+  // --config keeps Jest away from this repository's own jest.config.ts (accord's unit tests).
+  const config = JSON.stringify({ rootDir: root, roots: ['<rootDir>/contracts'] });
+  const child = spawn(process.execPath, [jest, '--config', config, '--preset', 'accord', ...process.argv.slice(2)], {
     stdio: 'inherit',
     env: { ...process.env, ACCORD_BASE_URL: service.url },
     cwd: root,
