@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { childEnv, plain } from '../helpers/child-env';
 
 export const ROOT = path.join(__dirname, '..', '..');
 const BIN = path.join(ROOT, 'bin', 'accord.js');
@@ -65,8 +66,8 @@ export interface CliResult {
 
 /** The built CLI as a child process (npm test builds first). */
 export function accord(cwd: string, ...args: string[]): CliResult {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: childEnv() });
+  return { code: r.status ?? -1, stdout: plain(r.stdout), stderr: plain(r.stderr) };
 }
 
 export function contract(name: string): string {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startExampleService } from '../../src/example/service';
 import { startServer, type Running } from '../helpers/servers';
+import { childEnv, plain } from '../helpers/child-env';
 
 /**
  * A user's application repository, made in a temp folder, with accord installed
@@ -23,14 +24,15 @@ interface JestRun {
 /** Runs Jest in the app without blocking this process, which serves the example service. */
 function jest(args: string[], env: Record<string, string> = {}): Promise<JestRun> {
   return new Promise((resolve) => {
-    const child = spawn('npx', ['jest', '--preset', 'accord', '--ci', ...args], { cwd: app, env: { ...process.env, ACCORD_BASE_URL: service.url, ...env } });
+    const child = spawn('npx', ['jest', '--preset', 'accord', '--ci', ...args], { cwd: app, env: childEnv({ ACCORD_BASE_URL: service.url, ...env }) });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ status: code ?? -1, output });
+      // CI may turn colours on (CI=true colours Jest's code frames); assertions read the plain text.
+      resolve({ status: code ?? -1, output: plain(output) });
     });
   });
 }

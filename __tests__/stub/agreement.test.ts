@@ -5,6 +5,7 @@ import { runCase, formatCaseReport } from '../../src/runner/run-case';
 import { loadContracts } from '../../src/stub/contracts';
 import { startStub, type RunningStub } from '../../src/stub';
 import { CONTRACTS, REPO, startStubProcess, type StubProcess } from './helpers';
+import { childEnv, plain } from '../helpers/child-env';
 
 /**
  * The stub and the contract runner must agree: every test case of every
@@ -62,11 +63,11 @@ describe('the stub and the contract runner agree', () => {
       const config = JSON.stringify({ preset: 'accord', rootDir: REPO, roots: [path.join(REPO, 'contracts')] });
       const r = spawnSync(process.execPath, [jest, '--config', config, '--ci'], {
         cwd: REPO,
-        env: { ...process.env, ACCORD_BASE_URL: proc.url },
+        env: childEnv({ ACCORD_BASE_URL: proc.url }),
         encoding: 'utf8',
         timeout: 120_000,
       });
-      const output = `${r.stdout}\n${r.stderr}`;
+      const output = plain(`${r.stdout}\n${r.stderr}`);
       expect(output).toMatch(/Tests: +1 skipped, 9 passed, 10 total/);
       expect(output).toMatch(/@WIP "Adopt a pet \(in progress\)".*it would have PASSED/);
       expect(r.status).toBe(0);

@@ -6,6 +6,7 @@ import { loadContract } from '../../src/contract/load';
 import { startStub, type RunningStub } from '../../src/stub';
 import { importWsdl } from '../../src/wsdl';
 import { corpusFile } from './corpus';
+import { childEnv, plain } from '../helpers/child-env';
 
 /**
  * The user's path end to end: `accord import wsdl` output, served by `accord
@@ -39,11 +40,11 @@ afterAll(async () => {
 
 function jest(): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [require.resolve('jest/bin/jest'), '--ci'], { cwd: dir, env: { ...process.env, ACCORD_BASE_URL: stub.url } });
+    const child = spawn(process.execPath, [require.resolve('jest/bin/jest'), '--ci'], { cwd: dir, env: childEnv({ ACCORD_BASE_URL: stub.url }) });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    child.on('close', (code) => resolve({ code: code ?? -1, output }));
+    child.on('close', (code) => resolve({ code: code ?? -1, output: plain(output) }));
   });
 }
 

@@ -1,0 +1,17 @@
+import { stripVTControlCharacters } from 'node:util';
+
+/**
+ * The environment for a child process whose output a test reads: the caller's,
+ * without forced colours (CI systems set FORCE_COLOR or CI, which turn colours
+ * on in Jest and its code frames), plus the test's own variables.
+ */
+export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...extra };
+  delete env.FORCE_COLOR;
+  return env;
+}
+
+/** Output as a reader sees it: escape sequences removed. */
+export function plain(text: string): string {
+  return stripVTControlCharacters(text);
+}
