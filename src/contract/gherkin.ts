@@ -1,16 +1,37 @@
-import { AstBuilder, GherkinClassicTokenMatcher, Parser } from '@cucumber/gherkin';
-import { IdGenerator, type GherkinDocument } from '@cucumber/messages';
+import type { GherkinDocument } from '@cucumber/messages';
 import { AccordError, CompositeAccordError } from '../errors';
+
+type Gherkin = typeof import('@cucumber/gherkin');
+type Messages = typeof import('@cucumber/messages');
+let gherkin: { lib: Gherkin; messages: Messages } | undefined;
+
+/**
+ * @cucumber/gherkin and @cucumber/messages (with class-transformer and
+ * reflect-metadata) take about 30 ms to load: loaded on the first parse, so a
+ * process whose contracts all come from the AST cache never pays for them.
+ */
+function load(): { lib: Gherkin; messages: Messages } {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (see above)
+  gherkin ??= { lib: require('@cucumber/gherkin') as Gherkin, messages: require('@cucumber/messages') as Messages };
+  return gherkin;
+}
 
 /** Stage 1: text to a Gherkin AST, errors carried with file and line. */
 export function parseGherkin(text: string, file: string): GherkinDocument {
-  const parser = new Parser(new AstBuilder(IdGenerator.incrementing()), new GherkinClassicTokenMatcher());
+  const { lib, messages } = load();
+  const parser = new lib.Parser(new lib.AstBuilder(messages.IdGenerator.incrementing()), new lib.GherkinClassicTokenMatcher());
   try {
     return parser.parse(text);
   } catch (e) {
     const errors = ((e as { errors?: Error[] }).errors ?? [e as Error]).map(toAccordError(file));
     throw errors.length === 1 ? errors[0] : new CompositeAccordError(errors);
   }
+}
+
+/** The version of the Gherkin parser, part of every AST cache key. */
+export function gherkinVersion(): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a JSON file, cheap
+  return (require('@cucumber/gherkin/package.json') as { version: string }).version;
 }
 
 function toAccordError(file: string) {

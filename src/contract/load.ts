@@ -1,5 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { AccordError } from '../errors';
+import { cachedGherkin } from './ast-cache';
 import { buildContract } from './build';
 import { parseGherkin } from './gherkin';
 import type { Contract, Scenario, TestCase } from './model';
@@ -12,6 +13,15 @@ export function parseContract(text: string, file = '<contract>'): Contract {
   return buildContract(parseGherkin(text, file), file);
 }
 
+/**
+ * As parseContract, with the Gherkin stage served from the on-disk AST cache
+ * (ast-cache.ts) when this text was parsed before: for the edges that start
+ * often (the stub, Jest workers).
+ */
+export function parseContractCached(text: string, file = '<contract>'): Contract {
+  return buildContract(cachedGherkin(text, file), file);
+}
+
 export function loadContract(file: string): Contract {
   let text: string;
   try {
@@ -22,7 +32,7 @@ export function loadContract(file: string): Contract {
     if (e instanceof AccordError) throw e;
     throw new AccordError('ACCORD_ERR_IO', `cannot read contract: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file });
   }
-  return parseContract(text, file);
+  return parseContractCached(text, file);
 }
 
 /** One test case per scenario, or per Examples row when the scenario has rows. */

@@ -1,6 +1,6 @@
 import { Agent } from 'undici';
 import type { Contract, TestCase } from '../contract/model';
-import { parseContract, testCases } from '../contract/load';
+import { parseContractCached, testCases } from '../contract/load';
 import { AccordError, formatLocation } from '../errors';
 import { CONFIG_GLOBAL, resolveRunnerConfig, WIP_GLOBAL, type RunnerConfig } from './config';
 import { reportError } from './error-display';
@@ -26,7 +26,7 @@ function sharedAgent(): Agent {
 
 export function open(file: string, source: string): OpenedContract {
   try {
-    const contract = parseContract(source, file);
+    const contract = parseContractCached(source, file);
     return { contract, cases: testCases(contract) };
   } catch (e) {
     if (e instanceof AccordError) return { cases: [], error: e };

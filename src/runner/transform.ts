@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { parseContract, testCases } from '../contract/load';
+import { parseContractCached, testCases } from '../contract/load';
 import { AccordError } from '../errors';
 
 /**
@@ -17,7 +17,7 @@ export function transformSpec(source: string, file: string, runtimePath: string)
   put(1, `const __accord = require(${q(runtimePath)}); const __opened = __accord.open(${q(file)}, ${q(source)});`);
   let contract;
   try {
-    contract = parseContract(source, file);
+    contract = parseContractCached(source, file);
   } catch (e) {
     if (!(e instanceof AccordError)) throw e;
     const line = e.location.line ?? 1;
