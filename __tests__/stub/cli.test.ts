@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CONTRACTS, PET_SPEC, petRequest, post, runCli, startStubProcess } from './helpers';
@@ -83,5 +83,11 @@ describe('accord stub (CLI)', () => {
       first.child.kill('SIGTERM');
       await first.exited;
     }
+  });
+
+  it('prints its version (the bundled CLI carries the package version)', async () => {
+    const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string };
+    const r = await runCli(['--version']);
+    expect(r).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
   });
 });

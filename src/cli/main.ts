@@ -12,6 +12,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
   program
     .name('accord')
     .description('Contract testing for SOAP and HTTP APIs from Gherkin .spec contracts')
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- package.json sits outside src/
+    .version((require('../../package.json') as { version: string }).version, '-V, --version', 'print the version of accord')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
     .showHelpAfterError();
