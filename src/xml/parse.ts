@@ -1,5 +1,6 @@
 import { SaxesParser } from 'saxes';
 import { AccordError } from '../errors';
+import { fastParseXml } from './fast-parse';
 import { splitName, type XmlElement, type XmlNode } from './tree';
 
 export interface XmlParseLimits {
@@ -20,7 +21,14 @@ export const DEFAULT_XML_LIMITS: Required<XmlParseLimits> = { maxDepth: 256, max
  * Namespace processing is off on purpose: accord matches local names and keeps
  * prefixes as written, so an undeclared prefix in a contract fragment is fine.
  */
-export function parseXml(text: string, limits: XmlParseLimits = {}): XmlElement {
+export function parseXml(text: string, limits?: XmlParseLimits): XmlElement {
+  const resolved = limits ? { ...DEFAULT_XML_LIMITS, ...limits } : DEFAULT_XML_LIMITS;
+  // The common case, 4-5x faster (fast-parse.ts); anything it does not fully understand, and every error, goes to saxes.
+  return fastParseXml(text, resolved) ?? parseXmlWithSaxes(text, limits);
+}
+
+/** The saxes path alone: what decides every document the fast path leaves alone, and every error. */
+export function parseXmlWithSaxes(text: string, limits: XmlParseLimits = {}): XmlElement {
   const state = reusable ?? createReusable();
   // A parse that is already running (a handler parsing XML) gets its own parser.
   const own = state.busy ? createReusable() : state;

@@ -1,0 +1,171 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fastParseXml } from '../../src/xml/fast-parse';
+import { DEFAULT_XML_LIMITS, parseXml, parseXmlWithSaxes, type XmlParseLimits } from '../../src/xml/parse';
+import type { XmlElement } from '../../src/xml/tree';
+
+/**
+ * The fast path must give exactly saxes' tree or step aside (undefined): it may
+ * never accept a document saxes rejects, nor read one differently. Checked on
+ * real documents (the WSDL corpus, fixtures, every XML docstring of the example
+ * and Specmatic contracts), hand-picked edge cases, and thousands of mutants.
+ */
+const ROOT = path.join(__dirname, '..', '..');
+const SHARED = path.join(ROOT, '..', 'shared');
+
+function files(dir: string, exts: string[]): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const p = path.join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (exts.some((e) => name.endsWith(e))) out.push(p);
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+function xmlDocstrings(spec: string): string[] {
+  const out: string[] = [];
+  const re = /"""\s*\n([\s\S]*?)\n\s*"""/g;
+  for (let m = re.exec(spec); m; m = re.exec(spec)) {
+    const body = m[1].split('\n').map((l) => l.trim()).join('\n').trim();
+    if (body.startsWith('<')) out.push(body);
+  }
+  return out;
+}
+
+const documents: string[] = [
+  ...files(path.join(SHARED, 'wsdl-corpus'), ['.wsdl', '.xsd', '.xml']).map((f) => readFileSync(f, 'utf8')),
+  ...files(path.join(ROOT, '__tests__', 'fixtures'), ['.xml', '.wsdl', '.xsd']).map((f) => readFileSync(f, 'utf8')),
+  ...[...files(path.join(ROOT, 'contracts'), ['.spec']), ...files(path.join(SHARED, 'spec-corpus'), ['.spec'])].flatMap((f) => xmlDocstrings(readFileSync(f, 'utf8'))),
+];
+
+type Outcome = { ok: true; tree: XmlElement } | { ok: false; error: string };
+
+function saxes(text: string, limits?: XmlParseLimits): Outcome {
+  try {
+    return { ok: true, tree: parseXmlWithSaxes(text, limits) };
+  } catch (e) {
+    return { ok: false, error: (e as Error).message };
+  }
+}
+
+/** The property: fast is undefined, or saxes accepts the text and builds the same tree (lines included). */
+function agree(text: string, limits: XmlParseLimits = {}): 'fast' | 'saxes' {
+  const fast = fastParseXml(text, { ...DEFAULT_XML_LIMITS, ...limits });
+  if (fast === undefined) return 'saxes';
+  const reference = saxes(text, limits);
+  if (!reference.ok) throw new Error(`fast path accepted what saxes rejects (${reference.error}):\n${text.slice(0, 2000)}`);
+  expect(fast).toEqual(reference.tree);
+  return 'fast';
+}
+
+/** mulberry32: the mutants are the same on every run. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const PALETTE = ['<', '>', '/', '&', ';', '"', "'", '=', '!', '?', '-', ':', ' ', '\t', '\n', '\r', ']', 'x', '#', 'é', '\u0000', '<!--', '-->', '&amp;', '&lt;', '&#65;', '<?xml version="1.0"?>', '<![CDATA[x]]>', '<a>', '</a>', '<b/>', 'xmlns:p="u"'];
+
+function mutate(text: string, r: () => number): string {
+  const at = Math.floor(r() * (text.length + 1));
+  switch (Math.floor(r() * 4)) {
+    case 0:
+      return text.slice(0, at) + text.slice(at + 1 + Math.floor(r() * 3));
+    case 1:
+      return text.slice(0, at) + PALETTE[Math.floor(r() * PALETTE.length)] + text.slice(at);
+    case 2: {
+      const len = Math.floor(r() * 40);
+      return text.slice(0, at) + text.slice(at, at + len) + text.slice(at);
+    }
+    default: {
+      const other = Math.floor(r() * text.length);
+      const chars = [...text];
+      [chars[at], chars[other]] = [chars[other], chars[at]];
+      return chars.join('');
+    }
+  }
+}
+
+describe('the fast XML path agrees with saxes', () => {
+  it(`on every real document (${documents.length}), and takes most of them`, () => {
+    expect(documents.length).toBeGreaterThan(100);
+    const paths = documents.map((d) => agree(d));
+    // Real files often carry \r\n or character references (left to saxes); SOAP payloads mostly do not.
+    expect(paths.filter((p) => p === 'fast').length).toBeGreaterThan(documents.length / 2);
+  });
+
+  it('on the SOAP request the stub sees most (the reason it exists)', () => {
+    const text = '<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Header/><soapenv:Body><pet:getPetRequest xmlns:pet="http://example.com/petstore"><pet:id>10</pet:id></pet:getPetRequest></soapenv:Body></soapenv:Envelope>';
+    expect(agree(text)).toBe('fast');
+  });
+
+  it.each([
+    ['declaration, comments, entities, lines', '<?xml version="1.0" encoding="UTF-8"?>\n<!-- a -->\n<a x="1 &amp; 2" y=\'q"\'>\n  <b>t &lt;x&gt; &quot;&apos;</b>\n  <!-- c --> tail <c/>\n</a>\n<!-- end -->\n', 'fast'],
+    ['text split by a comment is joined', '<a> one <!-- x --> two </a>', 'fast'],
+    ['empty comment', '<a><!----></a>', 'fast'],
+    ['spaces inside tags', '<a  x = "1"   ><b  /></a >', 'fast'],
+    ['CRLF line ends', '<a>\r\n<b/>\r\n</a>', 'saxes'],
+    ['a character reference', '<a>&#65;</a>', 'saxes'],
+    ['CDATA', '<a><![CDATA[<x>]]></a>', 'saxes'],
+    ['a DOCTYPE', '<!DOCTYPE a [<!ENTITY e "x">]><a>&e;</a>', 'saxes'],
+    ['a processing instruction', '<a><?pi x?></a>', 'saxes'],
+    ['an unknown entity', '<a>&nbsp;</a>', 'saxes'],
+    ['a bare ampersand', '<a>x & y</a>', 'saxes'],
+    ['a tab in an attribute (normalised by XML)', '<a x="1\t2"/>', 'saxes'],
+    ['a non-ASCII name', '<café/>', 'saxes'],
+    ['two colons', '<a:b:c/>', 'saxes'],
+    ['mismatched close tag', '<a><b></a></b>', 'saxes'],
+    ['close tag with a longer name', '<a></ab>', 'saxes'],
+    ['unclosed', '<a><b/>', 'saxes'],
+    ['two roots', '<a/><b/>', 'saxes'],
+    ['text outside the root', '<a/>x', 'saxes'],
+    ['a BOM', '\uFEFF<a/>', 'saxes'],
+    ['duplicate attribute', '<a x="1" x="2"/>', 'saxes'],
+    ['no space between attributes', '<a x="1"y="2"/>', 'saxes'],
+    ['< in an attribute', '<a x="<"/>', 'saxes'],
+    [']]> in text', '<a>]]></a>', 'saxes'],
+    ['-- in a comment', '<a><!-- a -- b --></a>', 'saxes'],
+    ['comment ending in ---', '<a><!-- a ---></a>', 'saxes'],
+    ['declaration not first', ' <?xml version="1.0"?><a/>', 'saxes'],
+    ['declaration with version 1.1', '<?xml version="1.1"?><a/>', 'saxes'],
+    ['empty', '', 'saxes'],
+    ['only a comment', '<!-- x -->', 'saxes'],
+  ])('%s', (_, text, expected) => {
+    expect(agree(text)).toBe(expected);
+  });
+
+  it('steps aside at every limit, so saxes words the error', () => {
+    expect(agree('<a><b><c><d/></c></b></a>', { maxDepth: 3 })).toBe('saxes');
+    expect(agree('<a x="1" y="2"/>', { maxAttributes: 1 })).toBe('saxes');
+    expect(agree('<a><b/><b/><b/></a>', { maxElements: 3 })).toBe('saxes');
+    expect(() => parseXml('<a><b><c><d/></c></b></a>', { maxDepth: 3 })).toThrow('elements nested deeper than 3 levels');
+    expect(agree('<a><b><c/></b></a>', { maxDepth: 3 })).toBe('fast');
+  });
+
+  it('on 20,000 mutants of real documents: never accepts what saxes rejects, never reads differently', () => {
+    const r = rng(20261122);
+    const seeds = documents.filter((d) => d.length < 6000);
+    let fast = 0;
+    let rejected = 0;
+    for (let i = 0; i < 20_000; i++) {
+      let text = seeds[Math.floor(r() * seeds.length)];
+      const edits = 1 + Math.floor(r() * 3);
+      for (let e = 0; e < edits; e++) text = mutate(text, r);
+      if (agree(text) === 'fast') fast++;
+      else if (!saxes(text).ok) rejected++;
+    }
+    // Both sides of the property were exercised many times.
+    expect(fast).toBeGreaterThan(2_000);
+    expect(rejected).toBeGreaterThan(2_000);
+  });
+});
