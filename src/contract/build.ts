@@ -6,6 +6,7 @@ import { parsePlaceholder, referencedNames } from '../pattern/placeholder';
 import { LayeredMap } from '../pattern/layered-map';
 import { isScalarName } from '../pattern/scalars';
 import type { JsonField, Pattern, ScalarType } from '../pattern/types';
+import { checkExamples } from './check-examples';
 import type { Contract, ContractNote, ExampleRow, FormField, HeaderSpec, Scenario } from './model';
 import { parseRequestPath } from './path';
 
@@ -292,7 +293,7 @@ function finishScenario(
   if (!ok) return undefined;
 
   const { segments, query } = parseRequestPath(draft.path!);
-  return {
+  const scenario: Scenario = {
     file,
     feature,
     name: gs.name,
@@ -314,6 +315,9 @@ function finishScenario(
     },
     response: { status: draft.status!.value, headers: draft.responseHeaders, body: draft.responseBody?.value, line: draft.status!.line },
   };
+  const problems = checkExamples(scenario);
+  for (const p of problems) at(p.line, new AccordError('ACCORD_ERR_CONTRACT_TYPE', p.message));
+  return problems.length === 0 ? scenario : undefined;
 }
 
 function hasWip(tags: string[]): boolean {

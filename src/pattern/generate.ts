@@ -139,7 +139,7 @@ export function generateJson(p: Pattern, ctx: GenerateContext, key?: string): un
 }
 
 /** An Examples cell as a JSON value of the pattern's type ("10" for (number) is 10). */
-function exampleToJson(cell: string, p: Pattern, scope: Scope): unknown {
+export function exampleToJson(cell: string, p: Pattern, scope: Scope): unknown {
   if (cell === '') return undefined;
   let r: Pattern;
   try {

@@ -1,0 +1,77 @@
+import { describePattern } from '../pattern/describe';
+import { exampleToJson } from '../pattern/generate';
+import { matchJson, matchText } from '../pattern/match';
+import { namedPlaces, type Place } from '../pattern/places';
+import type { Pattern, Scope } from '../pattern/types';
+import type { Scenario } from './model';
+
+/** The column whose cell is the whole request body (Specmatic's convention). */
+const REQUEST_BODY_COLUMN = '(REQUEST-BODY)';
+
+export interface ExampleProblem {
+  line: number;
+  message: string;
+}
+
+/**
+ * Examples values against the places their columns name. A column names every
+ * place of that name (a path parameter, query parameter, header, form field,
+ * XML node or attribute, JSON key, `(name:type)`), in the request and the
+ * response, and the generator uses a cell only where it fits. A cell that fits
+ * none of them would be silently replaced by a generated value, so the test
+ * would not send (nor the stub answer) what the row says: that is an error in
+ * the contract, reported at the row. A column that names no place is allowed
+ * (Specmatic ignores those too); an empty cell means "absent" and is not checked.
+ */
+export function checkExamples(s: Scenario): ExampleProblem[] {
+  if (s.examples.length === 0) return [];
+  const places = scenarioPlaces(s);
+  const problems: ExampleProblem[] = [];
+  for (const row of s.examples) {
+    for (const [column, value] of row.values) {
+      if (value === '' || column === REQUEST_BODY_COLUMN) continue;
+      const named = places.filter((p) => (p.caseless ? p.key.toLowerCase() === column.toLowerCase() : p.key === column));
+      if (named.length === 0 || named.some((p) => fits(value, p, s.scope))) continue;
+      const where = named.slice(0, 3).map((p) => `${describePattern(p.pattern)} at ${p.path}`);
+      if (named.length > 3) where.push(`${named.length - 3} more`);
+      problems.push({
+        line: row.line,
+        message: `Examples value "${value}" in column "${column}" fits no place the column names (${where.join('; ')}) in scenario "${s.name}"`,
+      });
+    }
+  }
+  return problems;
+}
+
+interface ScenarioPlace extends Place {
+  /** Header names compare without case. */
+  caseless?: boolean;
+}
+
+function scenarioPlaces(s: Scenario): ScenarioPlace[] {
+  const out: ScenarioPlace[] = [];
+  const text = (key: string, pattern: Pattern, path: string, caseless = false) => out.push({ key, pattern, path, form: 'text', caseless });
+  for (const seg of s.request.segments) if (seg.pattern) text(seg.name, seg.pattern, `REQUEST.PATH (${seg.name})`);
+  for (const q of s.request.query) text(q.name, q.pattern, `REQUEST.QUERY ${q.name}`);
+  for (const h of s.request.headers) text(h.name, h.pattern, `REQUEST.HEADERS ${h.name}`, true);
+  for (const f of s.request.formFields) text(f.name, f.pattern, `REQUEST.FORM ${f.name}`);
+  for (const p of s.request.parts) text(p.name, p.pattern, `REQUEST.PART ${p.name}`);
+  for (const h of s.response.headers) text(h.name, h.pattern, `RESPONSE.HEADERS ${h.name}`, true);
+  const body = (p: Pattern | undefined, side: string) => {
+    if (!p) return;
+    for (const place of namedPlaces(p, s.scope)) out.push({ ...place, path: place.path ? `${side} ${place.path}` : side });
+  };
+  body(s.request.body, 'REQUEST.BODY');
+  body(s.response.body, 'RESPONSE.BODY');
+  return out;
+}
+
+function fits(value: string, place: Place, scope: Scope): boolean {
+  try {
+    if (place.form === 'text') return matchText(place.pattern, value, scope).length === 0;
+    const json = exampleToJson(value, place.pattern, scope);
+    return json !== undefined && matchJson(place.pattern, json, scope).length === 0;
+  } catch {
+    return true; // a pattern that cannot be matched is reported elsewhere; do not add noise here
+  }
+}
