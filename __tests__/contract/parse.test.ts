@@ -129,6 +129,12 @@ describe('contract parser', () => {
     expect(text).toContain('two.spec:7: status must be an HTTP status code from 100 to 599, found "2000"');
   });
 
+  it('suggests the keyword a misspelt step meant', () => {
+    expect(errorOf('Feature: f\n  Scenario: a\n    When GET /x\n    Then status 200\n    And respose-body (number)\n')).toContain(
+      'bad.spec:5: keyword "respose-body" not recognised (did you mean "response-body"?)',
+    );
+  });
+
   it('reports Gherkin syntax errors with their place', () => {
     expect(errorOf('Scenario: no feature\n  When GET /x\n')).toMatch(/^bad\.spec:1:1: expected: #EOF, #Language, #TagLine, #FeatureLine/);
     expect(errorOf('')).toBe('bad.spec:1: no "Feature:" found: a contract starts with "Feature: <name>"');

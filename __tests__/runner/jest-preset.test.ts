@@ -154,4 +154,18 @@ describe('jest --preset accord in an application repository', () => {
       rmSync(path.join(app, 'jest.config.js'));
     }
   }, 120_000);
+
+  it('fails every test with a did-you-mean for a misspelt option, instead of running on defaults', async () => {
+    writeFileSync(path.join(app, 'jest.config.js'), `module.exports = { testEnvironmentOptions: { accord: { baseURL: ${JSON.stringify(service.url)}, timeoutMs: 'soon' } } };`);
+    try {
+      const r = await jest(['contracts/math'], { ACCORD_BASE_URL: '' });
+      expect(r.output).toMatch(/Tests: +2 failed, 2 total/);
+      expect(r.output).toContain('unknown option "baseURL" in testEnvironmentOptions.accord (did you mean "baseUrl"?); the options are baseUrl, timeoutMs, seed');
+      expect(r.output).toContain('testEnvironmentOptions.accord.timeoutMs must be a number of milliseconds above 0, found "soon"');
+      expect(r.output).not.toMatch(/at .*dist\/runner/);
+      expect(r.status).toBe(1);
+    } finally {
+      rmSync(path.join(app, 'jest.config.js'));
+    }
+  }, 120_000);
 });

@@ -6,6 +6,7 @@ import { parsePlaceholder, referencedNames } from '../pattern/placeholder';
 import { LayeredMap } from '../pattern/layered-map';
 import { isScalarName } from '../pattern/scalars';
 import type { JsonField, Pattern, ScalarType } from '../pattern/types';
+import { closest } from '../suggest';
 import { checkExamples } from './check-examples';
 import type { Contract, ContractNote, ExampleRow, FormField, HeaderSpec, Scenario } from './model';
 import { parseRequestPath } from './path';
@@ -197,12 +198,14 @@ function applyStep(draft: Draft, step: Step, notes: ContractNote[]): void {
     case 'kafka-message':
       draft.kafka = rest;
       return;
-    default:
+    default: {
       if (NOTED.has(word)) {
         notes.push({ line, keyword: word, text: rest });
         return;
       }
-      throw syntax(`keyword "${word}" not recognised; a step starts with one of: ${KEYWORDS.join(', ')}`);
+      const near = closest(word, KEYWORDS);
+      throw syntax(`keyword "${word}" not recognised${near ? ` (did you mean "${near}"?)` : ''}; a step starts with one of: ${KEYWORDS.join(', ')}`);
+    }
   }
 }
 

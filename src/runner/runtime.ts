@@ -57,6 +57,9 @@ export function body(opened: OpenedContract, index: number): () => Promise<void>
     const tc = opened.cases[index];
     const cfg = config();
     const line = tc.row?.line ?? tc.scenario.line;
+    if (cfg.problems.length > 0) {
+      throw reportError(`accord's settings need fixing before any scenario can run:\n${cfg.problems.map((p) => `  - ${p}`).join('\n')}`, tc.scenario.file, line);
+    }
     if (!cfg.baseUrl) {
       throw reportError(
         'accord does not know where the service is: set ACCORD_BASE_URL (e.g. ACCORD_BASE_URL=http://127.0.0.1:8080 npx jest) or testEnvironmentOptions: { accord: { baseUrl } } in the Jest config',
