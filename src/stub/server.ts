@@ -11,6 +11,7 @@ import { dispatch, type Outcome } from './dispatch';
 import { noMatchReport, unknownPathReport } from './report';
 import { fixedResponse, respond } from './respond';
 import { buildRoutes, type NotServed, type RouteTable } from './routes';
+import { watchSources } from './watch';
 
 export interface StubOptions {
   /** `.spec` files, folders searched recursively for them, or parsed contracts. */
@@ -27,15 +28,31 @@ export interface StubOptions {
   maxBodyBytes?: number;
   /** Answer CORS preflights and allow every origin (for browser apps on another origin). Default false. */
   cors?: boolean;
+  /**
+   * Reload when a contract or example file under the sources changes. A change that does not
+   * load leaves the previous version serving. Default false.
+   */
+  watch?: boolean;
+  /** Told about every reload, by `watch` or `reload()`. */
+  onReload?: (result: ReloadResult) => void;
 }
+
+/** What a reload did: the new scenarios serving, or why the previous ones still are. */
+export type ReloadResult = { ok: true; served: Scenario[]; notServed: NotServed[] } | { ok: false; error: AccordError };
 
 export interface RunningStub {
   url: string;
   port: number;
-  /** Scenarios answered, in the order they are tried. */
-  served: Scenario[];
+  /** Scenarios answered, in the order they are tried (after a reload, the new ones). */
+  readonly served: Scenario[];
   /** Scenarios read but not served (Kafka messages, responses that cannot be generated), with why. */
-  notServed: NotServed[];
+  readonly notServed: NotServed[];
+  /**
+   * Reads the contract files again and serves the new version; requests already being answered
+   * finish with the old one. If the files do not load, the old version keeps serving and the
+   * result says why. Contracts given as parsed objects are kept as they are.
+   */
+  reload(): ReloadResult;
   /** Stops accepting connections and resolves when every connection is closed. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -52,13 +69,10 @@ const NO_BODY = new Set([204, 205, 304]);
 /** Loads the contracts once, starts the server and resolves when it is listening. */
 export async function startStub(options: StubOptions): Promise<RunningStub> {
   const sources = Array.isArray(options.contracts) ? options.contracts : [options.contracts as ContractSource];
-  const table = buildRoutes(loadContracts(sources));
-  if (table.routes.length === 0) {
-    throw new AccordError('ACCORD_ERR_USAGE', 'no scenario to serve: the contracts hold no HTTP scenario', {}, { details: table.notServed.map((n) => `"${n.scenario.name}": ${n.reason}`) });
-  }
+  const state = { table: serveable(sources) };
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const handler = makeHandler(table, {
+  const handler = makeHandler(state, {
     verbose: options.verbose ?? false,
     log,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
@@ -66,14 +80,44 @@ export async function startStub(options: StubOptions): Promise<RunningStub> {
   });
   const server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS }, handler);
   const port = await listen(server, options.port ?? 0, host);
+  const reload = (): ReloadResult => {
+    let result: ReloadResult;
+    try {
+      state.table = serveable(sources);
+      result = { ok: true, served: state.table.routes.map((r) => r.scenario), notServed: state.table.notServed };
+    } catch (e) {
+      if (!(e instanceof AccordError)) throw e;
+      result = { ok: false, error: e };
+    }
+    options.onReload?.(result);
+    return result;
+  };
+  const watching = options.watch ? watchSources(sources.filter((s): s is string => typeof s === 'string'), reload) : undefined;
   let closing: Promise<void> | undefined;
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
-    served: table.routes.map((r) => r.scenario),
-    notServed: table.notServed,
-    close: () => (closing ??= closeServer(server)),
+    get served() {
+      return state.table.routes.map((r) => r.scenario);
+    },
+    get notServed() {
+      return state.table.notServed;
+    },
+    reload,
+    close: () => {
+      watching?.close();
+      return (closing ??= closeServer(server));
+    },
   };
+}
+
+/** The route table of the sources, refusing a set of contracts with nothing to serve. */
+function serveable(sources: readonly ContractSource[]): RouteTable {
+  const table = buildRoutes(loadContracts(sources));
+  if (table.routes.length === 0) {
+    throw new AccordError('ACCORD_ERR_USAGE', 'no scenario to serve: the contracts hold no HTTP scenario', {}, { details: table.notServed.map((n) => `"${n.scenario.name}": ${n.reason}`) });
+  }
+  return table;
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {
@@ -101,8 +145,10 @@ interface HandlerOptions {
   cors: boolean;
 }
 
-function makeHandler(table: RouteTable, o: HandlerOptions) {
+function makeHandler(state: { table: RouteTable }, o: HandlerOptions) {
   return (req: IncomingMessage, res: ServerResponse): void => {
+    // The table as it is when the request arrives: a reload meanwhile does not change its answer.
+    const table = state.table;
     const started = o.verbose ? performance.now() : 0;
     if (o.cors) {
       allowOrigin(req, res);

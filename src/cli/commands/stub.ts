@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import path from 'node:path';
 import { formatLocation } from '../../errors';
+import type { Scenario } from '../../contract/model';
+import type { NotServed, ReloadResult } from '../../stub';
 import { EXIT_USAGE, ExitError, type Io } from '../exit';
 
 /**
@@ -19,29 +21,40 @@ export function registerStub(program: Command, io: Io): void {
     .option('--max-body-bytes <bytes>', 'largest request body accepted; larger gets 413', String(10 * 1024 * 1024))
     .option('-v, --verbose', 'log every request and the scenario that answered it')
     .option('--cors', 'answer CORS preflights and allow every origin (for browser apps)')
-    .addHelpText('after', '\nExamples:\n  accord stub contracts/\n  accord stub contracts/soap/api_pet_v1.spec --port 8080 --verbose\n')
-    .action(async (paths: string[], opts: { port: string; host: string; maxBodyBytes: string; verbose?: boolean; cors?: boolean }) => {
+    .option('-w, --watch', 'reload when a contract or example file changes (a change that does not load keeps the previous version serving)')
+    .addHelpText('after', '\nExamples:\n  accord stub contracts/\n  accord stub contracts/soap/api_pet_v1.spec --port 8080 --verbose\n  accord stub contracts/ --watch\n')
+    .action(async (paths: string[], opts: { port: string; host: string; maxBodyBytes: string; verbose?: boolean; cors?: boolean; watch?: boolean }) => {
       const port = wholeNumber(opts.port, '--port', 65535);
       const maxBodyBytes = wholeNumber(opts.maxBodyBytes, '--max-body-bytes', Number.MAX_SAFE_INTEGER);
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (see above); require, not import(), so Jest needs no VM modules
       const { startStub } = require('../../stub') as typeof import('../../stub');
       // Paths stay as typed when they are relative to this process, so reports name files the way the user does.
       const contracts = io.cwd === process.cwd() ? paths : paths.map((p) => path.resolve(io.cwd, p));
-      const stub = await startStub({ contracts, port, host: opts.host, maxBodyBytes, verbose: opts.verbose, cors: opts.cors, log: (line) => io.stderr(`${line}\n`) });
-      const lines = [`accord stub listening on ${stub.url}`, `Serving ${stub.served.length} scenario${stub.served.length === 1 ? '' : 's'}:`];
-      for (const s of stub.served) {
-        lines.push(`  ${s.request.method} ${s.request.path} -> ${s.response.status}  "${s.name}"${s.wip ? ' @WIP' : ''}  (${formatLocation({ file: relative(io.cwd, s.file), line: s.line })})`);
-      }
-      if (stub.notServed.length > 0) {
-        lines.push('Not served:');
-        for (const n of stub.notServed) lines.push(`  "${n.scenario.name}" (${formatLocation({ file: relative(io.cwd, n.scenario.file), line: n.scenario.line })}): ${n.reason}`);
-      }
+      const onReload = (r: ReloadResult) => {
+        if (r.ok) io.stdout(`accord stub: contracts changed, reloaded. ${servedLines(r.served, r.notServed, io.cwd).join('\n')}\n`);
+        else io.stderr(`accord stub: contracts changed but do not load; still serving the previous version:\n${r.error.describe()}\n`);
+      };
+      const stub = await startStub({ contracts, port, host: opts.host, maxBodyBytes, verbose: opts.verbose, cors: opts.cors, watch: opts.watch, onReload, log: (line) => io.stderr(`${line}\n`) });
+      const lines = [`accord stub listening on ${stub.url}`, ...servedLines(stub.served, stub.notServed, io.cwd)];
+      if (opts.watch) lines.push('Watching the contracts for changes.');
       lines.push('Press Ctrl+C to stop.');
       io.stdout(`${lines.join('\n')}\n`);
       const signal = await untilSignal();
       io.stderr(`accord stub: ${signal} received, closing\n`);
       await stub.close();
     });
+}
+
+function servedLines(served: readonly Scenario[], notServed: readonly NotServed[], cwd: string): string[] {
+  const lines = [`Serving ${served.length} scenario${served.length === 1 ? '' : 's'}:`];
+  for (const s of served) {
+    lines.push(`  ${s.request.method} ${s.request.path} -> ${s.response.status}  "${s.name}"${s.wip ? ' @WIP' : ''}  (${formatLocation({ file: relative(cwd, s.file), line: s.line })})`);
+  }
+  if (notServed.length > 0) {
+    lines.push('Not served:');
+    for (const n of notServed) lines.push(`  "${n.scenario.name}" (${formatLocation({ file: relative(cwd, n.scenario.file), line: n.scenario.line })}): ${n.reason}`);
+  }
+  return lines;
 }
 
 function relative(cwd: string, file: string): string {
