@@ -1,7 +1,7 @@
 import type { Element } from '@xmldom/xmldom';
 import { builtinScalar } from './builtins';
 import { attr, kid, kids, NS, qkey, resolveQName } from './dom';
-import type { TypeDef } from './emit';
+import type { TypeDef } from './declared-types';
 import type { NameTable } from './names';
 import type { Decl, SchemaIndex } from './xsd';
 

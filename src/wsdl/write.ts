@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { renderType, type TypeDef } from './emit';
+import { renderType, type TypeDef } from './declared-types';
 import { envelope } from './envelope';
 import type { OperationModel } from './model';
 import { renderXml, type XNode } from './xml-text';

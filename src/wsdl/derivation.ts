@@ -1,0 +1,92 @@
+/**
+ * Derived complex types: complexContent and simpleContent extensions and
+ * restrictions (the base's content merged with the derived part), and
+ * SOAP-encoded arrays (restrictions of soapenc:Array).
+ */
+import type { Element } from '@xmldom/xmldom';
+import { attr, kid, kids, NS, qkey, resolveQName, type QName } from './dom';
+import { attributes } from './attributes';
+import { builtinScalar } from './builtins';
+import { SOAPENC, type Content, type EmitContext } from './emit-context';
+import { particlesAndAttributes } from './particles';
+import { xnode } from './xml-text';
+
+/** Content of a `<complexContent>`: an extension or restriction of a complex base. */
+export function complexDerived(e: EmitContext, cc: Element, hint: string): Content {
+  const ext = kid(cc, NS.xsd, 'extension');
+  const res = kid(cc, NS.xsd, 'restriction');
+  const d = ext ?? res;
+  if (!d) return { attrs: [], children: [] };
+  const baseAttr = attr(d, 'base');
+  const base = baseAttr ? resolveQName(d, baseAttr) : undefined;
+  if (res && base && SOAPENC.has(base.ns) && base.local === 'Array') return encodedArray(e, res, hint);
+  if (res && !base) return particlesAndAttributes(e, res, hint);
+  let baseContent: Content = { attrs: [], children: [] };
+  if (base && !(base.ns === NS.xsd && base.local === 'anyType')) {
+    const bd = e.index.find('type', base);
+    if (bd && bd.el.localName === 'complexType') {
+      baseContent = e.guard(`complex${qkey(bd.name)}`, () => e.complexContent(bd.el, hint));
+    } else if (!bd) {
+      e.note(`base type {${base.ns}}${base.local} not found: only the derived part is written`);
+    }
+  }
+  const own = particlesAndAttributes(e, d, hint);
+  if (res) {
+    // A restriction restates the content it keeps; attributes are inherited unless restated.
+    const names = new Set(own.attrs.map(([n]) => n.replace(/\.opt$/, '')));
+    return { attrs: [...baseContent.attrs.filter(([n]) => !names.has(n.replace(/\.opt$/, ''))), ...own.attrs], children: own.children, text: own.text };
+  }
+  const text = baseContent.text ?? own.text;
+  return { attrs: [...baseContent.attrs, ...own.attrs], children: text === '(anything)' ? [] : [...baseContent.children, ...own.children], text };
+}
+
+/** SOAP-encoded array (`wsdl:arrayType="tns:Item[]"`): repeated `<item>` nodes of the item type. */
+function encodedArray(e: EmitContext, res: Element, hint: string): Content {
+  let itemType: QName | undefined;
+  for (const a of res.getElementsByTagNameNS(NS.xsd, 'attribute')) {
+    const t = a.getAttributeNS(NS.wsdl11, 'arrayType');
+    if (t) itemType = resolveQName(a, t.replace(/\[[\d,\s]*\]$/g, '').replace(/\[\]$/, ''));
+  }
+  const seq = particlesAndAttributes(e, res, hint);
+  if (seq.children.length > 0) {
+    return { attrs: [], children: seq.children.map((c) => ({ ...c, attrs: upgradeOccurs(c.attrs) })) };
+  }
+  if (!itemType) return { attrs: [], children: [], text: e.anything() };
+  const named = e.namedComplexType(itemType);
+  const item = named
+    ? xnode('item', [['specmatic_type', named], ['specmatic_occurs', 'multiple']])
+    : xnode('item', [['specmatic_occurs', 'multiple']], [], e.contentOfType(itemType, hint).text ?? e.anything());
+  return { attrs: [], children: [item] };
+}
+
+function upgradeOccurs(attrs: [string, string][]): [string, string][] {
+  return [...attrs.filter(([k]) => k !== 'specmatic_occurs'), ['specmatic_occurs', 'multiple']];
+}
+
+/** Content of a `<simpleContent>`: text of the base's scalar (or an enum), with attributes. */
+export function simpleContent(e: EmitContext, sc: Element, hint: string): Content {
+  const d = kid(sc, NS.xsd, ['extension', 'restriction']);
+  if (!d) return { attrs: [], children: [], text: '(string)' };
+  const baseAttr = attr(d, 'base');
+  let text = '(string)';
+  let baseAttrs: [string, string][] = [];
+  if (baseAttr) {
+    const base = resolveQName(d, baseAttr);
+    if (base.ns === NS.xsd) text = `(${builtinScalar(base.local)})`;
+    else {
+      const bd = e.index.find('type', base);
+      if (bd && bd.el.localName === 'complexType') {
+        const c = e.guard(`complex${qkey(bd.name)}`, () => e.complexContent(bd.el, hint));
+        text = c.text ?? '(string)';
+        baseAttrs = c.attrs;
+      } else if (bd) text = e.simple.text(bd);
+    }
+  }
+  const inlineSimple = kid(d, NS.xsd, 'simpleType');
+  if (d.localName === 'restriction' && (kids(d, NS.xsd, 'enumeration').length > 0 || inlineSimple)) {
+    text = e.simple.anonymousText(inlineSimple ?? d, hint, d.localName === 'restriction' && !inlineSimple ? d : undefined);
+  }
+  const own = attributes(e, d);
+  const names = new Set(own.map(([n]) => n.replace(/\.opt$/, '')));
+  return { attrs: [...baseAttrs.filter(([n]) => !names.has(n.replace(/\.opt$/, ''))), ...own], children: [], text };
+}
