@@ -168,4 +168,36 @@ describe('jest --preset accord in an application repository', () => {
       rmSync(path.join(app, 'jest.config.js'));
     }
   }, 120_000);
+
+  it('--watchAll runs the contracts again when a .spec file changes (what vscode-jest and `--watch` rely on)', async () => {
+    const spec = path.join(app, 'contracts', 'math', 'api_math_v1.spec');
+    const original = readFileSync(spec, 'utf8');
+    // Jest itself, not through npx, so that killing the child ends the watcher.
+    const child = spawn(process.execPath, [path.join(app, 'node_modules', 'jest', 'bin', 'jest.js'), '--preset', 'accord', '--watchAll', 'contracts/math'], {
+      cwd: app,
+      env: childEnv({ ACCORD_BASE_URL: service.url }),
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const until = async (re: RegExp) => {
+      const started = Date.now();
+      while (!re.test(plain(output))) {
+        if (Date.now() - started > 60_000) throw new Error(`timed out waiting for ${re}:\n${plain(output)}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    try {
+      await until(/Tests: +2 passed, 2 total/);
+      output = '';
+      writeFileSync(spec, original.replace('Scenario: Cube of a number', 'Scenario: Cube of a whole number'));
+      await until(/Tests: +2 passed, 2 total/);
+      expect(plain(output)).toContain('Cube of a whole number');
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+      writeFileSync(spec, original);
+    }
+  }, 150_000);
 });
