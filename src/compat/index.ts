@@ -16,12 +16,15 @@ function empty(file: string): Contract {
   return { file, name: '', line: 0, scenarios: [], notes: [] };
 }
 
-/** One file's two versions, parsed and judged. Parse errors are thrown (they are input errors, not breaks). */
-export function compareVersions(pair: FilePair): FileReport {
+/**
+ * One file's two versions, parsed and judged. Parse errors are thrown (they are input errors, not
+ * breaks). `parse` is the pure parser unless the caller (the CLI) hands it the cached one.
+ */
+export function compareVersions(pair: FilePair, parse: (text: string, file: string) => Contract = parseContract): FileReport {
   if (!pair.older && !pair.newer) throw new Error(`internal: ${pair.file} has neither version`);
-  const newer = pair.newer ? parseContract(pair.newer.text, pair.newer.label) : undefined;
+  const newer = pair.newer ? parse(pair.newer.text, pair.newer.label) : undefined;
   // An unchanged file (most files of a folder) is parsed once: the check is reflexive.
-  const older = pair.older ? (newer && pair.older.text === pair.newer!.text ? newer : parseContract(pair.older.text, pair.older.label)) : undefined;
+  const older = pair.older ? (newer && pair.older.text === pair.newer!.text ? newer : parse(pair.older.text, pair.older.label)) : undefined;
   if (!older) {
     return { file: pair.file, status: 'new', newer: pair.newer!.label, note: pair.olderWhere, inFolder: pair.inFolder, verdict: { compatible: true, testsRun: 0, passed: 0, failed: 0, results: [], skipped: [] } };
   }

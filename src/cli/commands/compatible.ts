@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { parseContractCached } from '../../contract/load';
 import { AccordError, CompositeAccordError } from '../../errors';
 import type { FileReport } from '../../compat';
 import type { FilePair } from '../../compat/sources';
@@ -81,7 +82,8 @@ function merged(opts: Options, cmd: Command): Options {
 async function check(pairs: () => FilePair[] | Promise<FilePair[]>, opts: Options, io: Io): Promise<void> {
   let reports: FileReport[];
   try {
-    reports = (await pairs()).map(compat().compareVersions);
+    // The AST cache: `git file` and `git commits` meet the same texts again and again.
+    reports = (await pairs()).map((pair) => compat().compareVersions(pair, parseContractCached));
   } catch (e) {
     if (e instanceof AccordError) throw new ExitError(EXIT_USAGE, `accord: ${oneLine(e)}`);
     throw e;
