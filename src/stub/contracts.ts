@@ -1,10 +1,10 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { loadContract } from '../contract/load';
+import { loadContract, parseContractCached } from '../contract/load';
 import type { Contract } from '../contract/model';
 import { AccordError, CompositeAccordError } from '../errors';
 
-/** What a stub can be given: `.spec` files, folders holding them, or contracts already parsed. */
+/** What a stub can be given: `.spec` (or `.wsdl`) files, folders holding `.spec` files, or contracts already parsed. */
 export type ContractSource = string | Contract;
 
 /**
@@ -37,7 +37,7 @@ export function loadContracts(sources: readonly ContractSource[]): Contract[] {
       if (seen.has(key)) continue;
       seen.add(key);
       try {
-        contracts.push(loadContract(file));
+        contracts.push(isWsdl(file) ? loadWsdlContract(file) : loadContract(file));
       } catch (e) {
         if (e instanceof CompositeAccordError) errors.push(...e.errors);
         else if (e instanceof AccordError) errors.push(e);
@@ -48,6 +48,22 @@ export function loadContracts(sources: readonly ContractSource[]): Contract[] {
   if (errors.length === 1) throw errors[0];
   if (errors.length > 1) throw new CompositeAccordError(errors);
   return contracts;
+}
+
+function isWsdl(file: string): boolean {
+  return /\.wsdl$/i.test(file);
+}
+
+/**
+ * A WSDL named on the command line is served as the contract `accord import wsdl` would write
+ * for it (SOAP 1.1 where both versions are offered), imported in memory: Specmatic users stub
+ * WSDLs directly. Line numbers in reports are those of that contract. The importer (and its
+ * DOM) is loaded only when a WSDL is given.
+ */
+function loadWsdlContract(file: string): Contract {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (see above)
+  const { importWsdl } = require('../wsdl') as typeof import('../wsdl');
+  return parseContractCached(importWsdl(file).text, file);
 }
 
 function specFiles(source: string): string[] {

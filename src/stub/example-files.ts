@@ -30,7 +30,7 @@ export interface FixedExample {
 }
 
 export function exampleDirs(specFile: string): string[] {
-  const base = specFile.replace(/\.spec$/, '');
+  const base = specFile.replace(/\.(spec|wsdl)$/i, '');
   return [`${base}_examples`, `${base}_data`].filter((d) => existsSync(d) && statSync(d).isDirectory());
 }
 

@@ -45,7 +45,7 @@ export function watchSources(paths: readonly string[], changed: () => void): Wat
       continue;
     }
     const base = path.basename(p);
-    const stem = base.replace(/\.spec$/, '');
+    const stem = base.replace(/\.(spec|wsdl)$/i, '');
     add(path.dirname(p), false, (name) => name === null || name === base || name === `${stem}_examples` || name === `${stem}_data`);
     for (const dir of exampleDirs(p)) add(dir, true, () => true);
   }

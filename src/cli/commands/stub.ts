@@ -15,7 +15,7 @@ export function registerStub(program: Command, io: Io): void {
   program
     .command('stub')
     .description('serve contracts as a stub: answers requests that match a scenario, explains the ones that do not')
-    .argument('<contracts...>', '.spec files, or folders searched recursively for them')
+    .argument('<contracts...>', '.spec files, folders searched recursively for them, or .wsdl files')
     .option('-p, --port <port>', 'port to listen on (0 picks a free one)', '9000')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--max-body-bytes <bytes>', 'largest request body accepted; larger gets 413', String(10 * 1024 * 1024))
