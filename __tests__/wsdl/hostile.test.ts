@@ -154,3 +154,15 @@ test('encodings: UTF-16 with a byte order mark, ISO-8859-1 by its declaration, U
   writeFileSync(bom, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]));
   for (const f of [utf16, latin1, bom]) expect(importWsdl(f).text).toContain('enum Ville (string) values Besançon,Orléans');
 });
+
+test('a group that contains itself (not allowed in XSD) ends, with a note saying where', () => {
+  const file = write('group-cycle.wsdl', wsdl(`<xs:schema targetNamespace="urn:t" elementFormDefault="qualified">
+      <xs:group name="G"><xs:sequence><xs:element name="a" type="xs:string"/><xs:group ref="tns:G" minOccurs="0"/></xs:sequence></xs:group>
+      <xs:element name="ping"><xs:complexType><xs:sequence><xs:group ref="tns:G"/></xs:sequence></xs:complexType></xs:element>
+      <xs:element name="pong"><xs:complexType><xs:sequence><xs:element name="n" type="xs:int"/></xs:sequence></xs:complexType></xs:element>
+    </xs:schema>`));
+  const { text, summary } = importWsdl(file);
+  expect(summary.notes).toContain('group {urn:t}G contains itself (not allowed in XSD): the inner occurrence is marked (anything)');
+  expect(text).toContain('<tns:ping>(anything)</tns:ping>');
+  parseContract(text);
+});

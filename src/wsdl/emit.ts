@@ -9,7 +9,7 @@ import { attr, kid, NS, qkey, resolveQName, type QName } from './dom';
 import { builtinScalar } from './builtins';
 import type { TypeDef } from './declared-types';
 import { complexDerived, simpleContent } from './derivation';
-import { SOAPENC, type Content, type EmitContext, type Occurs } from './emit-context';
+import { MAX_NESTING, SOAPENC, type Content, type EmitContext, type Occurs } from './emit-context';
 import { isXmlName, NameTable, Prefixes, qualified } from './names';
 import { particlesAndAttributes } from './particles';
 import type { Decl, SchemaIndex } from './xsd';
@@ -25,7 +25,6 @@ export interface EmitStats {
   notes: string[];
 }
 
-const MAX_NESTING = 64;
 
 /**
  * XSD to contract XML. Named complex types become contract types (declared

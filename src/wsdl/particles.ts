@@ -6,7 +6,7 @@
 import type { Element } from '@xmldom/xmldom';
 import { attr, kids, NS, qkey, resolveQName, type QName } from './dom';
 import { attributes } from './attributes';
-import type { Content, EmitContext, Occurs } from './emit-context';
+import { MAX_NESTING, type Content, type EmitContext, type Occurs } from './emit-context';
 import { qualified } from './names';
 import { comment, COMMENT, type XNode } from './xml-text';
 import type { Decl } from './xsd';
@@ -92,7 +92,11 @@ function particle(e: EmitContext, p: Element, outer: Occurs, hint: string): Part
         return { nodes: [], wildcard: true };
       }
       const key = `group${qkey(g.name)}`;
-      if (e.stack.includes(key)) return { nodes: [], wildcard: true };
+      if (e.stack.includes(key) || e.stack.length > MAX_NESTING) {
+        // XSD forbids a group that contains itself; accept the schema, say so, and stop here.
+        e.note(`group {${q.ns}}${q.local} contains itself (not allowed in XSD): the inner occurrence is marked (anything)`);
+        return { nodes: [], wildcard: true };
+      }
       e.stack.push(key);
       try {
         const out: XNode[] = [];

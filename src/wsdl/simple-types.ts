@@ -2,10 +2,10 @@ import type { Element } from '@xmldom/xmldom';
 import { builtinScalar } from './builtins';
 import { attr, kid, kids, NS, qkey, resolveQName } from './dom';
 import type { TypeDef } from './declared-types';
+import { MAX_NESTING } from './emit-context';
 import type { NameTable } from './names';
 import type { Decl, SchemaIndex } from './xsd';
 
-const MAX_NESTING = 64;
 
 type Shape = { kind: 'scalar'; text: string } | { kind: 'enum'; base: 'string' | 'number'; values: string[] };
 
