@@ -152,6 +152,18 @@ describe('the fast XML path agrees with saxes', () => {
     expect(agree('<a><b><c/></b></a>', { maxDepth: 3 })).toBe('fast');
   });
 
+  it('stays linear on large documents (hostile input must never hang the stub)', () => {
+    // No line breaks at all: counting lines once searched to the end of the text for every element (22 s here).
+    const flat = `<r>${'<e a="1" b="2">text &amp; more</e>'.repeat(150_000)}</r>`;
+    // The largest element the limits allow, repeated: duplicate attributes are looked up, not compared pairwise.
+    const wide = `<r>${`<e ${Array.from({ length: 256 }, (_, i) => `a${i}=""`).join(' ')}/>`.repeat(2_000)}</r>`;
+    for (const text of [flat, wide]) {
+      const started = performance.now();
+      expect(fastParseXml(text, DEFAULT_XML_LIMITS)).toBeDefined();
+      expect(performance.now() - started).toBeLessThan(3_000);
+    }
+  });
+
   it('on 20,000 mutants of real documents: never accepts what saxes rejects, never reads differently', () => {
     const r = rng(20261122);
     const seeds = documents.filter((d) => d.length < 6000);

@@ -47,9 +47,10 @@ export function fastParseXml(text: string, limits: FastLimits): XmlElement | und
 
 class Scan {
   private pos = 0;
-  /** Line of `lineAt`, counted forward only (positions only grow). */
+  /** Line at the last position asked for, counted forward only (positions only grow). */
   private line = 1;
-  private lineAt = 0;
+  /** The first newline not yet counted; -1 once there are no more. Kept, so that a document without newlines is not searched to its end for every element. */
+  private nextNewline: number | undefined;
 
   constructor(private readonly text: string, private readonly limits: FastLimits) {}
 
@@ -122,6 +123,7 @@ class Scan {
     const t = this.text;
     const name = this.name(lt + 1);
     const attributes: XmlAttribute[] = [];
+    let seen: Set<string> | undefined;
     for (;;) {
       const before = this.pos;
       this.skipSpace();
@@ -160,7 +162,14 @@ class Scan {
       const raw = t.slice(this.pos + 1, close);
       // '<' is malformed; tabs and newlines are normalised to spaces by XML: left to saxes.
       if (raw.includes('<') || raw.includes('\t') || raw.includes('\n')) throw BAIL;
-      for (const a of attributes) if (a.name === attr) throw BAIL;
+      // Duplicates: a scan for the usual handful, a set past that (256 attributes scanned pairwise would be quadratic).
+      if (seen) {
+        if (seen.has(attr)) throw BAIL;
+        seen.add(attr);
+      } else {
+        for (const a of attributes) if (a.name === attr) throw BAIL;
+        if (attributes.length >= 8) seen = new Set([...attributes.map((a) => a.name), attr]);
+      }
       const colon = attr.indexOf(':');
       attributes.push({ name: attr, prefix: colon < 0 ? '' : attr.slice(0, colon), local: colon < 0 ? attr : attr.slice(colon + 1), value: decode(raw) });
       this.pos = close + 1;
@@ -192,12 +201,12 @@ class Scan {
 
   private lineOf(pos: number): number {
     const t = this.text;
-    let i = t.indexOf('\n', this.lineAt);
-    while (i >= 0 && i < pos) {
+    let next = this.nextNewline ?? t.indexOf('\n');
+    while (next >= 0 && next < pos) {
       this.line++;
-      i = t.indexOf('\n', i + 1);
+      next = t.indexOf('\n', next + 1);
     }
-    this.lineAt = pos;
+    this.nextNewline = next;
     return this.line;
   }
 }
