@@ -82,6 +82,13 @@ describe('each seed sample and its failing twin', () => {
     expect(await against(inv, ids('1', 'two'))).toContain('  RESPONSE.BODY Envelope/Body/getInvoiceIdsResponse/id[1]: expected a number, found "two"');
   });
 
+  it('a response of 100,000 bad ids fails with the first 50 mismatches and a count, not a stack overflow', async () => {
+    const inv = caseOf('soap/api_pet_v1.spec', 'Get the ids of all invoices');
+    const lines = await against(inv, { body: soap(`<i:getInvoiceIdsResponse xmlns:i="urn:i">${'<i:id>x</i:id>'.repeat(100_000)}</i:getInvoiceIdsResponse>`) });
+    expect(lines.filter((l) => l.startsWith('  RESPONSE.BODY'))).toHaveLength(50);
+    expect(lines).toContain('  … and 99950 more mismatches');
+  });
+
   it('the Background-factored SOAP form: passes, and fails on a missing node', async () => {
     const tc = caseOf('soap/api_petstore_v1.spec', 'Get pet info');
     expect(await against(tc, { body: petBody('<id>1</id><name>Rex</name><type>dog</type><status>ok</status>', 'x') })).toEqual([]);

@@ -302,6 +302,18 @@ describe('hostile input', () => {
     expect(many.ms).toBeLessThan(1000);
   });
 
+  it('explains a body of 150,000 wrong nodes in a bounded report (it overflowed the stack: a 500)', async () => {
+    const many = (node: string) => `<soapenv:Envelope xmlns:soapenv="${SOAP11}"><soapenv:Header/><soapenv:Body><pet:getPetRequest xmlns:pet="http://example.com/petstore">${node.repeat(150_000)}</pet:getPetRequest></soapenv:Body></soapenv:Envelope>`;
+    for (const body of [many('<pet:id>1</pet:id>'), many('<pet:x/>')]) {
+      const res = await timed(body);
+      expect(res.status).toBe(400);
+      expect(res.body).toContain('accord stub: no scenario matches POST /ws');
+      expect(res.body).toMatch(/found \((id|x), (id|x), .*… 1499\d\d more\)/);
+      expect(res.body).toMatch(/… and \d+ more mismatches/);
+      expect(res.body.length).toBeLessThan(50_000);
+    }
+  });
+
   it('keeps serving after a client hangs up in the middle of a body', async () => {
     const { port } = new URL(stub.url);
     await new Promise<void>((resolve, reject) => {

@@ -1,6 +1,6 @@
 import type { FormField } from '../contract/model';
 import { matchText } from '../pattern/match';
-import type { Mismatch } from '../pattern/mismatch';
+import { append, type Mismatch } from '../pattern/mismatch';
 import type { Scope } from '../pattern/types';
 
 /**
@@ -17,7 +17,7 @@ export function matchForm(fields: readonly FormField[], body: string, scope: Sco
     const value = given.get(f.name);
     const path = `REQUEST.FORM-FIELD ${f.name}`;
     if (value === null) out.push({ path, expected: `form field ${f.name}`, actual: 'no such field' });
-    else out.push(...matchText(f.pattern, value, scope, path));
+    else append(out, matchText(f.pattern, value, scope, path));
   }
   for (const k of new Set(given.keys())) {
     if (!declared.has(k)) out.push({ path: `REQUEST.FORM-FIELD ${k}`, expected: 'no such form field', actual: `unexpected form field "${k}"` });

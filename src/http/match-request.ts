@@ -1,6 +1,6 @@
 import type { Scenario } from '../contract/model';
 import { matchText } from '../pattern/match';
-import type { Mismatch } from '../pattern/mismatch';
+import { append, type Mismatch } from '../pattern/mismatch';
 import type { ParsedBody } from './body';
 import { matchBody } from './match-body';
 import { matchForm } from './match-form';
@@ -20,12 +20,12 @@ export function matchRequest(s: Scenario, req: HttpRequest, body: ParsedBody, pa
   }
   const out: Mismatch[] = [];
   r.segments.forEach((seg, i) => {
-    if (seg.pattern) out.push(...matchText(seg.pattern, pathSegments[i], s.scope, `REQUEST.PATH ${seg.name}`));
+    if (seg.pattern) append(out, matchText(seg.pattern, pathSegments[i], s.scope, `REQUEST.PATH ${seg.name}`));
   });
   const declared = new Set(r.query.map((q) => q.name));
   for (const q of r.query) {
     const v = req.query.find(([k]) => k === q.name);
-    if (v) out.push(...matchText(q.pattern, v[1], s.scope, `REQUEST.QUERY ${q.name}`));
+    if (v) append(out, matchText(q.pattern, v[1], s.scope, `REQUEST.QUERY ${q.name}`));
   }
   for (const [k] of req.query) {
     if (!declared.has(k)) out.push({ path: `REQUEST.QUERY ${k}`, expected: 'no such query parameter', actual: `unexpected query parameter "${k}"` });
@@ -40,10 +40,10 @@ export function matchRequest(s: Scenario, req: HttpRequest, body: ParsedBody, pa
     const mismatches = matchText(h.pattern, value, s.scope, `REQUEST.HEADER ${h.name}`);
     // SOAPAction is a quoted string by SOAP 1.1, but clients send it quoted and bare alike.
     if (mismatches.length > 0 && h.name.toLowerCase() === 'soapaction' && matchText(h.pattern, requote(value), s.scope).length === 0) continue;
-    out.push(...mismatches);
+    append(out, mismatches);
   }
-  out.push(...matchBody(r.body, body, s.scope, 'REQUEST.BODY'));
-  if (r.formFields.length > 0) out.push(...matchForm(r.formFields, body.text, s.scope));
+  append(out, matchBody(r.body, body, s.scope, 'REQUEST.BODY'));
+  if (r.formFields.length > 0) append(out, matchForm(r.formFields, body.text, s.scope));
   return { endpoint: true, mismatches: out };
 }
 

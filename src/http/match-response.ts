@@ -1,6 +1,6 @@
 import type { Scenario } from '../contract/model';
 import { matchText } from '../pattern/match';
-import type { Mismatch } from '../pattern/mismatch';
+import { append, type Mismatch } from '../pattern/mismatch';
 import { ParsedBody } from './body';
 import { matchBody } from './match-body';
 import type { HttpResponse } from './message';
@@ -19,8 +19,8 @@ export function matchResponse(s: Scenario, res: HttpResponse): Mismatch[] {
       if (!h.optional) out.push({ path, expected: `header ${h.name}`, actual: 'no such header' });
       continue;
     }
-    out.push(...matchText(h.pattern, value, s.scope, path));
+    append(out, matchText(h.pattern, value, s.scope, path));
   }
-  out.push(...matchBody(s.response.body, new ParsedBody(res.body), s.scope, 'RESPONSE.BODY'));
+  append(out, matchBody(s.response.body, new ParsedBody(res.body), s.scope, 'RESPONSE.BODY'));
   return out;
 }

@@ -1,6 +1,6 @@
 import { AccordError } from '../errors';
 import type { XmlElement } from '../xml/tree';
-import { type Mismatch, shown } from './mismatch';
+import { append, type Mismatch, shown } from './mismatch';
 import { contentSlots, effectiveElement, resolve, type ElementSlot, type Slot } from './resolve';
 import { SCALARS } from './scalars';
 import type { Pattern, Scope, XmlElementPattern } from './types';
@@ -91,7 +91,7 @@ export function matchJson(pattern: Pattern, value: unknown, scope: Scope, path =
           continue;
         }
         if (f.optional && obj[f.key] === null) continue;
-        out.push(...matchJson(f.pattern, obj[f.key], scope, at));
+        append(out, matchJson(f.pattern, obj[f.key], scope, at));
       }
       if (!p.open) {
         for (const k of Object.keys(obj)) {
@@ -141,7 +141,7 @@ function matchJsonArray(items: Pattern[], value: unknown, scope: Scope, path: st
     if (item.kind === 'list') {
       const rest = items.length - k - 1;
       while (i < value.length - rest) {
-        out.push(...matchJson(item.inner, value[i], scope, `${path}[${i}]`));
+        append(out, matchJson(item.inner, value[i], scope, `${path}[${i}]`));
         i++;
       }
       continue;
@@ -150,7 +150,7 @@ function matchJsonArray(items: Pattern[], value: unknown, scope: Scope, path: st
       out.push({ path: `${path}[${i}]`, expected: describePattern(item), actual: 'nothing (array too short)' });
       continue;
     }
-    out.push(...matchJson(item, value[i], scope, `${path}[${i}]`));
+    append(out, matchJson(item, value[i], scope, `${path}[${i}]`));
     i++;
   }
   for (; i < value.length; i++) out.push({ path: `${path}[${i}]`, expected: 'no more items', actual: shown(value[i]) });
@@ -190,7 +190,7 @@ function matchElement(p: XmlElementPattern, el: XmlElement, scope: Scope, path: 
       continue;
     }
     seen.delete(ap.local);
-    out.push(...matchText(ap.pattern, actual.value, scope, at));
+    append(out, matchText(ap.pattern, actual.value, scope, at));
   }
   for (const extra of seen) out.push({ path: `${path}/@${extra}`, expected: 'no such attribute', actual: `unexpected attribute ${extra}` });
 
@@ -208,7 +208,7 @@ function matchElement(p: XmlElementPattern, el: XmlElement, scope: Scope, path: 
 
   if (textSlots.length > 0) {
     const tp = textSlots[0].pattern;
-    out.push(...matchText(tp, text, scope, path));
+    append(out, matchText(tp, text, scope, path));
   } else if (text !== '') {
     if (p.nillable && elementSlots.length === 0) {
       // nillable empty element: text is still unexpected
@@ -217,7 +217,7 @@ function matchElement(p: XmlElementPattern, el: XmlElement, scope: Scope, path: 
   }
   // `(anything)` as an element's whole content accepts child nodes too (an xsd:any or anyType in an imported WSDL).
   if (elementSlots.length === 0 && textSlots.length === 1 && acceptsAnything(textSlots[0].pattern, scope)) return out;
-  out.push(...matchChildren(elementSlots, children, scope, path));
+  append(out, matchChildren(elementSlots, children, scope, path));
   return out;
 }
 
@@ -235,13 +235,15 @@ function matchChildren(slots: ElementSlot[], children: XmlElement[], scope: Scop
   const assignment = align(slots, children);
   const out: Mismatch[] = [];
   if (assignment) {
+    // How many children each slot has taken so far: the index of a repeated node in its path.
+    const taken = new Array<number>(slots.length).fill(0);
     for (let k = 0; k < children.length; k++) {
       const slot = slots[assignment[k]];
       const child = children[k];
       const multiple = slot.max === Infinity;
-      const index = multiple ? countBefore(assignment, k) : -1;
+      const index = taken[assignment[k]]++;
       const at = `${path}/${child.local}${multiple ? `[${index}]` : ''}`;
-      out.push(...matchElement(effectiveElement(slot.pattern, scope), child, scope, at));
+      append(out, matchElement(effectiveElement(slot.pattern, scope), child, scope, at));
     }
     return out;
   }
@@ -250,7 +252,7 @@ function matchChildren(slots: ElementSlot[], children: XmlElement[], scope: Scop
     out.push({
       path,
       expected: `child nodes (${expectedNames.join(', ')}) in this order`,
-      actual: `(${children.map((c) => c.local).join(', ') || 'none'})`,
+      actual: `(${namesOf(children) || 'none'})`,
     });
   }
   let j = 0;
@@ -259,7 +261,7 @@ function matchChildren(slots: ElementSlot[], children: XmlElement[], scope: Scop
     let taken = 0;
     while (j < children.length && taken < slot.max && children[j].local === slot.pattern.local) {
       const at = `${path}/${children[j].local}${slot.max === Infinity ? `[${taken}]` : ''}`;
-      out.push(...matchElement(effectiveElement(slot.pattern, scope), children[j], scope, at));
+      append(out, matchElement(effectiveElement(slot.pattern, scope), children[j], scope, at));
       j++;
       taken++;
     }
@@ -274,10 +276,11 @@ function matchChildren(slots: ElementSlot[], children: XmlElement[], scope: Scop
   return out;
 }
 
-function countBefore(assignment: number[], k: number): number {
-  let n = 0;
-  for (let i = 0; i < k; i++) if (assignment[i] === assignment[k]) n++;
-  return n;
+/** The children's names for a report: the first twenty, then how many more. */
+function namesOf(children: XmlElement[]): string {
+  const names = children.slice(0, 20).map((c) => c.local);
+  if (children.length > 20) names.push(`… ${children.length - 20} more`);
+  return names.join(', ');
 }
 
 /** Which slot each child fills, or undefined when no order-preserving assignment exists. */

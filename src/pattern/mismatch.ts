@@ -15,6 +15,25 @@ export function formatMismatch(m: Mismatch): string {
   return `${m.path}: expected ${m.expected}, found ${m.actual}`;
 }
 
+/** Mismatches shown in one report; a payload of 100,000 wrong nodes is explained by its first ones. */
+export const SHOWN_MISMATCHES = 50;
+
+/** The report lines for a list of mismatches: at most SHOWN_MISMATCHES, then how many more there are. */
+export function formatMismatches(ms: readonly Mismatch[], indent = '  '): string[] {
+  const lines = ms.slice(0, SHOWN_MISMATCHES).map((m) => `${indent}${formatMismatch(m)}`);
+  if (ms.length > SHOWN_MISMATCHES) lines.push(`${indent}… and ${ms.length - SHOWN_MISMATCHES} more mismatches`);
+  return lines;
+}
+
+/**
+ * Appends `more` to `out`. Not `out.push(...more)`: spreading a list of 100,000 mismatches (a
+ * hostile payload's) into arguments overflows the stack.
+ */
+export function append<T>(out: T[], more: readonly T[]): T[] {
+  for (let i = 0; i < more.length; i++) out.push(more[i]);
+  return out;
+}
+
 /** Short, single-line rendering of a found value for reports. */
 export function shown(value: unknown, max = 80): string {
   let s: string;

@@ -4,7 +4,7 @@ import { buildRequest, describeEndpoint } from '../http/build-request';
 import { send, type SendOptions } from '../http/client';
 import { matchResponse } from '../http/match-response';
 import { pathWithQuery, type HttpRequest, type HttpResponse } from '../http/message';
-import { formatMismatch, type Mismatch } from '../pattern/mismatch';
+import { formatMismatches, type Mismatch } from '../pattern/mismatch';
 
 export interface RunOptions extends SendOptions {
   baseUrl: string;
@@ -43,7 +43,7 @@ export function formatCaseReport(r: CaseResult, baseUrl: string): string {
   const where = formatLocation({ file: s.file, line: r.testCase.row?.line ?? s.line });
   const lines = [`Scenario "${r.testCase.name}" (${where})`, `API: ${describeEndpoint(s)} at ${baseUrl}`];
   if (r.error) lines.push(`  ${r.error}`);
-  for (const m of r.mismatches) lines.push(`  ${formatMismatch(m)}`);
+  lines.push(...formatMismatches(r.mismatches));
   if (r.request) {
     lines.push('', 'Request sent:', `  ${r.request.method} ${pathWithQuery(r.request)}`);
     for (const [k, v] of Object.entries(r.request.headers)) lines.push(`  ${k}: ${v}`);

@@ -8,7 +8,7 @@ import { matchRequest, splitPath } from '../http/match-request';
 import { matchResponse } from '../http/match-response';
 import type { HttpRequest, HttpResponse } from '../http/message';
 import { patternFromText } from '../pattern/body';
-import { formatMismatch, type Mismatch } from '../pattern/mismatch';
+import { formatMismatches, type Mismatch } from '../pattern/mismatch';
 import type { Pattern } from '../pattern/types';
 
 /**
@@ -169,5 +169,5 @@ function where(s: Scenario): string {
 }
 
 function invalid(file: string, message: string, mismatches: Mismatch[]): AccordError {
-  return new AccordError('ACCORD_ERR_USAGE', `example file: ${message}`, { file }, { details: mismatches.map(formatMismatch) });
+  return new AccordError('ACCORD_ERR_USAGE', `example file: ${message}`, { file }, { details: formatMismatches(mismatches, '') });
 }
