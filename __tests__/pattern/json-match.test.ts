@@ -22,6 +22,12 @@ describe('JSON matching', () => {
     ]);
   });
 
+  it('reports a value nested 100,000 deep (a hostile answer) without overflowing the stack', () => {
+    const deep = JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`);
+    expect(json('{"petid": "(number)"}', { petid: deep })).toEqual([`petid: expected a number, found ${'['.repeat(79)}…`]);
+    expect(json('(number)', { a: deep })).toEqual([`: expected a number, found {"a":${'['.repeat(74)}…`]);
+  });
+
   it('matches lists of a named type and nested paths', () => {
     const types = { Pet: '{"id": "(number)", "tags": ["(string*)"]}' };
     expect(json('(Pet*)', [{ id: 1, tags: ['a'] }, { id: 2, tags: [] }], types)).toEqual([]);

@@ -36,15 +36,34 @@ export function append<T>(out: T[], more: readonly T[]): T[] {
 
 /** Short, single-line rendering of a found value for reports. */
 export function shown(value: unknown, max = 80): string {
-  let s: string;
   if (value === undefined) return 'nothing';
-  if (typeof value === 'string') s = JSON.stringify(value);
-  else {
-    try {
-      s = JSON.stringify(value) ?? String(value);
-    } catch {
-      s = String(value);
-    }
-  }
+  // Not JSON.stringify: a hostile payload nested 100,000 deep overflows the stack there; this stops at `max`.
+  const s = preview(value, max + 1);
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+/** JSON text of `value`, cut once it reaches `budget` characters (so it never walks more than that). */
+function preview(value: unknown, budget: number): string {
+  let out = '';
+  const put = (text: string) => {
+    out += text;
+    return out.length < budget;
+  };
+  const walk = (v: unknown): boolean => {
+    if (v === null || typeof v !== 'object') return put(typeof v === 'string' ? JSON.stringify(v) : typeof v === 'number' || typeof v === 'boolean' ? String(v) : 'null');
+    if (Array.isArray(v)) {
+      if (!put('[')) return false;
+      for (let i = 0; i < v.length; i++) if ((i > 0 && !put(',')) || !walk(v[i])) return false;
+      return put(']');
+    }
+    if (!put('{')) return false;
+    let first = true;
+    for (const k of Object.keys(v)) {
+      if ((!first && !put(',')) || !put(`${JSON.stringify(k)}:`) || !walk((v as Record<string, unknown>)[k])) return false;
+      first = false;
+    }
+    return put('}');
+  };
+  walk(value);
+  return out;
 }
