@@ -35,6 +35,16 @@ describe('XML matching (seed 2.4)', () => {
     expect(check(PET_RESPONSE, unprefixed)).toEqual([]);
   });
 
+  it('aligns 150,000 children against a type of many nodes (the large-alignment path) and still names what is wrong', () => {
+    const optional = Array.from({ length: 9 }, (_, i) => `<o${i} specmatic_occurs="optional">(string)</o${i}>`).join('');
+    const contract = `<list>${optional}<item specmatic_occurs="multiple">(number)</item><end>(string)</end></list>`;
+    const items = '<item>1</item>'.repeat(150_000);
+    expect(check(contract, `<list><o3>x</o3>${items}<end>e</end></list>`)).toEqual([]);
+    const misplaced = check(contract, `<list>${items}<o3>x</o3><end>e</end></list>`);
+    expect(misplaced[0]).toMatch(/^list: expected child nodes \(o0\?, .*item\*, end\) in this order, found \(item, item, .*… 149982 more\)$/);
+    expect(misplaced).toContain('list/end: expected node <end>, found <o3> in its place');
+  });
+
   it('ignores comments and whitespace-only text', () => {
     const actual = envelope(`<!-- a comment -->
       <p:getPetResponse xmlns:p="urn:p">

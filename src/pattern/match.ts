@@ -287,21 +287,27 @@ function namesOf(children: XmlElement[]): string {
 function align(slots: ElementSlot[], children: XmlElement[]): number[] | undefined {
   const n = slots.length;
   const m = children.length;
-  // failed[i * (m + 1) + j]: slots i.. cannot take children j..
-  const failed = new Uint8Array((n + 1) * (m + 1));
+  // failed[i * (m + 1) + j]: slots i.. cannot take children j.. A table while it is small; past a
+  // million cells (a type of many nodes, a payload of many children) a set of the few states visited.
+  const cells = (n + 1) * (m + 1);
+  const table = cells <= 1_000_000 ? new Uint8Array(cells) : undefined;
+  const set = table ? undefined : new Set<number>();
   const result: number[] = new Array(m);
   const go = (i: number, j: number): boolean => {
     if (i === n) return j === m;
     const key = i * (m + 1) + j;
-    if (failed[key]) return false;
+    if (table ? table[key] : set!.has(key)) return false;
     const slot = slots[i];
     let k = 0;
     while (j + k < m && k < slot.max && children[j + k].local === slot.pattern.local) k++;
     for (let take = k; take >= slot.min; take--) {
+      if (!go(i + 1, j + take)) continue;
+      // Filled once the rest has succeeded: filling before each try made a failed alignment quadratic.
       for (let t = 0; t < take; t++) result[j + t] = i;
-      if (go(i + 1, j + take)) return true;
+      return true;
     }
-    failed[key] = 1;
+    if (table) table[key] = 1;
+    else set!.add(key);
     return false;
   };
   return go(0, 0) ? result : undefined;
