@@ -1,9 +1,11 @@
-import { compareSequences, expandContent, sequenceWords, type Content, type SeqSlot } from './compare-sequence';
+import { deref, type CompareContext } from './compare-context';
+import { compareArrays, compareDictionaries, compareLists, compareObjects, dictionaryOverObject, listOverArray } from './compare-json';
+import { acceptsValue, finiteValues, scalarContains } from './compare-scalar';
+import { compareElements } from './compare-xml';
 import { describePattern } from './describe';
-import { matchJson, matchText } from './match';
-import { effectiveElement, lookupType } from './resolve';
-import { scalarAccepts } from './scalars';
-import type { Pattern, ScalarType, Scope, XmlElementPattern } from './types';
+import type { Pattern, Scope, XmlElementPattern } from './types';
+
+export { deref, type Named } from './compare-context';
 
 /**
  * Comparison: does pattern A accept every value pattern B accepts ("A
@@ -13,8 +15,16 @@ import type { Pattern, ScalarType, Scope, XmlElementPattern } from './types';
  * with its place and what A and B say there; an empty list means "yes".
  *
  * The compatibility check calls this twice per scenario: newer ⊇ older on the
- * request side, older ⊇ newer on the response side. Child sequences are in
- * compare-sequence.ts; headers, query, path and whole bodies in compare-http.ts.
+ * request side, older ⊇ newer on the response side.
+ *
+ * This module keeps the entry points, the differences found, the memo of
+ * compared type pairs and the dispatcher (`Comparer.value`) every part
+ * recurses through. The parts: scalars, literals and enums in
+ * compare-scalar.ts; JSON objects, dictionaries, lists and arrays in
+ * compare-json.ts; XML elements in compare-xml.ts, their child sequences in
+ * compare-sequence.ts; headers, query, path and whole bodies in
+ * compare-http.ts. The JSON and XML parts call back through the
+ * CompareContext interface (compare-context.ts).
  */
 
 export type DifferenceKind =
@@ -72,74 +82,12 @@ export function run(c: Comparer, work: () => void): Difference[] {
   return c.differences;
 }
 
-export interface Named {
-  p: Pattern;
-  name?: string;
-}
-
-/** Follows refs, remembering the last type name passed through (for recursion-safe memoisation). */
-export function deref(p: Pattern, scope: Scope): Named {
-  let name: string | undefined;
-  let cur = p;
-  for (let i = 0; cur.kind === 'ref' || cur.kind === 'lookup'; i++) {
-    if (i > 64) break;
-    if (cur.kind === 'lookup') {
-      cur = cur.inner;
-      continue;
-    }
-    name = cur.name;
-    cur = lookupType(cur.name, scope);
-  }
-  return { p: cur, name };
-}
-
-function join(path: string, segment: string): string {
-  if (!path) return segment.replace(/^[./]/, '');
-  return path + segment;
-}
-
-const ANYTHING: Pattern = { kind: 'scalar', type: 'anything' };
-const EMPTY_TEXT: Pattern = { kind: 'scalar', type: 'empty' };
-
-/** Finite patterns: every value they accept, listed (JSON values, or texts). */
-function finiteValues(p: Pattern, mode: TextMode): unknown[] | undefined {
-  switch (p.kind) {
-    case 'literal':
-      return mode === 'json' ? [p.value] : [String(p.value ?? '')];
-    case 'enum':
-      return mode === 'json' && p.base === 'number' ? p.values.map(Number) : p.values;
-    case 'scalar':
-      if (p.type === 'boolean') return mode === 'json' ? [true, false] : ['true', 'false'];
-      if (p.type === 'null') return mode === 'json' ? [null] : ['', 'null'];
-      if (p.type === 'empty') return mode === 'json' ? ['', null] : [''];
-      return undefined;
-    default:
-      return undefined;
-  }
-}
-
-const JSON_STRINGS = new Set<ScalarType>(['string', 'date', 'datetime', 'time', 'uuid', 'email', 'url', 'number-in-string']);
-
-/** Scalar inclusion where JSON types are distinct: a JSON string never holds a JSON number. */
-function jsonScalarAccepts(wide: ScalarType, narrow: ScalarType): boolean {
-  if (wide === narrow || wide === 'anything') return true;
-  if (wide === 'string') return JSON_STRINGS.has(narrow);
-  if (wide === 'empty') return narrow === 'null';
-  return false;
-}
-
-/** Scalar inclusion on text (XML text, headers, path segments): every text is a string. */
-function textScalarAccepts(wide: ScalarType, narrow: ScalarType): boolean {
-  if (wide === 'string' || wide === 'anything') return true;
-  return scalarAccepts(wide, narrow);
-}
-
 /**
  * One comparison: A's scope, B's scope, the differences found so far, and the
  * pairs of named types already compared (recursive types terminate: a pair
  * seen again adds nothing new).
  */
-export class Comparer {
+export class Comparer implements CompareContext {
   readonly differences: Difference[] = [];
   private readonly seen = new Set<string>();
   private readonly reported = new Set<string>();
@@ -152,7 +100,7 @@ export class Comparer {
     private readonly stopAtFirst = false,
   ) {}
 
-  private add(d: Difference): void {
+  add(d: Difference): void {
     const key = `${d.kind}\u0000${d.path}\u0000${d.name ?? ''}`;
     if (this.reported.has(key)) return;
     this.reported.add(key);
@@ -161,7 +109,7 @@ export class Comparer {
   }
 
   /** Has this pair of named types been compared already (in this mode)? Marks it as compared. */
-  private visited(mode: string, aName: string | undefined, bName: string | undefined): boolean {
+  visited(mode: string, aName: string | undefined, bName: string | undefined): boolean {
     if (aName === undefined || bName === undefined) return false;
     const key = `${mode}\u0000${aName}\u0000${bName}`;
     if (this.seen.has(key)) return true;
@@ -169,7 +117,7 @@ export class Comparer {
     return false;
   }
 
-  private typeDifference(a: Pattern, b: Pattern, path: string, mode: TextMode | 'xml', aWords?: string, bWords?: string): void {
+  typeDifference(a: Pattern, b: Pattern, path: string, mode: TextMode | 'xml', aWords?: string, bWords?: string): void {
     if (this.probe) {
       this.add({ kind: 'type', target: 'value', path, a: '', b: '' });
       return;
@@ -195,143 +143,36 @@ export class Comparer {
     if (b.kind === 'optional') {
       // A keeps its optional wrapper: a null among B's values is still fine.
       if (a.kind === 'optional') return this.value(a, b.inner, path, mode);
-      const absent = mode === 'json' ? matchJson(a, null, this.aScope) : matchText(a, '', this.aScope);
-      if (absent.length > 0) this.add({ kind: 'optional', target: 'node', path, name: lastName(path), a: describePattern(a), b: describePattern(b) });
+      if (!acceptsValue(a, mode === 'json' ? null : '', mode, this.aScope)) this.add({ kind: 'optional', target: 'node', path, name: lastName(path), a: describePattern(a), b: describePattern(b) });
       return this.value(a, b.inner, path, mode);
     }
     // Finite B (literals, enums, booleans, null): each value is put to A itself, optional or not.
     const values = finiteValues(b, mode);
     if (values) {
-      const rejected = values.some((v) => (mode === 'json' ? matchJson(a, v, this.aScope) : matchText(a, v as string, this.aScope)).length > 0);
+      const rejected = values.some((v) => !acceptsValue(a, v, mode, this.aScope));
       if (rejected) this.typeDifference(a.kind === 'optional' ? a.inner : a, b, path, mode);
       return;
     }
     if (a.kind === 'optional') return this.value(a.inner, b, path, mode);
 
     if (a.kind === 'scalar' && b.kind === 'scalar') {
-      const ok = mode === 'json' ? jsonScalarAccepts(a.type, b.type) : textScalarAccepts(a.type, b.type);
-      if (!ok) this.typeDifference(a, b, path, mode);
+      if (!scalarContains(a.type, b.type, mode)) this.typeDifference(a, b, path, mode);
       return;
     }
-    if (a.kind === 'object' && b.kind === 'object') return this.object(a, b, path);
-    if (a.kind === 'dictionary' && b.kind === 'dictionary') {
-      this.value(a.key, b.key, join(path, '.*'), 'text');
-      return this.value(a.value, b.value, join(path, '.*'), 'json');
-    }
-    if (a.kind === 'dictionary' && b.kind === 'object') {
-      for (const f of b.fields) {
-        if (matchText(a.key, f.key, this.aScope).length > 0) this.add({ kind: 'unexpected', target: 'node', path: join(path, `.${f.key}`), name: f.key, a: describePattern(a), b: `key "${f.key}"` });
-        else this.value(a.value, f.pattern, join(path, `.${f.key}`), 'json');
-      }
-      if (b.open) this.value(a.value, ANYTHING, join(path, '.*'), 'json');
-      return;
-    }
-    if (a.kind === 'list' && b.kind === 'list') return this.value(a.inner, b.inner, join(path, '[*]'), 'json');
-    if (a.kind === 'list' && b.kind === 'array') {
-      b.items.forEach((item, i) => {
-        const r = deref(item, this.bScope).p;
-        if (r.kind === 'list') this.value(a.inner, r.inner, join(path, `[${i}]`), 'json');
-        else this.value(a.inner, item, join(path, `[${i}]`), 'json');
-      });
-      return;
-    }
-    if (a.kind === 'array' && (b.kind === 'array' || b.kind === 'list')) return this.array(a, b, path);
+    if (a.kind === 'object' && b.kind === 'object') return compareObjects(this, a, b, path);
+    if (a.kind === 'dictionary' && b.kind === 'dictionary') return compareDictionaries(this, a, b, path);
+    if (a.kind === 'dictionary' && b.kind === 'object') return dictionaryOverObject(this, a, b, path);
+    if (a.kind === 'list' && b.kind === 'list') return compareLists(this, a, b, path);
+    if (a.kind === 'list' && b.kind === 'array') return listOverArray(this, a, b, path);
+    if (a.kind === 'array' && (b.kind === 'array' || b.kind === 'list')) return compareArrays(this, a, b, path);
     if (a.kind === 'xml' && b.kind === 'xml') return this.element(a, ar.name, b, br.name, path);
     this.typeDifference(a, b, path, mode);
   }
 
-  private object(a: Extract<Pattern, { kind: 'object' }>, b: Extract<Pattern, { kind: 'object' }>, path: string): void {
-    const aFields = new Map(a.fields.map((f) => [f.key, f]));
-    const bFields = new Map(b.fields.map((f) => [f.key, f]));
-    for (const bf of b.fields) {
-      const at = join(path, `.${bf.key}`);
-      const af = aFields.get(bf.key);
-      if (!af) {
-        if (!a.open) this.add({ kind: 'unexpected', target: 'node', path: at, name: bf.key, a: 'no such key', b: `key "${bf.key}" ${describePattern(bf.pattern)}` });
-        continue;
-      }
-      if (bf.optional && !af.optional) this.add({ kind: 'optional', target: 'node', path: at, name: bf.key, a: 'required', b: 'optional' });
-      // An optional key may also hold null (as the matcher reads it).
-      const nullable = (f: typeof af): Pattern => (f.optional ? { kind: 'optional', inner: f.pattern } : f.pattern);
-      this.value(nullable(af), nullable(bf), at, 'json');
-    }
-    for (const af of a.fields) {
-      if (bFields.has(af.key)) continue;
-      // B's further keys may include this one, with any value.
-      if (af.optional && b.open) this.value(af.pattern, ANYTHING, join(path, `.${af.key}`), 'json');
-      if (af.optional) continue;
-      this.add({ kind: 'missing', target: 'node', path: join(path, `.${af.key}`), name: af.key, a: `key "${af.key}" ${describePattern(af.pattern)}`, b: 'no such key' });
-    }
-    if (b.open && !a.open) this.add({ kind: 'open', target: 'node', path, a: 'only the keys listed', b: 'further keys ("...")' });
-  }
-
-  private array(a: Extract<Pattern, { kind: 'array' }>, b: Extract<Pattern, { kind: 'array' | 'list' }>, path: string): void {
-    const spread = (items: Pattern[], scope: Scope) => items.map((i) => deref(i, scope).p.kind === 'list');
-    if (b.kind === 'list') {
-      const only = a.items.length === 1 ? deref(a.items[0], this.aScope).p : undefined;
-      if (only?.kind === 'list') return this.value(only.inner, b.inner, join(path, '[*]'), 'json');
-      return this.typeDifference(a, b, path, 'json', `a JSON array of ${a.items.length} item(s)`, describePattern(b));
-    }
-    const sa = spread(a.items, this.aScope);
-    const sb = spread(b.items, this.bScope);
-    if (a.items.length !== b.items.length || sa.some((s, i) => s !== sb[i])) {
-      return this.typeDifference(a, b, path, 'json', `a JSON array of ${a.items.length} item(s)`, `a JSON array of ${b.items.length} item(s)`);
-    }
-    a.items.forEach((item, i) => this.value(item, b.items[i], join(path, `[${i}]`), 'json'));
-  }
-
   /** Two XML elements at the same place (their names were matched by the caller). */
-  element(aIn: XmlElementPattern, aName: string | undefined, bIn: XmlElementPattern, bName: string | undefined, path: string): void {
-    const aKey = aIn.typeRef ?? aName;
-    const bKey = bIn.typeRef ?? bName;
-    if (this.visited('xml', aKey, bKey)) return;
-    const a = effectiveElement(aIn, this.aScope);
-    const b = effectiveElement(bIn, this.bScope);
-    if (a.local !== b.local) {
-      this.add({ kind: 'type', target: 'value', path, a: `node <${a.local}>`, b: `node <${b.local}>`, narrower: false });
-      return;
-    }
-    if (b.nillable && !a.nillable) this.add({ kind: 'nillable', target: 'node', path, name: a.local, a: 'not nillable', b: 'nillable (xsi:nil="true")' });
-
-    const aAttrs = new Map(a.attributes.map((x) => [x.local, x]));
-    const bAttrs = new Map(b.attributes.map((x) => [x.local, x]));
-    for (const ba of b.attributes) {
-      const at = `${path}/@${ba.local}`;
-      const aa = aAttrs.get(ba.local);
-      if (!aa) {
-        this.add({ kind: 'unexpected', target: 'node', path: at, name: `@${ba.local}`, a: 'no such attribute', b: `attribute ${ba.local} ${describePattern(ba.pattern)}` });
-        continue;
-      }
-      if (ba.optional && !aa.optional) this.add({ kind: 'optional', target: 'node', path: at, name: `@${ba.local}`, a: 'required', b: 'optional' });
-      this.value(aa.pattern, ba.pattern, at, 'text');
-    }
-    for (const aa of a.attributes) {
-      if (aa.optional || bAttrs.has(aa.local)) continue;
-      this.add({ kind: 'missing', target: 'node', path: `${path}/@${aa.local}`, name: `@${aa.local}`, a: `attribute ${aa.local} ${describePattern(aa.pattern)}`, b: 'no such attribute' });
-    }
-
-    const ac = expandContent(a.content, this.aScope);
-    const bc = expandContent(b.content, this.bScope);
-    if (ac.text || bc.text) {
-      const aText = ac.text ?? (ac.slots.length === 0 ? EMPTY_TEXT : undefined);
-      const bText = bc.text ?? (bc.slots.length === 0 ? EMPTY_TEXT : undefined);
-      if (aText && bText) this.value(aText, bText, path, 'text');
-      else this.add({ kind: 'type', target: 'value', path, a: contentWords(ac), b: contentWords(bc), narrower: false });
-      if (!aText || !bText) return;
-    }
-    this.sequence(ac.slots, bc.slots, path);
+  element(a: XmlElementPattern, aName: string | undefined, b: XmlElementPattern, bName: string | undefined, path: string): void {
+    compareElements(this, a, aName, b, bName, path);
   }
-
-  /** Children in order: the sequences first, then each pair of children that stand for each other. */
-  private sequence(aAll: SeqSlot[], bAll: SeqSlot[], path: string): void {
-    for (const { a, b, path: at } of compareSequences(aAll, bAll, path, (d) => this.add(d))) this.element(a.pattern, a.name, b.pattern, b.name, at);
-  }
-}
-
-function contentWords(c: Content): string {
-  if (c.text) return describePattern(c.text);
-  if (c.slots.length === 0) return 'no content';
-  return `child nodes ${sequenceWords(c.slots)}`;
 }
 
 function lastName(path: string): string | undefined {

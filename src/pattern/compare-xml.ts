@@ -1,0 +1,69 @@
+import type { CompareContext } from './compare-context';
+import { compareSequences, expandContent, sequenceWords, type Content, type SeqSlot } from './compare-sequence';
+import { describePattern } from './describe';
+import { effectiveElement } from './resolve';
+import type { Pattern, XmlElementPattern } from './types';
+
+/*
+ * XML elements: two elements at the same place, compared on their name,
+ * nillability, attributes (added, removed, made optional, their text values)
+ * and content: text against text, or child sequences through
+ * compare-sequence.ts, each pair of children that stand for each other then
+ * compared in turn back through the context's `element`. A pair of named
+ * types seen again is skipped (the context's memo), so recursive types end.
+ */
+
+const EMPTY_TEXT: Pattern = { kind: 'scalar', type: 'empty' };
+
+/** Two XML elements at the same place (their names were matched by the caller). */
+export function compareElements(c: CompareContext, aIn: XmlElementPattern, aName: string | undefined, bIn: XmlElementPattern, bName: string | undefined, path: string): void {
+  const aKey = aIn.typeRef ?? aName;
+  const bKey = bIn.typeRef ?? bName;
+  if (c.visited('xml', aKey, bKey)) return;
+  const a = effectiveElement(aIn, c.aScope);
+  const b = effectiveElement(bIn, c.bScope);
+  if (a.local !== b.local) {
+    c.add({ kind: 'type', target: 'value', path, a: `node <${a.local}>`, b: `node <${b.local}>`, narrower: false });
+    return;
+  }
+  if (b.nillable && !a.nillable) c.add({ kind: 'nillable', target: 'node', path, name: a.local, a: 'not nillable', b: 'nillable (xsi:nil="true")' });
+
+  const aAttrs = new Map(a.attributes.map((x) => [x.local, x]));
+  const bAttrs = new Map(b.attributes.map((x) => [x.local, x]));
+  for (const ba of b.attributes) {
+    const at = `${path}/@${ba.local}`;
+    const aa = aAttrs.get(ba.local);
+    if (!aa) {
+      c.add({ kind: 'unexpected', target: 'node', path: at, name: `@${ba.local}`, a: 'no such attribute', b: `attribute ${ba.local} ${describePattern(ba.pattern)}` });
+      continue;
+    }
+    if (ba.optional && !aa.optional) c.add({ kind: 'optional', target: 'node', path: at, name: `@${ba.local}`, a: 'required', b: 'optional' });
+    c.value(aa.pattern, ba.pattern, at, 'text');
+  }
+  for (const aa of a.attributes) {
+    if (aa.optional || bAttrs.has(aa.local)) continue;
+    c.add({ kind: 'missing', target: 'node', path: `${path}/@${aa.local}`, name: `@${aa.local}`, a: `attribute ${aa.local} ${describePattern(aa.pattern)}`, b: 'no such attribute' });
+  }
+
+  const ac = expandContent(a.content, c.aScope);
+  const bc = expandContent(b.content, c.bScope);
+  if (ac.text || bc.text) {
+    const aText = ac.text ?? (ac.slots.length === 0 ? EMPTY_TEXT : undefined);
+    const bText = bc.text ?? (bc.slots.length === 0 ? EMPTY_TEXT : undefined);
+    if (aText && bText) c.value(aText, bText, path, 'text');
+    else c.add({ kind: 'type', target: 'value', path, a: contentWords(ac), b: contentWords(bc), narrower: false });
+    if (!aText || !bText) return;
+  }
+  children(c, ac.slots, bc.slots, path);
+}
+
+/** Children in order: the sequences first, then each pair of children that stand for each other. */
+function children(c: CompareContext, aAll: SeqSlot[], bAll: SeqSlot[], path: string): void {
+  for (const { a, b, path: at } of compareSequences(aAll, bAll, path, (d) => c.add(d))) c.element(a.pattern, a.name, b.pattern, b.name, at);
+}
+
+function contentWords(content: Content): string {
+  if (content.text) return describePattern(content.text);
+  if (content.slots.length === 0) return 'no content';
+  return `child nodes ${sequenceWords(content.slots)}`;
+}
