@@ -89,6 +89,14 @@ describe('XML', () => {
     expect(body('<tree>(Node)</tree>', '<tree>(Node)</tree>', older, older)).toEqual([]);
     expect(kinds(body('<tree>(Node)</tree>', '<tree>(Node)</tree>', older, newer))).toEqual(['type BODY tree/node/v']);
   });
+  test('recursive JSON types end however the recursion is wrapped (an optional on one side unwrapped first overflowed the stack)', () => {
+    for (const wrapped of ['"next?": "(Node)"', '"next": "(Node?)"', '"kids": "(Node*)"', '"next": "(Node?)", "m": {"(string)": "(Node)"}']) {
+      const older = { Node: `{"v": "(number)", ${wrapped}}` };
+      const newer = { Node: `{"v": "(string)", ${wrapped}}` };
+      expect(body('(Node)', '(Node)', older, older)).toEqual([]);
+      expect(kinds(body('(Node)', '(Node)', older, newer))).toEqual(['type BODY v']);
+    }
+  });
   test('a long sequence of optional siblings stays linear', () => {
     const many = Array.from({ length: 60 }, (_, i) => `<f${i} specmatic_occurs="optional">(string)</f${i}>`).join('');
     const t0 = Date.now();

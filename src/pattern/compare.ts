@@ -117,6 +117,23 @@ export class Comparer implements CompareContext {
     return false;
   }
 
+  /**
+   * The same for two composite patterns, by identity. Names alone do not end every recursion: when
+   * one side unwraps an optional (`"next": "(Node?)"`) before the other, the two sides reach the
+   * same pair of type bodies without both carrying a name, and the walk never ended.
+   */
+  private visitedPair(mode: string, a: Pattern, b: Pattern): boolean {
+    return this.visited(`${mode}\u0001`, String(this.idOf(a)), String(this.idOf(b)));
+  }
+
+  private readonly ids = new Map<Pattern, number>();
+
+  private idOf(p: Pattern): number {
+    let id = this.ids.get(p);
+    if (id === undefined) this.ids.set(p, (id = this.ids.size));
+    return id;
+  }
+
   typeDifference(a: Pattern, b: Pattern, path: string, mode: TextMode | 'xml', aWords?: string, bWords?: string): void {
     if (this.probe) {
       this.add({ kind: 'type', target: 'value', path, a: '', b: '' });
@@ -159,6 +176,7 @@ export class Comparer implements CompareContext {
       if (!scalarContains(a.type, b.type, mode)) this.typeDifference(a, b, path, mode);
       return;
     }
+    if (COMPOSITE.has(a.kind) && COMPOSITE.has(b.kind) && this.visitedPair(mode, a, b)) return;
     if (a.kind === 'object' && b.kind === 'object') return compareObjects(this, a, b, path);
     if (a.kind === 'dictionary' && b.kind === 'dictionary') return compareDictionaries(this, a, b, path);
     if (a.kind === 'dictionary' && b.kind === 'object') return dictionaryOverObject(this, a, b, path);
@@ -174,6 +192,9 @@ export class Comparer implements CompareContext {
     compareElements(this, a, aName, b, bName, path);
   }
 }
+
+/** Kinds that hold other patterns: where a recursive type can come back to itself. */
+const COMPOSITE = new Set<Pattern['kind']>(['object', 'dictionary', 'list', 'array']);
 
 function lastName(path: string): string | undefined {
   const m = /([^./\s[\]]+)(\[\*\]|\[\d+\])?$/.exec(path);
