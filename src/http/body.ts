@@ -1,6 +1,7 @@
 import { AccordError } from '../errors';
 import { parseXml } from '../xml/parse';
 import type { XmlElement } from '../xml/tree';
+import { JsonTooDeep, parseJson } from '../json/parse';
 
 /**
  * An HTTP body parsed at most once per kind, however many scenarios look at it
@@ -27,9 +28,9 @@ export class ParsedBody {
   asJson(): { value: unknown } | AccordError {
     if (this.json === undefined) {
       try {
-        this.json = { value: JSON.parse(this.text) };
+        this.json = { value: parseJson(this.text) };
       } catch (e) {
-        this.json = new AccordError('ACCORD_ERR_JSON', `not valid JSON: ${(e as Error).message}`);
+        this.json = new AccordError('ACCORD_ERR_JSON', e instanceof JsonTooDeep ? e.message : `not valid JSON: ${(e as Error).message}`);
       }
     }
     return this.json;

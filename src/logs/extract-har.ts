@@ -4,6 +4,7 @@ import type { ExtractSink } from './extractor';
 import type { LogLimits } from './limits';
 import type { LoggedMessage } from './message';
 import { pathOf } from './extract-cxf';
+import { JsonTooDeep, parseJson } from '../json/parse';
 
 /** A HAR file starts with an object whose first key is "log". */
 export function looksLikeHar(head: string): boolean {
@@ -31,9 +32,9 @@ export async function scanHar(file: string, chunks: AsyncIterable<string>, sink:
     entries++;
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = parseJson(text);
     } catch (e) {
-      sink.problem(new AccordError('ACCORD_ERR_JSON', `this HAR entry is not valid JSON: ${(e as Error).message}`, { file, line: at }));
+      sink.problem(new AccordError('ACCORD_ERR_JSON', e instanceof JsonTooDeep ? `this HAR entry is ${e.message}` : `this HAR entry is not valid JSON: ${(e as Error).message}`, { file, line: at }));
       return;
     }
     harEntry(file, at, value, sink, include);

@@ -1,12 +1,14 @@
 import { AccordError } from '../errors';
 import { parsePlaceholder } from './placeholder';
 import type { JsonField, Pattern } from './types';
+import { JsonTooDeep, parseJson } from '../json/parse';
 
 export function jsonPatternFromText(text: string): Pattern {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJson(text);
   } catch (e) {
+    if (e instanceof JsonTooDeep) throw new AccordError('ACCORD_ERR_JSON', e.message);
     // Older contracts write keys unquoted ({name: "(string)"}); accept that form too.
     try {
       value = JSON.parse(text.replace(/([{,]\s*)([A-Za-z_$][\w$-]*\??)\s*:/g, '$1"$2":'));

@@ -5,6 +5,7 @@ import { contentSlots, effectiveElement, resolve, type ElementSlot, type Slot } 
 import { SCALARS } from './scalars';
 import type { Pattern, Scope, XmlElementPattern } from './types';
 import { describePattern } from './describe';
+import { parseJson } from '../json/parse';
 
 /**
  * Matching: pure functions from (pattern, value) to the list of every mismatch.
@@ -41,7 +42,7 @@ export function matchText(pattern: Pattern, text: string | undefined, scope: Sco
       // A JSON structure carried as text (a form field or a header holding JSON).
       let parsed: unknown;
       try {
-        parsed = JSON.parse(text);
+        parsed = parseJson(text);
       } catch {
         return [{ path, expected: describePattern(p), actual: shown(text) }];
       }

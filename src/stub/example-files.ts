@@ -10,6 +10,7 @@ import type { HttpRequest, HttpResponse } from '../http/message';
 import { patternFromText } from '../pattern/body';
 import { formatMismatches, type Mismatch } from '../pattern/mismatch';
 import type { Pattern } from '../pattern/types';
+import { JsonTooDeep, parseJson } from '../json/parse';
 
 /**
  * Example files, in Specmatic's layout: JSON files in `<contract>_examples/`
@@ -124,9 +125,10 @@ function readExample(file: string): RawExample {
   try {
     const size = statSync(file).size;
     if (size > MAX_CONTRACT_BYTES) throw new AccordError('ACCORD_ERR_LIMIT', `example file is ${size} bytes; the limit is ${MAX_CONTRACT_BYTES}`, { file });
-    json = JSON.parse(readFileSync(file, 'utf8'));
+    json = parseJson(readFileSync(file, 'utf8'));
   } catch (e) {
     if (e instanceof AccordError) throw e;
+    if (e instanceof JsonTooDeep) throw new AccordError('ACCORD_ERR_JSON', `example file is ${e.message}`, { file });
     if (e instanceof SyntaxError) throw new AccordError('ACCORD_ERR_JSON', `example file is not valid JSON: ${e.message}`, { file });
     throw new AccordError('ACCORD_ERR_IO', `cannot read example file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file });
   }

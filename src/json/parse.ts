@@ -1,0 +1,38 @@
+/**
+ * JSON.parse with a nesting limit. JSON.parse itself takes any depth, but
+ * everything after it (matching against a recursive type, generating,
+ * reporting) walks values recursively, and a hostile body nested 100,000 deep
+ * would overflow the stack there. So depth is counted first, in one linear pass
+ * that skips strings, and a deeper text is refused before it is parsed: the
+ * same rule as XML's (256 levels).
+ */
+export const MAX_JSON_DEPTH = 256;
+
+export class JsonTooDeep extends Error {
+  constructor(readonly limit: number) {
+    super(`JSON nested deeper than ${limit} levels`);
+    this.name = 'JsonTooDeep';
+  }
+}
+
+/** Parses `text`; throws SyntaxError for bad JSON (as JSON.parse does) and JsonTooDeep past `maxDepth`. */
+export function parseJson(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
+  if (tooDeep(text, maxDepth)) throw new JsonTooDeep(maxDepth);
+  return JSON.parse(text);
+}
+
+function tooDeep(text: string, maxDepth: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c /* \ */) i++;
+      else if (c === 0x22 /* " */) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
+      if (++depth > maxDepth) return true;
+    } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) depth--;
+  }
+  return false;
+}
