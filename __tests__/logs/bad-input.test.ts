@@ -68,6 +68,12 @@ describe('accord import log refuses bad input with exit code 2', () => {
     expectRefused(['cxf-cut.log'], /cxf-cut\.log:23: CXF cut this payload short \(message truncated to 49152 bytes\); raise the logging interceptor's limit/);
   });
 
+  it('an HTTP method a contract cannot name (it made a contract accord could not read back)', () => {
+    const log = readFileSync(fixture('cxf-interceptors.log'), 'utf8').replace('Http-Method: POST', 'Http-Method: P0ST');
+    tmp.write('cxf-method.log', log);
+    expectRefused(['cxf-method.log'], /cxf-method\.log:\d+: the logged request has the HTTP method "P0ST", not one of GET, POST, PUT, DELETE, PATCH, HEAD, OPTIONS, TRACE/);
+  });
+
   it('a CXF block the log ends inside', () => {
     const text = readFileSync(fixture('cxf-interceptors.log'), 'utf8').split('\n').slice(0, 12).join('\n');
     tmp.write('cxf-end.log', text);

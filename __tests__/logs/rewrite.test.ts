@@ -50,6 +50,14 @@ describe('literal values become typed placeholders', () => {
     expect(contract).toContain(`<m:v>(${type})</m:v>`);
   });
 
+  it('text beside child nodes (mixed content) keeps a text placeholder, so the calls still match', async () => {
+    const { contract } = await contractOf([
+      [op('<m:note>see <m:ref>12</m:ref> below</m:note>'), res('<m:ok/>')],
+      [op('<m:note><m:ref>13</m:ref></m:note>'), res('<m:ok/>')],
+    ]);
+    expect(contract).toMatch(/<m:note>\n\s+\(string\)\n\s+<m:ref>\(number\)<\/m:ref>/);
+  });
+
   it('attributes are typed too, and missing ones made optional', async () => {
     const { contract } = await contractOf([
       [op('<m:v unit="kg" n="3">1</m:v>'), res('<m:ok/>')],

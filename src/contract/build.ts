@@ -6,12 +6,12 @@ import { parsePlaceholder, referencedNames } from '../pattern/placeholder';
 import { LayeredMap } from '../pattern/layered-map';
 import { isScalarName } from '../pattern/scalars';
 import type { JsonField, Pattern, ScalarType } from '../pattern/types';
+import { HTTP_METHODS } from '../http/message';
 import { closest } from '../suggest';
 import { checkExamples } from './check-examples';
 import type { Contract, ContractNote, ExampleRow, FormField, HeaderSpec, Scenario } from './model';
 import { parseRequestPath } from './path';
 
-const METHODS = new Set(['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS', 'TRACE']);
 const KEYWORDS = ['<METHOD> <path>', 'request-header', 'response-header', 'status', 'request-body', 'response-body', 'type', 'json', 'pattern', 'enum', 'form-field', 'request-part'];
 /** Read and kept, never acted on: see the README ("Steps accord reads but does not run"). */
 const NOTED = new Set(['value', 'export', 'fact', 'fixture', 'openapi', 'wsdl']);
@@ -126,7 +126,7 @@ function applyStep(draft: Draft, step: Step, notes: ContractNote[]): void {
   const word = space < 0 ? text : text.slice(0, space);
   const rest = space < 0 ? '' : text.slice(space + 1).trim();
 
-  if (METHODS.has(word)) {
+  if (HTTP_METHODS.has(word)) {
     if (!rest) throw syntax(`${word} needs a path, e.g. "When ${word} /pets/(id:number)"`);
     parseRequestPath(rest);
     draft.method = { value: word, line };

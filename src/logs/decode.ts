@@ -1,4 +1,5 @@
 import { AccordError } from '../errors';
+import { HTTP_METHODS } from '../http/message';
 import { parseXml } from '../xml/parse';
 import type { XmlElement } from '../xml/tree';
 import { findEnvelopeStart, soapParts } from './envelope';
@@ -24,6 +25,10 @@ export type Decoded = { ok: DecodedMessage } | { problem: AccordError } | { skip
  * offending line is.
  */
 export function decodeMessage(m: LoggedMessage): Decoded {
+  // A method the contract language cannot write would make a contract accord cannot read back.
+  if (m.method !== undefined && !HTTP_METHODS.has(m.method.toUpperCase())) {
+    return { problem: new AccordError('ACCORD_ERR_LOG', `the logged ${m.direction} has the HTTP method "${m.method}", not one of ${[...HTTP_METHODS].join(', ')}`, m.at) };
+  }
   const text = m.body.trim();
   if (text === '') return { ok: { ...m, echo: undefined, format: 'none', fault: false } };
   if (text.startsWith('<')) {

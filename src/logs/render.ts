@@ -29,6 +29,9 @@ export function renderElement(s: ElementShape, names: TypeNames, types: TypeDecl
   }
   const inner = indent + '  ';
   const lines = [`${indent}${open}>`];
+  // Mixed content (text beside child nodes): the matcher reads an element's texts together, so one
+  // placeholder for them keeps every logged call matching.
+  if (s.text !== undefined) lines.push(`${inner}(${s.text}${s.textSeen < s.count && s.text !== 'string' ? '?' : ''})`);
   for (const slot of s.slots) {
     if (slot.multiple) {
       const name = names.take(slot.local);
