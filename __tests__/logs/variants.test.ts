@@ -56,6 +56,25 @@ describe('layouts and encodings', () => {
   });
 });
 
+describe('odd addresses (found by fuzzing the sample logs)', () => {
+  const block = (dir: 'Inbound' | 'Outbound', id: number, fields: string, payload: string) =>
+    `2024-05-14 09:00:00,000 INFO  [exec-1] org.apache.cxf.services.PetResource - ${dir} Message\n${'-'.repeat(dir === 'Inbound' ? 28 : 27)}\nID: ${id}\n${fields}Headers: {}\nPayload: ${payload}\n${'-'.repeat(38)}\n`;
+  const call = (id: number, address: string) =>
+    block('Inbound', id, `Address: ${address}\nHttp-Method: GET\n`, '') + block('Outbound', id, 'Response-Code: 200\nContent-Type: application/json\n', JSON.stringify({ id }));
+
+  it('a query parameter whose name needs escaping is written encoded and still matches', async () => {
+    const r = await importAndParse([tmp.write('query.log', call(1, 'http://h/api/pets?a%20b=1&x%3Cy=2') + call(2, 'http://h/api/pets?a%20b=3&x%3Cy=4'))]);
+    expect(r.contract).toContain('When GET /api/pets?a%20b=(number)&x%3Cy=(number)');
+    expect(unmatched(r)).toEqual([]);
+  });
+
+  it('an address that is not an http(s) URL leaves the path unknown instead of writing it as a path', async () => {
+    const r = await importAndParse([tmp.write('scheme.log', call(1, 'hs: https://h/api/pets'))]);
+    expect(r.contract).toContain('When GET /\n');
+    expect(unmatched(r)).toEqual([]);
+  });
+});
+
 describe('HAR recordings from a browser', () => {
   it('--include keeps only the API the user names, and counts the rest by host', async () => {
     const r = await importAndParse([fixture('recording.har')], { include: ['https://shop.example.com/api/'] });

@@ -23,7 +23,8 @@ export function parseRequestPath(raw: string): { segments: PathSegment[]; query:
     .filter((s) => s !== '')
     .map((pair) => {
       const eq = pair.indexOf('=');
-      const name = eq < 0 ? pair : pair.slice(0, eq);
+      // Names are written percent-encoded where they must be (the log importer does) and compared decoded.
+      const name = decodeSafe(eq < 0 ? pair : pair.slice(0, eq));
       const value = eq < 0 ? '(string)' : pair.slice(eq + 1);
       let pattern: Pattern = parsePlaceholder(value) ?? { kind: 'literal', value: decodeSafe(value) };
       if (pattern.kind === 'lookup') pattern = pattern.inner;

@@ -230,6 +230,8 @@ export class CxfExtractor implements TextExtractor {
 export function pathOf(address: string): { path?: string; query?: [string, string][] } {
   try {
     const u = new URL(address, 'http://localhost');
+    // `hs: https://…` parses as a URL of scheme "hs" with an opaque path: not an address to write.
+    if ((u.protocol !== 'http:' && u.protocol !== 'https:') || !u.pathname.startsWith('/')) return {};
     return { path: u.pathname, query: [...u.searchParams] };
   } catch {
     return {};

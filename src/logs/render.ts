@@ -28,11 +28,15 @@ export function renderElement(s: ElementShape, names: TypeNames, types: TypeDecl
     return `${indent}${open}>(${s.text}${maybe})</${s.name}>`;
   }
   const inner = indent + '  ';
-  const lines = [`${indent}${open}>`];
   // Mixed content (text beside child nodes): the matcher reads an element's texts together, so one
-  // placeholder for them keeps every logged call matching.
-  if (s.text !== undefined) lines.push(`${inner}(${s.text}${s.textSeen < s.count && s.text !== 'string' ? '?' : ''})`);
-  for (const slot of s.slots) {
+  // placeholder keeps every logged call matching. It must stand between tags: next to a `(Type*)`
+  // line the two would read as one text. With no such place, the content is (anything).
+  const at = s.text === undefined ? -1 : textPlace(s);
+  if (s.text !== undefined && at < 0) return `${indent}${open}>(anything)</${s.name}>`;
+  const lines = [`${indent}${open}>`];
+  for (const [i, slot] of [...s.slots, undefined].entries()) {
+    if (i === at) lines.push(`${inner}(${s.text}${s.textSeen < s.count && s.text !== 'string' ? '?' : ''})`);
+    if (!slot) break;
     if (slot.multiple) {
       const name = names.take(slot.local);
       types.push({ name, text: renderElement(slot.shape, names, types) });
@@ -43,6 +47,16 @@ export function renderElement(s: ElementShape, names: TypeNames, types: TypeDecl
   }
   lines.push(`${indent}</${s.name}>`);
   return lines.join('\n');
+}
+
+/** A gap between slots (0: after the opening tag, slots.length: before the closing tag) with a tag on each side. */
+function textPlace(s: ElementShape): number {
+  for (let i = 0; i <= s.slots.length; i++) {
+    const before = i === 0 || !s.slots[i - 1].multiple;
+    const after = i === s.slots.length || !s.slots[i].multiple;
+    if (before && after) return i;
+  }
+  return -1;
 }
 
 /** An attribute value kept on one line: line breaks and tabs as character references. */
