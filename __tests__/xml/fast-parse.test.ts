@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fastParseXml } from '../../src/xml/fast-parse';
 import { DEFAULT_XML_LIMITS, parseXml, parseXmlWithSaxes, type XmlParseLimits } from '../../src/xml/parse';
 import type { XmlElement } from '../../src/xml/tree';
+import { mutant, seeded } from '../helpers/mutate';
 
 /**
  * The fast path must give exactly saxes' tree or step aside (undefined): it may
@@ -62,39 +63,7 @@ function agree(text: string, limits: XmlParseLimits = {}): 'fast' | 'saxes' {
   return 'fast';
 }
 
-/** mulberry32: the mutants are the same on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const PALETTE = ['<', '>', '/', '&', ';', '"', "'", '=', '!', '?', '-', ':', ' ', '\t', '\n', '\r', ']', 'x', '#', 'é', '\u0000', '<!--', '-->', '&amp;', '&lt;', '&#65;', '<?xml version="1.0"?>', '<![CDATA[x]]>', '<a>', '</a>', '<b/>', 'xmlns:p="u"'];
-
-function mutate(text: string, r: () => number): string {
-  const at = Math.floor(r() * (text.length + 1));
-  switch (Math.floor(r() * 4)) {
-    case 0:
-      return text.slice(0, at) + text.slice(at + 1 + Math.floor(r() * 3));
-    case 1:
-      return text.slice(0, at) + PALETTE[Math.floor(r() * PALETTE.length)] + text.slice(at);
-    case 2: {
-      const len = Math.floor(r() * 40);
-      return text.slice(0, at) + text.slice(at, at + len) + text.slice(at);
-    }
-    default: {
-      const other = Math.floor(r() * text.length);
-      const chars = [...text];
-      [chars[at], chars[other]] = [chars[other], chars[at]];
-      return chars.join('');
-    }
-  }
-}
 
 describe('the fast XML path agrees with saxes', () => {
   it(`on every real document (${documents.length}), and takes most of them`, () => {
@@ -165,14 +134,12 @@ describe('the fast XML path agrees with saxes', () => {
   });
 
   it('on 20,000 mutants of real documents: never accepts what saxes rejects, never reads differently', () => {
-    const r = rng(20261122);
+    const r = seeded(20261122);
     const seeds = documents.filter((d) => d.length < 6000);
     let fast = 0;
     let rejected = 0;
     for (let i = 0; i < 20_000; i++) {
-      let text = seeds[Math.floor(r() * seeds.length)];
-      const edits = 1 + Math.floor(r() * 3);
-      for (let e = 0; e < edits; e++) text = mutate(text, r);
+      const text = mutant(seeds[Math.floor(r() * seeds.length)], r, PALETTE);
       if (agree(text) === 'fast') fast++;
       else if (!saxes(text).ok) rejected++;
     }

@@ -1,0 +1,61 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { checkCompatibility } from '../../src/compat';
+import { parseContract, testCases } from '../../src/contract/load';
+import { AccordError } from '../../src/errors';
+import { buildRequest } from '../../src/http/build-request';
+import { buildRoutes } from '../../src/stub/routes';
+import { respond } from '../../src/stub/respond';
+import { mutant, seeded } from '../helpers/mutate';
+
+/**
+ * Every input is hostile, contracts too: damaged copies of every real contract
+ * (the Specmatic corpus and contracts/) either parse and then build requests,
+ * stub routes, answers and a compatibility check without an internal error, or
+ * are refused with an AccordError (a file:line message). Anything else would
+ * reach a user as "internal error".
+ */
+const ROOT = path.join(__dirname, '..', '..');
+const MUTANTS = 1500;
+const PALETTE = ['(', ')', '*', '?', '<', '>', '/', '"', '{', '}', '[', ']', ':', '|', '\n', ' ', '(number)', '(string*)', '(Foo)', '"""', 'Scenario: x\n', 'Examples:\n | a |\n | 1 |\n', 'specmatic_occurs="multiple"', 'specmatic_type="X"', '...', '(Id?)', '(id:number)', '@WIP\n', 'And type T (T)\n', 'And type U <u>(U*)</u>\n'];
+
+function specs(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = path.join(dir, name);
+    return statSync(p).isDirectory() ? specs(p) : p.endsWith('.spec') ? [p] : [];
+  });
+}
+
+const documents = [...specs(path.join(ROOT, '..', 'shared', 'spec-corpus')), ...specs(path.join(ROOT, 'contracts'))].map((f) => readFileSync(f, 'utf8'));
+
+/** Runs `f`; an AccordError is a clean refusal (undefined), anything else is rethrown with the stage. */
+function clean<T>(stage: string, text: string, f: () => T): T | undefined {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof AccordError) return undefined;
+    throw new Error(`${stage} failed with ${(e as Error)?.stack ?? e}\n--- mutant ---\n${text}`);
+  }
+}
+
+test(`${MUTANTS} damaged contracts are read, run and compared, or refused with a message`, () => {
+  const r = seeded(20261123);
+  let parsed = 0;
+  let refused = 0;
+  for (let i = 0; i < MUTANTS; i++) {
+    const text = mutant(documents[Math.floor(r() * documents.length)], r, PALETTE);
+    const contract = clean('parse', text, () => parseContract(text, 'mutant.spec'));
+    if (!contract) {
+      refused++;
+      continue;
+    }
+    parsed++;
+    for (const tc of testCases(contract).slice(0, 5)) clean('request', text, () => buildRequest(tc, 1));
+    const table = clean('routes', text, () => buildRoutes([contract]));
+    for (const route of table?.routes.slice(0, 5) ?? []) clean('respond', text, () => respond(route));
+    clean('compatibility', text, () => checkCompatibility(contract, contract));
+  }
+  // Both outcomes happen often, so the property is tested on each side.
+  expect(parsed).toBeGreaterThan(200);
+  expect(refused).toBeGreaterThan(200);
+});
