@@ -1,4 +1,4 @@
-import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startStub, type ReloadResult, type RunningStub } from '../../src/stub';
@@ -58,6 +58,19 @@ describe('reloading contracts', () => {
     expect(r.ok).toBe(true);
     expect(stub.served.map((s) => s.name)).toEqual(['Square of a number', 'Cube of a number']);
     expect((await post(`${stub.url}/square`, '3', TEXT)).status).toBe(201);
+    expect((await post(`${stub.url}/cube`, '3', TEXT)).status).toBe(200);
+  });
+
+  it('a folder of contracts made after the start is watched too', async () => {
+    writeFileSync(path.join(dir, 'math.spec'), square(200));
+    const results: ReloadResult[] = [];
+    stub = await startStub({ contracts: [dir], watch: true, onReload: (r) => results.push(r) });
+    mkdirSync(path.join(dir, 'more'));
+    await new Promise((r) => setTimeout(r, 400)); // the new folder's own reload, after which it is watched
+    writeFileSync(path.join(dir, 'more', 'cube.spec'), square(200).replace(/square|Square/g, (w) => (w === 'square' ? 'cube' : 'Cube')));
+    const started = Date.now();
+    while (!stub.served.some((s) => s.name === 'Cube of a number') && Date.now() - started < 10_000) await new Promise((r) => setTimeout(r, 50));
+    expect(stub.served.map((s) => s.name)).toEqual(['Square of a number', 'Cube of a number']);
     expect((await post(`${stub.url}/cube`, '3', TEXT)).status).toBe(200);
   });
 

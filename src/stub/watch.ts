@@ -1,4 +1,4 @@
-import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { existsSync, readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { exampleDirs } from './example-files';
 
@@ -8,57 +8,94 @@ export interface Watching {
 
 /** Editors write a file in bursts (truncate, write, rename): one reload per burst. */
 const SETTLE_MS = 150;
+/** More folders than this under the sources are not watched one by one (the stub says so through `changed` never firing for them). */
+const MAX_FOLDERS = 2_000;
 
 /**
  * Calls `changed` once things settle after a contract, or an example file beside
- * one, may have changed. Folders are watched recursively; for a file its folder
- * is watched (editors replace files by renaming, which a watch on the file
- * itself would miss) and only its own name counts, plus its `_examples` folder.
- * A path that cannot be watched is skipped: reloading is a convenience, never a
- * reason for the stub to fail.
+ * one, may have changed. Each folder that can hold one is watched on its own,
+ * found the way the stub finds contracts (hidden folders and node_modules are
+ * skipped, symlinked folders not followed): a recursive watch of `.` would put
+ * a watch on every folder of node_modules and .git. For a file its folder is
+ * watched, since editors replace files by renaming, which a watch on the file
+ * itself would miss. The folders are found again after every change, so a new
+ * folder of contracts is watched too. A folder that cannot be watched is
+ * skipped: reloading is a convenience, never a reason for the stub to fail.
  */
 export function watchSources(paths: readonly string[], changed: () => void): Watching {
-  const watchers: FSWatcher[] = [];
+  let watchers: FSWatcher[] = [];
   let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+  const disarm = () => {
+    for (const w of watchers) w.close();
+    watchers = [];
+  };
+  const arm = () => {
+    for (const [dir, relevant] of foldersToWatch(paths)) {
+      try {
+        const w = watch(dir, { persistent: false }, (_, name) => {
+          if (relevant(name)) poke();
+        });
+        w.on('error', () => w.close());
+        watchers.push(w);
+      } catch {
+        // Unsupported file system, too many watches, a folder gone meanwhile.
+      }
+    }
+  };
   const poke = () => {
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => {
       timer = undefined;
+      if (closed) return;
+      disarm();
       changed();
+      arm();
     }, SETTLE_MS);
   };
-  const add = (target: string, recursive: boolean, relevant: (name: string | null) => boolean) => {
-    try {
-      const w = watch(target, { recursive, persistent: false }, (_, name) => {
-        if (relevant(name)) poke();
-      });
-      w.on('error', () => w.close());
-      watchers.push(w);
-    } catch {
-      // Unsupported file system, too many watches: the stub serves on without reloading.
-    }
-  };
-  for (const p of paths) {
-    if (!existsSync(p)) continue;
-    if (statSync(p).isDirectory()) {
-      add(p, true, (name) => name === null || isContractOrExample(name));
-      continue;
-    }
-    const base = path.basename(p);
-    const stem = base.replace(/\.(spec|wsdl)$/i, '');
-    add(path.dirname(p), false, (name) => name === null || name === base || name === `${stem}_examples` || name === `${stem}_data`);
-    for (const dir of exampleDirs(p)) add(dir, true, () => true);
-  }
+  arm();
   return {
     close() {
+      closed = true;
       if (timer) clearTimeout(timer);
-      for (const w of watchers) w.close();
+      disarm();
     },
   };
 }
 
-function isContractOrExample(name: string): boolean {
-  const parts = name.split(path.sep);
-  if (parts.some((s) => s === 'node_modules' || s.startsWith('.'))) return false;
-  return name.endsWith('.spec') || parts.some((s) => s.endsWith('_examples') || s.endsWith('_data'));
+type Relevant = (name: string | null) => boolean;
+
+function foldersToWatch(paths: readonly string[]): Map<string, Relevant> {
+  const out = new Map<string, Relevant>();
+  const any: Relevant = () => true;
+  for (const p of paths) {
+    if (!existsSync(p)) continue;
+    if (statSync(p).isDirectory()) {
+      walk(p, out);
+      continue;
+    }
+    const base = path.basename(p);
+    const stem = base.replace(/\.(spec|wsdl)$/i, '');
+    const mine: Relevant = (name) => name === null || name === base || name === `${stem}_examples` || name === `${stem}_data`;
+    const dir = path.dirname(p);
+    const before = out.get(dir);
+    out.set(dir, before ? (name) => before(name) || mine(name) : mine);
+    for (const d of exampleDirs(p)) out.set(d, any);
+  }
+  return out;
+}
+
+function walk(dir: string, out: Map<string, Relevant>): void {
+  if (out.size >= MAX_FOLDERS) return;
+  // In a folder of contracts any change may matter: a new .spec, a new folder, an example file.
+  out.set(dir, (name) => name === null || !name.startsWith('.'));
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const e of entries) {
+    if (e.isDirectory() && e.name !== 'node_modules' && !e.name.startsWith('.')) walk(path.join(dir, e.name), out);
+  }
 }
