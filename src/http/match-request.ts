@@ -4,6 +4,7 @@ import { append, type Mismatch } from '../pattern/mismatch';
 import type { ParsedBody } from './body';
 import { matchBody } from './match-body';
 import { matchForm } from './match-form';
+import { matchMultipart } from './match-multipart';
 import type { HttpRequest } from './message';
 
 export interface RequestMatch {
@@ -44,6 +45,7 @@ export function matchRequest(s: Scenario, req: HttpRequest, body: ParsedBody, pa
   }
   append(out, matchBody(r.body, body, s.scope, 'REQUEST.BODY'));
   if (r.formFields.length > 0) append(out, matchForm(r.formFields, body.text, s.scope));
+  if (r.parts.length > 0) append(out, matchMultipart(r.parts, body.text, req.headers['content-type'], s.scope));
   return { endpoint: true, mismatches: out };
 }
 

@@ -1,0 +1,76 @@
+import type { FormField } from '../contract/model';
+import { matchText } from '../pattern/match';
+import { append, shown, type Mismatch } from '../pattern/mismatch';
+import type { Scope } from '../pattern/types';
+
+/** Parts read from one body; more is a hostile body, not a form. */
+const MAX_PARTS = 1_000;
+
+interface Part {
+  name?: string;
+  content: string;
+}
+
+/**
+ * `request-part name (type)` steps against a `multipart/form-data` body (RFC
+ * 7578): the parts are found by the boundary the Content-Type names, each by
+ * the name in its Content-Disposition; every declared part must be there with
+ * content of its type, and no undeclared part may be (the rule of form fields
+ * and query parameters). A file part (`request-part data @file.csv`) takes any
+ * content. Without this a multipart scenario would accept any body.
+ */
+export function matchMultipart(parts: readonly FormField[], body: string, contentType: string | undefined, scope: Scope): Mismatch[] {
+  const boundary = boundaryOf(contentType);
+  if (boundary === undefined) {
+    return [{ path: 'REQUEST.HEADER Content-Type', expected: 'multipart/form-data with a boundary', actual: contentType === undefined ? 'no such header' : shown(contentType) }];
+  }
+  const given = splitParts(body, boundary);
+  if (given === undefined) return [{ path: 'REQUEST.BODY', expected: `a multipart body with parts separated by --${boundary}`, actual: shown(body) }];
+  const out: Mismatch[] = [];
+  const declared = new Set<string>();
+  for (const p of parts) {
+    declared.add(p.name);
+    const path = `REQUEST.PART ${p.name}`;
+    const found = given.find((g) => g.name === p.name);
+    if (!found) out.push({ path, expected: `part ${p.name}`, actual: 'no such part' });
+    else append(out, matchText(p.pattern, found.content, scope, path));
+  }
+  for (const g of given) {
+    if (g.name === undefined) out.push({ path: 'REQUEST.PART', expected: 'a part named in its Content-Disposition', actual: 'a part without a name' });
+    else if (!declared.has(g.name)) out.push({ path: `REQUEST.PART ${g.name}`, expected: 'no such part', actual: `unexpected part "${g.name}"` });
+  }
+  return out;
+}
+
+export function boundaryOf(contentType: string | undefined): string | undefined {
+  if (!contentType || !/^\s*multipart\/form-data\s*(;|$)/i.test(contentType)) return undefined;
+  const m = /;\s*boundary\s*=\s*(?:"([^"]+)"|([^\s;]+))/i.exec(contentType);
+  return m ? (m[1] ?? m[2]) : undefined;
+}
+
+/** The parts between `--boundary` lines, up to `--boundary--`; undefined when the body has no such structure. */
+function splitParts(body: string, boundary: string): Part[] | undefined {
+  const delimiter = `--${boundary}`;
+  let at = body.startsWith(delimiter) ? 0 : body.indexOf(`\n${delimiter}`);
+  if (at < 0) return undefined;
+  if (at > 0) at += 1;
+  const parts: Part[] = [];
+  for (;;) {
+    const afterDelimiter = at + delimiter.length;
+    if (body.startsWith('--', afterDelimiter)) return parts; // the closing delimiter
+    const next = body.indexOf(`\n${delimiter}`, afterDelimiter);
+    if (next < 0 || parts.length >= MAX_PARTS) return undefined; // no closing delimiter: cut short
+    const raw = body.slice(body.indexOf('\n', afterDelimiter) + 1, body[next - 1] === '\r' ? next - 1 : next);
+    parts.push(readPart(raw));
+    at = next + 1;
+  }
+}
+
+function readPart(raw: string): Part {
+  const blank = /\r?\n\r?\n/.exec(raw);
+  const head = blank ? raw.slice(0, blank.index) : raw;
+  const content = blank ? raw.slice(blank.index + blank[0].length) : '';
+  const disposition = head.split(/\r?\n/).find((l) => /^content-disposition\s*:/i.test(l));
+  const name = disposition ? /;\s*name\s*=\s*(?:"([^"]*)"|([^\s;]+))/i.exec(disposition) : null;
+  return { name: name ? (name[1] ?? name[2]) : undefined, content };
+}
