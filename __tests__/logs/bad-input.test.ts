@@ -74,6 +74,11 @@ describe('accord import log refuses bad input with exit code 2', () => {
     expectRefused(['cxf-method.log'], /cxf-method\.log:\d+: the logged request has the HTTP method "P0ST", not one of GET, POST, PUT, DELETE, PATCH, HEAD, OPTIONS, TRACE/);
   });
 
+  it('a status that is not an HTTP status code (it made a contract accord could not read back)', () => {
+    tmp.write('status.har', readFileSync(fixture('recording.har'), 'utf8').replace(/"status": 200/g, '"status": 1'));
+    expectRefused(['status.har'], /status\.har:\d+: the logged response has the status 1, not an HTTP status code from 100 to 599/);
+  });
+
   it('a CXF block the log ends inside', () => {
     const text = readFileSync(fixture('cxf-interceptors.log'), 'utf8').split('\n').slice(0, 12).join('\n');
     tmp.write('cxf-end.log', text);

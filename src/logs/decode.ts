@@ -29,6 +29,9 @@ export function decodeMessage(m: LoggedMessage): Decoded {
   if (m.method !== undefined && !HTTP_METHODS.has(m.method.toUpperCase())) {
     return { problem: new AccordError('ACCORD_ERR_LOG', `the logged ${m.direction} has the HTTP method "${m.method}", not one of ${[...HTTP_METHODS].join(', ')}`, m.at) };
   }
+  if (m.status !== undefined && !(Number.isInteger(m.status) && m.status >= 100 && m.status <= 599)) {
+    return { problem: new AccordError('ACCORD_ERR_LOG', `the logged ${m.direction} has the status ${m.status}, not an HTTP status code from 100 to 599`, m.at) };
+  }
   const text = m.body.trim();
   if (text === '') return { ok: { ...m, echo: undefined, format: 'none', fault: false } };
   if (text.startsWith('<')) {
