@@ -135,8 +135,8 @@ function harEntry(file: string, line: number, value: unknown, sink: ExtractSink,
   const requestBody = typeof req.postData?.text === 'string' ? req.postData.text : '';
   let responseBody = typeof res.content?.text === 'string' ? res.content.text : '';
   if (res.content?.encoding === 'base64' && responseBody) responseBody = Buffer.from(responseBody, 'base64').toString('utf8');
-  const requestMime = (req.postData?.mimeType ?? headerOf(req.headers, 'content-type') ?? '').toLowerCase();
-  const responseMime = (res.content?.mimeType ?? headerOf(res.headers, 'content-type') ?? '').toLowerCase();
+  const requestMime = (str(req.postData?.mimeType) ?? headerOf(req.headers, 'content-type') ?? '').toLowerCase();
+  const responseMime = (str(res.content?.mimeType) ?? headerOf(res.headers, 'content-type') ?? '').toLowerCase();
 
   const soap = findEnvelopeStart(requestBody) !== undefined;
   if (!soap && requestBody.trim() !== '' && !isJsonMime(requestMime) && !looksJson(requestBody)) {
@@ -178,7 +178,13 @@ function hostOf(url: string): string {
 
 function headerOf(headers: HarHeader[] | undefined, name: string): string | undefined {
   if (!Array.isArray(headers)) return undefined;
-  return headers.find((h) => typeof h?.name === 'string' && h.name.toLowerCase() === name)?.value;
+  const value = headers.find((h) => typeof h?.name === 'string' && h.name.toLowerCase() === name)?.value;
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** A HAR field that should be a string, or undefined when the recording holds something else there. */
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
 }
 
 function isJsonMime(m: string): boolean {

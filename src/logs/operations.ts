@@ -73,8 +73,9 @@ export class Operations {
     const status = r.status ?? (r.fault ? 500 : 200);
     const path = soap ? this.options.path ?? q.path ?? '/ws' : templatePath(q.path ?? '/');
     const operation = soap ? q.operation ?? r.operation : undefined;
-    // A call with a body and one without cannot share a scenario: a body step either is there or not.
-    const key = `${soap ? 'soap' : 'json'} ${method} ${path} ${operation ?? ''} ${status} ${q.format === 'none'} ${r.format === 'none'}`;
+    // A call with a body and one without cannot share a scenario (a body step either is there or not),
+    // nor can an XML body and a JSON one: one body pattern is either.
+    const key = `${soap ? 'soap' : 'json'} ${method} ${path} ${operation ?? ''} ${status} ${q.format} ${r.format}`;
     let op = this.byKey.get(key);
     if (!op) {
       if (this.byKey.size >= this.options.maxOperations) {

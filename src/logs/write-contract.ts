@@ -91,6 +91,13 @@ function soapActionStep(op: Operation): string | undefined {
 
 /** A JSON body: an object or array goes in a docstring; a scalar stays on the step's line. */
 function jsonBody(shape: Parameters<typeof renderJson>[0], names: TypeNames, types: TypeDecl[], hint: string): string {
+  // An object or array body that some calls sent as null: the structure becomes a type, the body `(Type?)`.
+  if (shape.nulls > 0 && shape.nulls < shape.count && !shape.mixed && (shape.jsonKind === 'object' || shape.jsonKind === 'array')) {
+    const name = names.take(hint);
+    const value = renderJson({ ...shape, nulls: 0, count: shape.count - shape.nulls }, names, types, hint);
+    types.push({ name, text: JSON.stringify(value, null, 2) });
+    return `(${name}?)`;
+  }
   const value = renderJson(shape, names, types, hint);
   if (typeof value === 'string') return value;
   return JSON.stringify(value, null, 2);
