@@ -1,6 +1,6 @@
 import type { Contract, Scenario } from '../contract/model';
 import type { CompareOptions, Difference } from '../pattern/compare';
-import { compareBodies, compareHeaders, comparePath, compareQuery, samePathShape } from '../pattern/compare-http';
+import { compareBodies, compareFields, compareHeaders, comparePath, compareQuery, samePathShape } from '../pattern/compare-http';
 import type { Change, ContractDiff, ScenarioDiff, Side } from './model';
 
 /**
@@ -98,6 +98,8 @@ export function scenarioChanges(o: Scenario, n: Scenario, opts: CompareOptions =
     ['request', () => compareQuery(n.request.query, n.scope, o.request.query, o.scope, 'REQUEST.QUERY', opts)],
     ['request', () => compareHeaders(n.request.headers, n.scope, o.request.headers, o.scope, 'REQUEST.HEADER', opts)],
     ['request', () => compareBodies(n.request.body, n.scope, o.request.body, o.scope, 'REQUEST.BODY', opts)],
+    ['request', () => compareFields(n.request.formFields, n.scope, o.request.formFields, o.scope, 'REQUEST.FORM-FIELD', 'form field', opts)],
+    ['request', () => compareFields(n.request.parts, n.scope, o.request.parts, o.scope, 'REQUEST.PART', 'part', opts)],
     ['response', () => compareHeaders(o.response.headers, o.scope, n.response.headers, n.scope, 'RESPONSE.HEADER', opts)],
     ['response', () => compareBodies(o.response.body, o.scope, n.response.body, n.scope, 'RESPONSE.BODY', opts)],
   ];

@@ -36,6 +36,16 @@ export const MESSAGES: Readonly<Record<string, RuleMessage>> = {
     sentence: '{path} is a new required part of the request: {newer}',
     reason: 'requests written for the older contract do not have it',
   },
+  'request-field-required-added': {
+    meaning: 'The newer request requires a form field or multipart part the older one did not declare (both are required as declared).',
+    sentence: '{path} is a new required {newer}',
+    reason: 'requests written for the older contract do not send it',
+  },
+  'request-field-removed': {
+    meaning: 'A form field or multipart part the older request declared is not declared any more (undeclared ones are rejected).',
+    sentence: '{path} is no longer accepted (was {older})',
+    reason: 'requests written for the older contract send it and would now be rejected',
+  },
   'request-header-required-added': {
     meaning: 'The newer request requires a header the older one did not declare.',
     sentence: '{path} is a new required request header: {newer}',

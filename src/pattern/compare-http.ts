@@ -1,4 +1,4 @@
-import type { HeaderSpec, PathSegment, QueryParam } from '../contract/model';
+import type { FormField, HeaderSpec, PathSegment, QueryParam } from '../contract/model';
 import { Comparer, deref, run, type CompareOptions, type Difference } from './compare';
 import { describePattern } from './describe';
 import { bodyKind } from './generate';
@@ -90,6 +90,28 @@ export function compareQuery(a: readonly QueryParam[], aScope: Scope, b: readonl
     const at = `${where} ${bq.name}`;
     if (!aq) out.push({ kind: 'unexpected', target: 'query', path: at, name: bq.name, a: 'no such query parameter', b: `query parameter ${bq.name} ${describePattern(bq.pattern)}` });
     else run(c, () => c.value(aq.pattern, bq.pattern, at, 'text'));
+    if (opts.stopAtFirst && out.length + c.differences.length > 0) break;
+  }
+  return [...out, ...c.differences];
+}
+
+/**
+ * Form fields (`form-field`) or multipart parts (`request-part`): the matcher
+ * wants every declared one and no other, so each side's set must contain the
+ * other's; shared ones compare by type. `what` names them in reports.
+ */
+export function compareFields(a: readonly FormField[], aScope: Scope, b: readonly FormField[], bScope: Scope, where: string, what: 'form field' | 'part', opts: CompareOptions = {}): Difference[] {
+  const c = new Comparer(aScope, bScope, opts.stopAtFirst, opts.stopAtFirst);
+  const out: Difference[] = [];
+  for (const af of a) {
+    if (b.some((f) => f.name === af.name)) continue;
+    out.push({ kind: 'missing', target: 'field', path: `${where} ${af.name}`, name: af.name, a: `${what} ${af.name} ${describePattern(af.pattern)}`, b: `no such ${what}` });
+  }
+  for (const bf of b) {
+    const af = a.find((f) => f.name === bf.name);
+    const at = `${where} ${bf.name}`;
+    if (!af) out.push({ kind: 'unexpected', target: 'field', path: at, name: bf.name, a: `no such ${what}`, b: `${what} ${bf.name} ${describePattern(bf.pattern)}` });
+    else run(c, () => c.value(af.pattern, bf.pattern, at, 'text'));
     if (opts.stopAtFirst && out.length + c.differences.length > 0) break;
   }
   return [...out, ...c.differences];

@@ -30,9 +30,9 @@ export { deref, type Named } from './compare-context';
 export type DifferenceKind =
   /** B can produce a value of a type A does not accept. */
   | 'type'
-  /** B can produce a node, key, attribute or query parameter A does not allow. */
+  /** B can produce a node, key, attribute, query parameter or form field A does not allow. */
   | 'unexpected'
-  /** A requires a node, key, attribute or header that B never has. */
+  /** A requires a node, key, attribute, header or form field that B never has. */
   | 'missing'
   /** A requires it; B may leave it out (or, for a JSON value, make it null). */
   | 'optional'
@@ -46,7 +46,7 @@ export type DifferenceKind =
   | 'open';
 
 /** What a difference is about: the part of a message it names. */
-export type DifferenceTarget = 'node' | 'header' | 'query' | 'value';
+export type DifferenceTarget = 'node' | 'header' | 'query' | 'field' | 'value';
 
 export interface Difference {
   kind: DifferenceKind;

@@ -1,6 +1,8 @@
 import type { Rule } from '../model';
 import { scenarioRemoved } from './scenario-removed';
 import { statusChanged } from './status-changed';
+import { requestFieldRemoved } from './request-field-removed';
+import { requestFieldRequiredAdded } from './request-field-required-added';
 import { requestHeaderMadeRequired } from './request-header-made-required';
 import { requestHeaderRequiredAdded } from './request-header-required-added';
 import { requestNodeMadeNonNillable } from './request-node-made-non-nillable';
@@ -29,6 +31,8 @@ import { responseTypeWidened } from './response-type-widened';
 export const RULES: readonly Rule[] = [
   scenarioRemoved,
   statusChanged,
+  requestFieldRemoved,
+  requestFieldRequiredAdded,
   requestHeaderMadeRequired,
   requestHeaderRequiredAdded,
   requestNodeMadeNonNillable,
