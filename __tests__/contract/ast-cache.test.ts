@@ -117,6 +117,22 @@ describe('in a process (the built code)', () => {
     expect(run({ ACCORD_CACHE_DIR: dir })).toEqual({ scenarios: 3, gherkinLoaded: false });
   });
 
+  it('the bundled command parses through one vendored file, not the ~60 modules of the Gherkin packages', () => {
+    const r = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        `const lib = require(${JSON.stringify(path.join(ROOT, 'dist', 'gherkin-lib.js'))});
+         const doc = new lib.Parser(new lib.AstBuilder(lib.IdGenerator.incrementing()), new lib.GherkinClassicTokenMatcher()).parse('Feature: f\\n  Scenario: s\\n    When GET /x\\n');
+         console.log(JSON.stringify({ name: doc.feature.name, loaded: Object.keys(require.cache).filter((k) => k.includes('node_modules')).length }));`,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual({ name: 'f', loaded: 0 });
+    expect(readFileSync(path.join(ROOT, 'dist', 'accord-cli.js'), 'utf8')).toContain('require("./gherkin-lib")');
+  });
+
   it('ACCORD_CACHE=0 turns it off', () => {
     run({ ACCORD_CACHE_DIR: dir });
     expect(run({ ACCORD_CACHE_DIR: dir, ACCORD_CACHE: '0' })).toEqual({ scenarios: 3, gherkinLoaded: true });

@@ -1,25 +1,24 @@
 import type { GherkinDocument } from '@cucumber/messages';
 import { AccordError, CompositeAccordError } from '../errors';
 
-type Gherkin = typeof import('@cucumber/gherkin');
-type Messages = typeof import('@cucumber/messages');
-let gherkin: { lib: Gherkin; messages: Messages } | undefined;
+type GherkinLib = typeof import('./gherkin-lib');
+let gherkin: GherkinLib | undefined;
 
 /**
  * @cucumber/gherkin and @cucumber/messages (with class-transformer and
  * reflect-metadata) take about 30 ms to load: loaded on the first parse, so a
  * process whose contracts all come from the AST cache never pays for them.
  */
-function load(): { lib: Gherkin; messages: Messages } {
+function load(): GherkinLib {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (see above)
-  gherkin ??= { lib: require('@cucumber/gherkin') as Gherkin, messages: require('@cucumber/messages') as Messages };
+  gherkin ??= require('./gherkin-lib') as GherkinLib;
   return gherkin;
 }
 
 /** Stage 1: text to a Gherkin AST, errors carried with file and line. */
 export function parseGherkin(text: string, file: string): GherkinDocument {
-  const { lib, messages } = load();
-  const parser = new lib.Parser(new lib.AstBuilder(messages.IdGenerator.incrementing()), new lib.GherkinClassicTokenMatcher());
+  const lib = load();
+  const parser = new lib.Parser(new lib.AstBuilder(lib.IdGenerator.incrementing()), new lib.GherkinClassicTokenMatcher());
   try {
     return parser.parse(text);
   } catch (e) {
