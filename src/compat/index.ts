@@ -1,3 +1,4 @@
+import type { BuildOptions } from '../contract/build';
 import { parseContract } from '../contract/load';
 import type { Contract } from '../contract/model';
 import { checkCompatibility } from './check';
@@ -12,6 +13,8 @@ export { MESSAGES } from './messages';
 export { formatJson, formatText, type FileReport } from './report';
 export type { Verdict, Finding, Change, ScenarioDiff, ContractDiff, Rule } from './model';
 
+const LENIENT: BuildOptions = { checkExamples: false };
+
 function empty(file: string): Contract {
   return { file, name: '', line: 0, scenarios: [], notes: [] };
 }
@@ -20,11 +23,12 @@ function empty(file: string): Contract {
  * One file's two versions, parsed and judged. Parse errors are thrown (they are input errors, not
  * breaks). `parse` is the pure parser unless the caller (the CLI) hands it the cached one.
  */
-export function compareVersions(pair: FilePair, parse: (text: string, file: string) => Contract = parseContract): FileReport {
+export function compareVersions(pair: FilePair, parse: (text: string, file: string, options?: BuildOptions) => Contract = parseContract): FileReport {
   if (!pair.older && !pair.newer) throw new Error(`internal: ${pair.file} has neither version`);
-  const newer = pair.newer ? parse(pair.newer.text, pair.newer.label) : undefined;
+  // Examples are not part of the promise: a version with a stale Examples cell is still compared.
+  const newer = pair.newer ? parse(pair.newer.text, pair.newer.label, LENIENT) : undefined;
   // An unchanged file (most files of a folder) is parsed once: the check is reflexive.
-  const older = pair.older ? (newer && pair.older.text === pair.newer!.text ? newer : parse(pair.older.text, pair.older.label)) : undefined;
+  const older = pair.older ? (newer && pair.older.text === pair.newer!.text ? newer : parse(pair.older.text, pair.older.label, LENIENT)) : undefined;
   if (!older) {
     return { file: pair.file, status: 'new', newer: pair.newer!.label, note: pair.olderWhere, inFolder: pair.inFolder, verdict: { compatible: true, testsRun: 0, passed: 0, failed: 0, results: [], skipped: [] } };
   }

@@ -48,7 +48,16 @@ function startFrom(d: Draft): Draft {
 }
 
 /** Stage 2: Gherkin AST to the contract model. Every error found is reported, each with its line. */
-export function buildContract(doc: GherkinDocument, file: string): Contract {
+export interface BuildOptions {
+  /**
+   * Check Examples cells against the places their columns name (default true). The
+   * compatibility check turns it off: Examples are not part of the promise, and an
+   * older version in git history must still be comparable.
+   */
+  checkExamples?: boolean;
+}
+
+export function buildContract(doc: GherkinDocument, file: string, options: BuildOptions = {}): Contract {
   const errors: AccordError[] = [];
   const notes: ContractNote[] = [];
   const feature = doc.feature;
@@ -81,7 +90,7 @@ export function buildContract(doc: GherkinDocument, file: string): Contract {
     const gs = child.scenario;
     const draft = startFrom(background);
     applySteps(draft, gs, at, notes);
-    const scenario = finishScenario(draft, gs, feature.name, file, at, backgroundPatterns);
+    const scenario = finishScenario(draft, gs, feature.name, file, at, backgroundPatterns, options.checkExamples ?? true);
     if (scenario) scenarios.push(scenario);
   }
   if (errors.length === 1) throw errors[0];
@@ -237,6 +246,7 @@ function finishScenario(
   file: string,
   at: (line: number, err: unknown) => void,
   backgroundPatterns: ReadonlyMap<string, Pattern>,
+  examplesChecked: boolean,
 ): Scenario | undefined {
   const line = gs.location.line;
   const tags = gs.tags.map((t) => t.name);
@@ -318,7 +328,7 @@ function finishScenario(
     },
     response: { status: draft.status!.value, headers: draft.responseHeaders, body: draft.responseBody?.value, line: draft.status!.line },
   };
-  const problems = checkExamples(scenario);
+  const problems = examplesChecked ? checkExamples(scenario) : [];
   for (const p of problems) at(p.line, new AccordError('ACCORD_ERR_CONTRACT_TYPE', p.message));
   return problems.length === 0 ? scenario : undefined;
 }

@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { AccordError } from '../errors';
 import { cachedGherkin } from './ast-cache';
-import { buildContract } from './build';
+import { buildContract, type BuildOptions } from './build';
 import { parseGherkin } from './gherkin';
 import type { Contract, Scenario, TestCase } from './model';
 
@@ -9,8 +9,8 @@ import type { Contract, Scenario, TestCase } from './model';
 export const MAX_CONTRACT_BYTES = 16 * 1024 * 1024;
 
 /** Text to contract: the whole pipeline, pure. */
-export function parseContract(text: string, file = '<contract>'): Contract {
-  return buildContract(parseGherkin(text, file), file);
+export function parseContract(text: string, file = '<contract>', options?: BuildOptions): Contract {
+  return buildContract(parseGherkin(text, file), file, options);
 }
 
 /**
@@ -18,8 +18,8 @@ export function parseContract(text: string, file = '<contract>'): Contract {
  * (ast-cache.ts) when this text was parsed before: for the edges that start
  * often (the stub, Jest workers).
  */
-export function parseContractCached(text: string, file = '<contract>'): Contract {
-  return buildContract(cachedGherkin(text, file), file);
+export function parseContractCached(text: string, file = '<contract>', options?: BuildOptions): Contract {
+  return buildContract(cachedGherkin(text, file), file, options);
 }
 
 export function loadContract(file: string): Contract {
