@@ -12,9 +12,9 @@ import type { XmlAttribute, XmlElement, XmlNode } from './tree';
  * checks that) and only has to be right about what it accepts.
  *
  * Worth it: saxes checks every character of every name against the XML name
- * tables and tracks the position of each; this scans with indexOf and sticky
- * regular expressions, 4 to 5 times faster on a SOAP request, which was half
- * of the stub's own work per request.
+ * tables and tracks the position of each; this scans with indexOf and
+ * character codes, about twice as fast on a SOAP request (1.7 µs against
+ * 3.4 µs), and parsing was half of the stub's own work per request.
  */
 export interface FastLimits {
   maxDepth: number;
