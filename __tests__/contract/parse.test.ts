@@ -129,6 +129,15 @@ describe('contract parser', () => {
     expect(text).toContain('two.spec:7: status must be an HTTP status code from 100 to 599, found "2000"');
   });
 
+  it('checks types named in query parameters and specmatic_type (found by fuzzing: they failed only when a test or the stub got there)', () => {
+    expect(errorOf('Feature: f\n  Scenario: s\n    When GET /x?a=(Id)\n    Then status 200\n')).toContain('bad.spec:3: unknown type (Id) in scenario "s"');
+    expect(errorOf('Feature: f\n  Scenario: s\n    Given type T {"a": "(number)"}\n    When POST /x\n    And request-body <r><t specmatic_type="T"/></r>\n    Then status 200\n')).toContain(
+      'bad.spec:5: specmatic_type="T" names a type that is not an XML node in scenario "s"',
+    );
+    // (T) as element content may name a scalar or enum type: it then stands for the text.
+    expect(() => parseContract('Feature: f\n  Scenario: s\n    Given enum S (string) values a,b\n    When POST /x\n    And request-body <r><s>(S)</s></r>\n    Then status 200\n', 'ok.spec')).not.toThrow();
+  });
+
   it('suggests the keyword a misspelt step meant', () => {
     expect(errorOf('Feature: f\n  Scenario: a\n    When GET /x\n    Then status 200\n    And respose-body (number)\n')).toContain(
       'bad.spec:5: keyword "respose-body" not recognised (did you mean "response-body"?)',

@@ -2,7 +2,7 @@ import type { Background, GherkinDocument, Scenario as GherkinScenario, Step, Ta
 import { AccordError, CompositeAccordError } from '../errors';
 import { patternFromText } from '../pattern/body';
 import { jsonPatternFromValue } from '../pattern/json-pattern';
-import { parsePlaceholder, referencedNames } from '../pattern/placeholder';
+import { nodeTypeNames, parsePlaceholder, referencedNames } from '../pattern/placeholder';
 import { LayeredMap } from '../pattern/layered-map';
 import { isScalarName } from '../pattern/scalars';
 import type { JsonField, Pattern, ScalarType } from '../pattern/types';
@@ -283,23 +283,34 @@ function finishScenario(
   for (const h of [...draft.requestHeaders, ...draft.responseHeaders, ...draft.formFields, ...draft.parts]) uses.push([h.pattern, h.line]);
   if (draft.path) {
     try {
-      for (const s of parseRequestPath(draft.path).segments) if (s.pattern) uses.push([s.pattern, draft.method!.line]);
+      const { segments, query } = parseRequestPath(draft.path);
+      for (const s of segments) if (s.pattern) uses.push([s.pattern, draft.method!.line]);
+      for (const q of query) uses.push([q.pattern, draft.method!.line]);
     } catch {
       /* reported when the step was read */
     }
   }
   const checked = new Set<string>();
+  const typeOf = (name: string) => draft.types.get(name) ?? draft.inherited.get(name);
   const walk = (p: Pattern, useLine: number): void => {
     for (const name of referencedNames(p)) {
       if (checked.has(name)) continue;
       checked.add(name);
-      const t = draft.types.get(name) ?? draft.inherited.get(name);
+      const t = typeOf(name);
       if (!t) {
         at(useLine, new AccordError('ACCORD_ERR_CONTRACT_TYPE', `unknown type (${name}) in scenario "${gs.name}": declare it with "type ${name} ..." in the scenario or the Background`));
         ok = false;
         continue;
       }
       walk(t.value, t.line);
+    }
+    // specmatic_type must name an XML node type (it failed only when a test or the stub got there).
+    // `(T)` as element content may name any type: a node type stands as nodes, another as the text.
+    for (const name of nodeTypeNames(p)) {
+      const kind = resolvedKind(name, typeOf);
+      if (kind === undefined || kind === 'xml') continue;
+      at(useLine, new AccordError('ACCORD_ERR_CONTRACT_TYPE', `specmatic_type="${name}" names a type that is not an XML node in scenario "${gs.name}": declare ${name} as XML, e.g. "type ${name} <node>...</node>"`));
+      ok = false;
     }
   };
   for (const [p, l] of uses) walk(p, l);
@@ -331,6 +342,13 @@ function finishScenario(
   const problems = examplesChecked ? checkExamples(scenario) : [];
   for (const p of problems) at(p.line, new AccordError('ACCORD_ERR_CONTRACT_TYPE', p.message));
   return problems.length === 0 ? scenario : undefined;
+}
+
+/** The kind a type name finally stands for, following aliases (`type A (B)`); undefined when unknown or circular. */
+function resolvedKind(name: string, typeOf: (name: string) => { value: Pattern } | undefined): Pattern['kind'] | undefined {
+  let p = typeOf(name)?.value;
+  for (let i = 0; p && p.kind === 'ref' && i < 64; i++) p = typeOf(p.name)?.value;
+  return p && p.kind !== 'ref' ? p.kind : undefined;
 }
 
 function hasWip(tags: string[]): boolean {

@@ -73,3 +73,12 @@ export function referencedNames(p: Pattern, out: Set<string> = new Set()): Set<s
   }
   return out;
 }
+
+/** Names given as `specmatic_type="T"`: T must be an XML node type (its root lends attributes and children). */
+export function nodeTypeNames(p: Pattern, out: Set<string> = new Set()): Set<string> {
+  if (p.kind === 'optional' || p.kind === 'list' || p.kind === 'lookup') return nodeTypeNames(p.inner, out);
+  if (p.kind !== 'xml') return out;
+  if (p.typeRef) out.add(p.typeRef);
+  for (const c of p.content) if (c.kind === 'xml') nodeTypeNames(c, out);
+  return out;
+}
