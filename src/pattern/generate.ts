@@ -94,7 +94,7 @@ export function generateJson(p: Pattern, ctx: GenerateContext, key?: string): un
   const r = resolve(p, ctx.scope);
   switch (r.kind) {
     case 'scalar':
-      if (r.type === 'number') return ctx.rng.int(1, 1000);
+      if (r.type === 'number') return ctx.rng.int(1, 100);
       if (r.type === 'boolean') return ctx.rng.int(0, 1) === 1;
       if (r.type === 'null') return null;
       return SCALARS[r.type].generate(ctx.rng);

@@ -23,8 +23,8 @@ const URL_RE = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/\S+$/;
 const WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima'];
 
 export const SCALARS: Record<ScalarType, ScalarRule> = {
-  number: { test: (t) => NUMBER.test(t), generate: (r) => String(r.int(1, 1000)), describe: 'a number' },
-  'number-in-string': { test: (t) => NUMBER.test(t), generate: (r) => String(r.int(1, 1000)), describe: 'a number in a string' },
+  number: { test: (t) => NUMBER.test(t), generate: (r) => String(r.int(1, 100)), describe: 'a number' },
+  'number-in-string': { test: (t) => NUMBER.test(t), generate: (r) => String(r.int(1, 100)), describe: 'a number in a string' },
   string: { test: () => true, generate: (r) => `${r.pick(WORDS)}${r.int(1, 99)}`, describe: 'a string' },
   boolean: { test: (t) => t === 'true' || t === 'false', generate: (r) => (r.int(0, 1) === 1 ? 'true' : 'false'), describe: 'a boolean' },
   null: { test: (t) => t === '' || t === 'null', generate: () => '', describe: 'null' },
