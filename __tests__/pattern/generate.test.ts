@@ -64,6 +64,17 @@ describe('generation agrees with matching', () => {
 describe('request generation', () => {
   const contract = loadContract(path.join(ROOT, 'contracts', 'soap', 'api_petstore_v1.spec'));
 
+  it('makes whole numbers from 1 to 100, which every XSD integer type accepts (xs:byte is -128..127)', () => {
+    const c = parseContract('Feature: f\n  Scenario: s\n    When POST /x\n    And request-body <r><n>(number)</n></r>\n    Then status 200\n', 'n.spec');
+    const seen = new Set<number>();
+    for (let seed = 0; seed < 2000; seed++) {
+      const n = Number(/<n>(\d+)<\/n>/.exec(generateBody(c.scenarios[0].request.body!, { scope: c.scenarios[0].scope, rng: createRandom(seed) }).text)![1]);
+      expect(Number.isInteger(n) && n >= 1 && n <= 100).toBe(true);
+      seen.add(n);
+    }
+    expect(seen.size).toBeGreaterThan(90);
+  });
+
   it('is deterministic for a seed and varies with it', () => {
     const invoice = testCases(contract).find((t) => t.scenario.name === 'Invoice ids')!;
     expect(buildRequest(invoice, 5)).toEqual(buildRequest(invoice, 5));
