@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { loadContract, parseContractCached } from '../contract/load';
 import type { Contract } from '../contract/model';
@@ -81,14 +81,21 @@ function specFiles(source: string): string[] {
 }
 
 function walk(dir: string, out: string[]): void {
+  contractFolders(dir, (folder, entries) => {
+    for (const e of entries) if (e.isFile() && e.name.endsWith('.spec')) out.push(path.join(folder, e.name));
+  });
+}
+
+/**
+ * Visits `dir` and the folders under it that can hold contracts, in sorted
+ * order: hidden folders and node_modules are skipped, symlinked folders not
+ * followed (a Dirent of a link is not a directory), so a loop cannot hang.
+ * The stub's search and its --watch share this rule.
+ */
+export function contractFolders(dir: string, visit: (folder: string, entries: Dirent[]) => void): void {
   const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  visit(dir, entries);
   for (const e of entries) {
-    const full = path.join(dir, e.name);
-    if (e.isDirectory()) {
-      if (e.name === 'node_modules' || e.name.startsWith('.')) continue;
-      walk(full, out);
-    } else if (e.isFile() && e.name.endsWith('.spec')) {
-      out.push(full);
-    }
+    if (e.isDirectory() && e.name !== 'node_modules' && !e.name.startsWith('.')) contractFolders(path.join(dir, e.name), visit);
   }
 }

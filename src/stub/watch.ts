@@ -1,5 +1,6 @@
-import { existsSync, readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
+import { contractFolders } from './contracts';
 import { exampleDirs } from './example-files';
 
 export interface Watching {
@@ -86,16 +87,12 @@ function foldersToWatch(paths: readonly string[]): Map<string, Relevant> {
 }
 
 function walk(dir: string, out: Map<string, Relevant>): void {
-  if (out.size >= MAX_FOLDERS) return;
-  // In a folder of contracts any change may matter: a new .spec, a new folder, an example file.
-  out.set(dir, (name) => name === null || !name.startsWith('.'));
-  let entries;
   try {
-    entries = readdirSync(dir, { withFileTypes: true });
+    contractFolders(dir, (folder) => {
+      // In a folder of contracts any change may matter: a new .spec, a new folder, an example file.
+      if (out.size < MAX_FOLDERS) out.set(folder, (name) => name === null || !name.startsWith('.'));
+    });
   } catch {
-    return;
-  }
-  for (const e of entries) {
-    if (e.isDirectory() && e.name !== 'node_modules' && !e.name.startsWith('.')) walk(path.join(dir, e.name), out);
+    // A folder gone or unreadable meanwhile: watch what was found.
   }
 }
