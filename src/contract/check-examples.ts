@@ -1,6 +1,5 @@
 import { describePattern } from '../pattern/describe';
-import { exampleToJson } from '../pattern/generate';
-import { matchJson, matchText } from '../pattern/match';
+import { exampleValue } from '../pattern/generate';
 import { namedPlaces, type Place } from '../pattern/places';
 import type { Pattern, Scope } from '../pattern/types';
 import type { Scenario } from './model';
@@ -68,9 +67,7 @@ function scenarioPlaces(s: Scenario): ScenarioPlace[] {
 
 function fits(value: string, place: Place, scope: Scope): boolean {
   try {
-    if (place.form === 'text') return matchText(place.pattern, value, scope).length === 0;
-    const json = exampleToJson(value, place.pattern, scope);
-    return json !== undefined && matchJson(place.pattern, json, scope).length === 0;
+    return exampleValue(value, place.pattern, scope, place.form) !== undefined;
   } catch {
     return true; // a pattern that cannot be matched is reported elsewhere; do not add noise here
   }

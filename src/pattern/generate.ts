@@ -88,8 +88,8 @@ export function generateJson(p: Pattern, ctx: GenerateContext, key?: string): un
   const inner: GenerateContext = { ...ctx, depth: depth + 1 };
   if (key !== undefined && ctx.examples?.has(key)) {
     // A column names a key wherever it appears; its value is used only where it fits the key's type.
-    const fromExample = exampleToJson(ctx.examples.get(key)!, p, ctx.scope);
-    if (fromExample !== undefined && matchJson(p, fromExample, ctx.scope).length === 0) return fromExample;
+    const fromExample = exampleValue(ctx.examples.get(key)!, p, ctx.scope, 'json');
+    if (fromExample) return fromExample.value;
   }
   const r = resolve(p, ctx.scope);
   switch (r.kind) {
@@ -139,7 +139,7 @@ export function generateJson(p: Pattern, ctx: GenerateContext, key?: string): un
 }
 
 /** An Examples cell as a JSON value of the pattern's type ("10" for (number) is 10). */
-export function exampleToJson(cell: string, p: Pattern, scope: Scope): unknown {
+function exampleToJson(cell: string, p: Pattern, scope: Scope): unknown {
   if (cell === '') return undefined;
   let r: Pattern;
   try {
@@ -215,7 +215,20 @@ function generateOneElement(p: XmlElementPattern, ctx: GenerateContext): XmlElem
 function fittingTextExample(ctx: GenerateContext, key: string, p: Pattern): string | undefined {
   const value = ctx.examples?.get(key);
   if (value === undefined || value === '') return value;
-  return matchText(p, value, ctx.scope).length === 0 ? value : undefined;
+  return exampleValue(value, p, ctx.scope, 'text') ? value : undefined;
+}
+
+/**
+ * An Examples cell as the value it stands for where pattern `p` is ('text': XML
+ * text, a header, a parameter; 'json': a JSON value, "10" being 10 for a
+ * (number)), or undefined when it does not fit there. Generation uses a cell
+ * only where this gives a value, and contract reading (check-examples.ts)
+ * refuses a cell for which it gives none anywhere: one rule for both.
+ */
+export function exampleValue(cell: string, p: Pattern, scope: Scope, form: 'text' | 'json'): { value: unknown } | undefined {
+  if (form === 'text') return matchText(p, cell, scope).length === 0 ? { value: cell } : undefined;
+  const value = exampleToJson(cell, p, scope);
+  return value !== undefined && matchJson(p, value, scope).length === 0 ? { value } : undefined;
 }
 
 function split(name: string): { prefix: string; local: string } {
