@@ -67,7 +67,7 @@ class Scan {
     for (;;) {
       const lt = t.indexOf('<', this.pos);
       const end = lt < 0 ? t.length : lt;
-      if (end > this.pos) this.text_(t.slice(this.pos, end), stack);
+      if (end > this.pos) this.addText(t.slice(this.pos, end), stack);
       if (lt < 0) break;
       const next = t.charCodeAt(lt + 1);
       if (next === 0x21 /* ! */) {
@@ -94,7 +94,7 @@ class Scan {
   }
 
   /** Text between markup: outside the root only XML whitespace; inside, trimmed and joined as parse.ts does. */
-  private text_(raw: string, stack: XmlElement[]): void {
+  private addText(raw: string, stack: XmlElement[]): void {
     if (stack.length === 0) {
       if (!ONLY_SPACE.test(raw)) throw BAIL;
       return;
