@@ -133,23 +133,13 @@ export async function workingTreePairs(arg: string, cwd: string): Promise<FilePa
   }
   const inTree = walk(abs).map((f) => (rel ? `${rel}/${f}` : f));
   const inHead = head ? (await listFiles(root, head, rel)).filter(isContractFile) : [];
-  const all = [...new Set([...inTree, ...inHead])].sort();
-  if (all.length === 0) throw usage(`no contract files (*.spec) under ${arg}`);
-  const headSet = new Set(inHead);
-  const treeSet = new Set(inTree);
-  const pairs: FilePair[] = [];
-  for (const f of all) {
-    const shown = path.join(arg, path.relative(rel, f) || '.');
-    pairs.push({
-      file: shown,
-      older: headSet.has(f) ? { label: `HEAD:${f}`, text: await showFile(root, head!, f) } : undefined,
-      newer: treeSet.has(f) ? { label: shown, text: readText(path.join(root, f)) } : undefined,
-      olderWhere: 'HEAD',
-      newerWhere: 'the working tree',
-      inFolder: true,
-    });
-  }
-  return pairs;
+  if (inTree.length + inHead.length === 0) throw usage(`no contract files (*.spec) under ${arg}`);
+  return folderPairs(
+    arg,
+    rel,
+    { files: inHead, where: 'HEAD', version: async (f) => ({ label: `HEAD:${f}`, text: await showFile(root, head!, f) }) },
+    { files: inTree, where: 'the working tree', version: (f, shown) => ({ label: shown, text: readText(path.join(root, f)) }) },
+  );
 }
 
 /** `accord compatible git commits <path> <newer> <older>`: the file (or folder) at two commits. */
@@ -176,19 +166,35 @@ export async function commitPairs(arg: string, newerRef: string, olderRef: strin
   }
   const inNewer = (await listFiles(root, newer, rel)).filter(isContractFile);
   const inOlder = (await objectType(root, older, rel)) === 'tree' ? (await listFiles(root, older, rel)).filter(isContractFile) : [];
-  const all = [...new Set([...inNewer, ...inOlder])].sort();
-  if (all.length === 0) throw usage(`no contract files (*.spec) under ${arg} in ${newerRef} or ${olderRef}`);
-  const newerSet = new Set(inNewer);
-  const olderSet = new Set(inOlder);
+  if (inNewer.length + inOlder.length === 0) throw usage(`no contract files (*.spec) under ${arg} in ${newerRef} or ${olderRef}`);
+  return folderPairs(
+    arg,
+    rel,
+    { files: inOlder, where: olderRef, version: async (f) => ({ label: `${olderRef}:${f}`, text: await showFile(root, older, f) }) },
+    { files: inNewer, where: newerRef, version: async (f) => ({ label: `${newerRef}:${f}`, text: await showFile(root, newer, f) }) },
+  );
+}
+
+interface FolderSide {
+  /** Contract files on this side, relative to the repository root. */
+  files: string[];
+  where: string;
+  version(file: string, shown: string): Version | Promise<Version>;
+}
+
+/** One pair per contract file found on either side of a folder comparison, in path order. */
+async function folderPairs(arg: string, rel: string, older: FolderSide, newer: FolderSide): Promise<FilePair[]> {
+  const inOlder = new Set(older.files);
+  const inNewer = new Set(newer.files);
   const pairs: FilePair[] = [];
-  for (const f of all) {
+  for (const f of [...new Set([...older.files, ...newer.files])].sort()) {
     const shown = path.join(arg, path.relative(rel, f) || '.');
     pairs.push({
       file: shown,
-      older: olderSet.has(f) ? { label: `${olderRef}:${f}`, text: await showFile(root, older, f) } : undefined,
-      newer: newerSet.has(f) ? { label: `${newerRef}:${f}`, text: await showFile(root, newer, f) } : undefined,
-      olderWhere: olderRef,
-      newerWhere: newerRef,
+      older: inOlder.has(f) ? await older.version(f, shown) : undefined,
+      newer: inNewer.has(f) ? await newer.version(f, shown) : undefined,
+      olderWhere: older.where,
+      newerWhere: newer.where,
       inFolder: true,
     });
   }
