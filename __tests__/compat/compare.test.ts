@@ -1,7 +1,7 @@
 import { patternFromText } from '../../src/pattern/body';
 import { encompasses } from '../../src/pattern/compare';
 import { matchJson, matchText } from '../../src/pattern/match';
-import { compareBodies, comparePath, samePathShape } from '../../src/pattern/compare-http';
+import { compareBodies, comparePath, samePathShape } from '../../src/http/compare-http';
 import { parseRequestPath } from '../../src/contract/path';
 import type { Pattern, Scope } from '../../src/pattern/types';
 

@@ -5,7 +5,7 @@ import type { Scenario } from '../../src/contract/model';
 import { scenarioChanges } from '../../src/compat/diff';
 import { ParsedBody } from '../../src/http/body';
 import { matchBody } from '../../src/http/match-body';
-import { samePathShape } from '../../src/pattern/compare-http';
+import { samePathShape } from '../../src/http/compare-http';
 import { generateBody, type GenerateContext } from '../../src/pattern/generate';
 import { createRandom } from '../../src/pattern/random';
 import type { Pattern, Scope } from '../../src/pattern/types';

@@ -1,6 +1,6 @@
 import type { Contract, Scenario } from '../contract/model';
 import type { CompareOptions, Difference } from '../pattern/compare';
-import { compareBodies, compareFields, compareHeaders, comparePath, compareQuery, samePathShape } from '../pattern/compare-http';
+import { compareBodies, compareFields, compareHeaders, comparePath, compareQuery, samePathShape } from '../http/compare-http';
 import type { Change, ContractDiff, ScenarioDiff, Side } from './model';
 
 /**

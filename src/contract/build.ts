@@ -6,10 +6,9 @@ import { nodeTypeNames, parsePlaceholder, referencedNames } from '../pattern/pla
 import { LayeredMap } from '../pattern/layered-map';
 import { isScalarName } from '../pattern/scalars';
 import type { JsonField, Pattern, ScalarType } from '../pattern/types';
-import { HTTP_METHODS } from '../http/message';
 import { closest } from '../suggest';
 import { checkExamples } from './check-examples';
-import type { Contract, ContractNote, ExampleRow, FormField, HeaderSpec, Scenario } from './model';
+import { HTTP_METHODS, type Contract, type ContractNote, type ExampleRow, type FormField, type HeaderSpec, type Scenario } from './model';
 import { parseRequestPath } from './path';
 
 const KEYWORDS = ['<METHOD> <path>', 'request-header', 'response-header', 'status', 'request-body', 'response-body', 'type', 'json', 'pattern', 'enum', 'form-field', 'request-part'];

@@ -1,5 +1,8 @@
 import type { Pattern, Scope } from '../pattern/types';
 
+/** The methods a contract's request line may name. */
+export const HTTP_METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS', 'TRACE']);
+
 /** The contract as plain data: what the runner, the stub and the compatibility check read. */
 export interface Contract {
   file: string;

@@ -14,9 +14,6 @@ export interface HttpResponse {
   body: string;
 }
 
-/** The methods a contract's request line may name. */
-export const HTTP_METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS', 'TRACE']);
-
 export const SOAP11_ENVELOPE = 'http://schemas.xmlsoap.org/soap/envelope/';
 export const SOAP12_ENVELOPE = 'http://www.w3.org/2003/05/soap-envelope';
 

@@ -1,5 +1,5 @@
 import { AccordError } from '../errors';
-import { HTTP_METHODS } from '../http/message';
+import { HTTP_METHODS } from '../contract/model';
 import { parseXml } from '../xml/parse';
 import type { XmlElement } from '../xml/tree';
 import { findEnvelopeStart, soapParts } from './envelope';

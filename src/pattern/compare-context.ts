@@ -1,4 +1,4 @@
-import type { Difference, TextMode } from './compare';
+import type { Difference, TextMode } from './compare-types';
 import { lookupType } from './resolve';
 import type { Pattern, Scope, XmlElementPattern } from './types';
 

@@ -1,4 +1,4 @@
-import type { TextMode } from './compare';
+import type { TextMode } from './compare-types';
 import { matchJson, matchText } from './match';
 import { scalarAccepts } from './scalars';
 import type { Pattern, ScalarType, Scope } from './types';

@@ -1,4 +1,4 @@
-import type { Difference } from './compare';
+import type { Difference } from './compare-types';
 import { lookupType } from './resolve';
 import type { Occurs, Pattern, Scope, XmlContent, XmlElementPattern } from './types';
 

@@ -3,9 +3,11 @@ import { compareArrays, compareDictionaries, compareLists, compareObjects, dicti
 import { acceptsValue, finiteValues, scalarContains } from './compare-scalar';
 import { compareElements } from './compare-xml';
 import { describePattern } from './describe';
+import type { CompareOptions, Difference, TextMode } from './compare-types';
 import type { Pattern, Scope, XmlElementPattern } from './types';
 
 export { deref, type Named } from './compare-context';
+export type { CompareOptions, Difference, DifferenceKind, DifferenceTarget, TextMode } from './compare-types';
 
 /**
  * Comparison: does pattern A accept every value pattern B accepts ("A
@@ -23,52 +25,9 @@ export { deref, type Named } from './compare-context';
  * compare-scalar.ts; JSON objects, dictionaries, lists and arrays in
  * compare-json.ts; XML elements in compare-xml.ts, their child sequences in
  * compare-sequence.ts; headers, query, path and whole bodies in
- * compare-http.ts. The JSON and XML parts call back through the
+ * http/compare-http.ts. The JSON and XML parts call back through the
  * CompareContext interface (compare-context.ts).
  */
-
-export type DifferenceKind =
-  /** B can produce a value of a type A does not accept. */
-  | 'type'
-  /** B can produce a node, key, attribute, query parameter or form field A does not allow. */
-  | 'unexpected'
-  /** A requires a node, key, attribute, header or form field that B never has. */
-  | 'missing'
-  /** A requires it; B may leave it out (or, for a JSON value, make it null). */
-  | 'optional'
-  /** A allows one such node in a row; B may repeat it. */
-  | 'repeated'
-  /** B may send the node as xsi:nil; A may not. */
-  | 'nillable'
-  /** B's child nodes may come in a sequence A's order does not allow. */
-  | 'order'
-  /** B's JSON object may carry keys beyond its own; A's object is closed. */
-  | 'open';
-
-/** What a difference is about: the part of a message it names. */
-export type DifferenceTarget = 'node' | 'header' | 'query' | 'field' | 'value';
-
-export interface Difference {
-  kind: DifferenceKind;
-  target: DifferenceTarget;
-  /** "Envelope/Body/getPetResponse/name", "pets[*].id", "" for the root. */
-  path: string;
-  /** The node, key, attribute, header or parameter concerned (kinds other than 'type'). */
-  name?: string;
-  /** What A says here, in report words: "(number)", "node <id>", "required". */
-  a: string;
-  /** What B says here. */
-  b: string;
-  /** For 'type': B accepts every value of A (A is strictly narrower), so the change only narrows or widens. */
-  narrower?: boolean;
-}
-
-export type TextMode = 'json' | 'text';
-
-/** Options of the entry functions. `stopAtFirst`: answer yes or no quickly; at most one difference is returned. */
-export interface CompareOptions {
-  stopAtFirst?: boolean;
-}
 
 /** Thrown inside a comparison that stops at its first difference; never escapes this module. */
 const STOP = Symbol('stop');

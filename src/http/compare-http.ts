@@ -1,9 +1,9 @@
 import type { FormField, HeaderSpec, PathSegment, QueryParam } from '../contract/model';
-import { Comparer, deref, run, type CompareOptions, type Difference } from './compare';
-import { describePattern } from './describe';
-import { bodyKind } from './generate';
-import { effectiveElement } from './resolve';
-import type { Pattern, Scope } from './types';
+import { Comparer, deref, run, type CompareOptions, type Difference } from '../pattern/compare';
+import { describePattern } from '../pattern/describe';
+import { bodyKind } from '../pattern/generate';
+import { effectiveElement } from '../pattern/resolve';
+import type { Pattern, Scope } from '../pattern/types';
 
 /*
  * The parts of an HTTP request or response, compared the way accord's
