@@ -5,7 +5,8 @@ import { matchRequest } from '../http/match-request';
 import type { HttpRequest } from '../http/message';
 import type { Mismatch } from '../pattern/mismatch';
 import { mayMatch } from './prefilter';
-import { literalKey, type Route, type RouteTable } from './routes';
+import type { Route, RouteTable } from './route';
+import { literalKey } from './routes';
 
 /** How one scenario saw a request that it did not accept. */
 export interface Attempt {

@@ -2,7 +2,7 @@ import { AccordError, formatLocation } from '../errors';
 import type { ParsedBody } from '../http/body';
 import { formatMismatches } from '../pattern/mismatch';
 import type { Attempt } from './dispatch';
-import type { Route, RouteTable } from './routes';
+import type { Route, RouteTable } from './route';
 
 /**
  * The plain-text bodies of the stub's own errors. The 400 report uses the

@@ -2,7 +2,7 @@ import type { ExampleRow } from '../contract/model';
 import type { HttpResponse } from '../http/message';
 import { generateBody, generateText, type GenerateContext } from '../pattern/generate';
 import type { Random } from '../pattern/random';
-import type { Route } from './routes';
+import type { Route } from './route';
 
 /**
  * The answer to a request that matched `route`: the scenario's status, its

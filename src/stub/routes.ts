@@ -1,13 +1,14 @@
 import type { Contract, ExampleRow, Scenario } from '../contract/model';
 import { AccordError, CompositeAccordError, formatLocation } from '../errors';
 import { contentTypeFor } from '../http/content-type';
-import { bodyKind, type BodyKind } from '../pattern/generate';
-import { createRandom, seedFrom, type Random } from '../pattern/random';
+import { bodyKind } from '../pattern/generate';
+import { createRandom, seedFrom } from '../pattern/random';
 import { resolve } from '../pattern/resolve';
 import type { XmlElementPattern } from '../pattern/types';
-import { loadExampleFiles, type FixedExample } from './example-files';
+import { loadExampleFiles } from './example-files';
 import { narrowToRow } from './examples';
-import { requiredNodes, type RequiredNode } from './prefilter';
+import { requiredNodes } from './prefilter';
+import type { Route, RouteTable } from './route';
 import { respond } from './respond';
 import { compileXmlTemplate, type XmlTemplate } from './template';
 
@@ -16,46 +17,6 @@ import { compileXmlTemplate, type XmlTemplate } from './template';
  * where it is served, which body kind it reads, its Examples rows as narrowed
  * scenarios, the Content-Type of its answer and its own random stream.
  */
-export interface Route {
-  scenario: Scenario;
-  method: string;
-  /** `/ws` for a path without parameters (looked up by key); undefined otherwise. */
-  literalPath?: string;
-  /** What the request body must be, to tell "malformed XML" from "no match". */
-  requestKind?: BodyKind;
-  /** Nodes every matching XML body has: requests without them skip the full match (prefilter.ts). */
-  required?: RequiredNode;
-  rows: { row: ExampleRow; scenario: Scenario }[];
-  /** Example files for this scenario: tried before the rows, answered as given. */
-  fixed: FixedExample[];
-  responseKind?: BodyKind;
-  /** Compiled XML response bodies, one per Examples row (key undefined: no row); absent where the core generator is used. */
-  templates: Map<ExampleRow | undefined, XmlTemplate>;
-  /** Sent unless the contract declares its own Content-Type response header. */
-  contentType?: string;
-  /**
-   * One stream per scenario for the life of the stub: answers vary from request
-   * to request (like a real service's data) yet a fresh stub answers the same
-   * sequence of requests with the same sequence of bodies.
-   */
-  rng: Random;
-  /** `"Get a pet by id" (contracts/soap/api_pet_v1.spec:3)`: how logs name the scenario. */
-  label: string;
-}
-
-export interface NotServed {
-  scenario: Scenario;
-  reason: string;
-}
-
-export interface RouteTable {
-  routes: Route[];
-  notServed: NotServed[];
-  /** method → literal path → routes, in contract order. */
-  literal: Map<string, Map<string, Route[]>>;
-  /** method → routes whose path has typed parameters. */
-  parameterised: Map<string, Route[]>;
-}
 
 export function buildRoutes(contracts: readonly Contract[]): RouteTable {
   const table: RouteTable = { routes: [], notServed: [], literal: new Map(), parameterised: new Map() };

@@ -10,7 +10,8 @@ import { allowOrigin, answerPreflight, isPreflight } from './cors';
 import { dispatch, type Outcome } from './dispatch';
 import { noMatchReport, unknownPathReport } from './report';
 import { fixedResponse, respond } from './respond';
-import { buildRoutes, type NotServed, type RouteTable } from './routes';
+import type { NotServed, RouteTable } from './route';
+import { buildRoutes } from './routes';
 import { watchSources } from './watch';
 
 export interface StubOptions {

@@ -1,0 +1,48 @@
+import type { ExampleRow, Scenario } from '../contract/model';
+import type { BodyKind } from '../pattern/generate';
+import type { Random } from '../pattern/random';
+import type { FixedExample } from './example-files';
+import type { RequiredNode } from './prefilter';
+import type { XmlTemplate } from './template';
+
+/** A scenario as the stub serves it, and the table the stub looks routes up in (built by routes.ts). */
+export interface Route {
+  scenario: Scenario;
+  method: string;
+  /** `/ws` for a path without parameters (looked up by key); undefined otherwise. */
+  literalPath?: string;
+  /** What the request body must be, to tell "malformed XML" from "no match". */
+  requestKind?: BodyKind;
+  /** Nodes every matching XML body has: requests without them skip the full match (prefilter.ts). */
+  required?: RequiredNode;
+  rows: { row: ExampleRow; scenario: Scenario }[];
+  /** Example files for this scenario: tried before the rows, answered as given. */
+  fixed: FixedExample[];
+  responseKind?: BodyKind;
+  /** Compiled XML response bodies, one per Examples row (key undefined: no row); absent where the core generator is used. */
+  templates: Map<ExampleRow | undefined, XmlTemplate>;
+  /** Sent unless the contract declares its own Content-Type response header. */
+  contentType?: string;
+  /**
+   * One stream per scenario for the life of the stub: answers vary from request
+   * to request (like a real service's data) yet a fresh stub answers the same
+   * sequence of requests with the same sequence of bodies.
+   */
+  rng: Random;
+  /** `"Get a pet by id" (contracts/soap/api_pet_v1.spec:3)`: how logs name the scenario. */
+  label: string;
+}
+
+export interface NotServed {
+  scenario: Scenario;
+  reason: string;
+}
+
+export interface RouteTable {
+  routes: Route[];
+  notServed: NotServed[];
+  /** method → literal path → routes, in contract order. */
+  literal: Map<string, Map<string, Route[]>>;
+  /** method → routes whose path has typed parameters. */
+  parameterised: Map<string, Route[]>;
+}
