@@ -1,5 +1,6 @@
 import { parseContract } from '../../src/contract/load';
-import { JsonTooDeep, MAX_JSON_DEPTH, parseJson } from '../../src/json/parse';
+import { JsonTooDeep, parseJson } from '../../src/json/parse';
+import { MAX_JSON_DEPTH } from '../../src/limits';
 import { startStub } from '../../src/stub';
 import { post } from '../stub/helpers';
 

@@ -1,3 +1,5 @@
+import { MAX_JSON_DEPTH } from '../limits';
+
 /**
  * JSON.parse with a nesting limit. JSON.parse itself takes any depth, but
  * everything after it (matching against a recursive type, generating,
@@ -6,7 +8,7 @@
  * that skips strings, and a deeper text is refused before it is parsed: the
  * same rule as XML's (256 levels).
  */
-export const MAX_JSON_DEPTH = 256;
+
 
 export class JsonTooDeep extends Error {
   constructor(readonly limit: number) {

@@ -1,3 +1,4 @@
+import { MAX_TYPE_NESTING } from '../limits';
 import { classifyJsonString, type TextType, widen } from './scalar';
 
 /** What many logged JSON values at one place have in common. */
@@ -15,7 +16,6 @@ export interface JsonShape {
   item?: JsonShape;
 }
 
-const MAX_DEPTH = 64;
 
 export function newJsonShape(): JsonShape {
   return { count: 0, nulls: 0, mixed: false, objects: 0 };
@@ -28,7 +28,7 @@ export function mergeJson(shape: JsonShape | undefined, value: unknown, depth = 
     s.nulls++;
     return s;
   }
-  if (depth > MAX_DEPTH) {
+  if (depth > MAX_TYPE_NESTING) {
     s.mixed = true;
     return s;
   }

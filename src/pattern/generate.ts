@@ -1,3 +1,4 @@
+import { MAX_GENERATE_DEPTH } from '../limits';
 import { AccordError } from '../errors';
 import { serializeXml } from '../xml/serialize';
 import type { XmlAttribute, XmlElement, XmlNode } from '../xml/tree';
@@ -32,7 +33,6 @@ export interface GenerateContext {
 /** XML elements made per body before generation keeps to required nodes only. */
 export const XML_NODE_BUDGET = 2000;
 
-const MAX_DEPTH = 24;
 
 export type BodyKind = 'xml' | 'json' | 'text';
 
@@ -84,7 +84,7 @@ export function generateText(p: Pattern, ctx: GenerateContext, key?: string): st
 
 export function generateJson(p: Pattern, ctx: GenerateContext, key?: string): unknown {
   const depth = ctx.depth ?? 0;
-  if (depth > MAX_DEPTH) throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', 'type nesting too deep to generate (a recursive type with no way to stop?)');
+  if (depth > MAX_GENERATE_DEPTH) throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', 'type nesting too deep to generate (a recursive type with no way to stop?)');
   const inner: GenerateContext = { ...ctx, depth: depth + 1 };
   if (key !== undefined && ctx.examples?.has(key)) {
     // A column names a key wherever it appears; its value is used only where it fits the key's type.
@@ -103,11 +103,11 @@ export function generateJson(p: Pattern, ctx: GenerateContext, key?: string): un
     case 'enum':
       return r.base === 'number' ? Number(ctx.rng.pick(r.values)) : ctx.rng.pick(r.values);
     case 'optional':
-      return depth > MAX_DEPTH / 2 ? null : generateJson(r.inner, inner);
+      return depth > MAX_GENERATE_DEPTH / 2 ? null : generateJson(r.inner, inner);
     case 'lookup':
       return ctx.examples?.has(r.key) ? exampleToJson(ctx.examples.get(r.key)!, r.inner, ctx.scope) : generateJson(r.inner, inner);
     case 'list': {
-      const n = depth > MAX_DEPTH / 2 ? 0 : repeatCount(ctx);
+      const n = depth > MAX_GENERATE_DEPTH / 2 ? 0 : repeatCount(ctx);
       return Array.from({ length: n }, () => generateJson(r.inner, inner));
     }
     case 'array':
@@ -120,7 +120,7 @@ export function generateJson(p: Pattern, ctx: GenerateContext, key?: string): un
       const out: Record<string, unknown> = {};
       for (const f of r.fields) {
         const example = ctx.examples?.get(f.key);
-        if (f.optional && (ctx.optional === false || example === '' || depth > MAX_DEPTH / 2)) continue;
+        if (f.optional && (ctx.optional === false || example === '' || depth > MAX_GENERATE_DEPTH / 2)) continue;
         out[f.key] = generateJson(f.pattern, inner, f.key);
       }
       return out;
@@ -128,7 +128,7 @@ export function generateJson(p: Pattern, ctx: GenerateContext, key?: string): un
     case 'dictionary': {
       const out: Record<string, unknown> = {};
       // Past half the depth budget, stop recursive types with the smallest value they allow.
-      if (depth <= MAX_DEPTH / 2) out[generateText(r.key, inner)] = generateJson(r.value, inner);
+      if (depth <= MAX_GENERATE_DEPTH / 2) out[generateText(r.key, inner)] = generateJson(r.value, inner);
       return out;
     }
     case 'xml':
@@ -170,15 +170,15 @@ function repeatCount(ctx: GenerateContext): number {
 /** The nodes an element pattern stands for: none, one or several, by its occurrence. */
 export function generateXml(p: XmlElementPattern, ctx: GenerateContext, root = false): XmlElement[] {
   const depth = ctx.depth ?? 0;
-  if (depth > MAX_DEPTH * 4) throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', `<${p.name}> nests too deep to generate (a recursive type with no way to stop?)`);
+  if (depth > MAX_GENERATE_DEPTH * 4) throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', `<${p.name}> nests too deep to generate (a recursive type with no way to stop?)`);
   const eff = effectiveElement(p, ctx.scope);
   const budget = ctx.budget ?? { left: XML_NODE_BUDGET };
   let count = 1;
   if (!root) {
     const example = ctx.examples?.get(eff.local);
     const spent = budget.left <= 0;
-    if (p.occurs === 'optional') count = ctx.optional === false || example === '' || depth > MAX_DEPTH || spent ? 0 : 1;
-    else if (p.occurs === 'multiple') count = depth > MAX_DEPTH || spent ? 0 : repeatCount(ctx);
+    if (p.occurs === 'optional') count = ctx.optional === false || example === '' || depth > MAX_GENERATE_DEPTH || spent ? 0 : 1;
+    else if (p.occurs === 'multiple') count = depth > MAX_GENERATE_DEPTH || spent ? 0 : repeatCount(ctx);
   }
   budget.left -= count;
   const out: XmlElement[] = [];

@@ -1,3 +1,4 @@
+import { MAX_TYPE_NESTING } from '../limits';
 import { effectiveElement, contentSlots, resolve } from './resolve';
 import type { Pattern, Scope, XmlElementPattern } from './types';
 
@@ -17,7 +18,6 @@ export interface Place {
 }
 
 /** Deeper than this a walk stops: only recursive types get there, and their places repeat. */
-const MAX_DEPTH = 64;
 
 export function namedPlaces(body: Pattern, scope: Scope): Place[] {
   const out: Place[] = [];
@@ -25,7 +25,7 @@ export function namedPlaces(body: Pattern, scope: Scope): Place[] {
   const seen = new Set<Pattern>();
 
   const json = (p: Pattern, path: string, depth: number): void => {
-    if (depth > MAX_DEPTH || seen.has(p)) return;
+    if (depth > MAX_TYPE_NESTING || seen.has(p)) return;
     seen.add(p);
     const r = safeResolve(p, scope);
     if (!r) return;
@@ -57,7 +57,7 @@ export function namedPlaces(body: Pattern, scope: Scope): Place[] {
   };
 
   const xml = (p: XmlElementPattern, parent: string, depth: number): void => {
-    if (depth > MAX_DEPTH || seen.has(p)) return;
+    if (depth > MAX_TYPE_NESTING || seen.has(p)) return;
     seen.add(p);
     let eff: XmlElementPattern;
     try {

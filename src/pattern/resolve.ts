@@ -1,13 +1,13 @@
+import { MAX_TYPE_NESTING } from '../limits';
 import { AccordError } from '../errors';
 import type { Occurs, Pattern, Scope, XmlContent, XmlElementPattern } from './types';
 
-const MAX_REF_CHAIN = 64;
 
 /** Follows `(Name)` refs to the pattern they name. */
 export function resolve(p: Pattern, scope: Scope): Pattern {
   let cur = p;
   for (let i = 0; cur.kind === 'ref'; i++) {
-    if (i > MAX_REF_CHAIN) throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', `type (${p.kind === 'ref' ? p.name : '?'}) refers to itself`);
+    if (i > MAX_TYPE_NESTING) throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', `type (${p.kind === 'ref' ? p.name : '?'}) refers to itself`);
     const next = scope.types.get(cur.name);
     if (!next) throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', `unknown type (${cur.name})`);
     cur = next;

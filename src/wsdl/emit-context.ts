@@ -20,9 +20,6 @@ export interface Content {
 
 export const SOAPENC = new Set<string>([NS.soapenc, NS.soap12enc]);
 
-/** Deeper than this, a type, group or simple type is not expanded further (recursion without a named type). */
-export const MAX_NESTING = 64;
-
 /** The emitter as its parts see it (implemented by `Emitter` in ./emit). */
 export interface EmitContext {
   readonly index: SchemaIndex;

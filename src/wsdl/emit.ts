@@ -1,3 +1,4 @@
+import { MAX_TYPE_NESTING } from '../limits';
 /**
  * The emitter's core: its state (declared types, names, declarations
  * pending, the recursion guard), element nodes and named types. Particles,
@@ -9,7 +10,7 @@ import { attr, kid, NS, qkey, resolveQName, type QName } from './dom';
 import { builtinScalar } from './builtins';
 import type { TypeDef } from './declared-types';
 import { complexDerived, simpleContent } from './derivation';
-import { MAX_NESTING, SOAPENC, type Content, type EmitContext, type Occurs } from './emit-context';
+import { SOAPENC, type Content, type EmitContext, type Occurs } from './emit-context';
 import { isXmlName, NameTable, Prefixes, qualified } from './names';
 import { particlesAndAttributes } from './particles';
 import type { Decl, SchemaIndex } from './xsd';
@@ -211,7 +212,7 @@ export class Emitter implements EmitContext {
   }
 
   guard<T extends Content>(key: string, f: () => T): T | Content {
-    if (this.stack.includes(key) || this.stack.length > MAX_NESTING) {
+    if (this.stack.includes(key) || this.stack.length > MAX_TYPE_NESTING) {
       this.note(`${key.replace(/^\w+/, '')} contains itself without a named type in between: the inner occurrence is marked (anything)`);
       return { attrs: [], children: [], text: this.anything() };
     }

@@ -1,3 +1,4 @@
+import { MAX_TYPE_NESTING } from '../limits';
 /**
  * XSD particles to child nodes: sequence, all, choice, group references,
  * wildcards (xsd:any), local elements, and element refs with their
@@ -6,7 +7,7 @@
 import type { Element } from '@xmldom/xmldom';
 import { attr, kids, NS, qkey, resolveQName, type QName } from './dom';
 import { attributes } from './attributes';
-import { MAX_NESTING, type Content, type EmitContext, type Occurs } from './emit-context';
+import { type Content, type EmitContext, type Occurs } from './emit-context';
 import { qualified } from './names';
 import { comment, COMMENT, type XNode } from './xml-text';
 import type { Decl } from './xsd';
@@ -92,7 +93,7 @@ function particle(e: EmitContext, p: Element, outer: Occurs, hint: string): Part
         return { nodes: [], wildcard: true };
       }
       const key = `group${qkey(g.name)}`;
-      if (e.stack.includes(key) || e.stack.length > MAX_NESTING) {
+      if (e.stack.includes(key) || e.stack.length > MAX_TYPE_NESTING) {
         // XSD forbids a group that contains itself; accept the schema, say so, and stop here.
         e.note(`group {${q.ns}}${q.local} contains itself (not allowed in XSD): the inner occurrence is marked (anything)`);
         return { nodes: [], wildcard: true };

@@ -1,8 +1,8 @@
+import { MAX_TYPE_NESTING } from '../limits';
 import type { Element } from '@xmldom/xmldom';
 import { builtinScalar } from './builtins';
 import { attr, kid, kids, NS, qkey, resolveQName } from './dom';
 import type { TypeDef } from './declared-types';
-import { MAX_NESTING } from './emit-context';
 import type { NameTable } from './names';
 import type { Decl, SchemaIndex } from './xsd';
 
@@ -47,7 +47,7 @@ export class SimpleTypes {
   }
 
   private shape(st: Element, depth: number): Shape {
-    if (depth > MAX_NESTING) return { kind: 'scalar', text: '(string)' };
+    if (depth > MAX_TYPE_NESTING) return { kind: 'scalar', text: '(string)' };
     const res = kid(st, NS.xsd, 'restriction');
     if (res) return this.restriction(res, depth);
     // list and union: the text is kept as a string.

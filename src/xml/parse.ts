@@ -1,5 +1,6 @@
 import { SaxesParser } from 'saxes';
 import { AccordError } from '../errors';
+import { XML_LIMITS } from '../limits';
 import { fastParseXml } from './fast-parse';
 import { splitName, type XmlElement, type XmlNode } from './tree';
 
@@ -12,7 +13,7 @@ export interface XmlParseLimits {
   maxElements?: number;
 }
 
-export const DEFAULT_XML_LIMITS: Required<XmlParseLimits> = { maxDepth: 256, maxAttributes: 256, maxElements: 200_000 };
+export const DEFAULT_XML_LIMITS: Required<XmlParseLimits> = { ...XML_LIMITS };
 
 /**
  * Parses XML without a DTD: a DOCTYPE is refused outright, so no external
