@@ -1,0 +1,126 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * docs/architecture.md, kept: every import in src/ (static, type-only,
+ * require() and import() alike) goes down the layers or stays in its own
+ * module, and no two files import each other, directly or round a loop.
+ */
+
+const SRC = path.resolve(__dirname, '..', 'src');
+
+/** The layers of docs/architecture.md, low to high. */
+const LAYER: Record<string, number> = {
+  'limits.ts': 0,
+  'errors.ts': 0,
+  'suggest.ts': 0,
+  xml: 1,
+  json: 1,
+  pattern: 2,
+  contract: 3,
+  http: 4,
+  runner: 5,
+  stub: 5,
+  compat: 5,
+  wsdl: 5,
+  logs: 5,
+  example: 5,
+  cli: 6,
+  'index.ts': 7,
+};
+
+/** Imports between modules of one layer that docs/architecture.md allows, each with its reason there. */
+const SIDEWAYS = new Set(['stub -> wsdl']);
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return sourceFiles(p);
+    return p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+/** Relative specifiers a file imports, in every form TypeScript and Node know. */
+function importsOf(text: string): string[] {
+  const found: string[] = [];
+  const forms = [/\bfrom\s+'(\.[^']*)'/g, /\brequire\(\s*'(\.[^']*)'\s*\)/g, /\bimport\(\s*'(\.[^']*)'\s*[,)]/g, /^import\s+'(\.[^']*)'/gm];
+  for (const re of forms) for (const m of text.matchAll(re)) found.push(m[1]);
+  return found;
+}
+
+function resolveImport(from: string, spec: string): string | undefined {
+  const base = path.resolve(path.dirname(from), spec);
+  for (const candidate of [`${base}.ts`, path.join(base, 'index.ts'), base]) {
+    if (files.includes(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+function moduleOf(file: string): string {
+  return path.relative(SRC, file).split(path.sep)[0];
+}
+
+const files = sourceFiles(SRC);
+const graph = new Map<string, string[]>(
+  files.map((f) => [f, importsOf(readFileSync(f, 'utf8')).flatMap((s) => resolveImport(f, s) ?? [])]),
+);
+const rel = (f: string) => path.relative(SRC, f);
+
+test('every file of src/ belongs to a layer', () => {
+  expect(files.map(moduleOf).filter((m) => LAYER[m] === undefined)).toEqual([]);
+});
+
+test('imports never go up the layers, nor sideways between modules unless allowed', () => {
+  const wrong: string[] = [];
+  for (const [file, targets] of graph) {
+    const a = moduleOf(file);
+    for (const t of targets) {
+      const b = moduleOf(t);
+      if (a === b) continue;
+      if (LAYER[b] > LAYER[a]) wrong.push(`${rel(file)} imports ${rel(t)} (layer ${b} is above ${a})`);
+      else if (LAYER[b] === LAYER[a] && !SIDEWAYS.has(`${a} -> ${b}`)) wrong.push(`${rel(file)} imports ${rel(t)} (${a} and ${b} are one layer)`);
+    }
+  }
+  expect(wrong).toEqual([]);
+});
+
+test('no import cycles, type-only imports included', () => {
+  // Tarjan's strongly connected components: a component of more than one file is a cycle.
+  let counter = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, counter);
+    low.set(v, counter++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(rel(w));
+      } while (w !== v);
+      if (component.length > 1 || graph.get(v)?.includes(v)) cycles.push(component.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  expect(cycles).toEqual([]);
+});
+
+test('the checks see the imports they are meant to see', () => {
+  // The scanner itself: each form of import is found, so an empty list above means something.
+  const sample = "import a from './a';\nimport type { B } from '../b';\nconst c = require('./c');\ntype D = typeof import('./d');\nimport './e';";
+  expect(importsOf(sample).sort()).toEqual(['../b', './a', './c', './d', './e']);
+  expect([...graph.values()].flat().length).toBeGreaterThan(200);
+});
