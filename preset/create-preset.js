@@ -1,6 +1,6 @@
 'use strict';
 /**
- * The Jest configuration `jest --preset accord` starts from. Only files whose
+ * The Jest configuration `jest --preset accord-contracts` starts from. Only files whose
  * extension is exactly `.spec` are contracts (never `*.spec.ts`).
  */
 function createPreset() {

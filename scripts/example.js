@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 // `npm run example`: starts the example service that lives in this repository and
-// runs `jest --preset accord` on contracts/ against it.
+// runs `jest --preset accord-contracts` on contracts/ against it.
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 const { startExampleService } = require('../dist/example/service.js');
@@ -13,7 +13,7 @@ async function main() {
   const jest = require.resolve('jest/bin/jest');
   // --config keeps Jest away from this repository's own jest.config.ts (accord's unit tests).
   const config = JSON.stringify({ rootDir: root, roots: ['<rootDir>/contracts'] });
-  const child = spawn(process.execPath, [jest, '--config', config, '--preset', 'accord', ...process.argv.slice(2)], {
+  const child = spawn(process.execPath, [jest, '--config', config, '--preset', 'accord-contracts', ...process.argv.slice(2)], {
     stdio: 'inherit',
     env: { ...process.env, ACCORD_BASE_URL: service.url },
     cwd: root,

@@ -4,7 +4,7 @@ import { childEnv, plain } from '../helpers/child-env';
 
 /** The README's first command: `npm run example` (after the build) runs scripts/example.js. */
 describe('npm run example', () => {
-  it('starts the example service and runs jest --preset accord on contracts/ against it', async () => {
+  it('starts the example service and runs jest --preset accord-contracts on contracts/ against it', async () => {
     const root = path.join(__dirname, '..', '..');
     const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
       const child = spawn(process.execPath, [path.join(root, 'scripts', 'example.js')], { cwd: root, env: childEnv({ ACCORD_BASE_URL: '' }) });

@@ -9,7 +9,7 @@ import { childEnv, plain } from '../helpers/child-env';
 /**
  * A user's application repository, made in a temp folder, with accord installed
  * from this working tree (npm install <folder>) and Jest from the registry, as a
- * user would have them. Everything runs through `npx jest --preset accord`.
+ * user would have them. Everything runs through `npx jest --preset accord-contracts`.
  */
 const REPO = path.join(__dirname, '..', '..');
 const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8'));
@@ -24,7 +24,7 @@ interface JestRun {
 /** Runs Jest in the app without blocking this process, which serves the example service. */
 function jest(args: string[], env: Record<string, string> = {}): Promise<JestRun> {
   return new Promise((resolve) => {
-    const child = spawn('npx', ['jest', '--preset', 'accord', '--ci', ...args], { cwd: app, env: childEnv({ ACCORD_BASE_URL: service.url, ...env }) });
+    const child = spawn('npx', ['jest', '--preset', 'accord-contracts', '--ci', ...args], { cwd: app, env: childEnv({ ACCORD_BASE_URL: service.url, ...env }) });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -57,9 +57,9 @@ afterAll(async () => {
   if (app) rmSync(app, { recursive: true, force: true });
 });
 
-describe('jest --preset accord in an application repository', () => {
+describe('jest --preset accord-contracts in an application repository', () => {
   it('collects exactly the .spec files', () => {
-    const r = spawnSync('npx', ['jest', '--preset', 'accord', '--listTests', '--json'], { cwd: app, encoding: 'utf8' });
+    const r = spawnSync('npx', ['jest', '--preset', 'accord-contracts', '--listTests', '--json'], { cwd: app, encoding: 'utf8' });
     const files = (JSON.parse(r.stdout) as string[]).map((f) => path.relative(app, f)).sort();
     expect(files).toEqual(['contracts/math/api_math_v1.spec', 'contracts/pets/api_pets_v1.spec', 'contracts/soap/api_pet_v1.spec', 'contracts/soap/api_petstore_v1.spec']);
   });
@@ -173,7 +173,7 @@ describe('jest --preset accord in an application repository', () => {
     const spec = path.join(app, 'contracts', 'math', 'api_math_v1.spec');
     const original = readFileSync(spec, 'utf8');
     // Jest itself, not through npx, so that killing the child ends the watcher.
-    const child = spawn(process.execPath, [path.join(app, 'node_modules', 'jest', 'bin', 'jest.js'), '--preset', 'accord', '--watchAll', 'contracts/math'], {
+    const child = spawn(process.execPath, [path.join(app, 'node_modules', 'jest', 'bin', 'jest.js'), '--preset', 'accord-contracts', '--watchAll', 'contracts/math'], {
       cwd: app,
       env: childEnv({ ACCORD_BASE_URL: service.url }),
     });

@@ -57,10 +57,10 @@ describe('the stub and the contract runner agree', () => {
       await expectAllPass(proc.url, [0, 1, 2]);
     });
 
-    it('passes `jest --preset accord` over contracts/ (the @WIP scenario skipped, exit 0)', () => {
+    it('passes `jest --preset accord-contracts` over contracts/ (the @WIP scenario skipped, exit 0)', () => {
       const jest = require.resolve('jest/bin/jest');
       // An inline config, so this repository's own jest.config.ts (TypeScript tests) is not picked up.
-      const config = JSON.stringify({ preset: 'accord', rootDir: REPO, roots: [path.join(REPO, 'contracts')] });
+      const config = JSON.stringify({ preset: 'accord-contracts', rootDir: REPO, roots: [path.join(REPO, 'contracts')] });
       const r = spawnSync(process.execPath, [jest, '--config', config, '--ci'], {
         cwd: REPO,
         env: childEnv({ ACCORD_BASE_URL: proc.url }),

@@ -10,7 +10,7 @@ import { childEnv, plain } from '../helpers/child-env';
 
 /**
  * The user's path end to end: `accord import wsdl` output, served by `accord
- * stub`, tested by `jest --preset accord` (the generated contract's own Jest
+ * stub`, tested by `jest --preset accord-contracts` (the generated contract's own Jest
  * tests), all passing.
  */
 const REPO = path.join(__dirname, '..', '..');
@@ -48,7 +48,7 @@ function jest(): Promise<{ code: number; output: string }> {
   });
 }
 
-test('jest --preset accord runs the imported contracts against their stub: every test passes', async () => {
+test('jest --preset accord-contracts runs the imported contracts against their stub: every test passes', async () => {
   const r = await jest();
   expect(r.output).toMatch(/Test Suites: 5 passed, 5 total/);
   expect(r.output).toMatch(/Tests: {7}185 passed, 185 total/);
