@@ -4,6 +4,11 @@ import path from 'node:path';
 import { loadContract, parseContract } from '../../src/contract/load';
 import type { Contract } from '../../src/contract/model';
 import { generateBody } from '../../src/pattern/generate';
+import { matchXml } from '../../src/pattern/match';
+import { namedPlaces } from '../../src/pattern/places';
+import { resolve } from '../../src/pattern/resolve';
+import { parseXml } from '../../src/xml/parse';
+import { startStub } from '../../src/stub';
 import { createRandom } from '../../src/pattern/random';
 import { loadContracts } from '../../src/stub/contracts';
 import { compileXmlTemplate } from '../../src/stub/template';
@@ -94,6 +99,60 @@ describe('compiled XML response templates', () => {
       const s = loadContract(file).scenarios[0];
       expect(compileXmlTemplate(s)).toBeUndefined();
     } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('put an Examples value only where it fits, as the generator does (one column naming several places)', () => {
+    // Every place name of every XML response, as a column, with values that fit some places and not others.
+    const values = ['12', 'abc', '', 'true', '2020-01-02', '123e4567-e89b-42d3-a456-426614174000'];
+    let compared = 0;
+    for (const c of contracts()) {
+      for (const s of c.scenarios) {
+        const template = compileXmlTemplate(s);
+        if (!template || !s.response.body) continue;
+        const names = [...new Set(namedPlaces(s.response.body, s.scope).map((p) => p.key))];
+        for (const v of values) {
+          const row = { line: 1, values: new Map(names.map((n) => [n, v])) };
+          const compiled = compileXmlTemplate(s, row)!;
+          for (let seed = 0; seed < 5; seed++) {
+            const body = compiled(createRandom(seed));
+            expect(body).toBe(generateBody(s.response.body, { scope: s.scope, rng: createRandom(seed), examples: row.values }).text);
+            const mismatches = matchXml(resolve(s.response.body, s.scope), parseXml(body), s.scope);
+            expect(`${s.name} with every column = "${v}": ${mismatches.map((m) => `${m.path}: expected ${m.expected}, found ${m.actual}`).join('; ')}`).toBe(`${s.name} with every column = "${v}": `);
+            compared++;
+          }
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(100);
+  });
+
+  it('a stub answers a column that names a number node and a uuid node with a body that fits its own contract', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'accord-template-'));
+    const file = path.join(dir, 'owner.spec');
+    writeFileSync(
+      file,
+      `Feature: Owner
+  Scenario Outline: Owner of a pet
+    Given type Res <r:Result xmlns:r="urn:r"><r:id>(number)</r:id><r:owner><r:id>(uuid)</r:id></r:owner></r:Result>
+    When GET /pets/(id:number)
+    Then status 200
+    And response-body (Res)
+
+    Examples:
+      | id |
+      | 12 |
+`,
+    );
+    const stub = await startStub({ contracts: [file], port: 0, log: () => {} });
+    try {
+      const answer = await fetch(`${stub.url}/pets/12`);
+      const body = await answer.text();
+      expect(answer.status).toBe(200);
+      expect(body).toMatch(/^<r:Result xmlns:r="urn:r"><r:id>12<\/r:id><r:owner><r:id>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}<\/r:id><\/r:owner><\/r:Result>$/);
+    } finally {
+      await stub.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });

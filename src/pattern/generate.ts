@@ -6,7 +6,7 @@ import type { Random } from './random';
 import { contentSlots, effectiveElement, resolve } from './resolve';
 import { matchJson, matchText } from './match';
 import { SCALARS } from './scalars';
-import type { Pattern, Scope, XmlElementPattern } from './types';
+import type { Pattern, Scope, XmlAttributePattern, XmlElementPattern } from './types';
 
 /**
  * Generation: a value of the pattern's shape. Values come from `examples`
@@ -173,13 +173,7 @@ export function generateXml(p: XmlElementPattern, ctx: GenerateContext, root = f
   if (depth > MAX_GENERATE_DEPTH * 4) throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', `<${p.name}> nests too deep to generate (a recursive type with no way to stop?)`);
   const eff = effectiveElement(p, ctx.scope);
   const budget = ctx.budget ?? { left: XML_NODE_BUDGET };
-  let count = 1;
-  if (!root) {
-    const example = ctx.examples?.get(eff.local);
-    const spent = budget.left <= 0;
-    if (p.occurs === 'optional') count = ctx.optional === false || example === '' || depth > MAX_GENERATE_DEPTH || spent ? 0 : 1;
-    else if (p.occurs === 'multiple') count = depth > MAX_GENERATE_DEPTH || spent ? 0 : repeatCount(ctx);
-  }
+  const count = root ? 1 : occurrences(p, eff.local, ctx, depth, budget);
   budget.left -= count;
   const out: XmlElement[] = [];
   for (let i = 0; i < count; i++) out.push(generateOneElement(eff, { ...ctx, depth: depth + 1, budget }));
@@ -189,21 +183,50 @@ export function generateXml(p: XmlElementPattern, ctx: GenerateContext, root = f
 function generateOneElement(p: XmlElementPattern, ctx: GenerateContext): XmlElement {
   const attributes: XmlAttribute[] = p.namespaces.map((n) => ({ name: n.name, ...split(n.name), value: n.value }));
   for (const a of p.attributes) {
-    if (a.optional && ctx.examples?.get(a.local) === '') continue;
-    attributes.push({ name: a.name, ...split(a.name), value: generateText(a.pattern, ctx, a.local) });
+    const value = attributeValue(a, ctx);
+    if (value !== undefined) attributes.push({ name: a.name, ...split(a.name), value });
   }
   const children: XmlNode[] = [];
   for (const slot of contentSlots(p.content, ctx.scope)) {
     if (slot.kind === 'text') {
-      const example = fittingTextExample(ctx, p.local, slot.pattern);
-      const value = example !== undefined && example !== '' ? example : generateText(slot.pattern, ctx);
+      const value = elementText(p.local, slot.pattern, ctx);
       if (value !== '') children.push({ type: 'text', value });
       continue;
     }
-    const asSlot: XmlElementPattern = { ...slot.pattern, occurs: slot.max === Infinity ? 'multiple' : slot.min === 0 ? 'optional' : 'once' };
-    children.push(...generateXml(asSlot, ctx));
+    children.push(...generateXml(slotElement(slot), ctx));
   }
   return { type: 'element', name: p.name, prefix: p.prefix, local: p.local, attributes, children };
+}
+
+/*
+ * The decisions generation makes at each XML node, exported so the stub's
+ * compiled templates (stub/template.ts) make them through the same functions
+ * and cannot drift from this generator.
+ */
+
+/** How many times a non-root element occurs: its occurrence, an empty Examples cell, the depth and the body's node budget decide. */
+export function occurrences(p: XmlElementPattern, local: string, ctx: GenerateContext, depth: number, budget: { left: number }): number {
+  const spent = budget.left <= 0;
+  if (p.occurs === 'optional') return ctx.optional === false || ctx.examples?.get(local) === '' || depth > MAX_GENERATE_DEPTH || spent ? 0 : 1;
+  if (p.occurs === 'multiple') return depth > MAX_GENERATE_DEPTH || spent ? 0 : repeatCount(ctx);
+  return 1;
+}
+
+/** An attribute's value, or undefined when an optional attribute is left out (an empty Examples cell). */
+export function attributeValue(a: XmlAttributePattern, ctx: GenerateContext): string | undefined {
+  if (a.optional && ctx.examples?.get(a.local) === '') return undefined;
+  return generateText(a.pattern, ctx, a.local);
+}
+
+/** An element's text: the Examples cell for the element's name where it fits, else a generated value. */
+export function elementText(local: string, p: Pattern, ctx: GenerateContext): string {
+  const example = fittingTextExample(ctx, local, p);
+  return example !== undefined && example !== '' ? example : generateText(p, ctx);
+}
+
+/** A child slot as the element it generates: its bounds as an occurrence. */
+export function slotElement(slot: { pattern: XmlElementPattern; min: number; max: number }): XmlElementPattern {
+  return { ...slot.pattern, occurs: slot.max === Infinity ? 'multiple' : slot.min === 0 ? 'optional' : 'once' };
 }
 
 /**
@@ -214,7 +237,7 @@ function generateOneElement(p: XmlElementPattern, ctx: GenerateContext): XmlElem
  */
 function fittingTextExample(ctx: GenerateContext, key: string, p: Pattern): string | undefined {
   const value = ctx.examples?.get(key);
-  if (value === undefined || value === '') return value;
+  if (value === undefined) return undefined;
   return exampleValue(value, p, ctx.scope, 'text') ? value : undefined;
 }
 

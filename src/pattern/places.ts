@@ -17,8 +17,6 @@ export interface Place {
   form: 'text' | 'json';
 }
 
-/** Deeper than this a walk stops: only recursive types get there, and their places repeat. */
-
 export function namedPlaces(body: Pattern, scope: Scope): Place[] {
   const out: Place[] = [];
   // Each pattern object is walked once: recursive types end, shared types are not walked again.

@@ -1,16 +1,17 @@
 import type { ExampleRow, Scenario } from '../contract/model';
-import { generateText, type GenerateContext } from '../pattern/generate';
+import { attributeValue, elementText, occurrences, slotElement, XML_NODE_BUDGET, type GenerateContext } from '../pattern/generate';
 import type { Random } from '../pattern/random';
 import { contentSlots, effectiveElement, resolve } from '../pattern/resolve';
-import type { Pattern, Scope, XmlElementPattern } from '../pattern/types';
+import type { Scope, XmlElementPattern } from '../pattern/types';
 import { escapeAttribute, escapeText } from '../xml/serialize';
 
 /**
  * An XML response body compiled once into a template: element names, namespace
- * declarations and which nodes exist are fixed at start-up; only what the core
- * generator draws at random (scalar values, repetition counts) is drawn per
- * request, in the same order and through the same functions (`generateText`,
- * `rng.int(1, 3)`). So a template gives byte for byte what `generateBody` gives
+ * declarations and the tree of slots are fixed at start-up; every per-node
+ * decision (how many times a node occurs, which value, whether an Examples cell
+ * fits there) is made per request by the generator's own functions
+ * (`occurrences`, `attributeValue`, `elementText`), in the same order. So a
+ * template gives byte for byte what `generateBody` gives
  * for the same random stream (a test checks this on every contract), at a
  * fraction of the cost: no pattern walk, no tree, no serialiser.
  *
@@ -32,12 +33,12 @@ class GiveUp extends Error {}
 export function compileXmlTemplate(s: Scenario, row?: ExampleRow): XmlTemplate | undefined {
   if (!s.response.body) return undefined;
   const examples = row?.values;
-  const compiler = new Compiler(s.scope, examples);
+  const compiler = new Compiler(s.scope);
   let emit: Emit;
   try {
     const root = resolve(s.response.body, s.scope);
     if (root.kind !== 'xml') return undefined;
-    emit = compiler.element(root, 0);
+    emit = compiler.element(root, 0, true);
   } catch (e) {
     if (e instanceof GiveUp) return undefined;
     throw e;
@@ -45,54 +46,52 @@ export function compileXmlTemplate(s: Scenario, row?: ExampleRow): XmlTemplate |
   const scope = s.scope;
   return (rng) => {
     const out: string[] = [];
-    emit({ scope, rng, examples }, out);
+    emit({ scope, rng, examples, budget: { left: XML_NODE_BUDGET } }, out);
     return out.join('');
   };
 }
 
+/**
+ * Fixes at compile time what does not depend on the random stream (names,
+ * namespace declarations, the tree of slots) and leaves every decision the
+ * generator makes per node (how many, which value, which Examples cell fits)
+ * to the generator's own functions, called at the same points in the same order.
+ */
 class Compiler {
   private parts = 0;
 
-  constructor(private readonly scope: Scope, private readonly examples: ReadonlyMap<string, string> | undefined) {}
+  constructor(private readonly scope: Scope) {}
 
-  /** Mirrors generateXml: how many times the node occurs, then the node itself. */
-  element(p: XmlElementPattern, depth: number, root = true): Emit {
+  /** generateXml: how many times the node occurs, then the node itself. */
+  element(p: XmlElementPattern, depth: number, root = false): Emit {
     if (depth > MAX_COMPILED_DEPTH || ++this.parts > MAX_PARTS) throw new GiveUp();
     const eff = effectiveElement(p, this.scope);
     const one = this.oneElement(eff, depth + 1);
-    if (root || p.occurs === 'once') return one;
-    const example = this.examples?.get(eff.local);
-    if (p.occurs === 'optional') return example === '' ? () => {} : one;
     return (ctx, out) => {
-      const n = ctx.rng.int(1, 3);
+      const budget = ctx.budget!;
+      const n = root ? 1 : occurrences(p, eff.local, ctx, depth, budget);
+      budget.left -= n;
       for (let i = 0; i < n; i++) one(ctx, out);
     };
   }
 
-  /** Mirrors generateOneElement and serializeXml. */
+  /** generateOneElement, serialised as serializeXml would. */
   private oneElement(p: XmlElementPattern, depth: number): Emit {
     const steps: (string | Emit)[] = [];
     let open = `<${p.name}`;
     for (const n of p.namespaces) open += ` ${n.name}="${escapeAttribute(n.value)}"`;
     steps.push(open);
     for (const a of p.attributes) {
-      const example = this.examples?.get(a.local);
-      if (a.optional && example === '') continue;
-      steps.push(` ${a.name}="`);
-      if (example !== undefined) steps.push(escapeAttribute(example));
-      else steps.push(this.text(a.pattern, escapeAttribute));
-      steps.push('"');
+      const prefix = ` ${a.name}="`;
+      steps.push((ctx, out) => {
+        const value = attributeValue(a, ctx);
+        if (value !== undefined) out.push(prefix, escapeAttribute(value), '"');
+      });
     }
     const children: (string | Emit)[] = [];
     for (const slot of contentSlots(p.content, this.scope)) {
-      if (slot.kind === 'text') {
-        const example = this.examples?.get(p.local);
-        if (example !== undefined && example !== '') children.push(escapeText(example));
-        else children.push(this.text(slot.pattern, escapeText));
-        continue;
-      }
-      const asSlot: XmlElementPattern = { ...slot.pattern, occurs: slot.max === Infinity ? 'multiple' : slot.min === 0 ? 'optional' : 'once' };
-      children.push(this.element(asSlot, depth, false));
+      if (slot.kind === 'text') children.push((ctx, out) => void out.push(escapeText(elementText(p.local, slot.pattern, ctx))));
+      else children.push(this.element(slotElement(slot), depth));
     }
     const close = `</${p.name}>`;
     const head = merge(steps);
@@ -107,13 +106,6 @@ class Compiler {
         out.length = mark;
         out.push('/>');
       } else out.push(close);
-    };
-  }
-
-  /** A leaf value drawn by the core generator, exactly as generateOneElement draws it. */
-  private text(pattern: Pattern, escape: (s: string) => string): Emit {
-    return (ctx, out) => {
-      out.push(escape(generateText(pattern, ctx)));
     };
   }
 }
