@@ -63,10 +63,19 @@ export class CompositeAccordError extends AccordError {
   }
 }
 
-export function isAccordError(e: unknown): e is AccordError {
-  return e instanceof AccordError;
+/**
+ * A state accord's own code should never reach: a bug in accord, never a
+ * user's mistake, so the edges report it as "internal error (please report it)".
+ */
+export class InternalError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InternalError';
+  }
 }
 
-export function contractError(message: string, location: Location): AccordError {
-  return new AccordError('ACCORD_ERR_CONTRACT_SYNTAX', message, location);
+/** The end of an exhaustive `switch`: a kind added to a union and not handled here fails the type check, not a user. */
+export function unreachable(value: never, what = 'case'): never {
+  const kind = (value as { kind?: unknown } | null)?.kind;
+  throw new InternalError(`unhandled ${what}: ${String(kind ?? value)}`);
 }

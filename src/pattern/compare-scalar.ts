@@ -1,3 +1,4 @@
+import { unreachable } from '../errors';
 import type { TextMode } from './compare-types';
 import { matchJson, matchText } from './match';
 import { scalarAccepts } from './scalars';
@@ -23,8 +24,17 @@ export function finiteValues(p: Pattern, mode: TextMode): unknown[] | undefined 
       if (p.type === 'null') return mode === 'json' ? [null] : ['', 'null'];
       if (p.type === 'empty') return mode === 'json' ? ['', null] : [''];
       return undefined;
-    default:
+    case 'ref':
+    case 'optional':
+    case 'list':
+    case 'lookup':
+    case 'object':
+    case 'array':
+    case 'dictionary':
+    case 'xml':
       return undefined;
+    default:
+      return unreachable(p, 'pattern kind');
   }
 }
 

@@ -1,5 +1,5 @@
 import { MAX_GENERATE_DEPTH } from '../limits';
-import { AccordError } from '../errors';
+import { AccordError, unreachable } from '../errors';
 import { serializeXml } from '../xml/serialize';
 import type { XmlAttribute, XmlElement, XmlNode } from '../xml/tree';
 import type { Random } from './random';
@@ -77,8 +77,13 @@ export function generateText(p: Pattern, ctx: GenerateContext, key?: string): st
       return ctx.examples?.has(r.key) ? ctx.examples.get(r.key)! : generateText(r.inner, ctx);
     case 'xml':
       return generateXml(r, ctx, true).map(serializeXml).join('');
-    default:
+    case 'list':
+    case 'object':
+    case 'array':
+    case 'dictionary':
       return JSON.stringify(generateJson(r, ctx));
+    default:
+      return unreachable(r, 'pattern kind');
   }
 }
 
@@ -134,7 +139,7 @@ export function generateJson(p: Pattern, ctx: GenerateContext, key?: string): un
     case 'xml':
       return generateXml(r, ctx, true).map(serializeXml).join('');
     default:
-      return null;
+      return unreachable(r, 'pattern kind');
   }
 }
 

@@ -1,4 +1,4 @@
-import { AccordError } from '../errors';
+import { unreachable } from '../errors';
 import type { XmlElement } from '../xml/tree';
 import { append, type Mismatch, shown } from './mismatch';
 import { contentSlots, effectiveElement, resolve, type ElementSlot, type Slot } from './resolve';
@@ -19,7 +19,7 @@ export function prefixPaths(prefix: string, mismatches: Mismatch[]): Mismatch[] 
 // ---------- text (headers, query, path segments, XML text, plain bodies) ----------
 
 export function matchText(pattern: Pattern, text: string | undefined, scope: Scope, path = ''): Mismatch[] {
-  const p = resolveSafe(pattern, scope);
+  const p = resolve(pattern, scope);
   if (text === undefined) {
     if (p.kind === 'optional') return [];
     return [{ path, expected: describePattern(p), actual: 'nothing' }];
@@ -51,14 +51,14 @@ export function matchText(pattern: Pattern, text: string | undefined, scope: Sco
     case 'xml':
       return [{ path, expected: describePattern(p), actual: shown(text) }];
     default:
-      return [];
+      return unreachable(p, 'pattern kind');
   }
 }
 
 // ---------- JSON ----------
 
 export function matchJson(pattern: Pattern, value: unknown, scope: Scope, path = ''): Mismatch[] {
-  const p = resolveSafe(pattern, scope);
+  const p = resolve(pattern, scope);
   const here = path;
   switch (p.kind) {
     case 'scalar':
@@ -138,7 +138,7 @@ function matchJsonArray(items: Pattern[], value: unknown, scope: Scope, path: st
   const out: Mismatch[] = [];
   let i = 0;
   for (let k = 0; k < items.length; k++) {
-    const item = resolveSafe(items[k], scope);
+    const item = resolve(items[k], scope);
     if (item.kind === 'list') {
       const rest = items.length - k - 1;
       while (i < value.length - rest) {
@@ -164,7 +164,7 @@ const XSI_ATTRIBUTES = new Set(['type', 'nil', 'schemaLocation', 'noNamespaceSch
 
 /** Matches a whole document: the root's name is part of the path. */
 export function matchXml(pattern: Pattern, el: XmlElement, scope: Scope): Mismatch[] {
-  const p = resolveSafe(pattern, scope);
+  const p = resolve(pattern, scope);
   if (p.kind !== 'xml') return [{ path: '', expected: describePattern(p), actual: `an XML document <${el.name}>` }];
   const eff = effectiveElement(p, scope);
   if (eff.local !== el.local) return [{ path: el.local, expected: `node <${eff.local}>`, actual: `<${el.local}>` }];
@@ -223,7 +223,7 @@ function matchElement(p: XmlElementPattern, el: XmlElement, scope: Scope, path: 
 }
 
 function acceptsAnything(p: Pattern, scope: Scope): boolean {
-  const r = resolveSafe(p, scope);
+  const r = resolve(p, scope);
   return r.kind === 'scalar' && r.type === 'anything';
 }
 
@@ -313,14 +313,4 @@ function align(slots: ElementSlot[], children: XmlElement[]): number[] | undefin
   };
   return go(0, 0) ? result : undefined;
 }
-
-function resolveSafe(p: Pattern, scope: Scope): Pattern {
-  try {
-    return resolve(p, scope);
-  } catch (e) {
-    if (e instanceof AccordError) throw e;
-    throw e;
-  }
-}
-
 export type { Slot };

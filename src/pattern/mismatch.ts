@@ -5,12 +5,6 @@ export interface Mismatch {
   actual: string;
 }
 
-export function joinPath(base: string, segment: string): string {
-  if (!base) return segment;
-  if (segment.startsWith('[') || segment.startsWith('.')) return base + segment;
-  return base.endsWith(' ') ? base + segment : `${base}/${segment}`;
-}
-
 export function formatMismatch(m: Mismatch): string {
   return `${m.path}: expected ${m.expected}, found ${m.actual}`;
 }

@@ -1,4 +1,4 @@
-import { AccordError } from '../errors';
+import { AccordError, unreachable } from '../errors';
 import { isScalarName } from './scalars';
 import type { Pattern } from './types';
 
@@ -68,8 +68,12 @@ export function referencedNames(p: Pattern, out: Set<string> = new Set()): Set<s
         else referencedNames(c, out);
       }
       break;
-    default:
+    case 'scalar':
+    case 'literal':
+    case 'enum':
       break;
+    default:
+      unreachable(p, 'pattern kind');
   }
   return out;
 }

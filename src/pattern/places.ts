@@ -1,6 +1,7 @@
+import { unreachable } from '../errors';
 import { MAX_TYPE_NESTING } from '../limits';
 import { effectiveElement, contentSlots, resolve } from './resolve';
-import type { Pattern, Scope, XmlElementPattern } from './types';
+import type { Pattern, ResolvedPattern, Scope, XmlElementPattern } from './types';
 
 /**
  * The places of a body an Examples column can name, as the generator uses
@@ -49,8 +50,12 @@ export function namedPlaces(body: Pattern, scope: Scope): Place[] {
         return;
       case 'dictionary':
         return json(r.value, `${path}.*`, depth + 1);
-      default:
+      case 'scalar':
+      case 'literal':
+      case 'enum':
         return;
+      default:
+        return unreachable(r, 'pattern kind');
     }
   };
 
@@ -86,7 +91,7 @@ export function namedPlaces(body: Pattern, scope: Scope): Place[] {
   return out;
 }
 
-function safeResolve(p: Pattern, scope: Scope): Pattern | undefined {
+function safeResolve(p: Pattern, scope: Scope): ResolvedPattern | undefined {
   try {
     return resolve(p, scope);
   } catch {

@@ -1,10 +1,9 @@
 import { MAX_TYPE_NESTING } from '../limits';
 import { AccordError } from '../errors';
-import type { Occurs, Pattern, Scope, XmlContent, XmlElementPattern } from './types';
-
+import type { Occurs, Pattern, ResolvedPattern, Scope, XmlContent, XmlElementPattern } from './types';
 
 /** Follows `(Name)` refs to the pattern they name. */
-export function resolve(p: Pattern, scope: Scope): Pattern {
+export function resolve(p: Pattern, scope: Scope): ResolvedPattern {
   let cur = p;
   for (let i = 0; cur.kind === 'ref'; i++) {
     if (i > MAX_TYPE_NESTING) throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', `type (${p.kind === 'ref' ? p.name : '?'}) refers to itself`);
@@ -12,10 +11,10 @@ export function resolve(p: Pattern, scope: Scope): Pattern {
     if (!next) throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', `unknown type (${cur.name})`);
     cur = next;
   }
-  return cur;
+  return cur as ResolvedPattern;
 }
 
-export function lookupType(name: string, scope: Scope): Pattern {
+export function lookupType(name: string, scope: Scope): ResolvedPattern {
   return resolve({ kind: 'ref', name }, scope);
 }
 

@@ -139,9 +139,10 @@ export type Pattern =
   | DictionaryPattern
   | XmlElementPattern;
 
+/** A pattern with its `(Name)` refs followed: what `resolve` returns. */
+export type ResolvedPattern = Exclude<Pattern, RefPattern>;
+
 /** Named types visible to a scenario: the Background's, overridden by the scenario's own. */
 export interface Scope {
   types: ReadonlyMap<string, Pattern>;
 }
-
-export const emptyScope: Scope = { types: new Map() };

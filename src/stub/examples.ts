@@ -1,3 +1,4 @@
+import { unreachable } from '../errors';
 import type { ExampleRow, Scenario } from '../contract/model';
 import { patternFromText } from '../pattern/body';
 import { resolve } from '../pattern/resolve';
@@ -68,8 +69,13 @@ class Narrower {
         return { ...p, value: this.pattern(p.value, true) };
       case 'xml':
         return this.element(p);
-      default:
+      case 'scalar':
+      case 'literal':
+      case 'enum':
+      case 'ref':
         return p;
+      default:
+        return unreachable(p, 'pattern kind');
     }
   }
 
