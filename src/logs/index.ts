@@ -1,7 +1,7 @@
 import { parseContract } from '../contract/load';
 import type { Contract } from '../contract/model';
 import { AccordError } from '../errors';
-import { importLogs, readExchanges, type ImportLogOptions } from './import-log';
+import { readExchanges, type ImportLogOptions } from './import-log';
 import { checkExchange } from './verify';
 import type { Mismatch } from '../pattern/mismatch';
 

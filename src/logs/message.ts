@@ -3,13 +3,6 @@ import type { Location } from '../errors';
 /** The shapes of log accord reads; each has its own extractor. */
 export type LogShape = 'cxf' | 'line' | 'pretty' | 'har';
 
-export const SHAPE_NAMES: Record<LogShape, string> = {
-  cxf: 'Apache CXF logging interceptor blocks',
-  line: 'one-line envelopes (Spring-WS and similar)',
-  pretty: 'pretty-printed envelopes',
-  har: 'HAR entries',
-};
-
 /** One HTTP message found in a log: a request or a response, with where it was found. */
 export interface LoggedMessage {
   direction: 'request' | 'response';
@@ -33,8 +26,3 @@ export interface LoggedMessage {
   echo?: LoggedMessage;
 }
 
-/** A request and the response it got. */
-export interface LoggedExchange {
-  request: LoggedMessage;
-  response: LoggedMessage;
-}

@@ -37,16 +37,3 @@ function write(el: XmlElement, out: string[]): void {
   out.push('</', el.name, '>');
 }
 
-/** Indented form for reports and generated contracts. */
-export function prettyXml(el: XmlElement, indent = '  ', depth = 0): string {
-  const pad = indent.repeat(depth);
-  const attrs = el.attributes.map((a) => ` ${a.name}="${escapeAttribute(a.value)}"`).join('');
-  if (el.children.length === 0) return `${pad}<${el.name}${attrs}/>`;
-  if (el.children.every((c) => c.type === 'text')) {
-    return `${pad}<${el.name}${attrs}>${el.children.map((c) => escapeText((c as { value: string }).value)).join('')}</${el.name}>`;
-  }
-  const inner = el.children
-    .map((c) => (c.type === 'text' ? pad + indent + escapeText(c.value) : prettyXml(c, indent, depth + 1)))
-    .join('\n');
-  return `${pad}<${el.name}${attrs}>\n${inner}\n${pad}</${el.name}>`;
-}

@@ -67,7 +67,7 @@ export function registerImportLog(program: Command, io: Io): void {
         );
       }
       if (!contract) {
-        throw new ExitError(EXIT_USAGE, [`accord import log: no request/response pair found in ${files.join(', ')}`, ...summary(io, report).map((l) => `  ${l}`)].join('\n'));
+        throw new ExitError(EXIT_USAGE, [`accord import log: no request/response pair found in ${files.join(', ')}`, ...summary(report).map((l) => `  ${l}`)].join('\n'));
       }
       // Written before checking: a contract that does not take some logged call is still worth a look.
       if (output) {
@@ -78,7 +78,7 @@ export function registerImportLog(program: Command, io: Io): void {
         }
         lines.push(`wrote ${shown(io, output)}`);
       } else io.stdout(contract);
-      lines.push(...summary(io, report));
+      lines.push(...summary(report));
       for (const p of problems.slice(0, SHOWN)) lines.push(`  left out ${describe(p)}`);
       if (problemCount > SHOWN) lines.push(`  ... and ${problemCount - SHOWN} more left out`);
 
@@ -100,7 +100,7 @@ export function registerImportLog(program: Command, io: Io): void {
     });
 }
 
-function summary(io: Io, r: import('../../logs').LogReport): string[] {
+function summary(r: import('../../logs').LogReport): string[] {
   const out: string[] = [];
   const shapes = Object.entries(r.messages).filter(([, n]) => n > 0).map(([s, n]) => `${n} ${s}`);
   out.push(
