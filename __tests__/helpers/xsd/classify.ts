@@ -61,8 +61,10 @@ function splitName(name: string): { ns: string; local: string } {
   return m ? { ns: m[1], local: m[2] } : { ns: '', local: name };
 }
 
-function repeatsSibling(doc: string, name: string): boolean {
+/** Whether some `name` element follows a `previous` element (the same name: a repetition too many; the expected one: too few of it). */
+function repeatsSibling(doc: string, name: string, previous: string): boolean {
   const { ns, local } = splitName(name);
+  const before = splitName(previous);
   const root = parseXml(doc, 'payload').documentElement!;
   const stack: Element[] = [root];
   while (stack.length) {
@@ -75,12 +77,13 @@ function repeatsSibling(doc: string, name: string): boolean {
       let p = c.previousSibling;
       while (p && p.nodeType !== 1) p = p.previousSibling;
       const prev = p as Element | null;
-      if (prev && prev.localName === local && (prev.namespaceURI ?? '') === ns) return true;
+      if (prev && prev.localName === before.local && (prev.namespaceURI ?? '') === before.ns) return true;
     }
   }
   return false;
 }
 
+/** libxml2's messages by class; `doc` is the payload the message is about. */
 export function classify(message: string, doc: string, choices: Set<string>): ErrorClass {
   if (/\[facet 'enumeration'\]/.test(message)) return 'enumeration';
   if (/\[facet '(pattern|length|minLength|maxLength|minInclusive|maxInclusive|minExclusive|maxExclusive|totalDigits|fractionDigits|whiteSpace)'\]/.test(message)) return 'facet (pattern/length/range/digits)';
@@ -88,16 +91,17 @@ export function classify(message: string, doc: string, choices: Set<string>): Er
   if (/xsi:type|substitution group|is abstract/i.test(message)) return 'xsi:type / substitution';
   if (/No matching global declaration available for the validation root/.test(message)) return 'root not declared';
   if (/No matching global element declaration available, but demanded by the strict wildcard/.test(message)) return 'xs:any dropped';
-  if (/is not a valid value of the (atomic|list|union) type/.test(message)) {
+  if (/is not a valid value of the (local )?(atomic|list|union) type/.test(message)) {
     // A value that failed a facet is reported twice: once with the facet, then as "not a valid value of the local atomic type".
-    return /local (atomic|list|union) type/.test(message) ? 'facet (pattern/length/range/digits)' : 'lexical type';
+    return /local atomic type/.test(message) ? 'facet (pattern/length/range/digits)' : 'lexical type';
   }
   if (/The attribute '[^']*' is not allowed|is prohibited/.test(message)) return 'attribute not allowed';
   const missing = /Missing child element\(s\)\. Expected is (?:one of )?\( (.*) \)/.exec(message);
   if (missing) return /##|\*/.test(missing[1]) ? 'xs:any dropped' : 'occurrence bounds';
   const unexpected = /^Element '([^']*)': This element is not expected/.exec(message);
   if (unexpected) {
-    if (repeatsSibling(doc, unexpected[1])) return 'occurrence bounds';
+    const expected = /Expected is \( ([^ ,)]+) \)/.exec(message)?.[1];
+    if (repeatsSibling(doc, unexpected[1], unexpected[1]) || (expected && repeatsSibling(doc, unexpected[1], expected))) return 'occurrence bounds';
     if (choices.has(splitName(unexpected[1]).local)) return 'choice alternatives';
     return 'other';
   }

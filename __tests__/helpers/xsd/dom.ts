@@ -5,7 +5,6 @@ export const XS = 'http://www.w3.org/2001/XMLSchema';
 export const XMLNS = 'http://www.w3.org/2000/xmlns/';
 export const WSDL11 = 'http://schemas.xmlsoap.org/wsdl/';
 export const WSDL20 = 'http://www.w3.org/ns/wsdl';
-export const SOAP_ENC = 'http://schemas.xmlsoap.org/soap/encoding/';
 export function parseXml(text: string, where: string): Document {
   const errors: string[] = [];
   const doc = new DOMParser({ onError: (level: string, msg: string) => { if (level !== 'warning') errors.push(msg); } }).parseFromString(text, 'text/xml');

@@ -92,7 +92,7 @@ export async function measureWsdl(accord: Accord, file: string, seeds: readonly 
     m.loadError = e.message;
     return m;
   }
-  const choices = choiceNames(set);
+  let choices: Set<string> | undefined;
   verdicts.forEach((v, k) => {
     if (v.valid) return;
     const { message, payload } = owners[k];
@@ -103,7 +103,7 @@ export async function measureWsdl(accord: Accord, file: string, seeds: readonly 
       scenario: msg.scenario,
       element: payload.element,
       part: payload.part,
-      errors: v.errors.map((e) => ({ message: e, cls: classify(e, payload.xml, choices) })),
+      errors: v.errors.map((e) => ({ message: e, cls: classify(e, payload.xml, (choices ??= choiceNames(set))) })),
     });
   });
   for (const [i, why] of unreadable) {

@@ -1,5 +1,6 @@
 import type { Element } from '@xmldom/xmldom';
-import { children, esc, inScope, SOAP_ENC, WSDL11, XS } from './dom';
+import { children, esc, inScope, WSDL11, XS } from './dom';
+import { SOAP_ENC_11, SOAP_ENC_12 } from './soap-encoding';
 import type { WsdlDoc } from './schema-set';
 
 /**
@@ -116,7 +117,7 @@ export function rpcSchemas(wsdls: readonly WsdlDoc[]): RpcSchemas {
     };
     const elements = [...byName].map(([name, parts]) => {
       const particles = parts.map((p) => {
-        if (p.ns === SOAP_ENC) usesSoapEncoding = true;
+        if (p.ns === SOAP_ENC_11 || p.ns === SOAP_ENC_12) usesSoapEncoding = true;
         const q = `${prefix(p.ns)}:${p.local}`;
         return p.kind === 'element' ? `<xs:element ref="${esc(q)}"/>` : `<xs:element name="${esc(p.name)}" type="${esc(q)}"/>`;
       });
