@@ -1,6 +1,25 @@
 'use strict';
-const NodeEnvironment = require('jest-environment-node').TestEnvironment;
+const { createRequire } = require('node:module');
+const path = require('node:path');
 const { resolveRunnerConfig, CONFIG_GLOBAL, WIP_GLOBAL } = require('../dist/runner/config.js');
+
+/**
+ * The Node environment of the Jest that is running, found the way Jest finds
+ * `testEnvironment: 'node'`: from the project first, then from here. An app on
+ * Jest 29 thus gets jest-environment-node 29 and one on Jest 30 gets 30; a copy
+ * of our own would mix two Jest versions in one run (fake timers, mocks).
+ */
+function nodeEnvironmentFor(rootDir) {
+  const places = [rootDir && createRequire(path.join(rootDir, 'package.json')), require].filter(Boolean);
+  for (const req of places) {
+    try {
+      return req('jest-environment-node').TestEnvironment;
+    } catch (e) {
+      if (e && e.code !== 'MODULE_NOT_FOUND') throw e;
+    }
+  }
+  throw new Error('accord-contracts needs jest-environment-node, which Jest 29 and 30 install: install jest in this project (npm install --save-dev jest)');
+}
 
 /**
  * Node environment plus two things: the runner's configuration on the global,
@@ -8,25 +27,38 @@ const { resolveRunnerConfig, CONFIG_GLOBAL, WIP_GLOBAL } = require('../dist/runn
  * "aborted" status; a skipped test is `pending` in results and `<skipped/>` in
  * jest-junit). The scenario's verdict has already been printed by the runtime.
  */
-class AccordEnvironment extends NodeEnvironment {
-  constructor(config, context) {
-    super(config, context);
-    const options = (config.projectConfig.testEnvironmentOptions || {}).accord;
-    this.global[CONFIG_GLOBAL] = resolveRunnerConfig(options, process.env);
-  }
-
-  handleTestEvent(event) {
-    if (event.name !== 'test_done') return;
-    const wip = this.global[WIP_GLOBAL];
-    if (!wip || wip.size === 0) return;
-    const names = [];
-    for (let block = event.test.parent; block && block.name !== 'ROOT_DESCRIBE_BLOCK'; block = block.parent) names.unshift(block.name);
-    names.push(event.test.name);
-    if (wip.has(names.join(' '))) {
-      event.test.errors = [];
-      event.test.status = 'skip';
+function accordEnvironment(NodeEnvironment) {
+  return class AccordEnvironment extends NodeEnvironment {
+    constructor(config, context) {
+      super(config, context);
+      const options = (config.projectConfig.testEnvironmentOptions || {}).accord;
+      this.global[CONFIG_GLOBAL] = resolveRunnerConfig(options, process.env);
     }
+
+    handleTestEvent(event) {
+      if (event.name !== 'test_done') return;
+      const wip = this.global[WIP_GLOBAL];
+      if (!wip || wip.size === 0) return;
+      const names = [];
+      for (let block = event.test.parent; block && block.name !== 'ROOT_DESCRIBE_BLOCK'; block = block.parent) names.unshift(block.name);
+      names.push(event.test.name);
+      if (wip.has(names.join(' '))) {
+        event.test.errors = [];
+        event.test.status = 'skip';
+      }
+    }
+  };
+}
+
+const byBase = new Map();
+
+/** Jest calls `new` on this; the base class is known only once the project's rootDir is. */
+class Environment {
+  constructor(config, context) {
+    const Base = nodeEnvironmentFor(config.projectConfig.rootDir);
+    if (!byBase.has(Base)) byBase.set(Base, accordEnvironment(Base));
+    return new (byBase.get(Base))(config, context);
   }
 }
 
-module.exports = AccordEnvironment;
+module.exports = Environment;

@@ -1,8 +1,10 @@
+// The package's public surface (`require('accord-contracts')`): every API the README and docs/
+// describe, with its types. Nothing else is reachable from outside (package.json `exports`).
 export { parseContract, loadContract, testCases } from './contract/load';
 export type { Contract, Scenario, TestCase } from './contract/model';
 export { AccordError } from './errors';
+export type { ErrorCode } from './errors';
 export { runCase, formatCaseReport } from './runner/run-case';
-export { startExampleService } from './example/service';
 export { startStub, DEFAULT_MAX_BODY_BYTES } from './stub';
 export type { StubOptions, RunningStub, ContractSource, NotServed } from './stub';
 export { checkCompatibility, compareVersions, formatJson as formatCompatibilityJson, formatText as formatCompatibilityText, RULES as COMPATIBILITY_RULES } from './compat';
@@ -11,3 +13,5 @@ export { encompasses } from './pattern/compare';
 export type { Difference } from './pattern/compare';
 export { importLogs, readExchanges, checkExchange } from './logs';
 export type { ImportLogOptions, ImportResult, LogReport, Exchange } from './logs';
+export { importWsdl } from './wsdl';
+export type { ImportOptions as WsdlImportOptions, ImportResult as WsdlImportResult, ImportSummary as WsdlImportSummary, SoapVersion } from './wsdl';

@@ -1,20 +1,23 @@
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startExampleService } from '../../src/example/service';
 import { startServer, type Running } from '../helpers/servers';
 import { childEnv, plain } from '../helpers/child-env';
+import { installApp, PKG, REPO, type App } from '../helpers/packed-app';
 
 /**
- * A user's application repository, made in a temp folder, with accord installed
- * from this working tree (npm install <folder>) and Jest from the registry, as a
- * user would have them. Everything runs through `npx jest --preset accord-contracts`.
+ * A user's application repository, made in a temp folder, with the packed
+ * package installed by the README's own command (`npm install --save-dev
+ * accord-contracts jest`, the tarball in place of the registry name) on Jest 30,
+ * as a user would have them. Everything runs through `npx jest --preset
+ * accord-contracts`. Jest 29 has its own app: jest29.test.ts.
  */
-const REPO = path.join(__dirname, '..', '..');
-const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8'));
+let installed: App;
 let app: string;
 let service: Running;
+// jest-junit from this repository's own dependencies: one install fewer, and a reporter is found by path.
+const JUNIT = require.resolve('jest-junit');
 
 interface JestRun {
   status: number;
@@ -24,7 +27,7 @@ interface JestRun {
 /** Runs Jest in the app without blocking this process, which serves the example service. */
 function jest(args: string[], env: Record<string, string> = {}): Promise<JestRun> {
   return new Promise((resolve) => {
-    const child = spawn('npx', ['jest', '--preset', 'accord-contracts', '--ci', ...args], { cwd: app, env: childEnv({ ACCORD_BASE_URL: service.url, ...env }) });
+    const child = spawn('npx', ['jest', '--preset', PKG.name, '--ci', ...args], { cwd: app, env: childEnv({ ACCORD_BASE_URL: service.url, ...env }) });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -38,18 +41,12 @@ function jest(args: string[], env: Record<string, string> = {}): Promise<JestRun
 }
 
 beforeAll(async () => {
-  app = mkdtempSync(path.join(tmpdir(), 'accord-app-'));
-  writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
-  execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', REPO, `jest@${pkg.devDependencies.jest}`, `jest-junit@${pkg.devDependencies['jest-junit']}`], {
-    cwd: app,
-    stdio: 'pipe',
-    timeout: 300_000,
-  });
+  [installed, service] = await Promise.all([installApp(/^npm install --save-dev accord-contracts jest$/, () => 'jest@30'), startExampleService(0)]);
+  app = installed.dir;
   cpSync(path.join(REPO, 'contracts'), path.join(app, 'contracts'), { recursive: true });
   // Files that only look like contracts: never collected.
   writeFileSync(path.join(app, 'contracts', 'helper.spec.ts'), 'this is not JavaScript and would fail if Jest ran it');
   writeFileSync(path.join(app, 'contracts', 'unit.spec.js'), 'test("a unit test", () => { throw new Error("collected by mistake"); });');
-  service = await startExampleService(0);
 }, 300_000);
 
 afterAll(async () => {
@@ -59,7 +56,7 @@ afterAll(async () => {
 
 describe('jest --preset accord-contracts in an application repository', () => {
   it('collects exactly the .spec files', () => {
-    const r = spawnSync('npx', ['jest', '--preset', 'accord-contracts', '--listTests', '--json'], { cwd: app, encoding: 'utf8' });
+    const r = spawnSync('npx', ['jest', '--preset', PKG.name, '--listTests', '--json'], { cwd: app, encoding: 'utf8' });
     const files = (JSON.parse(r.stdout) as string[]).map((f) => path.relative(app, f)).sort();
     expect(files).toEqual(['contracts/math/api_math_v1.spec', 'contracts/pets/api_pets_v1.spec', 'contracts/soap/api_pet_v1.spec', 'contracts/soap/api_petstore_v1.spec']);
   });
@@ -107,7 +104,7 @@ describe('jest --preset accord-contracts in an application repository', () => {
     expect(located).toEqual([['Square of a number', 3], ['Cube of a number', 9]]);
 
     // Test paths go first: --reporters takes every word after it.
-    await jest(['contracts/soap/api_pet_v1.spec', '--reporters=default', '--reporters=jest-junit'], { JEST_JUNIT_OUTPUT_DIR: app });
+    await jest(['contracts/soap/api_pet_v1.spec', '--reporters=default', `--reporters=${JUNIT}`], { JEST_JUNIT_OUTPUT_DIR: app });
     const junit = readFileSync(path.join(app, 'junit.xml'), 'utf8');
     expect(junit).toMatch(/<testcase classname="[^"]*Adopt a pet \(in progress\)"[^>]*>\s*<skipped\/>/);
     expect(junit).toMatch(/<testsuite name="Pet lookup over SOAP" errors="0" failures="0" skipped="1"[^>]* tests="3">/);
@@ -173,7 +170,7 @@ describe('jest --preset accord-contracts in an application repository', () => {
     const spec = path.join(app, 'contracts', 'math', 'api_math_v1.spec');
     const original = readFileSync(spec, 'utf8');
     // Jest itself, not through npx, so that killing the child ends the watcher.
-    const child = spawn(process.execPath, [path.join(app, 'node_modules', 'jest', 'bin', 'jest.js'), '--preset', 'accord-contracts', '--watchAll', 'contracts/math'], {
+    const child = spawn(process.execPath, [path.join(app, 'node_modules', 'jest', 'bin', 'jest.js'), '--preset', PKG.name, '--watchAll', 'contracts/math'], {
       cwd: app,
       env: childEnv({ ACCORD_BASE_URL: service.url }),
     });
@@ -201,3 +198,70 @@ describe('jest --preset accord-contracts in an application repository', () => {
     }
   }, 150_000);
 });
+
+describe('the installed package', () => {
+  const installedDir = () => path.join(app, 'node_modules', PKG.name);
+
+  it('installs the `accord` command: npx accord --version', () => {
+    const r = spawnSync('npx', ['accord', '--version'], { cwd: app, encoding: 'utf8', env: childEnv() });
+    expect(r.stdout.trim()).toBe(PKG.version);
+    expect(r.status).toBe(0);
+  });
+
+  it('ships its licence, no source maps, no example service, and README/docs links that resolve inside it', () => {
+    const files = listFiles(installedDir());
+    expect(readFileSync(path.join(installedDir(), 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
+    expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
+    expect(files.filter((f) => f.startsWith('src/') || f.startsWith('dist/example/') || f.startsWith('__tests__/'))).toEqual([]);
+    const docs = files.filter((f) => f === 'README.md' || (f.startsWith('docs/') && f.endsWith('.md')));
+    expect(docs).toEqual(expect.arrayContaining(['README.md', 'docs/stub.md', 'docs/compatibility.md', 'docs/wsdl-import.md', 'docs/logs.md']));
+    const broken: string[] = [];
+    for (const doc of docs) {
+      for (const [, target] of readFileSync(path.join(installedDir(), doc), 'utf8').matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+        if (/^[a-z]+:/i.test(target)) continue;
+        const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(doc), target)).replace(/\/$/, '');
+        if (!files.some((f) => f === resolved || f.startsWith(`${resolved}/`))) broken.push(`${doc}: ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('exports the documented API from the root, with types, and nothing under dist/', () => {
+    const script = `
+      const api = require(${JSON.stringify(PKG.name)});
+      let deep;
+      try { require(${JSON.stringify(`${PKG.name}/dist/index.js`)}); deep = 'resolved'; } catch (e) { deep = e.code; }
+      console.log(JSON.stringify({ names: Object.keys(api).sort(), deep }));`;
+    const r = spawnSync(process.execPath, ['-e', script], { cwd: app, encoding: 'utf8' });
+    const { names, deep } = JSON.parse(r.stdout);
+    expect(names).toEqual(expect.arrayContaining(DOCUMENTED));
+    expect(names).not.toContain('startExampleService');
+    expect(deep).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');
+
+    // The types a TypeScript user gets, through `exports` (moduleResolution node16), checked strictly.
+    writeFileSync(
+      path.join(app, 'check.ts'),
+      `import { ${DOCUMENTED.join(', ')} } from '${PKG.name}';
+import type { StubOptions, RunningStub, Contract, CompatibilityVerdict, WsdlImportResult, ImportLogOptions, ErrorCode } from '${PKG.name}';
+const options: StubOptions = { contracts: ['contracts'], port: 0 };
+const started: Promise<RunningStub> = startStub(options);
+const wsdl: WsdlImportResult = importWsdl('x.wsdl', { soapVersion: '1.1' });
+const older: Contract = parseContract('Feature: f', 'f.spec');
+const verdict: CompatibilityVerdict = checkCompatibility(older, older);
+const code: ErrorCode | undefined = new AccordError('ACCORD_ERR_USAGE', 'm').code;
+const logs: ImportLogOptions = { examples: true };
+export { started, wsdl, verdict, code, logs, loadContract, importLogs, readExchanges, checkExchange, formatCompatibilityText, encompasses };
+`,
+    );
+    const tsc = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '--noEmit', '--strict', '--module', 'node16', '--moduleResolution', 'node16', '--types', 'node', '--typeRoots', path.join(REPO, 'node_modules', '@types'), 'check.ts'], { cwd: app, encoding: 'utf8' });
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    expect(tsc.status).toBe(0);
+  }, 60_000);
+});
+
+/** What README.md and docs/ tell users to call. */
+const DOCUMENTED = ['startStub', 'importWsdl', 'importLogs', 'readExchanges', 'checkExchange', 'parseContract', 'loadContract', 'checkCompatibility', 'formatCompatibilityText', 'encompasses', 'AccordError'];
+
+function listFiles(dir: string, prefix = ''): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? (e.name === 'node_modules' ? [] : listFiles(path.join(dir, e.name), `${prefix}${e.name}/`)) : [`${prefix}${e.name}`]));
+}
