@@ -38,8 +38,10 @@ export function registerStub(program: Command, io: Io): void {
       const lines = [`accord stub listening on ${stub.url}`, ...servedLines(stub.served, stub.notServed, io.cwd)];
       if (opts.watch) lines.push('Watching the contracts for changes.');
       lines.push('Press Ctrl+C to stop.');
+      // Listen before saying so: a supervisor may send SIGTERM as soon as it reads the line.
+      const stopped = untilSignal();
       io.stdout(`${lines.join('\n')}\n`);
-      const signal = await untilSignal();
+      const signal = await stopped;
       io.stderr(`accord stub: ${signal} received, closing\n`);
       await stub.close();
     });
