@@ -1,4 +1,5 @@
 import { parseContract, testCases } from '../../src/contract/load';
+import { buildRequest } from '../../src/http/build-request';
 import { AccordError, CompositeAccordError } from '../../src/errors';
 
 /** Examples cells that fit no place their column names are contract errors at the row. */
@@ -73,6 +74,41 @@ describe('Examples values are checked against the places their columns name', ()
       'ex.spec:10: Examples value "acme" in column "x-tenant" fits no place the column names ((number) at REQUEST.HEADERS X-Tenant)',
       'ex.spec:10: Examples value "old" in column "age" fits no place the column names ((number) at RESPONSE.BODY owner.age)',
     ]);
+  });
+
+  it('checks XML written straight into request-body and response-body, on one line or in a """ block (it did only through a type)', () => {
+    const inline = (rows: string) => `Feature: Pets
+  Scenario Outline: Get a pet
+    When POST /ws
+    And request-body <getPet kind="(string)"><id>(number)</id></getPet>
+    Then status 200
+    And response-body <pet><age>(number)</age></pet>
+
+    Examples:
+${rows}
+`;
+    const block = (rows: string) => `Feature: Pets
+  Scenario Outline: Get a pet
+    When POST /ws
+    And request-body
+    """
+    <getPet><id>(number)</id></getPet>
+    """
+    Then status 200
+
+    Examples:
+${rows}
+`;
+    expect(errorsOf(inline('      | id  | age |\n      | abc | old |'))).toEqual([
+      'ex.spec:10: Examples value "abc" in column "id" fits no place the column names ((number) at REQUEST.BODY getPet/id) in scenario "Get a pet"',
+      'ex.spec:10: Examples value "old" in column "age" fits no place the column names ((number) at RESPONSE.BODY pet/age) in scenario "Get a pet"',
+    ]);
+    expect(errorsOf(block('      | id  |\n      | abc |'))).toEqual([
+      'ex.spec:12: Examples value "abc" in column "id" fits no place the column names ((number) at REQUEST.BODY getPet/id) in scenario "Get a pet"',
+    ]);
+    // A value that fits is the one sent.
+    const [tc] = testCases(parseContract(inline('      | id | kind |\n      | 7  | cat  |'), 'ok.spec'));
+    expect(buildRequest(tc).body).toBe('<getPet kind="cat"><id>7</id></getPet>');
   });
 
   it('a checked contract still gives one test per row', () => {

@@ -25,10 +25,11 @@ export function namedPlaces(body: Pattern, scope: Scope): Place[] {
 
   const json = (p: Pattern, path: string, depth: number): void => {
     if (depth > MAX_TYPE_NESTING || seen.has(p)) return;
-    seen.add(p);
     const r = safeResolve(p, scope);
     if (!r) return;
+    // Before p is marked: XML written straight into a body resolves to itself, and xml() marks it.
     if (r.kind === 'xml') return xml(r, '', depth + 1);
+    seen.add(p);
     if (r !== p && seen.has(r)) return;
     seen.add(r);
     switch (r.kind) {
