@@ -74,6 +74,19 @@ export class InternalError extends Error {
   }
 }
 
+/** Adds a user's error (every one of a composite) to those being gathered; anything else is a bug and goes on. */
+export function gather(errors: AccordError[], e: unknown): void {
+  if (e instanceof CompositeAccordError) errors.push(...e.errors);
+  else if (e instanceof AccordError) errors.push(e);
+  else throw e;
+}
+
+/** Throws what was gathered, all of it: the one error, or every error together. */
+export function throwGathered(errors: readonly AccordError[]): void {
+  if (errors.length === 1) throw errors[0];
+  if (errors.length > 1) throw new CompositeAccordError([...errors]);
+}
+
 /** The end of an exhaustive `switch`: a kind added to a union and not handled here fails the type check, not a user. */
 export function unreachable(value: never, what = 'case'): never {
   const kind = (value as { kind?: unknown } | null)?.kind;

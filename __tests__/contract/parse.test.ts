@@ -127,6 +127,9 @@ describe('contract parser', () => {
     const text = (err as CompositeAccordError).describe();
     expect(text).toContain('two.spec:3: keyword "FETCH" not recognised');
     expect(text).toContain('two.spec:7: status must be an HTTP status code from 100 to 599, found "2000"');
+    // A wrong status or request line is reported where it is, not again as missing.
+    expect(text).not.toContain('scenario "b" has no status');
+    expect(errorOf('Feature: f\n  Scenario: s\n    When GET\n    Then status 200\n')).toBe('bad.spec:3: GET needs a path, e.g. "When GET /pets/(id:number)"');
   });
 
   it('checks types named in query parameters and specmatic_type (found by fuzzing: they failed only when a test or the stub got there)', () => {
@@ -145,8 +148,104 @@ describe('contract parser', () => {
   });
 
   it('reports Gherkin syntax errors with their place', () => {
-    expect(errorOf('Scenario: no feature\n  When GET /x\n')).toMatch(/^bad\.spec:1:1: expected: #EOF, #Language, #TagLine, #FeatureLine/);
-    expect(errorOf('')).toBe('bad.spec:1: no "Feature:" found: a contract starts with "Feature: <name>"');
+    expect(errorOf('Feature: f\n  Scenario: s\n    When GET /x\n    Then status 200\n  stray words\n')).toMatch(/^bad\.spec:5:\d+: expected: .*got 'stray words'/);
+    // A stray line before the Feature is a syntax error in a contract, not "not a contract".
+    expect(errorOf('oops\nFeature: f\n  Scenario: s\n    When GET /x\n    Then status 200\n')).toMatch(/^bad\.spec:1:1: expected: #EOF, #Language, #TagLine, #FeatureLine/);
+  });
+
+  it('says in one line that a file with no Feature line is not a contract (it got one Gherkin token list per line)', () => {
+    const packageJson = readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8');
+    expect(errorOf(packageJson, 'package.json')).toBe('package.json is not a contract: no Feature: line');
+    expect(errorOf('Scenario: no feature\n  When GET /x\n')).toBe('bad.spec is not a contract: no Feature: line');
+    expect(errorOf('')).toBe('bad.spec is not a contract: no Feature: line');
+    expect(errorOf('# only a comment\n')).toBe('bad.spec is not a contract: no Feature: line');
+    // The Feature keyword of the language the file declares is a Feature line.
+    expect(errorOf('# language: fr\nFonctionnalité: f\n  oops: x\n  Scénario: s\n    Quand GET /x\n    Alors status 200\n    Given\n')).toMatch(/^bad\.spec:7:\d+: expected: /);
+  });
+
+  it('says a Feature with no scenarios has none, pointing at the Feature (Jest failed with its own stack trace)', () => {
+    expect(errorOf('Feature: Pets\n')).toBe('bad.spec:1: Feature "Pets" has no scenarios: add one, e.g. "Scenario: <name>" with a request and a status');
+    expect(errorOf('@api\nFeature: Pets\n  Background:\n    Given type Id (number)\n')).toMatch(/^bad\.spec:2: Feature "Pets" has no scenarios/);
+    // A misspelt "Scenario:" makes the scenario part of the Feature's description.
+    expect(errorOf('Feature: Pets\n  Senario: get one\n    When GET /pets/1\n    Then status 200\n')).toBe(
+      'bad.spec:1: Feature "Pets" has no scenarios; the lines under it are read as its description, so check how "Scenario:" is spelt there',
+    );
+  });
+
+  it('reads step keywords whatever their case, as Specmatic does (Type, Request-body, RESPONSE-BODY, Status, get)', () => {
+    const c = parseContract(`Feature: Legacy
+  Scenario: mixed case
+    Given Type Pet {"id": "(number)"}
+    And ENUM Kind (string) values cat,dog
+    When get /pets/(id:number)?kind=(Kind)
+    And Request-Header X-Trace (uuid)
+    And Request-body (Pet)
+    Then Status 200
+    And Response-Header X-Count (number)
+    And RESPONSE-BODY (Pet)
+  Scenario: capitalised method
+    When Post /pets
+    Then STATUS 201
+    And Response-body {"id": "(number)"}
+`);
+    expect(c.scenarios.map((s) => `${s.request.method} ${s.request.path} -> ${s.response.status}`)).toEqual(['GET /pets/(id:number)?kind=(Kind) -> 200', 'POST /pets -> 201']);
+    const [s] = c.scenarios;
+    expect(s.request.headers.map((h) => h.name)).toEqual(['X-Trace']);
+    expect(s.response.headers.map((h) => h.name)).toEqual(['X-Count']);
+    expect(s.request.body).toEqual({ kind: 'ref', name: 'Pet' });
+    expect(s.response.body).toEqual({ kind: 'ref', name: 'Pet' });
+    expect(resolve(s.request.body!, s.scope).kind).toBe('object');
+    // An unknown word is still reported as written.
+    expect(errorOf('Feature: f\n  Scenario: s\n    When GET /x\n    Then Status 200\n    And Respose-Body (number)\n')).toContain('bad.spec:5: keyword "Respose-Body" not recognised (did you mean "response-body"?)');
+  });
+
+  it('reads "type Name" with no value and no table as an empty JSON object (legacy {} bodies)', () => {
+    const c = parseContract(`Feature: Legacy
+  Scenario: not found
+    Given type ResponseBody
+    When GET /pets/(id:number)
+    Then status 404
+    And response-body (ResponseBody)
+`);
+    const s = c.scenarios[0];
+    expect(resolve(s.response.body!, s.scope)).toEqual({ kind: 'object', fields: [], open: false });
+    expect(bodyKind(s.response.body!, s.scope)).toBe('json');
+    // A body still needs a value: "response-body" alone says nothing.
+    expect(errorOf('Feature: f\n  Scenario: s\n    When GET /x\n    Then status 200\n    And response-body\n')).toContain('bad.spec:5: response-body needs a value');
+  });
+
+  it('gives the Feature\'s tags (and a Rule\'s) to each scenario under it: @WIP on the Feature puts every scenario in progress', () => {
+    const c = parseContract(`@WIP @api
+Feature: In progress
+  Scenario: one
+    When GET /a
+    Then status 200
+  @slow
+  Scenario: two
+    When GET /b
+    Then status 200
+`);
+    expect(c.scenarios.map((s) => s.wip)).toEqual([true, true]);
+    expect(c.scenarios.map((s) => s.tags)).toEqual([
+      ['@WIP', '@api'],
+      ['@WIP', '@api', '@slow'],
+    ]);
+    const ruled = parseContract(`@api
+Feature: Rules
+  @wip
+  Rule: drafts
+    Scenario: one
+      When GET /a
+      Then status 200
+  Rule: done
+    Scenario: two
+      When GET /b
+      Then status 200
+`);
+    expect(ruled.scenarios.map((s) => [s.wip, s.tags])).toEqual([
+      [true, ['@api', '@wip']],
+      [false, ['@api']],
+    ]);
   });
 
   it('refuses a DOCTYPE in a contract fragment (no entities, ever)', () => {

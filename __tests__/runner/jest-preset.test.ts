@@ -123,6 +123,38 @@ describe('jest --preset accord-contracts in an application repository', () => {
     }
   }, 120_000);
 
+  it('a Feature with no scenarios and a file with no Feature line each fail as one test saying so, without a stack trace', async () => {
+    // Jest used to fail the first with "Your test suite must contain at least one test" and its own stack.
+    const files = { 'empty.spec': 'Feature: Nothing yet\n', 'notes.spec': 'Ideas for the pets API\n- list pets\n' };
+    for (const [name, text] of Object.entries(files)) writeFileSync(path.join(app, 'contracts', name), text);
+    try {
+      const r = await jest(['contracts/empty.spec', 'contracts/notes.spec']);
+      expect(r.status).toBe(1);
+      expect(r.output).toMatch(/empty\.spec:1: Feature "Nothing yet" has no scenarios: add one/);
+      expect(r.output).toMatch(/contracts\/notes\.spec is not a contract: no Feature: line/);
+      expect(r.output).toContain('Tests:       2 failed, 2 total');
+      expect(r.output).not.toContain('must contain at least one test');
+      expect(r.output).not.toMatch(/expected: #EOF/);
+      expect(r.output).not.toMatch(/at .*(dist|src|node_modules)\//);
+    } finally {
+      for (const name of Object.keys(files)) rmSync(path.join(app, 'contracts', name));
+    }
+  }, 120_000);
+
+  it('a @WIP tag on the Feature puts each of its scenarios in progress: run, reported skipped (cube would fail: the service answers 200)', async () => {
+    writeFileSync(
+      path.join(app, 'contracts', 'wip-feature.spec'),
+      '@WIP\nFeature: wip feature\n  Scenario: square\n    When POST /square\n    And request-body (number)\n    Then status 200\n    And response-body (number)\n  Scenario: cube\n    When POST /cube\n    And request-body (number)\n    Then status 201\n',
+    );
+    try {
+      const r = await jest(['contracts/wip-feature.spec']);
+      expect(r.status).toBe(0);
+      expect(r.output).toContain('Tests:       2 skipped, 2 total');
+    } finally {
+      rmSync(path.join(app, 'contracts', 'wip-feature.spec'));
+    }
+  }, 120_000);
+
   it('says when a @WIP scenario would have passed, and still reports it skipped', async () => {
     writeFileSync(path.join(app, 'contracts', 'wip.spec'), 'Feature: wip\n  @WIP\n  Scenario: square in progress\n    When POST /square\n    And request-body (number)\n    Then status 200\n    And response-body (number)\n');
     try {

@@ -72,6 +72,12 @@ describe('accord stub (CLI)', () => {
     expect(none.stderr).toContain("missing required argument 'contracts'");
   });
 
+  it('says in one line that a file is not a contract (it printed one Gherkin token list per line of package.json)', async () => {
+    const notContract = await runCli(['stub', 'package.json']);
+    expect(notContract.code).toBe(2);
+    expect(notContract.stderr).toBe('accord: package.json is not a contract: no Feature: line\n');
+  });
+
   it('exits 2 when the port is taken', async () => {
     const first = await startStubProcess([PET_SPEC, '--port', '0']);
     try {

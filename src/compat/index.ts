@@ -1,6 +1,7 @@
 import type { BuildOptions } from '../contract/build';
 import { parseContract } from '../contract/load';
 import type { Contract } from '../contract/model';
+import { AccordError, gather, throwGathered } from '../errors';
 import { checkCompatibility } from './check';
 import { versionHint } from './naming';
 import type { FileReport } from './report';
@@ -26,9 +27,21 @@ function empty(file: string): Contract {
 export function compareVersions(pair: FilePair, parse: (text: string, file: string, options?: BuildOptions) => Contract = parseContract): FileReport {
   if (!pair.older && !pair.newer) throw new Error(`internal: ${pair.file} has neither version`);
   // Examples are not part of the promise: a version with a stale Examples cell is still compared.
-  const newer = pair.newer ? parse(pair.newer.text, pair.newer.label, LENIENT) : undefined;
-  // An unchanged file (most files of a folder) is parsed once: the check is reflexive.
-  const older = pair.older ? (newer && pair.older.text === pair.newer!.text ? newer : parse(pair.older.text, pair.older.label, LENIENT)) : undefined;
+  // Both versions are read before any error is thrown, so a user sees every error of both at once.
+  const errors: AccordError[] = [];
+  const read = (version: { text: string; label: string }): Contract | undefined => {
+    try {
+      return parse(version.text, version.label, LENIENT);
+    } catch (e) {
+      gather(errors, e);
+      return undefined;
+    }
+  };
+  const newer = pair.newer ? read(pair.newer) : undefined;
+  // An unchanged file (most files of a folder) is parsed once: the check is reflexive, and its errors are reported once.
+  const unchanged = pair.older && pair.newer && pair.older.text === pair.newer.text;
+  const older = pair.older ? (unchanged ? newer : read(pair.older)) : undefined;
+  throwGathered(errors);
   if (!older) {
     return { file: pair.file, status: 'new', newer: pair.newer!.label, note: pair.olderWhere, inFolder: pair.inFolder, verdict: { compatible: true, testsRun: 0, passed: 0, failed: 0, results: [], skipped: [] } };
   }

@@ -1,4 +1,4 @@
-import type { Background, GherkinDocument, Scenario as GherkinScenario, Step, TableRow } from '@cucumber/messages';
+import type { Background, Feature, GherkinDocument, Scenario as GherkinScenario, Step, TableRow } from '@cucumber/messages';
 import { AccordError, CompositeAccordError } from '../errors';
 import { patternFromText } from '../pattern/body';
 import { jsonPatternFromValue } from '../pattern/json-pattern';
@@ -8,6 +8,7 @@ import { isScalarName } from '../pattern/scalars';
 import type { JsonField, Pattern, ScalarType } from '../pattern/types';
 import { closest } from '../suggest';
 import { checkExamples } from './check-examples';
+import { notAContract } from './gherkin';
 import { HTTP_METHODS, type Contract, type ContractNote, type ExampleRow, type FormField, type HeaderSpec, type Scenario } from './model';
 import { parseRequestPath } from './path';
 
@@ -35,6 +36,9 @@ interface Draft {
   formFields: FormField[];
   parts: FormField[];
   kafka?: string;
+  /** A request line or status was written but is wrong: reported there, not again as missing. */
+  badRequestLine?: boolean;
+  badStatus?: boolean;
 }
 
 function emptyDraft(): Draft {
@@ -60,7 +64,7 @@ export function buildContract(doc: GherkinDocument, file: string, options: Build
   const errors: AccordError[] = [];
   const notes: ContractNote[] = [];
   const feature = doc.feature;
-  if (!feature) throw new AccordError('ACCORD_ERR_CONTRACT_SYNTAX', 'no "Feature:" found: a contract starts with "Feature: <name>"', { file, line: 1 });
+  if (!feature) throw notAContract(file);
 
   const at = (line: number, err: unknown): void => {
     if (err instanceof CompositeAccordError) {
@@ -78,23 +82,40 @@ export function buildContract(doc: GherkinDocument, file: string, options: Build
 
   const background = emptyDraft();
   const scenarios: Scenario[] = [];
-  const children = feature.children.flatMap((c) => (c.rule ? c.rule.children : [c]));
-  for (const child of children) {
+  // Tags on the Feature (and on a Rule) belong to every scenario under it, as in Gherkin: `@WIP` on the Feature puts all of it in progress.
+  const featureTags = feature.tags.map((t) => t.name);
+  const children = feature.children.flatMap((c) => {
+    if (!c.rule) return [{ child: c, tags: featureTags }];
+    const tags = [...featureTags, ...c.rule.tags.map((t) => t.name)];
+    return c.rule.children.map((child) => ({ child, tags }));
+  });
+  for (const { child } of children) {
     if (child.background) applySteps(background, child.background, at, notes);
   }
   const backgroundPatterns = new Map<string, Pattern>();
   for (const [k, v] of background.types) backgroundPatterns.set(k, v.value);
-  for (const child of children) {
+  for (const { child, tags } of children) {
     if (!child.scenario) continue;
     const gs = child.scenario;
     const draft = startFrom(background);
     applySteps(draft, gs, at, notes);
-    const scenario = finishScenario(draft, gs, feature.name, file, at, backgroundPatterns, options.checkExamples ?? true);
+    const scenario = finishScenario(draft, gs, tags, feature.name, file, at, backgroundPatterns, options.checkExamples ?? true);
     if (scenario) scenarios.push(scenario);
   }
+  if (!children.some(({ child }) => child.scenario)) errors.push(noScenarios(feature, file));
   if (errors.length === 1) throw errors[0];
   if (errors.length > 1) throw new CompositeAccordError(errors);
   return { file, name: feature.name, line: feature.location.line, scenarios, notes };
+}
+
+/**
+ * A Feature with nothing to test, serve or compare is a mistake, reported the same way by every
+ * command. Often a misspelt "Scenario:": Gherkin then reads the scenario as the Feature's description.
+ */
+function noScenarios(feature: Feature, file: string): AccordError {
+  const described = feature.description.trim() !== '';
+  const hint = described ? '; the lines under it are read as its description, so check how "Scenario:" is spelt there' : ': add one, e.g. "Scenario: <name>" with a request and a status';
+  return new AccordError('ACCORD_ERR_CONTRACT_SYNTAX', `Feature "${feature.name}" has no scenarios${hint}`, { file, line: feature.location.line });
 }
 
 function applySteps(draft: Draft, owner: Background | GherkinScenario, at: (line: number, err: unknown) => void, notes: ContractNote[]): void {
@@ -131,19 +152,27 @@ function applyStep(draft: Draft, step: Step, notes: ContractNote[]): void {
   const line = step.location.line;
   const text = step.text.trim();
   const space = text.search(/\s/);
-  const word = space < 0 ? text : text.slice(0, space);
+  const written = space < 0 ? text : text.slice(0, space);
   const rest = space < 0 ? '' : text.slice(space + 1).trim();
+  // Specmatic reads the first word whatever its case (`Type`, `Response-body`, `STATUS`, `get`), and
+  // real contracts rely on it; a method is sent as HTTP spells it, in upper case.
+  const method = written.toUpperCase();
+  const word = written.toLowerCase();
 
-  if (HTTP_METHODS.has(word)) {
-    if (!rest) throw syntax(`${word} needs a path, e.g. "When ${word} /pets/(id:number)"`);
+  if (HTTP_METHODS.has(method)) {
+    draft.badRequestLine = true;
+    if (!rest) throw syntax(`${method} needs a path, e.g. "When ${method} /pets/(id:number)"`);
     parseRequestPath(rest);
-    draft.method = { value: word, line };
+    draft.badRequestLine = false;
+    draft.method = { value: method, line };
     draft.path = rest;
     return;
   }
   switch (word) {
     case 'status': {
+      draft.badStatus = true;
       if (!/^\d{3}$/.test(rest) || Number(rest) < 100 || Number(rest) > 599) throw syntax(`status must be an HTTP status code from 100 to 599, found "${rest}"`);
+      draft.badStatus = false;
       draft.status = { value: Number(rest), line };
       return;
     }
@@ -176,7 +205,9 @@ function applyStep(draft: Draft, step: Step, notes: ContractNote[]): void {
       if (isScalarName(name)) throw syntax(`"${name}" is a built-in type and cannot be redefined`);
       // Declared first as (anything) so that a broken definition is reported once, not again at every use.
       draft.types.set(name, { value: { kind: 'scalar', type: 'anything' }, line });
-      const pattern = step.dataTable && !(m[2] ?? '').trim() && !step.docString ? objectFromTable(step.dataTable.rows) : patternArgument(step, m[2] ?? '', `type ${name}`);
+      const inline = (m[2] ?? '').trim() !== '' || step.docString !== undefined;
+      // `type NotFound` with no value and no table is an empty JSON object (Specmatic's reading; used for `{}` bodies).
+      const pattern = inline ? patternArgument(step, m[2] ?? '', `type ${name}`) : objectFromTable(step.dataTable?.rows ?? []);
       draft.types.set(name, { value: pattern, line });
       return;
     }
@@ -212,7 +243,7 @@ function applyStep(draft: Draft, step: Step, notes: ContractNote[]): void {
         return;
       }
       const near = closest(word, KEYWORDS);
-      throw syntax(`keyword "${word}" not recognised${near ? ` (did you mean "${near}"?)` : ''}; a step starts with one of: ${KEYWORDS.join(', ')}`);
+      throw syntax(`keyword "${written}" not recognised${near ? ` (did you mean "${near}"?)` : ''}; a step starts with one of: ${KEYWORDS.join(', ')}`);
     }
   }
 }
@@ -241,6 +272,7 @@ function objectFromTable(rows: readonly TableRow[]): Pattern {
 function finishScenario(
   draft: Draft,
   gs: GherkinScenario,
+  inheritedTags: readonly string[],
   feature: string,
   file: string,
   at: (line: number, err: unknown) => void,
@@ -248,7 +280,7 @@ function finishScenario(
   examplesChecked: boolean,
 ): Scenario | undefined {
   const line = gs.location.line;
-  const tags = gs.tags.map((t) => t.name);
+  const tags = [...new Set([...inheritedTags, ...gs.tags.map((t) => t.name)])];
   const examples = exampleRows(gs);
   const own = new Map<string, Pattern>();
   for (const [k, v] of draft.types) own.set(k, v.value);
@@ -268,11 +300,11 @@ function finishScenario(
     ok = false;
   }
   if (!draft.method || draft.path === undefined) {
-    at(line, syntax(`scenario "${gs.name}" has no request line: add e.g. "When POST /ws" here or in the Background`));
+    if (!draft.badRequestLine) at(line, syntax(`scenario "${gs.name}" has no request line: add e.g. "When POST /ws" here or in the Background`));
     ok = false;
   }
   if (!draft.status) {
-    at(line, syntax(`scenario "${gs.name}" has no status: add e.g. "Then status 200" here or in the Background`));
+    if (!draft.badStatus) at(line, syntax(`scenario "${gs.name}" has no status: add e.g. "Then status 200" here or in the Background`));
     ok = false;
   }
   // Every type named anywhere this scenario can reach must exist.

@@ -5,5 +5,5 @@
  * bundled command loads instead: one file, not the ~60 modules of the two
  * packages and class-transformer (about 17 ms of a cold start).
  */
-export { AstBuilder, GherkinClassicTokenMatcher, Parser } from '@cucumber/gherkin';
+export { AstBuilder, dialects, GherkinClassicTokenMatcher, Parser } from '@cucumber/gherkin';
 export { IdGenerator } from '@cucumber/messages';

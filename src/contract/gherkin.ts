@@ -22,9 +22,28 @@ export function parseGherkin(text: string, file: string): GherkinDocument {
   try {
     return parser.parse(text);
   } catch (e) {
+    // A file with no Feature line at all (package.json, a README) would get one Gherkin token list per line.
+    if (!hasFeatureLine(text, lib)) throw notAContract(file);
     const errors = ((e as { errors?: Error[] }).errors ?? [e as Error]).map(toAccordError(file));
     throw errors.length === 1 ? errors[0] : new CompositeAccordError(errors);
   }
+}
+
+/** The one error for a file that has no Feature line: empty, only comments, or some other kind of file. */
+export function notAContract(file: string): AccordError {
+  return new AccordError('ACCORD_ERR_CONTRACT_SYNTAX', `${file} is not a contract: no Feature: line`);
+}
+
+/** Whether a line starts a Feature, in the language the file declares (`# language: fr`) as Gherkin reads it. */
+function hasFeatureLine(text: string, lib: GherkinLib): boolean {
+  let keywords = lib.dialects.en.feature;
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    const language = /^#\s*language\s*:\s*([a-zA-Z_-]+)$/.exec(line);
+    if (language) keywords = lib.dialects[language[1]]?.feature ?? keywords;
+    else if (keywords.some((k) => line.startsWith(`${k}:`))) return true;
+  }
+  return false;
 }
 
 /** The version of the Gherkin parser, part of every AST cache key. */

@@ -12,6 +12,7 @@ import { formatCaseReport, runCase } from './run-case';
  * serialised into the generated code.
  */
 export interface OpenedContract {
+  file: string;
   contract?: Contract;
   cases: TestCase[];
   error?: AccordError;
@@ -27,9 +28,9 @@ function sharedAgent(): Agent {
 export function open(file: string, source: string): OpenedContract {
   try {
     const contract = parseContractCached(source, file);
-    return { contract, cases: testCases(contract) };
+    return { file, contract, cases: testCases(contract) };
   } catch (e) {
-    if (e instanceof AccordError) return { cases: [], error: e };
+    if (e instanceof AccordError) return { file, cases: [], error: e };
     throw e;
   }
 }
@@ -80,7 +81,7 @@ export function body(opened: OpenedContract, index: number): () => Promise<void>
 export function contractFailure(opened: OpenedContract): () => void {
   return () => {
     const e = opened.error!;
-    throw reportError(`contract error:\n${e.describe()}`, e.location.file ?? '<contract>', e.location.line ?? 1);
+    throw reportError(`contract error:\n${e.describe()}`, e.location.file ?? opened.file, e.location.line ?? 1);
   };
 }
 

@@ -2,7 +2,7 @@ import { readdirSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { loadContract, parseContractCached } from '../contract/load';
 import type { Contract } from '../contract/model';
-import { AccordError, CompositeAccordError } from '../errors';
+import { AccordError, gather, throwGathered } from '../errors';
 
 /** What a stub can be given: `.spec` (or `.wsdl`) files, folders holding `.spec` files, or contracts already parsed. */
 export type ContractSource = string | Contract;
@@ -39,14 +39,11 @@ export function loadContracts(sources: readonly ContractSource[]): Contract[] {
       try {
         contracts.push(isWsdl(file) ? loadWsdlContract(file) : loadContract(file));
       } catch (e) {
-        if (e instanceof CompositeAccordError) errors.push(...e.errors);
-        else if (e instanceof AccordError) errors.push(e);
-        else throw e;
+        gather(errors, e);
       }
     }
   }
-  if (errors.length === 1) throw errors[0];
-  if (errors.length > 1) throw new CompositeAccordError(errors);
+  throwGathered(errors);
   return contracts;
 }
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { parseContractCached } from '../../contract/load';
-import { AccordError, CompositeAccordError } from '../../errors';
+import { AccordError, gather, throwGathered } from '../../errors';
 import type { FileReport } from '../../compat';
 import type { FilePair } from '../../compat/sources';
 import { EXIT_FAILED, EXIT_USAGE, ExitError, type Io } from '../exit';
@@ -17,14 +17,14 @@ interface Options {
 
 /**
  * `accord compatible ...`: is the newer version of a contract backward
- * compatible with the older one? Exit 0 yes, 1 no, 2 for any mistake (one
- * line on stderr), so scripts can tell a break from a typo.
+ * compatible with the older one? Exit 0 yes, 1 no, 2 for any mistake (on
+ * stderr), so scripts can tell a break from a typo.
  */
 export function registerCompatible(program: Command, io: Io): void {
   const compatible = program
     .command('compatible')
     .description('check that a newer version of a contract is backward compatible with the older one')
-    // Mistakes are one line on stderr (exit 2); the help is one --help away.
+    // A usage mistake is one line on stderr (exit 2); the help is one --help away.
     .showHelpAfterError(false)
     .argument('[older]', 'older contract file (or folder)')
     .argument('[newer]', 'newer contract file (or folder)')
@@ -80,21 +80,19 @@ function merged(opts: Options, cmd: Command): Options {
 }
 
 async function check(pairs: () => FilePair[] | Promise<FilePair[]>, opts: Options, io: Io): Promise<void> {
-  let reports: FileReport[];
-  try {
-    // The AST cache: `git file` and `git commits` meet the same texts again and again.
-    reports = (await pairs()).map((pair) => compat().compareVersions(pair, parseContractCached));
-  } catch (e) {
-    if (e instanceof AccordError) throw new ExitError(EXIT_USAGE, `accord: ${oneLine(e)}`);
-    throw e;
+  const reports: FileReport[] = [];
+  const errors: AccordError[] = [];
+  for (const pair of await pairs()) {
+    try {
+      // The AST cache: `git file` and `git commits` meet the same texts again and again.
+      reports.push(compat().compareVersions(pair, parseContractCached));
+    } catch (e) {
+      gather(errors, e);
+    }
   }
+  // Every contract error of every file, printed by the entry point as the stub's are (exit 2).
+  throwGathered(errors);
   io.stdout(opts.json ? compat().formatJson(reports) : compat().formatText(reports));
   // Exit 0 is the normal return; a break is exit 1, with the report already printed.
   if (!reports.every((r) => r.verdict.compatible)) throw new ExitError(EXIT_FAILED);
-}
-
-function oneLine(e: AccordError): string {
-  const errors = e instanceof CompositeAccordError ? e.errors : [e];
-  const first = errors[0].describe().split('\n')[0];
-  return errors.length > 1 ? `${first} (and ${errors.length - 1} more error${errors.length > 2 ? 's' : ''})` : first;
 }
