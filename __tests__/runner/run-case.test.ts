@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { loadContract, testCases } from '../../src/contract/load';
+import { loadContract, parseContract, testCases } from '../../src/contract/load';
 import type { TestCase } from '../../src/contract/model';
 import { startExampleService } from '../../src/example/service';
 import { formatCaseReport, runCase } from '../../src/runner/run-case';
@@ -132,5 +132,29 @@ describe('each seed sample and its failing twin', () => {
     await silent.close();
     expect(slow.error).toMatch(/no answer from .* within 300 ms/);
     expect(Date.now() - started).toBeLessThan(3_000);
+  });
+});
+
+describe('a response with two fields swapped', () => {
+  const book = testCases(
+    parseContract(`Feature: Books
+  Scenario: Get a book
+    Given type Book
+    """
+    <book><title>(string)</title><author>(string)</author><year>(number)</year><isbn>(string)</isbn></book>
+    """
+    When POST /books
+    And request-body <getBook><id>(number)</id></getBook>
+    Then status 200
+    And response-body <getBookResponse>(Book)</getBookResponse>
+`, 'books.spec'),
+  )[0];
+
+  it('is reported as the order and the one node out of place, with no contradictory lines', async () => {
+    const lines = await against(book, { body: '<getBookResponse><book><title>T</title><year>1999</year><author>A</author><isbn>x</isbn></book></getBookResponse>' });
+    expect(lines.filter((l) => l.startsWith('  RESPONSE'))).toEqual([
+      '  RESPONSE.BODY getBookResponse/book: expected child nodes (title, author, year, isbn) in this order, found (title, year, author, isbn)',
+      '  RESPONSE.BODY getBookResponse/book/author: expected node <author> before <year>, found <author> after <year>',
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import { unreachable } from '../errors';
 import type { XmlElement } from '../xml/tree';
+import { cheapestAlignment, explainOrder } from './child-order';
 import { append, type Mismatch, shown } from './mismatch';
 import { contentSlots, effectiveElement, resolve, type ElementSlot, type Slot } from './resolve';
 import { SCALARS } from './scalars';
@@ -229,8 +230,8 @@ function acceptsAnything(p: Pattern, scope: Scope): boolean {
 
 /**
  * Children must fill the slots in order. An alignment by local names is looked
- * for first (with backtracking, so `(A*)` then `A` works); when none exists the
- * report names each node that is missing, misplaced or unexpected.
+ * for first (with backtracking, so `(A*)` then `A` works); when none exists
+ * child-order.ts names each node that is missing, misplaced or unexpected, once.
  */
 function matchChildren(slots: ElementSlot[], children: XmlElement[], scope: Scope, path: string): Mismatch[] {
   const assignment = align(slots, children);
@@ -256,24 +257,14 @@ function matchChildren(slots: ElementSlot[], children: XmlElement[], scope: Scop
       actual: `(${namesOf(children) || 'none'})`,
     });
   }
-  let j = 0;
-  for (let s = 0; s < slots.length; s++) {
-    const slot = slots[s];
-    let taken = 0;
-    while (j < children.length && taken < slot.max && children[j].local === slot.pattern.local) {
-      const at = `${path}/${children[j].local}${slot.max === Infinity ? `[${taken}]` : ''}`;
-      append(out, matchElement(effectiveElement(slot.pattern, scope), children[j], scope, at));
-      j++;
-      taken++;
-    }
-    if (taken < slot.min) {
-      const found = children[j];
-      out.push({ path: `${path}/${slot.pattern.local}`, expected: `node <${slot.pattern.local}>`, actual: found ? `<${found.local}> in its place` : 'nothing (missing node)' });
-      const laterSlot = found && slots.slice(s + 1).some((x) => x.pattern.local === found.local);
-      if (found && !laterSlot) j++;
-    }
+  const order = slots.map((s) => ({ local: s.pattern.local, min: s.min, max: s.max }));
+  const cheapest = cheapestAlignment(order, children);
+  // Too many to search for the nodes out of place: the order line above is the report.
+  if (!cheapest) return out;
+  for (const step of explainOrder(order, children, cheapest, path)) {
+    if (step.kind === 'report') out.push(step.mismatch);
+    else append(out, matchElement(effectiveElement(slots[step.slot].pattern, scope), children[step.child], scope, step.path));
   }
-  for (; j < children.length; j++) out.push({ path: `${path}/${children[j].local}`, expected: 'no such node here', actual: `unexpected node <${children[j].local}>` });
   return out;
 }
 
