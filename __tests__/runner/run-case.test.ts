@@ -158,3 +158,23 @@ describe('a response with two fields swapped', () => {
     ]);
   });
 });
+
+describe('Request sent', () => {
+  it('shows the path as sent: the base URL path prefix, the contract path and the query', async () => {
+    const tc = testCases(parseContract('Feature: f\n  Scenario: list pets\n    When GET /pets?limit=(number)&kind=dog\n    Then status 200\n', 'pets.spec'))[0];
+    const seen: string[] = [];
+    const server = await startServer((req) => {
+      seen.push(req.url);
+      return { status: 404, body: 'not here' };
+    });
+    try {
+      const r = await runCase(tc, { baseUrl: `${server.url}/prefix/v1` });
+      const lines = formatCaseReport(r, `${server.url}/prefix/v1`).split('\n');
+      expect(seen).toHaveLength(1);
+      expect(seen[0]).toMatch(/^\/prefix\/v1\/pets\?limit=\d+&kind=dog$/);
+      expect(lines[lines.indexOf('Request sent:') + 1]).toBe(`  GET ${seen[0]}`);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -12,16 +12,23 @@ export interface SendOptions {
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_BODY = 10 * 1024 * 1024;
 
+/**
+ * Where a request goes: its path under the base URL's own path, so a service behind
+ * http://host/prefix gets /prefix/ws for the contract's /ws.
+ */
+export function requestUrl(baseUrl: string, req: Pick<HttpRequest, 'path' | 'query'>): URL {
+  try {
+    return new URL(pathWithQuery(req).replace(/^\//, ''), baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+  } catch {
+    throw new AccordError('ACCORD_ERR_USAGE', `base URL "${baseUrl}" is not a valid URL (set ACCORD_BASE_URL, e.g. http://127.0.0.1:8080)`);
+  }
+}
+
 /** Sends one request; every way it can fail comes back as an AccordError with a plain sentence. */
 export async function send(baseUrl: string, req: HttpRequest, options: SendOptions = {}): Promise<HttpResponse> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
-  let url: URL;
-  try {
-    url = new URL(pathWithQuery(req).replace(/^\//, ''), baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
-  } catch {
-    throw new AccordError('ACCORD_ERR_USAGE', `base URL "${baseUrl}" is not a valid URL (set ACCORD_BASE_URL, e.g. http://127.0.0.1:8080)`);
-  }
+  const url = requestUrl(baseUrl, req);
   const signal = AbortSignal.timeout(timeoutMs);
   try {
     const res = await request(url, {

@@ -1,9 +1,9 @@
 import type { TestCase } from '../contract/model';
 import { AccordError, formatLocation } from '../errors';
 import { buildRequest, describeEndpoint } from '../http/build-request';
-import { send, type SendOptions } from '../http/client';
+import { requestUrl, send, type SendOptions } from '../http/client';
 import { matchResponse } from '../http/match-response';
-import { pathWithQuery, type HttpRequest, type HttpResponse } from '../http/message';
+import type { HttpRequest, HttpResponse } from '../http/message';
 import { formatMismatches, type Mismatch } from '../pattern/mismatch';
 
 export interface RunOptions extends SendOptions {
@@ -15,6 +15,8 @@ export interface CaseResult {
   testCase: TestCase;
   passed: boolean;
   request?: HttpRequest;
+  /** The request line's target as sent: the base URL's path prefix, the contract's path, the query. */
+  target?: string;
   response?: HttpResponse;
   mismatches: Mismatch[];
   /** Could not get an answer at all (refused, timed out, bad contract data). */
@@ -24,14 +26,17 @@ export interface CaseResult {
 /** Builds the request, sends it, matches the answer. Never throws for a user's mistake. */
 export async function runCase(tc: TestCase, options: RunOptions): Promise<CaseResult> {
   let request: HttpRequest | undefined;
+  let target: string | undefined;
   try {
     request = buildRequest(tc, options.seed ?? 0);
+    const url = requestUrl(options.baseUrl, request);
+    target = url.pathname + url.search;
     const response = await send(options.baseUrl, request, options);
     const mismatches = matchResponse(tc.scenario, response);
-    return { testCase: tc, passed: mismatches.length === 0, request, response, mismatches };
+    return { testCase: tc, passed: mismatches.length === 0, request, target, response, mismatches };
   } catch (e) {
     if (!(e instanceof AccordError)) throw e;
-    return { testCase: tc, passed: false, request, mismatches: [], error: e.describe() };
+    return { testCase: tc, passed: false, request, target, mismatches: [], error: e.describe() };
   }
 }
 
@@ -44,8 +49,8 @@ export function formatCaseReport(r: CaseResult, baseUrl: string): string {
   const lines = [`Scenario "${r.testCase.name}" (${where})`, `API: ${describeEndpoint(s)} at ${baseUrl}`];
   if (r.error) lines.push(`  ${r.error}`);
   lines.push(...formatMismatches(r.mismatches));
-  if (r.request) {
-    lines.push('', 'Request sent:', `  ${r.request.method} ${pathWithQuery(r.request)}`);
+  if (r.request && r.target) {
+    lines.push('', 'Request sent:', `  ${r.request.method} ${r.target}`);
     for (const [k, v] of Object.entries(r.request.headers)) lines.push(`  ${k}: ${v}`);
     if (r.request.body) lines.push(indent(clip(r.request.body)));
   }
