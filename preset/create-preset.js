@@ -10,6 +10,7 @@ function createPreset() {
     testPathIgnorePatterns: ['/node_modules/'],
     transform: { '\\.spec$': require.resolve('./transformer.js') },
     testEnvironment: require.resolve('./environment.js'),
+    testRunner: require.resolve('./test-runner.js'),
   };
 }
 module.exports = { createPreset };

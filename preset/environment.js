@@ -1,7 +1,8 @@
 'use strict';
 const { createRequire } = require('node:module');
 const path = require('node:path');
-const { resolveRunnerConfig, CONFIG_GLOBAL, WIP_GLOBAL } = require('../dist/runner/config.js');
+const { resolveRunnerConfig, CONFIG_GLOBAL } = require('../dist/runner/config.js');
+const { isWip } = require('../dist/runner/wip.js');
 
 /**
  * The Node environment of the Jest that is running, found the way Jest finds
@@ -25,24 +26,24 @@ function nodeEnvironmentFor(rootDir) {
  * Node environment plus two things: the runner's configuration on the global,
  * and @WIP scenarios turned into skipped tests once they have run (Jest has no
  * "aborted" status; a skipped test is `pending` in results and `<skipped/>` in
- * jest-junit). The scenario's verdict has already been printed by the runtime.
+ * jest-junit). The runtime has recorded the verdict, which the preset's test
+ * runner puts back on the skipped test (src/runner/wip.ts).
  */
 function accordEnvironment(NodeEnvironment) {
   return class AccordEnvironment extends NodeEnvironment {
     constructor(config, context) {
       super(config, context);
       const options = (config.projectConfig.testEnvironmentOptions || {}).accord;
-      this.global[CONFIG_GLOBAL] = resolveRunnerConfig(options, process.env);
+      const silent = Boolean(config.globalConfig && config.globalConfig.silent);
+      this.global[CONFIG_GLOBAL] = { ...resolveRunnerConfig(options, process.env), silent };
     }
 
     handleTestEvent(event) {
       if (event.name !== 'test_done') return;
-      const wip = this.global[WIP_GLOBAL];
-      if (!wip || wip.size === 0) return;
       const names = [];
       for (let block = event.test.parent; block && block.name !== 'ROOT_DESCRIBE_BLOCK'; block = block.parent) names.unshift(block.name);
       names.push(event.test.name);
-      if (wip.has(names.join(' '))) {
+      if (isWip(this.global, names.join(' '))) {
         event.test.errors = [];
         event.test.status = 'skip';
       }

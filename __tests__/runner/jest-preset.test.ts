@@ -167,6 +167,47 @@ describe('jest --preset accord-contracts in an application repository', () => {
     }
   }, 120_000);
 
+  it('puts the @WIP verdict on the skipped test in --json and jest-junit, with the column of its Scenario keyword, and --silent quiets the stderr copy', async () => {
+    writeFileSync(path.join(app, 'contracts', 'wip.spec'), 'Feature: wip\n  @WIP\n  Scenario: square in progress\n    When POST /square\n    And request-body (number)\n    Then status 200\n    And response-body (number)\n');
+    // The file jest-junit reads test case properties from, as the README tells users to write it.
+    writeFileSync(path.join(app, 'junitTestCaseProperties.js'), "module.exports = require('accord/jest-junit-properties');\n");
+    const out = path.join(app, 'wip-results.json');
+    try {
+      const r = await jest(['contracts/wip.spec', 'contracts/soap/api_pet_v1.spec', '--silent', '--json', '--testLocationInResults', `--outputFile=${out}`, '--reporters=default', '--reporters=jest-junit'], {
+        JEST_JUNIT_OUTPUT_DIR: app,
+      });
+      expect(r.status).toBe(0);
+      expect(r.output).not.toContain('[accord]');
+      expect(r.output).not.toContain('would have');
+      type Assertion = { title: string; status: string; failureMessages: string[]; location: { line: number; column: number } };
+      const results: { name: string; assertionResults: Assertion[] }[] = JSON.parse(readFileSync(out, 'utf8')).testResults;
+      const wip = (title: string) => results.flatMap((f) => f.assertionResults).find((a) => a.title === title)!;
+      const passing = wip('square in progress');
+      expect(passing.status).toBe('pending');
+      expect(passing.failureMessages).toEqual([expect.stringMatching(/^@WIP "square in progress" \(.*wip\.spec:3\) is in progress and skipped; it would have PASSED$/)]);
+      expect(passing.location).toEqual({ line: 3, column: 3 });
+      const failing = wip('Adopt a pet (in progress)');
+      expect(failing.status).toBe('pending');
+      expect(failing.failureMessages[0]).toMatch(/it would have FAILED:\n[^]*RESPONSE\.STATUS: expected 200, found 500/);
+      expect(failing.location).toEqual({ line: 62, column: 3 });
+      // Every test's column is inside its line of the contract.
+      const specLines = readFileSync(path.join(app, 'contracts', 'soap', 'api_pet_v1.spec'), 'utf8').split('\n');
+      for (const a of results.find((f) => f.name.endsWith('api_pet_v1.spec'))!.assertionResults) expect(a.location.column).toBeLessThanOrEqual(specLines[a.location.line - 1].length);
+
+      const junit = readFileSync(path.join(app, 'junit.xml'), 'utf8');
+      expect(junit).toMatch(/<testcase classname="[^"]*square in progress"[^>]*>\s*<skipped\/>\s*<properties>\s*<property name="accord.wip" value="would have PASSED"\/>/);
+      expect(junit).toMatch(/<testcase classname="[^"]*Adopt a pet \(in progress\)"[^>]*>\s*<skipped\/>\s*<properties>\s*<property name="accord.wip" value="would have FAILED"\/>\s*<property name="accord.wip.report" value="@WIP &quot;Adopt a pet/);
+
+      // Without --silent the verdict is printed for people as well, and never as a failure.
+      const loud = await jest(['contracts/wip.spec']);
+      expect(loud.output).toMatch(/\[accord\] @WIP "square in progress" .* it would have PASSED/);
+      expect(loud.output).not.toContain('●');
+    } finally {
+      rmSync(path.join(app, 'contracts', 'wip.spec'));
+      rmSync(path.join(app, 'junitTestCaseProperties.js'));
+    }
+  }, 180_000);
+
   it('says how to point it at the service when no base URL is set', async () => {
     const r = await jest(['contracts/math'], { ACCORD_BASE_URL: '' });
     expect(r.status).toBe(1);

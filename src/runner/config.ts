@@ -16,6 +16,8 @@ export interface RunnerConfig {
   seed: number;
   /** What is wrong with the settings, worded for the user; tests fail with these when any. */
   problems: string[];
+  /** Jest's --silent: accord prints nothing of its own (results still carry everything). */
+  silent?: boolean;
 }
 
 export interface RawRunnerOptions {

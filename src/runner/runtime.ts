@@ -2,9 +2,10 @@ import { Agent } from 'undici';
 import type { Contract, TestCase } from '../contract/model';
 import { parseContractCached, testCases } from '../contract/load';
 import { AccordError, formatLocation } from '../errors';
-import { CONFIG_GLOBAL, resolveRunnerConfig, WIP_GLOBAL, type RunnerConfig } from './config';
+import { CONFIG_GLOBAL, resolveRunnerConfig, type RunnerConfig } from './config';
 import { reportError } from './error-display';
 import { formatCaseReport, runCase } from './run-case';
+import { markWip, recordWipVerdict } from './wip';
 
 /**
  * Loaded by the code the transformer writes for each .spec file, inside Jest's
@@ -40,14 +41,6 @@ function config(): RunnerConfig {
   return (g[CONFIG_GLOBAL] as RunnerConfig | undefined) ?? resolveRunnerConfig(undefined, process.env);
 }
 
-/** Registers the full test name of a @WIP case, so the environment reports it skipped. */
-export function markWip(fullName: string): void {
-  const g = globalThis as Record<string, unknown>;
-  const set = (g[WIP_GLOBAL] as Set<string> | undefined) ?? new Set<string>();
-  g[WIP_GLOBAL] = set;
-  set.add(fullName);
-}
-
 export function timeout(): number {
   return config().timeoutMs + 5_000;
 }
@@ -58,23 +51,30 @@ export function body(opened: OpenedContract, index: number): () => Promise<void>
     const tc = opened.cases[index];
     const cfg = config();
     const line = tc.row?.line ?? tc.scenario.line;
-    if (cfg.problems.length > 0) {
-      throw reportError(`accord's settings need fixing before any scenario can run:\n${cfg.problems.map((p) => `  - ${p}`).join('\n')}`, tc.scenario.file, line);
-    }
-    if (!cfg.baseUrl) {
-      throw reportError(
-        'accord does not know where the service is: set ACCORD_BASE_URL (e.g. ACCORD_BASE_URL=http://127.0.0.1:8080 npx jest) or testEnvironmentOptions: { accord: { baseUrl } } in the Jest config',
-        tc.scenario.file,
-        line,
-      );
-    }
-    const result = await runCase(tc, { baseUrl: cfg.baseUrl, timeoutMs: cfg.timeoutMs, seed: cfg.seed, dispatcher: sharedAgent() });
+    const g = globalThis as Record<string, unknown>;
+    // The name Jest gives the test: the describe block (the Feature) and the case.
+    const fullName = `${opened.contract?.name || 'contract'} ${tc.name}`;
+    if (tc.scenario.wip) markWip(g, fullName);
+    const failure = await check(tc, cfg);
     if (tc.scenario.wip) {
-      const verdict = result.passed ? 'it would have PASSED' : `it would have FAILED:\n${formatCaseReport(result, cfg.baseUrl)}`;
-      process.stderr.write(`\n[accord] @WIP "${tc.name}" (${formatLocation({ file: tc.scenario.file, line })}) is in progress and skipped; ${verdict}\n`);
+      const where = formatLocation({ file: tc.scenario.file, line });
+      const message = `@WIP "${tc.name}" (${where}) is in progress and skipped; ${failure === undefined ? 'it would have PASSED' : `it would have FAILED:\n${failure}`}`;
+      recordWipVerdict(g, fullName, { passed: failure === undefined, message });
+      // Jest's --silent keeps a test file from printing; this copy is for people, the verdict is in the results too.
+      if (!cfg.silent) process.stderr.write(`\n[accord] ${message}\n`);
     }
-    if (!result.passed) throw reportError(formatCaseReport(result, cfg.baseUrl), tc.scenario.file, line);
+    if (failure !== undefined) throw reportError(failure, tc.scenario.file, line);
   };
+}
+
+/** What is wrong with one case, as the report a user reads; undefined when it passed. */
+async function check(tc: TestCase, cfg: RunnerConfig): Promise<string | undefined> {
+  if (cfg.problems.length > 0) return `accord's settings need fixing before any scenario can run:\n${cfg.problems.map((p) => `  - ${p}`).join('\n')}`;
+  if (!cfg.baseUrl) {
+    return 'accord does not know where the service is: set ACCORD_BASE_URL (e.g. ACCORD_BASE_URL=http://127.0.0.1:8080 npx jest) or testEnvironmentOptions: { accord: { baseUrl } } in the Jest config';
+  }
+  const result = await runCase(tc, { baseUrl: cfg.baseUrl, timeoutMs: cfg.timeoutMs, seed: cfg.seed, dispatcher: sharedAgent() });
+  return result.passed ? undefined : formatCaseReport(result, cfg.baseUrl);
 }
 
 /** The single failing test a contract that does not parse turns into. */

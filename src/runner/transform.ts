@@ -25,14 +25,17 @@ export function transformSpec(source: string, file: string, runtimePath: string)
     return lines.join('\n') + '\n';
   }
   put(contract.line, `describe(${q(contract.name || 'contract')}, () => { afterAll(() => __accord.closeAgent());`);
+  // Indented as the contract line is, so the column Jest records for the test (--testLocationInResults)
+  // is that of the Scenario keyword or the Examples row's first `|`, inside the line.
+  const sourceLines = source.split(/\r?\n/);
+  const indent = (line: number) => /^\s*/.exec(sourceLines[line - 1] ?? '')![0].replace(/[^\t]/g, ' ');
   testCases(contract).forEach((tc, i) => {
     const line = tc.row?.line ?? tc.scenario.line;
     if (tc.scenario.unsupported) {
-      put(line, `test.skip(${q(`${tc.name} (not run: ${tc.scenario.unsupported})`)}, () => {});`);
+      put(line, `${indent(line)}test.skip(${q(`${tc.name} (not run: ${tc.scenario.unsupported})`)}, () => {});`);
       return;
     }
-    if (tc.scenario.wip) put(line, `__accord.markWip(${q(`${contract.name || 'contract'} ${tc.name}`)});`);
-    put(line, `test(${q(tc.name)}, __accord.body(__opened, ${i}), __accord.timeout());`);
+    put(line, `${indent(line)}test(${q(tc.name)}, __accord.body(__opened, ${i}), __accord.timeout());`);
   });
   put(lines.length + 1, '});');
   return lines.join('\n') + '\n';

@@ -1,0 +1,25 @@
+'use strict';
+const { createRequire } = require('node:module');
+const path = require('node:path');
+const { attachWipVerdicts } = require('../dist/runner/wip.js');
+
+/**
+ * Jest's own runner (jest-circus, the app's copy as Jest itself would load it), then each
+ * @WIP verdict the file recorded copied onto its skipped test, where `--json` and
+ * jest-junit read it (see src/runner/wip.ts).
+ */
+function circus(rootDir) {
+  let runner;
+  try {
+    runner = createRequire(path.join(rootDir, 'package.json'))('jest-circus/runner');
+  } catch {
+    runner = require('jest-circus/runner');
+  }
+  return typeof runner === 'function' ? runner : runner.default;
+}
+
+module.exports = async function accordTestRunner(globalConfig, config, environment, runtime, testPath, sendMessageToJest) {
+  const result = await circus(config.rootDir)(globalConfig, config, environment, runtime, testPath, sendMessageToJest);
+  attachWipVerdicts(result, environment.global);
+  return result;
+};
