@@ -113,6 +113,6 @@ ${rows}
 
   it('a checked contract still gives one test per row', () => {
     const c = parseContract(json('      | petid |\n      | 10    |\n      | 42    |'), 'ok.spec');
-    expect(testCases(c).map((t) => t.name)).toEqual(['Find pets [example 1: petid=10]', 'Find pets [example 2: petid=42]']);
+    expect(testCases(c).map((t) => t.name)).toEqual(['Find pets - example 1: petid=10', 'Find pets - example 2: petid=42']);
   });
 });

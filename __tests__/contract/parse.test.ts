@@ -31,7 +31,7 @@ describe('contract parser', () => {
 
     const pets = loadContract(path.join(CONTRACTS, 'pets', 'api_pets_v1.spec'));
     expect(pets.scenarios[0].request.segments).toEqual([{ name: 'pets' }, { name: 'petid', pattern: { kind: 'scalar', type: 'number' } }]);
-    expect(testCases(pets).map((t) => t.name)).toEqual(['Fetch a pet by id [example 1: petid=10]', 'Fetch a pet by id [example 2: petid=42]']);
+    expect(testCases(pets).map((t) => t.name)).toEqual(['Fetch a pet by id - example 1: petid=10', 'Fetch a pet by id - example 2: petid=42']);
   });
 
   it('lets a Background envelope refer to types each scenario defines (seed 2.5)', () => {

@@ -65,7 +65,7 @@ describe('jest --preset accord-contracts in an application repository', () => {
     const r = await jest(['--verbose']);
     expect(r.output).toMatch(/Tests: +1 skipped, 9 passed, 10 total/);
     expect(r.output).toContain('○ skipped Adopt a pet (in progress)');
-    expect(r.output).toContain('✓ Fetch a pet by id [example 2: petid=42]');
+    expect(r.output).toContain('✓ Fetch a pet by id - example 2: petid=42');
     expect(r.output).toMatch(/\[accord\] @WIP "Adopt a pet \(in progress\)" \(.*api_pet_v1\.spec:62\) is in progress and skipped; it would have FAILED:/);
     expect(r.output).toContain('RESPONSE.STATUS: expected 200, found 500');
     expect(r.status).toBe(0);
@@ -207,6 +207,24 @@ describe('jest --preset accord-contracts in an application repository', () => {
       rmSync(path.join(app, 'junitTestCaseProperties.js'));
     }
   }, 180_000);
+
+  it('an Examples row\'s test name, pasted from Jest\'s output into -t, runs exactly that test', async () => {
+    const rows = Array.from({ length: 11 }, (_, i) => `      | ${i + 1} |`).join('\n');
+    writeFileSync(path.join(app, 'contracts', 'rows.spec'), `Feature: Rows\n  Scenario Outline: Fetch a pet by id\n    When GET /pets/(petid:number)\n    Then status 200\n    And response-body {"petid": "(number)"}\n\n    Examples:\n      | petid |\n${rows}\n`);
+    try {
+      const listed = await jest(['contracts/rows.spec', '--verbose']);
+      const names = [...listed.output.matchAll(/✓ (.*?)(?: \(\d+ ms\))?$/gm)].map((m) => m[1]);
+      expect(names).toHaveLength(11);
+      expect(names[0]).toBe('Fetch a pet by id - example 1: petid=1');
+      for (const name of [names[0], names[10]]) {
+        const one = await jest(['contracts/rows.spec', '--verbose', '-t', name]);
+        expect(one.output).toMatch(/Tests: +10 skipped, 1 passed, 11 total/);
+        expect(one.output).toContain(`✓ ${name}`);
+      }
+    } finally {
+      rmSync(path.join(app, 'contracts', 'rows.spec'));
+    }
+  }, 120_000);
 
   it('says how to point it at the service when no base URL is set', async () => {
     const r = await jest(['contracts/math'], { ACCORD_BASE_URL: '' });

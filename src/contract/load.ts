@@ -40,11 +40,16 @@ export function testCases(contract: Contract): TestCase[] {
   return contract.scenarios.flatMap((s) => scenarioCases(s));
 }
 
+/**
+ * An Examples row's test is named `<scenario> - example <n>: <column>=<value>, …`. Jest's `-t`
+ * takes a regular expression, so the name a user copies from Jest's output must select that
+ * test when pasted: nothing accord adds is a regex metacharacter (brackets were a character
+ * class), and the colon after the number keeps example 1 from matching example 10.
+ */
 export function scenarioCases(s: Scenario): TestCase[] {
   if (s.examples.length === 0) return [{ scenario: s, name: s.name }];
-  return s.examples.map((row, i) => ({
-    scenario: s,
-    row,
-    name: `${s.name} [example ${i + 1}: ${[...row.values].filter(([k]) => k !== '(REQUEST-BODY)').map(([k, v]) => `${k}=${v}`).join(', ')}]`,
-  }));
+  return s.examples.map((row, i) => {
+    const cells = [...row.values].filter(([k]) => k !== '(REQUEST-BODY)').map(([k, v]) => `${k}=${v}`);
+    return { scenario: s, row, name: `${s.name} - example ${i + 1}: ${cells.length > 0 ? cells.join(', ') : 'the request body'}` };
+  });
 }
