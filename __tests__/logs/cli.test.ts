@@ -2,7 +2,8 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseContract } from '../../src/contract/load';
 import { run } from '../../src/cli/main';
-import { cli, fixture, scratch } from './helpers';
+import { spawnSync } from 'node:child_process';
+import { BIN, cli, fixture, scratch } from './helpers';
 
 /** The command as a user runs it: where the contract goes, what is said, the exit code. */
 const tmp = scratch();
@@ -80,5 +81,37 @@ describe('accord import log', () => {
     const r = cli(['import', 'log', '--help'], tmp.dir);
     expect(r.status).toBe(0);
     for (const o of ['--output', '--path', '--examples', '--max-examples', '--redact', '--skip-invalid', '--no-verify', '--force']) expect(r.stdout).toContain(o);
+  });
+});
+
+describe('accord import log shows progress on a terminal only', () => {
+  // Progress is drawn at once here (ACCORD_PROGRESS_DELAY_MS=0), so a small log shows whether it would be.
+  const env = (extra: Record<string, string> = {}) => {
+    const e: NodeJS.ProcessEnv = { ...process.env, ACCORD_PROGRESS_DELAY_MS: '0', ...extra };
+    if (!('CI' in extra)) delete e.CI;
+    return e;
+  };
+  const big = path.join(tmp.dir, 'big.log');
+  beforeAll(() => writeFileSync(big, readFileSync(fixture('cxf-interceptors.log'), 'utf8').repeat(40)));
+
+  it('in a pipe: not a byte of it', () => {
+    const r = spawnSync(process.execPath, [BIN, 'import', 'log', 'big.log', '-o', 'in-a-pipe.spec'], { cwd: tmp.dir, encoding: 'utf8', env: env(), timeout: 60_000 });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).not.toMatch(/\r|\x1b|reading|checking/);
+  });
+
+  const hasScript = spawnSync('script', ['--version']).status === 0;
+  (hasScript ? it : it.skip)('on a pseudo-terminal (util-linux script): reading and checking lines, erased before the summary; none when CI is set', () => {
+    const command = `'${process.execPath}' '${BIN}' import log big.log -o tty.spec -f`;
+    const tty = spawnSync('script', ['-qec', command, '/dev/null'], { cwd: tmp.dir, encoding: 'utf8', env: env(), timeout: 60_000 });
+    expect(tty.status).toBe(0);
+    expect(tty.stdout).toMatch(/\rreading big\.log: [\d.]+ kB of 568\.0 kB \(\d+%\)\x1b\[K/);
+    expect(tty.stdout).toMatch(/\rchecking big\.log: /);
+    expect(tty.stdout).toMatch(/\r\x1b\[Kwrote tty\.spec/);
+    const ci = spawnSync('script', ['-qec', command, '/dev/null'], { cwd: tmp.dir, encoding: 'utf8', env: env({ CI: 'true' }), timeout: 60_000 });
+    expect(ci.status).toBe(0);
+    expect(ci.stdout).toMatch(/^wrote tty\.spec/);
+    expect(ci.stdout).not.toMatch(/reading|checking|\x1b/);
   });
 });

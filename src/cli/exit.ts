@@ -1,3 +1,5 @@
+import type { ProgressStream } from './progress';
+
 /** Exit codes: 0 ok, 1 a check failed (contract test, incompatible change), 2 usage or input error. */
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
@@ -15,4 +17,6 @@ export interface Io {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   cwd: string;
+  /** The stream behind `stderr`, for progress lines (drawn only when it is a terminal); none in tests that call run(). */
+  progress?: ProgressStream;
 }

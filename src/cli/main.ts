@@ -44,7 +44,7 @@ function exitCodeFor(e: unknown, io: Io): number {
 }
 
 export function main(): void {
-  const io: Io = { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s), cwd: process.cwd() };
+  const io: Io = { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s), cwd: process.cwd(), progress: process.stderr };
   run(process.argv.slice(2), io).then(
     (code) => {
       // Long-running commands (the stub) keep the process alive themselves and never resolve here.

@@ -29,6 +29,8 @@ export interface ImportLogOptions {
   /** Feature title; default from the log names. */
   feature?: string;
   limits?: Partial<LogLimits>;
+  /** Called as each log is read (often: keep it cheap), with bytes read so far and the file's size when known. */
+  onRead?: (file: string, bytes: number, size: number | undefined) => void;
 }
 
 export interface Unpaired {
@@ -121,7 +123,9 @@ export async function readExchanges(files: string[], onExchange: (x: Exchange) =
   };
   for (const given of files) {
     const file = given === STDIN ? '<stdin>' : given;
-    const { head, chunks } = await peek(readLogText(options.cwd && given !== STDIN ? path.resolve(options.cwd, given) : given, limits, file));
+    const onRead = options.onRead;
+    const real = options.cwd && given !== STDIN ? path.resolve(options.cwd, given) : given;
+    const { head, chunks } = await peek(readLogText(real, limits, file, onRead && ((bytes, size) => onRead(file, bytes, size))));
     if (head.trim() === '') throw new AccordError('ACCORD_ERR_LOG', 'the log holds only blank lines', { file });
     if (looksLikeHar(head)) {
       const r = await scanHar(file, chunks, sink, limits, options.include ?? []);

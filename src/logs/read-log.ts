@@ -19,9 +19,9 @@ export interface LogLine {
  * byte-order mark is honoured, and binary content is refused up front with the
  * offset of the first byte that gave it away. Nothing is ever read whole.
  */
-export async function* readLogText(real: string, limits: LogLimits = DEFAULT_LOG_LIMITS, file = real): AsyncGenerator<string> {
+export async function* readLogText(real: string, limits: LogLimits = DEFAULT_LOG_LIMITS, file = real, onRead?: ReadProgress): AsyncGenerator<string> {
   const stdin = real === STDIN;
-  if (!stdin) await checkReadable(real, file);
+  const size = stdin ? undefined : await checkReadable(real, file);
   const raw = stdin ? process.stdin : createReadStream(real, { highWaterMark: 64 * 1024 });
   const source: AsyncIterable<Buffer> = raw;
   let total = 0;
@@ -36,6 +36,8 @@ export async function* readLogText(real: string, limits: LogLimits = DEFAULT_LOG
     })) {
       let buf = chunk as Buffer;
       total += buf.length;
+      // Bytes as read are inflated bytes for gzip, which a file size cannot be compared with.
+      onRead?.(total, gzip ? undefined : size);
       if (gzip) {
         inflated += buf.length;
         if (inflated > limits.maxInflatedBytes) throw new AccordError('ACCORD_ERR_LIMIT', `inflates to more than ${limits.maxInflatedBytes} bytes; refusing to read further`, { file });
@@ -88,7 +90,11 @@ export function readableTwice(file: string): boolean {
   }
 }
 
-async function checkReadable(real: string, file: string): Promise<void> {
+/** How far reading has come: bytes so far and, when known, how many there are. */
+export type ReadProgress = (bytes: number, size: number | undefined) => void;
+
+/** The size of a regular file (undefined for a pipe or device); throws for what cannot be read as a log. */
+async function checkReadable(real: string, file: string): Promise<number | undefined> {
   let stat;
   try {
     stat = await fsp.stat(real);
@@ -99,6 +105,7 @@ async function checkReadable(real: string, file: string): Promise<void> {
   if (stat.isDirectory()) throw new AccordError('ACCORD_ERR_IO', 'is a directory, not a log file', { file });
   // Pipes and devices (/dev/stdin, a named pipe) are read as streams; only a regular file has a size.
   if (stat.isFile() && stat.size === 0) throw new AccordError('ACCORD_ERR_LOG', 'the log is empty', { file });
+  return stat.isFile() ? stat.size : undefined;
 }
 
 /** Passes chunks through, inflating them when the stream starts with the gzip magic bytes. */

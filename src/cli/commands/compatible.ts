@@ -4,6 +4,7 @@ import { AccordError, gather, throwGathered } from '../../errors';
 import type { FileReport } from '../../compat';
 import type { FilePair } from '../../compat/sources';
 import { EXIT_FAILED, EXIT_USAGE, ExitError, type Io } from '../exit';
+import { startProgress } from '../progress';
 
 // Loaded only when the command runs, so other commands (the stub's start-up) do not pay for it.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -82,13 +83,20 @@ function merged(opts: Options, cmd: Command): Options {
 async function check(pairs: () => FilePair[] | Promise<FilePair[]>, opts: Options, io: Io): Promise<void> {
   const reports: FileReport[] = [];
   const errors: AccordError[] = [];
-  for (const pair of await pairs()) {
-    try {
-      // The AST cache: `git file` and `git commits` meet the same texts again and again.
-      reports.push(compat().compareVersions(pair, parseContractCached));
-    } catch (e) {
-      gather(errors, e);
+  const list = await pairs();
+  const progress = startProgress(io.progress);
+  try {
+    for (const [i, pair] of list.entries()) {
+      progress.update(`comparing ${i + 1} of ${list.length}: ${pair.file}`);
+      try {
+        // The AST cache: `git file` and `git commits` meet the same texts again and again.
+        reports.push(compat().compareVersions(pair, parseContractCached));
+      } catch (e) {
+        gather(errors, e);
+      }
     }
+  } finally {
+    progress.done();
   }
   // Every contract error of every file, printed by the entry point as the stub's are (exit 2).
   throwGathered(errors);

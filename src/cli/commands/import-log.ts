@@ -3,6 +3,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { AccordError, formatLocation } from '../../errors';
 import { EXIT_FAILED, EXIT_USAGE, ExitError, type Io } from '../exit';
+import { bytesProgress, startProgress } from '../progress';
 import { importCommand } from './import';
 
 interface LogCommandOptions {
@@ -51,8 +52,14 @@ export function registerImportLog(program: Command, io: Io): void {
       if (output && existsSync(output) && !opts.force) throw new ExitError(EXIT_USAGE, `accord import log: ${shown(io, output)} exists; use --force to overwrite it or --output to write elsewhere`);
       const say = toStdout ? io.stderr : io.stdout;
       const options = { path: opts.path, examples: opts.examples, redact: opts.redact, include: opts.include, limits: { maxExamples }, cwd: io.cwd };
+      // An 18 MB log takes seconds to read, and the check reads it again: say how far each has come.
+      const reading = (verb: string) => {
+        const progress = startProgress(io.progress);
+        return { progress, onRead: (file: string, bytes: number, size: number | undefined) => progress.update(bytesProgress(verb, path.basename(file), bytes, size)) };
+      };
 
-      const { contract, report } = await logs.importLogs(files, options);
+      const read = reading('reading');
+      const { contract, report } = await logs.importLogs(files, { ...options, onRead: read.onRead }).finally(() => read.progress.done());
       const lines: string[] = [];
       const problems = report.problems;
       const problemCount = report.problemCount;
@@ -87,7 +94,8 @@ export function registerImportLog(program: Command, io: Io): void {
       if (opts.verify && once.length > 0) lines.push(`not checked: ${once.map((f) => (f === logs.STDIN ? 'standard input' : f)).join(', ')} cannot be read a second time`);
       else if (opts.verify) {
         const parsed = logs.parseGenerated(contract, output ?? '<stdout>');
-        const bad = await logs.verifyLogs(parsed, files, options);
+        const check = reading('checking');
+        const bad = await logs.verifyLogs(parsed, files, { ...options, onRead: check.onRead }).finally(() => check.progress.done());
         failed = bad.length;
         if (failed === 0) lines.push(`checked: all ${report.exchanges} logged calls match the contract`);
         else {
