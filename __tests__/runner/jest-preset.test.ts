@@ -170,10 +170,10 @@ describe('jest --preset accord-contracts in an application repository', () => {
   it('puts the @WIP verdict on the skipped test in --json and jest-junit, with the column of its Scenario keyword, and --silent quiets the stderr copy', async () => {
     writeFileSync(path.join(app, 'contracts', 'wip.spec'), 'Feature: wip\n  @WIP\n  Scenario: square in progress\n    When POST /square\n    And request-body (number)\n    Then status 200\n    And response-body (number)\n');
     // The file jest-junit reads test case properties from, as the README tells users to write it.
-    writeFileSync(path.join(app, 'junitTestCaseProperties.js'), `module.exports = require('${pkg.name}/jest-junit-properties');\n`);
+    writeFileSync(path.join(app, 'junitTestCaseProperties.js'), `module.exports = require('${PKG.name}/jest-junit-properties');\n`);
     const out = path.join(app, 'wip-results.json');
     try {
-      const r = await jest(['contracts/wip.spec', 'contracts/soap/api_pet_v1.spec', '--silent', '--json', '--testLocationInResults', `--outputFile=${out}`, '--reporters=default', '--reporters=jest-junit'], {
+      const r = await jest(['contracts/wip.spec', 'contracts/soap/api_pet_v1.spec', '--silent', '--json', '--testLocationInResults', `--outputFile=${out}`, '--reporters=default', `--reporters=${JUNIT}`], {
         JEST_JUNIT_OUTPUT_DIR: app,
       });
       expect(r.status).toBe(0);
