@@ -69,9 +69,9 @@ describe('Examples values are checked against the places their columns name', ()
   it('checks path and query parameters, headers (whatever their case) and JSON keys', () => {
     const errors = errorsOf(json('      | petid | limit | x-tenant | age |\n      | ten   | many  | acme     | old |'));
     expect(errors.map((e) => e.replace(/ in scenario.*/, ''))).toEqual([
-      'ex.spec:10: Examples value "ten" in column "petid" fits no place the column names ((number) at REQUEST.PATH (petid); (number) at RESPONSE.BODY petid)',
+      'ex.spec:10: Examples value "ten" in column "petid" fits no place the column names ((number) at REQUEST.PATH petid; (number) at RESPONSE.BODY petid)',
       'ex.spec:10: Examples value "many" in column "limit" fits no place the column names ((number) at REQUEST.QUERY limit)',
-      'ex.spec:10: Examples value "acme" in column "x-tenant" fits no place the column names ((number) at REQUEST.HEADERS X-Tenant)',
+      'ex.spec:10: Examples value "acme" in column "x-tenant" fits no place the column names ((number) at REQUEST.HEADER X-Tenant)',
       'ex.spec:10: Examples value "old" in column "age" fits no place the column names ((number) at RESPONSE.BODY owner.age)',
     ]);
   });

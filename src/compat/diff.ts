@@ -1,3 +1,4 @@
+import { WHERE } from '../pattern/mismatch';
 import type { Contract, Scenario } from '../contract/model';
 import type { CompareOptions, Difference } from '../pattern/compare';
 import { compareBodies, compareFields, compareHeaders, comparePath, compareQuery, samePathShape } from '../http/compare-http';
@@ -94,14 +95,14 @@ function diffScenario(o: Scenario, e: Endpoint): ScenarioDiff {
 /** Request side: the newer accepts every older request. Response side: the older accepts every newer response. */
 export function scenarioChanges(o: Scenario, n: Scenario, opts: CompareOptions = {}): Change[] {
   const steps: [Side, () => Difference[]][] = [
-    ['request', () => comparePath(n.request.segments, n.scope, o.request.segments, o.scope, 'REQUEST.PATH', opts)],
-    ['request', () => compareQuery(n.request.query, n.scope, o.request.query, o.scope, 'REQUEST.QUERY', opts)],
-    ['request', () => compareHeaders(n.request.headers, n.scope, o.request.headers, o.scope, 'REQUEST.HEADER', opts)],
-    ['request', () => compareBodies(n.request.body, n.scope, o.request.body, o.scope, 'REQUEST.BODY', opts)],
-    ['request', () => compareFields(n.request.formFields, n.scope, o.request.formFields, o.scope, 'REQUEST.FORM-FIELD', 'form field', opts)],
-    ['request', () => compareFields(n.request.parts, n.scope, o.request.parts, o.scope, 'REQUEST.PART', 'part', opts)],
-    ['response', () => compareHeaders(o.response.headers, o.scope, n.response.headers, n.scope, 'RESPONSE.HEADER', opts)],
-    ['response', () => compareBodies(o.response.body, o.scope, n.response.body, n.scope, 'RESPONSE.BODY', opts)],
+    ['request', () => comparePath(n.request.segments, n.scope, o.request.segments, o.scope, WHERE.requestPath, opts)],
+    ['request', () => compareQuery(n.request.query, n.scope, o.request.query, o.scope, WHERE.requestQuery, opts)],
+    ['request', () => compareHeaders(n.request.headers, n.scope, o.request.headers, o.scope, WHERE.requestHeader, opts)],
+    ['request', () => compareBodies(n.request.body, n.scope, o.request.body, o.scope, WHERE.requestBody, opts)],
+    ['request', () => compareFields(n.request.formFields, n.scope, o.request.formFields, o.scope, WHERE.requestFormField, 'form field', opts)],
+    ['request', () => compareFields(n.request.parts, n.scope, o.request.parts, o.scope, WHERE.requestPart, 'part', opts)],
+    ['response', () => compareHeaders(o.response.headers, o.scope, n.response.headers, n.scope, WHERE.responseHeader, opts)],
+    ['response', () => compareBodies(o.response.body, o.scope, n.response.body, n.scope, WHERE.responseBody, opts)],
   ];
   const out: Change[] = [];
   for (const [side, step] of steps) {

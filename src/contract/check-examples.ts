@@ -1,3 +1,4 @@
+import { WHERE, at } from '../pattern/mismatch';
 import { describePattern } from '../pattern/describe';
 import { exampleValue } from '../pattern/generate';
 import { namedPlaces, type Place } from '../pattern/places';
@@ -50,18 +51,18 @@ interface ScenarioPlace extends Place {
 function scenarioPlaces(s: Scenario): ScenarioPlace[] {
   const out: ScenarioPlace[] = [];
   const text = (key: string, pattern: Pattern, path: string, caseless = false) => out.push({ key, pattern, path, form: 'text', caseless });
-  for (const seg of s.request.segments) if (seg.pattern) text(seg.name, seg.pattern, `REQUEST.PATH (${seg.name})`);
-  for (const q of s.request.query) text(q.name, q.pattern, `REQUEST.QUERY ${q.name}`);
-  for (const h of s.request.headers) text(h.name, h.pattern, `REQUEST.HEADERS ${h.name}`, true);
-  for (const f of s.request.formFields) text(f.name, f.pattern, `REQUEST.FORM ${f.name}`);
-  for (const p of s.request.parts) text(p.name, p.pattern, `REQUEST.PART ${p.name}`);
-  for (const h of s.response.headers) text(h.name, h.pattern, `RESPONSE.HEADERS ${h.name}`, true);
+  for (const seg of s.request.segments) if (seg.pattern) text(seg.name, seg.pattern, at(WHERE.requestPath, seg.name));
+  for (const q of s.request.query) text(q.name, q.pattern, at(WHERE.requestQuery, q.name));
+  for (const h of s.request.headers) text(h.name, h.pattern, at(WHERE.requestHeader, h.name), true);
+  for (const f of s.request.formFields) text(f.name, f.pattern, at(WHERE.requestFormField, f.name));
+  for (const p of s.request.parts) text(p.name, p.pattern, at(WHERE.requestPart, p.name));
+  for (const h of s.response.headers) text(h.name, h.pattern, at(WHERE.responseHeader, h.name), true);
   const body = (p: Pattern | undefined, side: string) => {
     if (!p) return;
     for (const place of namedPlaces(p, s.scope)) out.push({ ...place, path: place.path ? `${side} ${place.path}` : side });
   };
-  body(s.request.body, 'REQUEST.BODY');
-  body(s.response.body, 'RESPONSE.BODY');
+  body(s.request.body, WHERE.requestBody);
+  body(s.response.body, WHERE.responseBody);
   return out;
 }
 

@@ -1,6 +1,6 @@
 import type { FormField } from '../contract/model';
 import { matchText } from '../pattern/match';
-import { append, type Mismatch } from '../pattern/mismatch';
+import { append, at, type Mismatch, WHERE } from '../pattern/mismatch';
 import type { Scope } from '../pattern/types';
 
 /**
@@ -15,12 +15,12 @@ export function matchForm(fields: readonly FormField[], body: string, scope: Sco
   for (const f of fields) {
     declared.add(f.name);
     const value = given.get(f.name);
-    const path = `REQUEST.FORM-FIELD ${f.name}`;
+    const path = at(WHERE.requestFormField, f.name);
     if (value === null) out.push({ path, expected: `form field ${f.name}`, actual: 'no such field' });
     else append(out, matchText(f.pattern, value, scope, path));
   }
   for (const k of new Set(given.keys())) {
-    if (!declared.has(k)) out.push({ path: `REQUEST.FORM-FIELD ${k}`, expected: 'no such form field', actual: `unexpected form field "${k}"` });
+    if (!declared.has(k)) out.push({ path: at(WHERE.requestFormField, k), expected: 'no such form field', actual: `unexpected form field "${k}"` });
   }
   return out;
 }

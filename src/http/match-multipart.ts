@@ -1,6 +1,6 @@
 import type { FormField } from '../contract/model';
 import { matchText } from '../pattern/match';
-import { append, shown, type Mismatch } from '../pattern/mismatch';
+import { append, at, type Mismatch, shown, WHERE } from '../pattern/mismatch';
 import type { Scope } from '../pattern/types';
 
 /** Parts read from one body; more is a hostile body, not a form. */
@@ -22,22 +22,22 @@ interface Part {
 export function matchMultipart(parts: readonly FormField[], body: string, contentType: string | undefined, scope: Scope): Mismatch[] {
   const boundary = boundaryOf(contentType);
   if (boundary === undefined) {
-    return [{ path: 'REQUEST.HEADER Content-Type', expected: 'multipart/form-data with a boundary', actual: contentType === undefined ? 'no such header' : shown(contentType) }];
+    return [{ path: at(WHERE.requestHeader, 'Content-Type'), expected: 'multipart/form-data with a boundary', actual: contentType === undefined ? 'no such header' : shown(contentType) }];
   }
   const given = splitParts(body, boundary);
-  if (given === undefined) return [{ path: 'REQUEST.BODY', expected: `a multipart body with parts separated by --${boundary}`, actual: shown(body) }];
+  if (given === undefined) return [{ path: WHERE.requestBody, expected: `a multipart body with parts separated by --${boundary}`, actual: shown(body) }];
   const out: Mismatch[] = [];
   const declared = new Set<string>();
   for (const p of parts) {
     declared.add(p.name);
-    const path = `REQUEST.PART ${p.name}`;
+    const path = at(WHERE.requestPart, p.name);
     const found = given.find((g) => g.name === p.name);
     if (!found) out.push({ path, expected: `part ${p.name}`, actual: 'no such part' });
     else append(out, matchText(p.pattern, found.content, scope, path));
   }
   for (const g of given) {
-    if (g.name === undefined) out.push({ path: 'REQUEST.PART', expected: 'a part named in its Content-Disposition', actual: 'a part without a name' });
-    else if (!declared.has(g.name)) out.push({ path: `REQUEST.PART ${g.name}`, expected: 'no such part', actual: `unexpected part "${g.name}"` });
+    if (g.name === undefined) out.push({ path: WHERE.requestPart, expected: 'a part named in its Content-Disposition', actual: 'a part without a name' });
+    else if (!declared.has(g.name)) out.push({ path: at(WHERE.requestPart, g.name), expected: 'no such part', actual: `unexpected part "${g.name}"` });
   }
   return out;
 }

@@ -1,6 +1,6 @@
 import type { Scenario } from '../contract/model';
 import { matchText } from '../pattern/match';
-import { append, type Mismatch } from '../pattern/mismatch';
+import { append, at, type Mismatch, WHERE } from '../pattern/mismatch';
 import type { ParsedBody } from './body';
 import { matchBody } from './match-body';
 import { matchForm } from './match-form';
@@ -17,33 +17,33 @@ export interface RequestMatch {
 export function matchRequest(s: Scenario, req: HttpRequest, body: ParsedBody, pathSegments: string[]): RequestMatch {
   const r = s.request;
   if (r.method !== req.method.toUpperCase() || !pathFits(s, pathSegments)) {
-    return { endpoint: false, mismatches: [{ path: 'REQUEST.PATH', expected: `${r.method} ${r.path}`, actual: `${req.method} ${req.path}` }] };
+    return { endpoint: false, mismatches: [{ path: WHERE.requestPath, expected: `${r.method} ${r.path}`, actual: `${req.method} ${req.path}` }] };
   }
   const out: Mismatch[] = [];
   r.segments.forEach((seg, i) => {
-    if (seg.pattern) append(out, matchText(seg.pattern, pathSegments[i], s.scope, `REQUEST.PATH ${seg.name}`));
+    if (seg.pattern) append(out, matchText(seg.pattern, pathSegments[i], s.scope, at(WHERE.requestPath, seg.name)));
   });
   const declared = new Set(r.query.map((q) => q.name));
   for (const q of r.query) {
     const v = req.query.find(([k]) => k === q.name);
-    if (v) append(out, matchText(q.pattern, v[1], s.scope, `REQUEST.QUERY ${q.name}`));
+    if (v) append(out, matchText(q.pattern, v[1], s.scope, at(WHERE.requestQuery, q.name)));
   }
   for (const [k] of req.query) {
-    if (!declared.has(k)) out.push({ path: `REQUEST.QUERY ${k}`, expected: 'no such query parameter', actual: `unexpected query parameter "${k}"` });
+    if (!declared.has(k)) out.push({ path: at(WHERE.requestQuery, k), expected: 'no such query parameter', actual: `unexpected query parameter "${k}"` });
   }
   for (const h of r.headers) {
     const value = req.headers[h.name.toLowerCase()];
     if (value === undefined) {
-      if (!h.optional) out.push({ path: `REQUEST.HEADER ${h.name}`, expected: `header ${h.name}`, actual: 'no such header' });
+      if (!h.optional) out.push({ path: at(WHERE.requestHeader, h.name), expected: `header ${h.name}`, actual: 'no such header' });
       continue;
     }
     if (h.name.toLowerCase() === 'content-type' && h.pattern.kind === 'literal' && sameMediaType(String(h.pattern.value ?? ''), value)) continue;
-    const mismatches = matchText(h.pattern, value, s.scope, `REQUEST.HEADER ${h.name}`);
+    const mismatches = matchText(h.pattern, value, s.scope, at(WHERE.requestHeader, h.name));
     // SOAPAction is a quoted string by SOAP 1.1, but clients send it quoted and bare alike.
     if (mismatches.length > 0 && h.name.toLowerCase() === 'soapaction' && matchText(h.pattern, requote(value), s.scope).length === 0) continue;
     append(out, mismatches);
   }
-  append(out, matchBody(r.body, body, s.scope, 'REQUEST.BODY'));
+  append(out, matchBody(r.body, body, s.scope, WHERE.requestBody));
   if (r.formFields.length > 0) append(out, matchForm(r.formFields, body.text, s.scope));
   if (r.parts.length > 0) append(out, matchMultipart(r.parts, body.text, req.headers['content-type'], s.scope));
   return { endpoint: true, mismatches: out };

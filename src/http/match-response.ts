@@ -1,6 +1,6 @@
 import type { Scenario } from '../contract/model';
 import { matchText } from '../pattern/match';
-import { append, type Mismatch } from '../pattern/mismatch';
+import { append, at, type Mismatch, WHERE } from '../pattern/mismatch';
 import { ParsedBody } from './body';
 import { matchBody } from './match-body';
 import type { HttpResponse } from './message';
@@ -9,18 +9,18 @@ import type { HttpResponse } from './message';
 export function matchResponse(s: Scenario, res: HttpResponse): Mismatch[] {
   if (res.status !== s.response.status) {
     // The body of an unexpected status is some other document; comparing it field by field only adds noise.
-    return [{ path: 'RESPONSE.STATUS', expected: String(s.response.status), actual: String(res.status) }];
+    return [{ path: WHERE.responseStatus, expected: String(s.response.status), actual: String(res.status) }];
   }
   const out: Mismatch[] = [];
   for (const h of s.response.headers) {
     const value = res.headers[h.name.toLowerCase()];
-    const path = `RESPONSE.HEADER ${h.name}`;
+    const path = at(WHERE.responseHeader, h.name);
     if (value === undefined) {
       if (!h.optional) out.push({ path, expected: `header ${h.name}`, actual: 'no such header' });
       continue;
     }
     append(out, matchText(h.pattern, value, s.scope, path));
   }
-  append(out, matchBody(s.response.body, new ParsedBody(res.body), s.scope, 'RESPONSE.BODY'));
+  append(out, matchBody(s.response.body, new ParsedBody(res.body), s.scope, WHERE.responseBody));
   return out;
 }

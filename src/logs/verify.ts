@@ -3,7 +3,7 @@ import { ParsedBody } from '../http/body';
 import { matchRequest, splitPath } from '../http/match-request';
 import { matchResponse } from '../http/match-response';
 import type { HttpRequest, HttpResponse } from '../http/message';
-import type { Mismatch } from '../pattern/mismatch';
+import { type Mismatch, WHERE } from '../pattern/mismatch';
 import type { DecodedMessage } from './decode';
 import type { Exchange } from './pair';
 
@@ -44,5 +44,5 @@ export function checkExchange(contract: Contract, x: Exchange, pathOverride?: st
     if (mismatches.length === 0) return { scenario: s, mismatches: [] };
     if (!best || mismatches.length < best.length) best = mismatches;
   }
-  return { mismatches: best ?? [{ path: 'REQUEST.PATH', expected: 'a scenario for this endpoint', actual: `${req.method} ${req.path}` }] };
+  return { mismatches: best ?? [{ path: WHERE.requestPath, expected: 'a scenario for this endpoint', actual: `${req.method} ${req.path}` }] };
 }

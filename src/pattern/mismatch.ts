@@ -5,6 +5,30 @@ export interface Mismatch {
   actual: string;
 }
 
+/**
+ * The words a report puts before a path: where in the HTTP message a mismatch
+ * or a difference is. One vocabulary for the runner, the stub, the Examples
+ * check and the compatibility check.
+ */
+export const WHERE = {
+  requestPath: 'REQUEST.PATH',
+  requestQuery: 'REQUEST.QUERY',
+  requestHeader: 'REQUEST.HEADER',
+  requestBody: 'REQUEST.BODY',
+  requestFormField: 'REQUEST.FORM-FIELD',
+  requestPart: 'REQUEST.PART',
+  responseStatus: 'RESPONSE.STATUS',
+  responseHeader: 'RESPONSE.HEADER',
+  responseBody: 'RESPONSE.BODY',
+} as const;
+
+export type Where = (typeof WHERE)[keyof typeof WHERE];
+
+/** `REQUEST.HEADER SOAPAction`: a place and the name of what is there. */
+export function at(where: Where, name?: string): string {
+  return name === undefined ? where : `${where} ${name}`;
+}
+
 export function formatMismatch(m: Mismatch): string {
   return `${m.path}: expected ${m.expected}, found ${m.actual}`;
 }

@@ -1,6 +1,6 @@
 import { AccordError, formatLocation } from '../errors';
 import type { ParsedBody } from '../http/body';
-import { formatMismatches } from '../pattern/mismatch';
+import { formatMismatches, WHERE } from '../pattern/mismatch';
 import type { Attempt } from './dispatch';
 import type { Route, RouteTable } from './route';
 
@@ -56,8 +56,8 @@ function malformedBody(attempts: Attempt[], body: ParsedBody): string | undefine
 function closeness(a: Attempt): number {
   let shallowest = Infinity;
   for (const m of a.mismatches) {
-    if (!m.path.startsWith('REQUEST.BODY')) continue;
-    const rest = m.path.slice('REQUEST.BODY'.length).trim();
+    if (!m.path.startsWith(WHERE.requestBody)) continue;
+    const rest = m.path.slice(WHERE.requestBody.length).trim();
     const depth = rest === '' ? 0 : rest.split(/[/.[]/).length;
     if (depth < shallowest) shallowest = depth;
   }
