@@ -292,6 +292,7 @@ function finishScenario(
       request: { method: 'KAFKA', path: '', segments: [], query: [], headers: [], formFields: [], parts: [], line },
       response: { status: 0, headers: [], line },
       unsupported: `a Kafka message contract (kafka-message ${draft.kafka}); accord runs HTTP scenarios only`,
+      kafka: draft.kafka,
     };
   }
   let ok = true;

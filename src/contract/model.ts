@@ -81,6 +81,8 @@ export interface Scenario {
   examples: ExampleRow[];
   /** Set when accord reads the scenario but cannot run it (a Kafka message contract). */
   unsupported?: string;
+  /** The `kafka-message` step's text of such a scenario, kept so the contract can be written back. */
+  kafka?: string;
 }
 
 /** One runnable case: a scenario, with one Examples row when it has any. */

@@ -102,6 +102,17 @@ export interface XmlElementPattern {
   /** `specmatic_type="T"`: attributes and content come from type T's root. */
   typeRef?: string;
   line?: number;
+  /**
+   * Comments for people reading the contract (`<!-- ... -->`), each printed
+   * before `content[at]` (at the end when `at` is content.length). Written by
+   * the importers; never matched, and the contract parser drops them.
+   */
+  comments?: XmlComment[];
+}
+
+export interface XmlComment {
+  at: number;
+  text: string;
 }
 
 /** Text content of an element: a scalar, literal, enum or a ref resolving to one. */

@@ -91,9 +91,32 @@ function textContent(text: string, el: XmlElement): XmlContent {
     throw e;
   }
   if (!placeholder) return { kind: 'xml-text', pattern: { kind: 'literal', value: text } };
-  // A ref (possibly repeated or optional) whose target may be a node type: resolved when used.
-  if (placeholder.kind === 'ref') return { kind: 'xml-ref', name: placeholder.name, occurs: 'once' };
-  if (placeholder.kind === 'list' && placeholder.inner.kind === 'ref') return { kind: 'xml-ref', name: placeholder.inner.name, occurs: 'multiple' };
-  if (placeholder.kind === 'optional' && placeholder.inner.kind === 'ref') return { kind: 'xml-ref', name: placeholder.inner.name, occurs: 'optional' };
-  return { kind: 'xml-text', pattern: placeholder };
+  return xmlContentOf(placeholder);
+}
+
+/** A pattern written as element content, as the parser reads it: a ref (possibly repeated or optional) stands for nodes, anything else for the text. */
+export function xmlContentOf(p: Pattern): XmlContent {
+  // A ref whose target may be a node type: resolved when used.
+  if (p.kind === 'ref') return { kind: 'xml-ref', name: p.name, occurs: 'once' };
+  if (p.kind === 'list' && p.inner.kind === 'ref') return { kind: 'xml-ref', name: p.inner.name, occurs: 'multiple' };
+  if (p.kind === 'optional' && p.inner.kind === 'ref') return { kind: 'xml-ref', name: p.inner.name, occurs: 'optional' };
+  return { kind: 'xml-text', pattern: p };
+}
+
+/** An element pattern built in code (the importers): prefix and local name from `name`, everything else defaulted. */
+export function xmlElement(name: string, init: Partial<Omit<XmlElementPattern, 'kind' | 'name' | 'prefix' | 'local'>> = {}): XmlElementPattern {
+  const i = name.indexOf(':');
+  return {
+    kind: 'xml',
+    name,
+    prefix: i < 0 ? '' : name.slice(0, i),
+    local: i < 0 ? name : name.slice(i + 1),
+    namespaces: init.namespaces ?? [],
+    attributes: init.attributes ?? [],
+    content: init.content ?? [],
+    occurs: init.occurs ?? 'once',
+    nillable: init.nillable ?? false,
+    ...(init.typeRef !== undefined ? { typeRef: init.typeRef } : {}),
+    ...(init.comments?.length ? { comments: init.comments } : {}),
+  };
 }

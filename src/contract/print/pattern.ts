@@ -1,0 +1,195 @@
+/**
+ * Patterns as contract text: the one place that knows how each pattern is
+ * written (placeholders, XML fragments, JSON). Whatever it writes reads back,
+ * through the contract parser, into an equal pattern; what cannot be written
+ * that way (a literal that looks like a placeholder, a list of inline objects)
+ * is a bug in the caller and throws an InternalError rather than writing a
+ * contract that means something else.
+ */
+import { InternalError, unreachable } from '../../errors';
+import { isPlaceholder } from '../../pattern/placeholder';
+import type { Pattern, XmlAttributePattern, XmlContent, XmlElementPattern } from '../../pattern/types';
+import { escapeAttribute, escapeText } from '../../xml/serialize';
+
+const NAME = /^[A-Za-z_][\w.-]*$/;
+
+function unprintable(what: string): never {
+  throw new InternalError(`cannot be written in a contract: ${what}`);
+}
+
+/** `(number)`, `(Pet*)`, `(id:number)`...; undefined when the pattern is not a placeholder. */
+export function placeholderText(p: Pattern): string | undefined {
+  const inner = placeholderInner(p);
+  return inner === undefined ? undefined : `(${inner})`;
+}
+
+function placeholderInner(p: Pattern): string | undefined {
+  switch (p.kind) {
+    case 'scalar':
+      return p.type === 'number-in-string' ? 'number in string' : p.type;
+    case 'ref':
+      return NAME.test(p.name) ? p.name : unprintable(`type name "${p.name}"`);
+    case 'list':
+    case 'optional': {
+      const i = placeholderInner(p.inner);
+      // `k:T*` and `dictionary K V*` read as a lookup and a dictionary, not as a list of them.
+      if (i === undefined || i.includes(':') || i.startsWith('dictionary ')) return undefined;
+      return `${i}${p.kind === 'list' ? '*' : '?'}`;
+    }
+    case 'lookup': {
+      const i = placeholderInner(p.inner);
+      if (!NAME.test(p.key) || i === undefined || !/^[^\s:]+$/.test(i)) return undefined;
+      return `${p.key}:${i}`;
+    }
+    case 'dictionary': {
+      const k = placeholderInner(p.key);
+      const v = placeholderInner(p.value);
+      if (k === undefined || v === undefined || /\s/.test(k) || /\s/.test(v)) return undefined;
+      return `dictionary ${k} ${v}`;
+    }
+    case 'literal':
+    case 'enum':
+    case 'object':
+    case 'array':
+    case 'xml':
+      return undefined;
+    default:
+      return unreachable(p, 'pattern kind');
+  }
+}
+
+/** A value on one line (a header, an attribute, XML text): its placeholder, or the literal as written. */
+export function valueText(p: Pattern, where: string): string {
+  const ph = placeholderText(p);
+  if (ph !== undefined) return ph;
+  if (p.kind !== 'literal') return unprintable(`a ${p.kind} pattern as ${where}`);
+  const v = String(p.value);
+  if (isPlaceholder(v)) return unprintable(`the literal "${v}" as ${where} (it would read as a placeholder)`);
+  return v;
+}
+
+// ---------- XML ----------
+
+/** An element pattern as indented XML, one element per line. */
+export function printXml(el: XmlElementPattern, indent = ''): string {
+  return xmlLines(el, indent).join('\n');
+}
+
+function xmlLines(el: XmlElementPattern, indent: string): string[] {
+  const attrs: string[] = [];
+  for (const n of el.namespaces) attrs.push(`${n.name}="${attributeText(n.value)}"`);
+  if (el.typeRef !== undefined) attrs.push(`specmatic_type="${attributeText(el.typeRef)}"`);
+  if (el.occurs !== 'once') attrs.push(`specmatic_occurs="${el.occurs}"`);
+  if (el.nillable) attrs.push('specmatic_nillable="true"');
+  for (const a of el.attributes) attrs.push(attribute(a, el));
+  const open = `${indent}<${el.name}${attrs.map((a) => ` ${a}`).join('')}`;
+  const comments = el.comments ?? [];
+  if (el.content.length === 0 && comments.length === 0) return [`${open}/>`];
+  checkTexts(el);
+  if (comments.length === 0 && el.content.every((c) => c.kind !== 'xml')) {
+    return [`${open}>${el.content.map((c) => contentText(c as Exclude<XmlContent, XmlElementPattern>, el)).join('')}</${el.name}>`];
+  }
+  const inner = `${indent}  `;
+  const lines = [`${open}>`];
+  const commentsAt = (i: number) => {
+    for (const c of comments) if (c.at === i) lines.push(`${inner}<!-- ${c.text.replace(/--/g, '- -').replace(/[\r\n]+/g, ' ')} -->`);
+  };
+  el.content.forEach((c, i) => {
+    commentsAt(i);
+    if (c.kind === 'xml') lines.push(...xmlLines(c, inner));
+    else lines.push(`${inner}${contentText(c, el)}`);
+  });
+  commentsAt(el.content.length);
+  lines.push(`${indent}</${el.name}>`);
+  return lines;
+}
+
+function attribute(a: XmlAttributePattern, el: XmlElementPattern): string {
+  if (a.pattern.kind === 'optional' && !a.optional) unprintable(`attribute ${a.name} on <${el.name}>: a required attribute with an optional value`);
+  return `${a.name}${a.optional ? '.opt' : ''}="${attributeText(valueText(a.pattern, `attribute ${a.name} on <${el.name}>`))}"`;
+}
+
+/**
+ * Texts standing next to each other read back as one text: only node
+ * placeholders such as (Id)(Id*) may follow one another.
+ */
+function checkTexts(el: XmlElementPattern): void {
+  for (let i = 1; i < el.content.length; i++) {
+    const a = el.content[i - 1];
+    const b = el.content[i];
+    if (a.kind === 'xml' || b.kind === 'xml') continue;
+    if (a.kind === 'xml-text' || b.kind === 'xml-text') unprintable(`two texts next to each other in <${el.name}>`);
+  }
+}
+
+function contentText(c: Exclude<XmlContent, XmlElementPattern>, el: XmlElementPattern): string {
+  if (c.kind === 'xml-ref') return `(${c.name}${c.occurs === 'multiple' ? '*' : c.occurs === 'optional' ? '?' : ''})`;
+  const ph = placeholderText(c.pattern);
+  if (ph !== undefined) return ph;
+  const v = valueText(c.pattern, `text of <${el.name}>`);
+  // The parser trims text and drops empty text.
+  if (v === '' || v.trim() !== v) unprintable(`text "${v}" in <${el.name}> (leading or trailing spaces are not kept)`);
+  return escapeText(v);
+}
+
+/** An attribute value kept on one line: line breaks and tabs as character references. */
+function attributeText(value: string): string {
+  return escapeAttribute(value).replace(/[\t\n\r]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+// ---------- JSON ----------
+
+/** A JSON pattern as the contract writes it: two-space indented JSON with placeholders as strings. */
+export function printJson(p: Pattern): string {
+  return JSON.stringify(jsonValue(p), null, 2);
+}
+
+function jsonValue(p: Pattern): unknown {
+  switch (p.kind) {
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      for (const f of p.fields) {
+        const key = f.optional ? `${f.key}?` : f.key;
+        if ((!f.optional && f.key.endsWith('?')) || f.key === '...' || Object.hasOwn(out, key)) unprintable(`JSON key "${f.key}"`);
+        // "(number?)" on a required key reads as a required key whose value may be null; on "key?" as written.
+        out[key] = jsonValue(f.pattern);
+      }
+      if (p.open) out['...'] = '';
+      return out;
+    }
+    case 'array':
+      // A lone list item reads back as the list itself.
+      if (p.items.length === 1 && p.items[0].kind === 'list') unprintable('an array holding only a list');
+      return p.items.map(jsonValue);
+    case 'list': {
+      const ph = placeholderText(p);
+      return ph !== undefined ? [ph] : unprintable('a list of values that are not a type name or scalar (declare the item as a type)');
+    }
+    case 'literal':
+      if (typeof p.value === 'string' && isPlaceholder(p.value)) unprintable(`the JSON string "${p.value}" (it would read as a placeholder)`);
+      return p.value;
+    case 'xml':
+      return unprintable('XML inside JSON');
+    default: {
+      const ph = placeholderText(p);
+      return ph !== undefined ? ph : unprintable(`a ${p.kind} pattern in JSON`);
+    }
+  }
+}
+
+// ---------- bodies and types ----------
+
+/** How a pattern stands in a step: on the step's line, or as a block (a doc string). */
+export type PatternText = { inline: string } | { block: string };
+
+/** A body or type definition: a placeholder or literal on the line, XML and JSON as a block. */
+export function patternText(p: Pattern, where: string): PatternText {
+  if (p.kind === 'xml') return { block: printXml(p) };
+  if (p.kind === 'object' || p.kind === 'array' || p.kind === 'list') return { block: printJson(p) };
+  if (p.kind === 'literal') {
+    const v = valueText(p, where);
+    if (typeof p.value !== 'string' || v === '' || v.trim() !== v || /[\r\n]/.test(v) || /^[<{[]/.test(v)) unprintable(`the literal ${JSON.stringify(p.value)} as ${where}`);
+    return { inline: v };
+  }
+  return { inline: valueText(p, where) };
+}
