@@ -88,13 +88,18 @@ export interface XmlAttributePattern {
   pattern: Pattern;
 }
 
+export interface XmlNamespace {
+  name: string;
+  value: string;
+}
+
 export interface XmlElementPattern {
   kind: 'xml';
   name: string;
   prefix: string;
   local: string;
   /** `xmlns` declarations as written; never matched, kept for generation. */
-  namespaces: { name: string; value: string }[];
+  namespaces: XmlNamespace[];
   attributes: XmlAttributePattern[];
   content: XmlContent[];
   occurs: Occurs;

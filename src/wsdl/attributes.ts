@@ -2,13 +2,14 @@
 import type { Element } from '@xmldom/xmldom';
 import { attr, kid, kids, NS, qkey, resolveQName } from './dom';
 import { builtinScalar } from './builtins';
-import { SOAPENC, type EmitContext } from './emit-context';
+import { isAnything, SOAPENC, type EmitContext } from './emit-context';
 import { isXmlName, qualified } from './names';
+import type { Pattern, XmlAttributePattern } from '../pattern/types';
 import { owningSchema } from './xsd';
 
 /** The attributes declared directly in `owner` (a complexType, extension, restriction or attributeGroup). */
-export function attributes(e: EmitContext, owner: Element, seen: Set<string> = new Set()): [string, string][] {
-  const out: [string, string][] = [];
+export function attributes(e: EmitContext, owner: Element, seen: Set<string> = new Set()): XmlAttributePattern[] {
+  const out: XmlAttributePattern[] = [];
   for (const a of kids(owner, NS.xsd, ['attribute', 'attributeGroup', 'anyAttribute'])) {
     if (a.localName === 'anyAttribute') {
       e.note('anyAttribute is not represented: attributes beyond the declared ones are reported as unexpected');
@@ -29,8 +30,8 @@ export function attributes(e: EmitContext, owner: Element, seen: Set<string> = n
   return out;
 }
 
-/** One attribute as `[name, value]` (`name.opt` unless required), or undefined when it is left out. */
-function attribute(e: EmitContext, a: Element): [string, string] | undefined {
+/** One attribute (optional unless required), or undefined when it is left out. */
+function attribute(e: EmitContext, a: Element): XmlAttributePattern | undefined {
   const use = attr(a, 'use');
   if (use === 'prohibited') return undefined;
   let decl = a;
@@ -55,21 +56,22 @@ function attribute(e: EmitContext, a: Element): [string, string] | undefined {
     e.note(`attribute "${name}" is not a legal XML name: left out`);
     return undefined;
   }
-  let value = '(string)';
+  const STRING: Pattern = { kind: 'scalar', type: 'string' };
+  let value: Pattern = STRING;
   const t = attr(decl, 'type');
   const st = kid(decl, NS.xsd, 'simpleType');
   if (t) {
     const q = resolveQName(decl, t);
-    if (q.ns === NS.xsd) value = `(${builtinScalar(q.local)})`;
+    if (q.ns === NS.xsd) value = { kind: 'scalar', type: builtinScalar(q.local) };
     else {
       const d = e.index.find('type', q);
-      value = d && d.el.localName === 'simpleType' ? e.simple.text(d) : '(string)';
+      value = d && d.el.localName === 'simpleType' ? e.simple.text(d) : STRING;
     }
   } else if (st) value = e.simple.anonymousText(st, name);
-  if (value === '(anything)') value = '(string)';
+  if (isAnything(value)) value = STRING;
   // A fixed value is the only one allowed: written literally (unless it would read as a placeholder).
   const fixed = attr(a, 'fixed') ?? attr(decl, 'fixed');
-  if (fixed !== undefined && !/^\(.*\)$/.test(fixed.trim())) value = fixed;
+  if (fixed !== undefined && !/^\(.*\)$/.test(fixed.trim())) value = { kind: 'literal', value: fixed };
   const full = qualified(ns ? e.prefixFor(ns) : '', name);
-  return [use === 'required' ? full : `${full}.opt`, value];
+  return { name: full, local: name, optional: use !== 'required', pattern: value };
 }

@@ -7,9 +7,9 @@ import type { Element } from '@xmldom/xmldom';
 import { attr, kid, kids, NS, qkey, resolveQName, type QName } from './dom';
 import { attributes } from './attributes';
 import { builtinScalar } from './builtins';
-import { SOAPENC, type Content, type EmitContext } from './emit-context';
+import type { Pattern, XmlAttributePattern } from '../pattern/types';
+import { element, isAnything, isComment, SOAPENC, type Content, type EmitContext } from './emit-context';
 import { particlesAndAttributes } from './particles';
-import { xnode } from './xml-text';
 
 /** Content of a `<complexContent>`: an extension or restriction of a complex base. */
 export function complexDerived(e: EmitContext, cc: Element, hint: string): Content {
@@ -33,11 +33,10 @@ export function complexDerived(e: EmitContext, cc: Element, hint: string): Conte
   const own = particlesAndAttributes(e, d, hint);
   if (res) {
     // A restriction restates the content it keeps; attributes are inherited unless restated.
-    const names = new Set(own.attrs.map(([n]) => n.replace(/\.opt$/, '')));
-    return { attrs: [...baseContent.attrs.filter(([n]) => !names.has(n.replace(/\.opt$/, ''))), ...own.attrs], children: own.children, text: own.text };
+    return { attrs: restated(baseContent.attrs, own.attrs), children: own.children, text: own.text };
   }
   const text = baseContent.text ?? own.text;
-  return { attrs: [...baseContent.attrs, ...own.attrs], children: text === '(anything)' ? [] : [...baseContent.children, ...own.children], text };
+  return { attrs: [...baseContent.attrs, ...own.attrs], children: isAnything(text) ? [] : [...baseContent.children, ...own.children], text };
 }
 
 /** SOAP-encoded array (`wsdl:arrayType="tns:Item[]"`): repeated `<item>` nodes of the item type. */
@@ -49,35 +48,36 @@ function encodedArray(e: EmitContext, res: Element, hint: string): Content {
   }
   const seq = particlesAndAttributes(e, res, hint);
   if (seq.children.length > 0) {
-    return { attrs: [], children: seq.children.map((c) => ({ ...c, attrs: upgradeOccurs(c.attrs) })) };
+    return { attrs: [], children: seq.children.map((c) => (isComment(c) ? c : { ...c, occurs: 'multiple' })) };
   }
   if (!itemType) return { attrs: [], children: [], text: e.anything() };
   const named = e.namedComplexType(itemType);
-  const item = named
-    ? xnode('item', [['specmatic_type', named], ['specmatic_occurs', 'multiple']])
-    : xnode('item', [['specmatic_occurs', 'multiple']], [], e.contentOfType(itemType, hint).text ?? e.anything());
+  const item = named ? element('item', { typeRef: named, occurs: 'multiple' }) : element('item', { occurs: 'multiple', text: e.contentOfType(itemType, hint).text ?? e.anything() });
   return { attrs: [], children: [item] };
 }
 
-function upgradeOccurs(attrs: [string, string][]): [string, string][] {
-  return [...attrs.filter(([k]) => k !== 'specmatic_occurs'), ['specmatic_occurs', 'multiple']];
+/** A derived type's attributes: the base's, except those it restates, then its own. */
+function restated(base: XmlAttributePattern[], own: XmlAttributePattern[]): XmlAttributePattern[] {
+  const names = new Set(own.map((a) => a.name));
+  return [...base.filter((a) => !names.has(a.name)), ...own];
 }
 
 /** Content of a `<simpleContent>`: text of the base's scalar (or an enum), with attributes. */
 export function simpleContent(e: EmitContext, sc: Element, hint: string): Content {
   const d = kid(sc, NS.xsd, ['extension', 'restriction']);
-  if (!d) return { attrs: [], children: [], text: '(string)' };
+  const STRING: Pattern = { kind: 'scalar', type: 'string' };
+  if (!d) return { attrs: [], children: [], text: STRING };
   const baseAttr = attr(d, 'base');
-  let text = '(string)';
-  let baseAttrs: [string, string][] = [];
+  let text: Pattern = STRING;
+  let baseAttrs: XmlAttributePattern[] = [];
   if (baseAttr) {
     const base = resolveQName(d, baseAttr);
-    if (base.ns === NS.xsd) text = `(${builtinScalar(base.local)})`;
+    if (base.ns === NS.xsd) text = { kind: 'scalar', type: builtinScalar(base.local) };
     else {
       const bd = e.index.find('type', base);
       if (bd && bd.el.localName === 'complexType') {
         const c = e.guard(`complex${qkey(bd.name)}`, () => e.complexContent(bd.el, hint));
-        text = c.text ?? '(string)';
+        text = c.text ?? STRING;
         baseAttrs = c.attrs;
       } else if (bd) text = e.simple.text(bd);
     }
@@ -86,7 +86,5 @@ export function simpleContent(e: EmitContext, sc: Element, hint: string): Conten
   if (d.localName === 'restriction' && (kids(d, NS.xsd, 'enumeration').length > 0 || inlineSimple)) {
     text = e.simple.anonymousText(inlineSimple ?? d, hint, d.localName === 'restriction' && !inlineSimple ? d : undefined);
   }
-  const own = attributes(e, d);
-  const names = new Set(own.map(([n]) => n.replace(/\.opt$/, '')));
-  return { attrs: [...baseAttrs.filter(([n]) => !names.has(n.replace(/\.opt$/, ''))), ...own], children: [], text };
+  return { attrs: restated(baseAttrs, attributes(e, d)), children: [], text };
 }

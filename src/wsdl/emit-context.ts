@@ -4,18 +4,67 @@
  * back into the emitter (names, pending declarations, element nodes).
  */
 import type { Element } from '@xmldom/xmldom';
+import { xmlContentOf, xmlElement } from '../pattern/xml-pattern';
+import type { Occurs, Pattern, XmlAttributePattern, XmlComment, XmlElementPattern, XmlNamespace } from '../pattern/types';
 import { NS, type QName } from './dom';
 import type { SimpleTypes } from './simple-types';
-import type { XNode } from './xml-text';
 import type { Decl, SchemaIndex } from './xsd';
 
-export type Occurs = 'once' | 'optional' | 'multiple';
+export type { Occurs };
+
+/** A comment for people among an element's children: where a node was left out, or what a choice means. */
+export interface CommentNode {
+  kind: 'comment';
+  text: string;
+}
+
+/** A child the emitter writes: an element, or a comment in its place. */
+export type Child = XmlElementPattern | CommentNode;
+
+export function comment(text: string): CommentNode {
+  return { kind: 'comment', text };
+}
+
+export function isComment(c: Child): c is CommentNode {
+  return c.kind === 'comment';
+}
+
+export const ANYTHING: Pattern = { kind: 'scalar', type: 'anything' };
+
+export function isAnything(p: Pattern | undefined): boolean {
+  return p !== undefined && p.kind === 'scalar' && p.type === 'anything';
+}
 
 /** What an element's body is: text (a placeholder), or attributes and children. */
 export interface Content {
-  attrs: [string, string][];
-  children: XNode[];
-  text?: string;
+  /** `specmatic_type`: an element of a named complex type takes that type's content. */
+  typeRef?: string;
+  attrs: XmlAttributePattern[];
+  children: Child[];
+  text?: Pattern;
+}
+
+export interface ElementParts {
+  namespaces?: XmlNamespace[];
+  typeRef?: string;
+  occurs?: Occurs;
+  nillable?: boolean;
+  attributes?: XmlAttributePattern[];
+  children?: Child[];
+  /** The text, when there are no children (with children it is not written). */
+  text?: Pattern;
+}
+
+/** An element pattern from the emitter's parts: comments among the children become the element's comments. */
+export function element(name: string, parts: ElementParts = {}): XmlElementPattern {
+  const content: XmlElementPattern['content'] = [];
+  const comments: XmlComment[] = [];
+  for (const c of parts.children ?? []) {
+    if (isComment(c)) comments.push({ at: content.length, text: c.text });
+    else content.push(c);
+  }
+  if ((parts.children ?? []).length === 0 && parts.text) content.push(xmlContentOf(parts.text));
+  return xmlElement(name, { namespaces: parts.namespaces, typeRef: parts.typeRef, occurs: parts.occurs, nillable: parts.nillable, attributes: parts.attributes, content, comments });
 }
 
 export const SOAPENC = new Set<string>([NS.soapenc, NS.soap12enc]);
@@ -28,13 +77,13 @@ export interface EmitContext {
   readonly stack: string[];
   note(message: string): void;
   /** `(anything)`, counted. */
-  anything(): string;
+  anything(): Pattern;
   prefixFor(ns: string): string;
   schemaTns(el: Element): string;
   guard(key: string, f: () => Content): Content;
-  elementNode(el: Element, decl: Decl | undefined, occurs: Occurs, top?: boolean): XNode;
-  unresolvedNode(name: string, q: QName, what: string): XNode;
-  finish(name: string, control: [string, string][], content: Content, occurs: Occurs, nillable: boolean): XNode;
+  elementNode(el: Element, decl: Decl | undefined, occurs: Occurs, top?: boolean): Child;
+  unresolvedNode(name: string, q: QName, what: string): Child;
+  finish(name: string, typeRef: string | undefined, content: Content, occurs: Occurs, nillable: boolean): Child;
   namedComplexType(q: QName): string | undefined;
   contentOfType(q: QName, hint: string): Content;
   complexContent(ct: Element, hint: string): Content;

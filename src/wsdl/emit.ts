@@ -8,17 +8,17 @@ import { MAX_TYPE_NESTING } from '../limits';
 import type { Element } from '@xmldom/xmldom';
 import { attr, kid, NS, qkey, resolveQName, type QName } from './dom';
 import { builtinScalar } from './builtins';
+import type { Pattern } from '../pattern/types';
 import type { TypeDef } from './declared-types';
 import { complexDerived, simpleContent } from './derivation';
-import { SOAPENC, type Content, type EmitContext, type Occurs } from './emit-context';
+import { ANYTHING, comment, element, SOAPENC, type Child, type Content, type EmitContext, type Occurs } from './emit-context';
 import { isXmlName, NameTable, Prefixes, qualified } from './names';
 import { particlesAndAttributes } from './particles';
 import type { Decl, SchemaIndex } from './xsd';
 import { owningSchema } from './xsd';
-import { comment, xnode, type XNode } from './xml-text';
 import { SimpleTypes } from './simple-types';
 
-export { renderType, type TypeDef } from './declared-types';
+export type { TypeDef } from './declared-types';
 
 export interface EmitStats {
   /** Nodes whose content is `(anything)`: wildcards, anyType, unresolved types. */
@@ -64,42 +64,42 @@ export class Emitter implements EmitContext {
     this.stats.notes.push(message);
   }
 
-  anything(): string {
+  anything(): Pattern {
     this.stats.anything++;
-    return '(anything)';
+    return ANYTHING;
   }
 
   // ---------- top-level uses (message parts) ----------
 
   /** The node for a global element (a document/literal part). */
-  globalElement(q: QName, occurs: Occurs = 'once'): XNode[] {
+  globalElement(q: QName, occurs: Occurs = 'once'): Child[] {
     const decl = this.index.find('element', q);
     if (!decl) return [this.unresolvedNode(qualified(this.prefixes.for(q.ns), q.local), q, 'element')];
     return [this.elementNode(decl.el, decl, occurs, true)];
   }
 
   /** A part typed with `type=` (rpc style): an unqualified node named after the part. */
-  typedNode(name: string, typeQ: QName): XNode {
+  typedNode(name: string, typeQ: QName): Child {
     const content = this.contentOfType(typeQ, name);
-    return this.finish(name, [], content, 'once', false);
+    return this.finish(name, undefined, content, 'once', false);
   }
 
   /** A node the WSDL names with something XML does not allow: left out (a comment says so). */
-  private illegalName(local: string): XNode {
+  private illegalName(local: string): Child {
     this.note(`"${local}" is not a legal XML name: that node is left out`);
     return comment(`"${local.replace(/--/g, '- -')}" left out: not a legal XML name`);
   }
 
-  unresolvedNode(name: string, q: QName, what: string): XNode {
+  unresolvedNode(name: string, q: QName, what: string): Child {
     if (!isXmlName(q.local)) return this.illegalName(q.local);
     this.note(`${what} {${q.ns}}${q.local} not found${this.index.hasNamespace(q.ns) ? '' : ' (its schema was not loaded)'}: marked (anything)`);
-    return xnode(name, [], [], this.anything());
+    return element(name, { text: this.anything() });
   }
 
   // ---------- elements ----------
 
   /** `decl` is given for a global element (always qualified with its schema's namespace). */
-  elementNode(el: Element, decl: Decl | undefined, occurs: Occurs, top = false): XNode {
+  elementNode(el: Element, decl: Decl | undefined, occurs: Occurs, top = false): Child {
     const name = attr(el, 'name') ?? 'element';
     const schema = owningSchema(el);
     const tns = decl ? decl.schema.targetNamespace : this.schemaTns(el);
@@ -107,14 +107,14 @@ export class Emitter implements EmitContext {
     const qualifiedForm = decl !== undefined || form === 'qualified' || (form === undefined && attr(schema ?? el, 'elementFormDefault') === 'qualified');
     const nodeName = qualified(qualifiedForm ? this.prefixFor(tns) : '', name);
     const nillable = attr(el, 'nillable') === 'true';
-    const attrs: [string, string][] = [];
+    let typeRef: string | undefined;
     const typeAttr = attr(el, 'type');
     let content: Content;
     if (typeAttr) {
       const tq = resolveQName(el, typeAttr);
       const named = this.namedComplexType(tq);
       if (named) {
-        attrs.push(['specmatic_type', named]);
+        typeRef = named;
         content = { attrs: [], children: [] };
       } else content = this.contentOfType(tq, name);
     } else {
@@ -122,23 +122,19 @@ export class Emitter implements EmitContext {
       const st = kid(el, NS.xsd, 'simpleType');
       if (ct && decl && !top) {
         // A global element with an anonymous type, used by ref: declared once, named after the element.
-        attrs.push(['specmatic_type', this.elementType(decl)]);
+        typeRef = this.elementType(decl);
         content = { attrs: [], children: [] };
       } else if (ct) content = this.complexContent(ct, name);
       else if (st) content = { attrs: [], children: [], text: this.simple.anonymousText(st, name) };
       else content = { attrs: [], children: [], text: this.anything() };
     }
-    return this.finish(nodeName, attrs, content, occurs, nillable);
+    return this.finish(nodeName, typeRef, content, occurs, nillable);
   }
 
-  finish(name: string, control: [string, string][], content: Content, occurs: Occurs, nillable: boolean): XNode {
+  finish(name: string, typeRef: string | undefined, content: Content, occurs: Occurs, nillable: boolean): Child {
     const local = name.slice(name.indexOf(':') + 1);
     if (!isXmlName(local)) return this.illegalName(local);
-    const attrs: [string, string][] = [...control];
-    if (occurs !== 'once') attrs.push(['specmatic_occurs', occurs]);
-    if (nillable) attrs.push(['specmatic_nillable', 'true']);
-    attrs.push(...content.attrs);
-    return xnode(name, attrs, content.children, content.text);
+    return element(name, { typeRef: typeRef ?? content.typeRef, occurs, nillable, attributes: content.attrs, children: content.children, text: content.text });
   }
 
   schemaTns(el: Element): string {
@@ -175,7 +171,7 @@ export class Emitter implements EmitContext {
     const name = this.names.allocate(key, [decl.name.local, () => `${this.prefixFor(decl.name.ns)}_${decl.name.local}`]);
     this.pending.push(() => {
       const content = this.guard(key, () => this.complexContent(decl.el, decl.name.local));
-      this.types.set(name, { kind: 'xml', name, node: xnode('SPECMATIC_TYPE', content.attrs, content.children, content.text), source: `complexType ${decl.name.local}` });
+      this.types.set(name, { name, pattern: typeRoot(content), source: `complexType ${decl.name.local}` });
     });
     return name;
   }
@@ -188,7 +184,7 @@ export class Emitter implements EmitContext {
     this.pending.push(() => {
       const ct = kid(decl.el, NS.xsd, 'complexType')!;
       const content = this.guard(key, () => this.complexContent(ct, decl.name.local));
-      this.types.set(name, { kind: 'xml', name, node: xnode('SPECMATIC_TYPE', content.attrs, content.children, content.text), source: `element ${decl.name.local}` });
+      this.types.set(name, { name, pattern: typeRoot(content), source: `element ${decl.name.local}` });
     });
     return name;
   }
@@ -198,10 +194,10 @@ export class Emitter implements EmitContext {
     if (q.ns === NS.xsd || (SOAPENC.has(q.ns) && !this.index.find('type', q))) {
       if (SOAPENC.has(q.ns) && q.local === 'Array') return { attrs: [], children: [], text: this.anything() };
       const scalar = builtinScalar(q.local);
-      return { attrs: [], children: [], text: scalar === 'anything' ? this.anything() : `(${scalar})` };
+      return { attrs: [], children: [], text: scalar === 'anything' ? this.anything() : { kind: 'scalar', type: scalar } };
     }
     const named = this.namedComplexType(q);
-    if (named) return { attrs: [['specmatic_type', named]], children: [] };
+    if (named) return { typeRef: named, attrs: [], children: [] };
     const decl = this.index.find('type', q);
     if (!decl) {
       this.note(`type {${q.ns}}${q.local} not found${this.index.hasNamespace(q.ns) ? '' : ' (its schema was not loaded)'}: marked (anything)`);
@@ -232,4 +228,9 @@ export class Emitter implements EmitContext {
     if (complex) return complexDerived(this, complex, hint);
     return particlesAndAttributes(this, ct, hint);
   }
+}
+
+/** A declared type's root: `<SPECMATIC_TYPE>` holding the type's attributes and content. */
+function typeRoot(content: Content): ReturnType<typeof element> {
+  return element('SPECMATIC_TYPE', { typeRef: content.typeRef, attributes: content.attrs, children: content.children, text: content.text });
 }

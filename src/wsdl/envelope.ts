@@ -1,6 +1,7 @@
 import { SOAP11_ENVELOPE, SOAP12_ENVELOPE } from '../http/message';
+import type { Pattern, XmlElementPattern } from '../pattern/types';
+import { element } from './emit-context';
 import type { SoapVersion } from './model';
-import { xnode, type XNode } from './xml-text';
 
 export const ENVELOPE_PREFIX = 'soapenv';
 
@@ -11,11 +12,12 @@ export function envelopeNamespace(v: SoapVersion): string {
 /**
  * `<soapenv:Envelope>` with the header then the body. Without header parts the
  * Header is optional (clients differ on sending an empty one); the body holds
- * `bodyRef` (a type name) or the given nodes.
+ * given nodes, or a pattern standing for them (a type, or (anything)).
  */
-export function envelope(v: SoapVersion, declarations: [string, string][], headers: XNode[], body: XNode[] | string): XNode {
+export function envelope(v: SoapVersion, declarations: [string, string][], headers: XmlElementPattern[], body: XmlElementPattern[] | Pattern): XmlElementPattern {
   const p = ENVELOPE_PREFIX;
-  const header = headers.length === 0 ? xnode(`${p}:Header`, [['specmatic_occurs', 'optional']]) : xnode(`${p}:Header`, [], headers);
-  const bodyNode = typeof body === 'string' ? xnode(`${p}:Body`, [], [], `(${body})`) : xnode(`${p}:Body`, [], body);
-  return xnode(`${p}:Envelope`, [[`xmlns:${p}`, envelopeNamespace(v)], ...declarations], [header, bodyNode]);
+  const header = headers.length === 0 ? element(`${p}:Header`, { occurs: 'optional' }) : element(`${p}:Header`, { children: headers });
+  const bodyNode = Array.isArray(body) ? element(`${p}:Body`, { children: body }) : element(`${p}:Body`, { text: body });
+  const namespaces = [[`xmlns:${p}`, envelopeNamespace(v)], ...declarations].map(([name, value]) => ({ name, value }));
+  return element(`${p}:Envelope`, { namespaces, children: [header, bodyNode] });
 }

@@ -4,13 +4,14 @@ import { parseContract } from '../contract/load';
 import { AccordError } from '../errors';
 import { declaredPrefixes, NS } from './dom';
 import { Emitter, type EmitStats } from './emit';
+import { ANYTHING, element, isComment, type Child } from './emit-context';
+import type { XmlElementPattern } from '../pattern/types';
 import { ENVELOPE_PREFIX } from './envelope';
 import { loadWsdl, type Unresolved } from './load';
 import type { MessageModel, OperationModel, SoapVersion } from './model';
 import { isXmlName, Prefixes, qualified } from './names';
 import { readWsdl11 } from './wsdl11';
 import { readWsdl20 } from './wsdl20';
-import { COMMENT, xnode, type XNode } from './xml-text';
 import { selectOperations } from './select';
 import { writeContract, type MessageNodes } from './write';
 import { SchemaIndex } from './xsd';
@@ -118,23 +119,22 @@ export function importWsdl(file: string, options: ImportOptions = {}): ImportRes
 
 /** Header nodes and body (nodes, or `(anything)` for a WSDL 2.0 `#any`) of one message. */
 function messageNodes(o: OperationModel, m: MessageModel, e: Emitter): MessageNodes {
-  const partNode = (p: MessageModel['body'][number]): XNode[] => {
+  const partNode = (p: MessageModel['body'][number]): Child[] => {
     if (p.element) return e.globalElement(p.element);
     if (p.type) return [e.typedNode(p.name, p.type)];
     if (p.any) return [];
-    return isXmlName(p.name) ? [xnode(p.name, [], [], e.anything())] : [];
+    return isXmlName(p.name) ? [element(p.name, { text: e.anything() })] : [];
   };
   // Nodes left out (illegal names) leave a comment inside types, and nothing at the top of a message.
-  const real = (nodes: XNode[]) => nodes.filter((n) => n.name !== COMMENT);
+  const real = (nodes: Child[]) => nodes.filter((n): n is XmlElementPattern => !isComment(n));
   const headers = real(m.headers.flatMap((p) => partNode(p)));
-  if (m.body.some((p) => p.any)) return { headers, body: 'anything' };
+  if (m.body.some((p) => p.any)) return { headers, body: ANYTHING };
   if (m.wrapper) {
     const w = m.wrapper;
     const children = m.body.flatMap((p) => partNode(p));
     // rpc/encoded: the wrapper may say which encoding its children use (SOAP 1.1 section 4.1.1); accepted, not required.
-    const attrs: [string, string][] = o.use === 'encoded' ? [[`${ENVELOPE_PREFIX}:encodingStyle.opt`, o.soapVersion === '1.1' ? NS.soapenc : NS.soap12enc]] : [];
-    return { headers, body: [xnode(qualified(e.prefixes.for(w.ns), w.local), attrs, children)] };
+    const encodingStyle = { name: `${ENVELOPE_PREFIX}:encodingStyle`, local: 'encodingStyle', optional: true, pattern: { kind: 'literal' as const, value: o.soapVersion === '1.1' ? NS.soapenc : NS.soap12enc } };
+    return { headers, body: [element(qualified(e.prefixes.for(w.ns), w.local), { attributes: o.use === 'encoded' ? [encodingStyle] : [], children })] };
   }
   return { headers, body: real(m.body.flatMap((p) => partNode(p))) };
 }
-

@@ -7,20 +7,19 @@ import { MAX_TYPE_NESTING } from '../limits';
 import type { Element } from '@xmldom/xmldom';
 import { attr, kids, NS, qkey, resolveQName, type QName } from './dom';
 import { attributes } from './attributes';
-import { type Content, type EmitContext, type Occurs } from './emit-context';
+import { comment, isComment, type Child, type Content, type EmitContext, type Occurs } from './emit-context';
 import { qualified } from './names';
-import { comment, COMMENT, type XNode } from './xml-text';
 import type { Decl } from './xsd';
 
 interface Particle {
-  nodes: XNode[];
+  nodes: Child[];
   wildcard: boolean;
   optionalWildcard?: boolean;
 }
 
 /** The particles and attributes declared directly in `owner` (a complexType, extension or restriction). */
 export function particlesAndAttributes(e: EmitContext, owner: Element, hint: string): Content {
-  const children: XNode[] = [];
+  const children: Child[] = [];
   let wildcard = false;
   let openOnly = false;
   for (const p of kids(owner, NS.xsd, ['sequence', 'all', 'choice', 'group'])) {
@@ -31,7 +30,7 @@ export function particlesAndAttributes(e: EmitContext, owner: Element, hint: str
   }
   const attrs = attributes(e, owner);
   // Nothing but a wildcard: the content is anything at all.
-  if (wildcard || (openOnly && children.every((c) => c.name === COMMENT))) return { attrs, children: [], text: e.anything() };
+  if (wildcard || (openOnly && children.every(isComment))) return { attrs, children: [], text: e.anything() };
   return { attrs, children };
 }
 
@@ -56,7 +55,7 @@ function particle(e: EmitContext, p: Element, outer: Occurs, hint: string): Part
       return { nodes: [comment('xsd:any (optional) left out')], wildcard: false, optionalWildcard: true };
     case 'sequence':
     case 'all': {
-      const out: XNode[] = [];
+      const out: Child[] = [];
       let wildcard = false;
       let open = false;
       for (const c of kids(p, NS.xsd, ['element', 'any', 'sequence', 'choice', 'group', 'all'])) {
@@ -70,7 +69,7 @@ function particle(e: EmitContext, p: Element, outer: Occurs, hint: string): Part
     case 'choice': {
       // Every alternative is acceptable: each becomes optional (repeated when the choice repeats).
       const alt: Occurs = occurs === 'multiple' ? 'multiple' : 'optional';
-      const out: XNode[] = [comment('')];
+      const out: Child[] = [comment('')];
       let wildcard = false;
       let open = false;
       for (const c of kids(p, NS.xsd, ['element', 'any', 'sequence', 'choice', 'group'])) {
@@ -79,7 +78,7 @@ function particle(e: EmitContext, p: Element, outer: Occurs, hint: string): Part
         wildcard ||= r.wildcard;
         open ||= !!r.optionalWildcard;
       }
-      const names = out.slice(1).filter((n) => n.name !== COMMENT).map((n) => n.name);
+      const names = out.slice(1).flatMap((n) => (isComment(n) ? [] : [n.name]));
       out[0] = comment(`choice: ${occurs === 'multiple' ? 'any number' : occurs === 'optional' ? 'at most one' : 'exactly one'} of ${names.join(', ')}`);
       return { nodes: names.length > 1 ? out : out.slice(1), wildcard, optionalWildcard: open };
     }
@@ -100,7 +99,7 @@ function particle(e: EmitContext, p: Element, outer: Occurs, hint: string): Part
       }
       e.stack.push(key);
       try {
-        const out: XNode[] = [];
+        const out: Child[] = [];
         let wildcard = false;
         let open = false;
         for (const c of kids(g.el, NS.xsd, ['sequence', 'choice', 'all'])) {
@@ -124,7 +123,7 @@ function particle(e: EmitContext, p: Element, outer: Occurs, hint: string): Part
  * abstract) and every member are written in turn, each optional (or
  * repeated): any one of them is accepted in that place.
  */
-function elementRef(e: EmitContext, q: QName, occurs: Occurs, at: Element): XNode[] {
+function elementRef(e: EmitContext, q: QName, occurs: Occurs, at: Element): Child[] {
   const decl = e.index.find('element', q);
   void at;
   if (!decl) return [e.unresolvedNode(qualified(e.prefixFor(q.ns), q.local), q, 'element')];
@@ -133,12 +132,12 @@ function elementRef(e: EmitContext, q: QName, occurs: Occurs, at: Element): XNod
   const alts = [...(attr(decl.el, 'abstract') === 'true' ? [] : [decl]), ...members];
   if (alts.length === 0) {
     e.note(`element ${decl.name.local} is abstract and nothing substitutes for it: marked (anything)`);
-    return [e.finish(qualified(e.prefixFor(decl.name.ns), decl.name.local), [], { attrs: [], children: [], text: e.anything() }, occurs, false)];
+    return [e.finish(qualified(e.prefixFor(decl.name.ns), decl.name.local), undefined, { attrs: [], children: [], text: e.anything() }, occurs, false)];
   }
   if (alts.length === 1) return [e.elementNode(alts[0].el, alts[0], occurs)];
   const each: Occurs = occurs === 'multiple' ? 'multiple' : 'optional';
   const nodes = alts.map((d) => e.elementNode(d.el, d, each));
-  return [comment(`substitution group ${decl.name.local}: ${occurs === 'multiple' ? 'any number' : occurs === 'optional' ? 'at most one' : 'one'} of ${nodes.map((n) => n.name).join(', ')}`), ...nodes];
+  return [comment(`substitution group ${decl.name.local}: ${occurs === 'multiple' ? 'any number' : occurs === 'optional' ? 'at most one' : 'one'} of ${nodes.flatMap((n) => (isComment(n) ? [] : [n.name])).join(', ')}`), ...nodes];
 }
 
 function substitutionMembers(e: EmitContext, head: Decl, seen = new Set<string>()): Decl[] {

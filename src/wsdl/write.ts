@@ -1,13 +1,15 @@
 import { basename } from 'node:path';
-import { renderType, type TypeDef } from './declared-types';
+import { printContract, type PrintScenario, type Step } from '../contract/print';
+import { referencedNames } from '../pattern/placeholder';
+import type { Pattern, XmlElementPattern } from '../pattern/types';
+import type { TypeDef } from './declared-types';
 import { envelope } from './envelope';
 import type { OperationModel } from './model';
-import { renderXml, type XNode } from './xml-text';
 
-/** A message as nodes: the header entries and the body (nodes, or a type name written in place). */
+/** A message as patterns: the header entries and the body (nodes, or a pattern written in place, such as (anything)). */
 export interface MessageNodes {
-  headers: XNode[];
-  body: XNode[] | string;
+  headers: XmlElementPattern[];
+  body: XmlElementPattern[] | Pattern;
 }
 
 export interface ScenarioDraft {
@@ -29,6 +31,9 @@ export interface ContractDraft {
   defaultPath: string;
 }
 
+const ref = (name: string): Pattern => ({ kind: 'ref', name });
+const literal = (value: string): Pattern => ({ kind: 'literal', value });
+
 /**
  * The contract text. What every scenario shares (envelopes, request line,
  * status, types several scenarios use) goes to the Background; each scenario
@@ -46,85 +51,78 @@ export function writeContract(d: ContractDraft): string {
   const path = mostCommon(scenarios.map((s) => pathOf(s.op)));
   const allActions11 = scenarios.every((s) => s.op.soapVersion === '1.1' && s.op.action !== undefined && !s.op.action.includes(','));
   const allResponses = scenarios.every((s) => s.response);
+  const typeStep = (t: TypeDef): Step => ({ kind: 'type', name: t.name, pattern: t.pattern });
 
-  const lines: string[] = [];
-  lines.push(`Feature: ${d.feature}`);
-  lines.push(`  # Imported by accord from ${basename(d.file)}${d.targetNamespace ? ` (${d.targetNamespace})` : ''}.`);
-  lines.push('');
-  lines.push('  Background:');
   // A type only one scenario reaches is declared in that scenario; a shared one once, in the Background.
   const owner = typeOwners(scenarios.map((s) => rootsOf(s.request, s.response)), d.types);
   const shared = (name: string) => owner.get(name) === SHARED || !owner.has(name);
-  const bg: string[] = [];
-  for (const t of d.types.values()) if (shared(t.name)) bg.push(...renderType(t));
-  const single = (m: { headers: XNode[]; body: XNode[] | string }) => m.headers.length === 0 && Array.isArray(m.body) && m.body.length === 1;
+  const bg: Step[] = [];
+  for (const t of d.types.values()) if (shared(t.name)) bg.push(typeStep(t));
+  const single = (m: MessageNodes): m is { headers: []; body: [XmlElementPattern] } => m.headers.length === 0 && Array.isArray(m.body) && m.body.length === 1;
   // The shared envelopes, when at least one scenario fills them in (the others declare their own).
-  if (scenarios.some((s) => single(s.request) && s.op.soapVersion === version)) bg.push('And type RequestEnvelope', '"""', renderXml(envelope(version, declarations, [], 'Request')), '"""');
-  if (scenarios.some((s) => s.response && single(s.response) && s.op.soapVersion === version)) bg.push('And type ResponseEnvelope', '"""', renderXml(envelope(version, declarations, [], 'Response')), '"""');
-  bg.push(`When POST ${path}`);
-  if (allActions11) bg.push('And request-header SOAPAction (SoapAction)');
-  bg.push('And request-body (RequestEnvelope)', 'Then status 200');
-  if (allResponses) bg.push('And response-body (ResponseEnvelope)');
-  bg[0] = bg[0].replace(/^And /, 'Given ');
-  lines.push(...indent(bg, 4));
+  if (scenarios.some((s) => single(s.request) && s.op.soapVersion === version)) bg.push({ kind: 'type', name: 'RequestEnvelope', pattern: envelope(version, declarations, [], ref('Request')) });
+  if (scenarios.some((s) => s.response && single(s.response) && s.op.soapVersion === version)) bg.push({ kind: 'type', name: 'ResponseEnvelope', pattern: envelope(version, declarations, [], ref('Response')) });
+  bg.push({ kind: 'request', method: 'POST', path });
+  if (allActions11) bg.push({ kind: 'header', side: 'request', name: 'SOAPAction', optional: false, pattern: ref('SoapAction') });
+  bg.push({ kind: 'body', side: 'request', pattern: ref('RequestEnvelope') }, { kind: 'status', status: 200 });
+  if (allResponses) bg.push({ kind: 'body', side: 'response', pattern: ref('ResponseEnvelope') });
 
-  scenarios.forEach((s, i) => {
+  const printed: PrintScenario[] = scenarios.map((s, i) => {
     const o = s.op;
-    const steps: string[] = [];
-    if (single(s.request) && o.soapVersion === version) steps.push('type Request', '"""', renderXml((s.request.body as XNode[])[0]), '"""');
-    else steps.push('type RequestEnvelope', '"""', renderXml(envelope(o.soapVersion, declarations, s.request.headers, s.request.body)), '"""');
-    if (s.response) {
-      if (single(s.response) && o.soapVersion === version) steps.push('type Response', '"""', renderXml((s.response.body as XNode[])[0]), '"""');
-      else steps.push('type ResponseEnvelope', '"""', renderXml(envelope(o.soapVersion, declarations, s.response.headers, s.response.body)), '"""');
-    }
-    for (const t of d.types.values()) if (owner.get(t.name) === i) steps.push(...renderType(t).map((l) => l.replace(/^And /, '')));
-    if (o.soapVersion === '1.1') {
-      if (o.action !== undefined && !o.action.includes(',')) {
-        // Quoted (as SOAP 1.1 says) or bare (as some clients send): both are accepted.
-        steps.push(`enum SoapAction (string) values "${o.action}",${o.action}`);
-        if (!allActions11) steps.push('request-header SOAPAction (SoapAction)');
-      } else if (o.action !== undefined) steps.push(`request-header SOAPAction "${o.action}"`);
-      else steps.push('request-header SOAPAction? ""');
-    } else if (o.action !== undefined) {
-      steps.push(`request-header Content-Type application/soap+xml; charset=utf-8; action="${o.action}"`);
-    }
-    if (pathOf(o) !== path) steps.push(`POST ${pathOf(o)}`);
+    const steps: Step[] = [];
+    const message = (m: MessageNodes, name: 'Request' | 'Response'): Step =>
+      single(m) && o.soapVersion === version
+        ? { kind: 'type', name, pattern: m.body[0] }
+        : { kind: 'type', name: `${name}Envelope`, pattern: envelope(o.soapVersion, declarations, m.headers, m.body) };
+    steps.push(message(s.request, 'Request'));
+    if (s.response) steps.push(message(s.response, 'Response'));
+    for (const t of d.types.values()) if (owner.get(t.name) === i) steps.push(typeStep(t));
+    steps.push(...actionSteps(o, allActions11));
+    if (pathOf(o) !== path) steps.push({ kind: 'request', method: 'POST', path: pathOf(o) });
     // One-way: an empty 202 Accepted, as WS-I Basic Profile, JAX-WS, CXF and .NET answer.
-    if (!o.output) steps.push('status 202');
-    else if (!allResponses) steps.push('response-body (ResponseEnvelope)');
-    lines.push('');
-    for (const f of o.faults) {
-      lines.push(`  # fault ${f.name}${f.parts[0]?.element ? `: element ${f.parts[0].element.local}` : ''}`);
-    }
-    if (!o.output) lines.push('  # one-way operation: 202 Accepted, no response body');
-    lines.push(`  Scenario: ${s.name}`);
-    lines.push(...indent(keywords(steps), 4));
+    if (!o.output) steps.push({ kind: 'status', status: 202 });
+    else if (!allResponses) steps.push({ kind: 'body', side: 'response', pattern: ref('ResponseEnvelope') });
+    const comments = o.faults.map((f) => `fault ${f.name}${f.parts[0]?.element ? `: element ${f.parts[0].element.local}` : ''}`);
+    if (!o.output) comments.push('one-way operation: 202 Accepted, no response body');
+    return { comments, name: s.name, steps };
   });
 
-  return `${lines.join('\n')}\n`;
+  return printContract(
+    {
+      feature: d.feature,
+      comments: [`Imported by accord from ${basename(d.file)}${d.targetNamespace ? ` (${d.targetNamespace})` : ''}.`],
+      background: bg,
+      scenarios: printed,
+    },
+    { docIndent: 0, inlineTypes: false },
+  );
+}
+
+/** How the request names its operation: SOAPAction (SOAP 1.1) or the Content-Type's action (SOAP 1.2). */
+function actionSteps(o: OperationModel, allActions11: boolean): Step[] {
+  if (o.soapVersion === '1.1') {
+    if (o.action !== undefined && !o.action.includes(',')) {
+      // Quoted (as SOAP 1.1 says) or bare (as some clients send): both are accepted.
+      const values = [...new Set([`"${o.action}"`, o.action])].filter((v) => v !== '');
+      const steps: Step[] = [{ kind: 'type', name: 'SoapAction', pattern: { kind: 'enum', name: 'SoapAction', base: 'string', values } }];
+      if (!allActions11) steps.push({ kind: 'header', side: 'request', name: 'SOAPAction', optional: false, pattern: ref('SoapAction') });
+      return steps;
+    }
+    if (o.action !== undefined) return [{ kind: 'header', side: 'request', name: 'SOAPAction', optional: false, pattern: literal(`"${o.action}"`) }];
+    return [{ kind: 'header', side: 'request', name: 'SOAPAction', optional: true, pattern: literal('""') }];
+  }
+  if (o.action !== undefined) return [{ kind: 'header', side: 'request', name: 'Content-Type', optional: false, pattern: literal(`application/soap+xml; charset=utf-8; action="${o.action}"`) }];
+  return [];
 }
 
 /** Type names a message refers to directly: `specmatic_type="T"` and `(T)` in text or attributes. */
-function rootsOf(...messages: ({ headers: XNode[]; body: XNode[] | string } | undefined)[]): Set<string> {
+function rootsOf(...messages: (MessageNodes | undefined)[]): Set<string> {
   const out = new Set<string>();
   for (const m of messages) {
     if (!m) continue;
-    for (const n of [...m.headers, ...(Array.isArray(m.body) ? m.body : [])]) refsOf(n, out);
+    for (const n of [...m.headers, ...(Array.isArray(m.body) ? m.body : [])]) referencedNames(n, out);
   }
   return out;
-}
-
-function refsOf(n: XNode, out: Set<string>): void {
-  for (const [k, v] of n.attrs) {
-    if (k === 'specmatic_type') out.add(v);
-    else {
-      const m = /^\(([A-Za-z_][\w.-]*)\)$/.exec(v);
-      if (m) out.add(m[1]);
-    }
-  }
-  const t = n.text && /^\(([A-Za-z_][\w.-]*)\)$/.exec(n.text);
-  if (t) out.add(t[1]);
-  for (const c of n.children) refsOf(c, out);
 }
 
 const SHARED = -1;
@@ -141,9 +139,7 @@ function typeOwners(roots: Set<string>[], types: Map<string, TypeDef>): Map<stri
     let r = refs.get(name);
     if (!r) {
       const t = types.get(name);
-      const out = new Set<string>();
-      if (t?.kind === 'xml') refsOf(t.node, out);
-      r = [...out];
+      r = t ? [...referencedNames(t.pattern)] : [];
       refs.set(name, r);
     }
     return r;
@@ -161,32 +157,3 @@ function typeOwners(roots: Set<string>[], types: Map<string, TypeDef>): Map<stri
   });
   return owner;
 }
-
-/** Gherkin keywords: the first step of a block is "Given", a request line "When", a status "Then", the rest "And". */
-function keywords(steps: string[]): string[] {
-  const out: string[] = [];
-  let first = true;
-  let inDoc = false;
-  for (const s of steps) {
-    if (s === '"""') {
-      inDoc = !inDoc;
-      out.push(s);
-      continue;
-    }
-    if (inDoc) {
-      out.push(...s.split('\n'));
-      continue;
-    }
-    const word = s.split(' ')[0];
-    const kw = word === 'POST' ? 'When' : word === 'status' ? 'Then' : first ? 'Given' : 'And';
-    first = false;
-    out.push(`${kw} ${s}`);
-  }
-  return out;
-}
-
-function indent(lines: string[], n: number): string[] {
-  const pad = ' '.repeat(n);
-  return lines.flatMap((l) => l.split('\n')).map((l) => (l === '' ? l : pad + l));
-}
-
