@@ -1,52 +1,50 @@
-import { escapeAttribute } from '../xml/serialize';
+import type { Pattern, XmlContent, XmlElementPattern } from '../pattern/types';
+import { xmlElement } from '../pattern/xml-pattern';
 import type { ElementShape } from './infer-xml';
 import type { JsonShape } from './infer-json';
 import { pascal, type TypeNames } from './names';
 
-/** A `type` declaration a scenario needs: its name and its definition as contract text. */
+/** A `type` declaration a scenario needs: its name and its pattern. */
 export interface TypeDecl {
   name: string;
-  text: string;
+  pattern: Pattern;
 }
 
+const ANYTHING: Pattern = { kind: 'scalar', type: 'anything' };
+
 /**
- * An element shape as a contract XML fragment with typed placeholders. A run
- * of same-named siblings becomes `(Name*)` with the node declared as type
+ * An element shape as a contract element pattern with typed placeholders. A
+ * run of same-named siblings becomes `(Name*)` with the node declared as type
  * Name; a node missing from some calls gets specmatic_occurs="optional".
  */
-export function renderElement(s: ElementShape, names: TypeNames, types: TypeDecl[], optional = false, indent = ''): string {
-  const attrs: string[] = [];
-  for (const n of s.namespaces) attrs.push(`${n.name}="${attributeText(n.value)}"`);
+export function renderElement(s: ElementShape, names: TypeNames, types: TypeDecl[], optional = false): XmlElementPattern {
   const instances = s.count + s.nil;
-  for (const a of s.attributes) attrs.push(`${a.name}="(${a.type}${a.seen < instances ? '?' : ''})"`);
-  if (optional) attrs.push('specmatic_occurs="optional"');
-  if (s.nil > 0) attrs.push('specmatic_nillable="true"');
-  const open = `<${s.name}${attrs.map((a) => ` ${a}`).join('')}`;
-  if (s.slots.length === 0) {
-    if (s.text === undefined) return `${indent}${open}/>`;
-    const maybe = s.textSeen < s.count && s.text !== 'string' ? '?' : '';
-    return `${indent}${open}>(${s.text}${maybe})</${s.name}>`;
-  }
-  const inner = indent + '  ';
+  const attributes = s.attributes.map((a) => ({ name: a.name, local: a.local, optional: a.seen < instances, pattern: { kind: 'scalar', type: a.type } as Pattern }));
+  const el = (content: XmlContent[]) =>
+    xmlElement(s.name, { namespaces: [...s.namespaces], attributes, occurs: optional ? 'optional' : 'once', nillable: s.nil > 0, content });
+  const text = (): XmlContent => {
+    const scalar: Pattern = { kind: 'scalar', type: s.text! };
+    return { kind: 'xml-text', pattern: s.textSeen < s.count && s.text !== 'string' ? { kind: 'optional', inner: scalar } : scalar };
+  };
+  if (s.slots.length === 0) return el(s.text === undefined ? [] : [text()]);
   // Mixed content (text beside child nodes): the matcher reads an element's texts together, so one
   // placeholder keeps every logged call matching. It must stand between tags: next to a `(Type*)`
   // line the two would read as one text. With no such place, the content is (anything).
   const at = s.text === undefined ? -1 : textPlace(s);
-  if (s.text !== undefined && at < 0) return `${indent}${open}>(anything)</${s.name}>`;
-  const lines = [`${indent}${open}>`];
+  if (s.text !== undefined && at < 0) return el([{ kind: 'xml-text', pattern: ANYTHING }]);
+  const content: XmlContent[] = [];
   for (const [i, slot] of [...s.slots, undefined].entries()) {
-    if (i === at) lines.push(`${inner}(${s.text}${s.textSeen < s.count && s.text !== 'string' ? '?' : ''})`);
+    if (i === at) content.push(text());
     if (!slot) break;
     if (slot.multiple) {
       const name = names.take(slot.local);
-      types.push({ name, text: renderElement(slot.shape, names, types) });
-      lines.push(`${inner}(${name}*)`);
+      types.push({ name, pattern: renderElement(slot.shape, names, types) });
+      content.push({ kind: 'xml-ref', name, occurs: 'multiple' });
     } else {
-      lines.push(renderElement(slot.shape, names, types, slot.seen < s.count, inner));
+      content.push(renderElement(slot.shape, names, types, slot.seen < s.count));
     }
   }
-  lines.push(`${indent}</${s.name}>`);
-  return lines.join('\n');
+  return el(content);
 }
 
 /** A gap between slots (0: after the opening tag, slots.length: before the closing tag) with a tag on each side. */
@@ -59,41 +57,37 @@ function textPlace(s: ElementShape): number {
   return -1;
 }
 
-/** An attribute value kept on one line: line breaks and tabs as character references. */
-function attributeText(value: string): string {
-  return escapeAttribute(value).replace(/[\t\n\r]/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
 /**
  * A JSON shape as a contract JSON pattern: a key missing (or null) in some
  * calls becomes `key?`; kinds that disagree become (anything); an array of
  * objects becomes `["(Item*)"]` with Item declared.
  */
-export function renderJson(s: JsonShape, names: TypeNames, types: TypeDecl[], hint: string): unknown {
-  if (s.mixed) return '(anything)';
-  if (s.count === s.nulls) return '(null)';
+export function renderJson(s: JsonShape, names: TypeNames, types: TypeDecl[], hint: string): Pattern {
+  if (s.mixed) return ANYTHING;
+  if (s.count === s.nulls) return { kind: 'scalar', type: 'null' };
   switch (s.jsonKind) {
     case 'object': {
-      const out: Record<string, unknown> = {};
-      for (const [k, f] of s.fields ?? new Map()) {
+      const fields = [...(s.fields ?? new Map<string, { shape: JsonShape; seen: number }>())].map(([key, f]) => {
         const optional = f.seen < s.objects || f.shape.nulls > 0;
         const inner = { ...f.shape, nulls: optional ? 0 : f.shape.nulls, count: optional ? f.shape.count - f.shape.nulls : f.shape.count };
-        out[optional ? `${k}?` : k] = inner.count === 0 ? '(anything)' : renderJson(inner, names, types, k);
-      }
-      return out;
+        return { key, optional, pattern: inner.count === 0 ? ANYTHING : renderJson(inner, names, types, key) };
+      });
+      return { kind: 'object', fields, open: false };
     }
     case 'array': {
       const item = s.item;
-      if (!item || item.nulls > 0 || item.mixed) return ['(anything*)'];
+      if (!item || item.nulls > 0 || item.mixed) return { kind: 'list', inner: ANYTHING };
       if (item.jsonKind === 'object' || item.jsonKind === 'array') {
         const name = names.take(singular(hint));
-        types.push({ name, text: JSON.stringify(renderJson(item, names, types, name), null, 2) });
-        return [`(${name}*)`];
+        types.push({ name, pattern: renderJson(item, names, types, name) });
+        return { kind: 'list', inner: { kind: 'ref', name } };
       }
-      return [`(${item.scalar}*)`];
+      return { kind: 'list', inner: { kind: 'scalar', type: item.scalar! } };
     }
-    default:
-      return `(${s.scalar}${s.nulls > 0 ? '?' : ''})`;
+    default: {
+      const scalar: Pattern = { kind: 'scalar', type: s.scalar! };
+      return s.nulls > 0 ? { kind: 'optional', inner: scalar } : scalar;
+    }
   }
 }
 

@@ -1,4 +1,6 @@
+import { printContract, type PrintScenario, type Step } from '../contract/print';
 import { formatLocation } from '../errors';
+import type { Pattern } from '../pattern/types';
 import { operationBase, TypeNames } from './names';
 import type { Operation } from './operations';
 import { renderElement, renderJson, type TypeDecl } from './render';
@@ -14,107 +16,76 @@ export interface WriteOptions {
  * each declaring its own types, in the order the operations were first seen.
  */
 export function writeContract(ops: Operation[], options: WriteOptions): string {
-  const out: string[] = [];
-  for (const h of options.header) out.push(`# ${oneLine(h)}`);
-  out.push(`Feature: ${oneLine(options.feature)}`);
   // Successes first: a stub answers with the first scenario that takes a request.
   const ordered = [...ops.filter((o) => o.status < 300), ...ops.filter((o) => o.status >= 300)];
   const names = scenarioNames(ordered);
-  ordered.forEach((op, i) => {
-    out.push('');
-    out.push(...scenario(op, names[i]).map((l) => (l === '' ? '' : `  ${l}`)));
-  });
-  return `${out.join('\n')}\n`;
+  return printContract({ header: options.header, feature: options.feature, scenarios: ordered.map((op, i) => scenario(op, names[i])) });
 }
 
-function scenario(op: Operation, name: string): string[] {
-  const head: string[] = [];
-  const lines: string[] = [];
-  const calls = [...op.calls].sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1)).map((c) => oneLine(formatLocation(c))).join(', ');
-  head.push(`# ${op.count} logged call${op.count === 1 ? '' : 's'}: ${calls}${op.count > op.calls.length ? ', …' : ''}`);
-  const rows = op.examples ? exampleRows(op) : undefined;
-  if (op.status >= 300 && !rows) {
+function scenario(op: Operation, name: string): PrintScenario {
+  const comments: string[] = [];
+  const tags: string[] = [];
+  const calls = [...op.calls].sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1)).map((c) => formatLocation(c)).join(', ');
+  comments.push(`${op.count} logged call${op.count === 1 ? '' : 's'}: ${calls}${op.count > op.calls.length ? ', …' : ''}`);
+  const examples = op.examples ? exampleRows(op) : undefined;
+  if (op.status >= 300 && !examples) {
     // A typed request cannot say which calls fail: as a contract test this would send any request and expect the failure.
-    head.push('# The logs show these calls failing, but typed placeholders cannot say which requests fail:');
-    head.push('# in progress (@WIP) until you pin the request values (accord import log --examples) or edit them in.');
-    head.push('@WIP');
+    comments.push('The logs show these calls failing, but typed placeholders cannot say which requests fail:');
+    comments.push('in progress (@WIP) until you pin the request values (accord import log --examples) or edit them in.');
+    tags.push('@WIP');
   }
-  head.push(`${rows ? 'Scenario Outline' : 'Scenario'}: ${name}`);
   const types: TypeDecl[] = [];
   const names = new TypeNames();
-  let requestBody: string | undefined;
-  let responseBody: string | undefined;
+  let requestBody: Pattern | undefined;
+  let responseBody: Pattern | undefined;
   const base = op.operation ? operationBase(op.operation) : name;
   if (op.kind === 'soap') {
     const reqName = names.take(`${base}Request`);
     const resName = names.take(`${base}${op.fault ? 'Fault' : 'Response'}`);
     if (op.request) {
-      const text = renderElement(op.request, names, types);
-      types.unshift({ name: reqName, text });
-      requestBody = `(${reqName})`;
+      const pattern = renderElement(op.request, names, types);
+      types.unshift({ name: reqName, pattern });
+      requestBody = { kind: 'ref', name: reqName };
     }
     if (op.response) {
       const before = types.length;
-      const text = renderElement(op.response, names, types);
-      types.splice(before, 0, { name: resName, text });
-      responseBody = `(${resName})`;
+      const pattern = renderElement(op.response, names, types);
+      types.splice(before, 0, { name: resName, pattern });
+      responseBody = { kind: 'ref', name: resName };
     }
   } else {
     if (op.requestJson) requestBody = jsonBody(op.requestJson, names, types, 'Request');
     if (op.responseJson) responseBody = jsonBody(op.responseJson, names, types, 'Response');
   }
-  types.forEach((t, i) => lines.push(...typeStep(i === 0 ? 'Given' : 'And', t)));
+  const steps: Step[] = types.map((t) => ({ kind: 'type', name: t.name, pattern: t.pattern }));
   const query = [...op.query].map(([k, q]) => `${encodeURIComponent(k)}=(${q.type})`).join('&');
-  lines.push(`When ${op.method} ${op.path}${query ? `?${query}` : ''}`);
+  steps.push({ kind: 'request', method: op.method, path: `${op.path}${query ? `?${query}` : ''}` });
   const action = soapActionStep(op);
-  if (action) lines.push(action);
-  if (requestBody) lines.push(...bodyStep('request-body', requestBody));
-  lines.push(`Then status ${op.status}`);
-  if (responseBody) lines.push(...bodyStep('response-body', responseBody));
-  if (rows) {
-    lines.push('');
-    lines.push('Examples:');
-    lines.push(...table(rows));
-  }
-  return [...head, ...lines.map((l) => (l === '' ? '' : `  ${l}`))];
+  if (action) steps.push(action);
+  if (requestBody) steps.push({ kind: 'body', side: 'request', pattern: requestBody });
+  steps.push({ kind: 'status', status: op.status });
+  if (responseBody) steps.push({ kind: 'body', side: 'response', pattern: responseBody });
+  return { comments, tags, name, steps, examples };
 }
 
-function soapActionStep(op: Operation): string | undefined {
+function soapActionStep(op: Operation): Step | undefined {
   const a = op.soapAction;
   if (a.seen === 0) return undefined;
-  const optional = a.seen < op.count ? '?' : '';
   const only = a.values.size === 1 ? [...a.values][0] : undefined;
   // A value that would not stay one step (or would read as a placeholder) is written as its type.
-  const literal = only !== undefined && only !== '' && !/[\u0000-\u001f\u007f]/.test(only) && !/^\(.*\)$/.test(only.trim());
-  return `And request-header SOAPAction${optional} ${literal ? only : '(string)'}`;
+  const literal = only !== undefined && only !== '' && only.trim() === only && !/[\u0000-\u001f\u007f]/.test(only) && !/^\(.*\)$/.test(only.trim());
+  return { kind: 'header', side: 'request', name: 'SOAPAction', optional: a.seen < op.count, pattern: literal ? { kind: 'literal', value: only } : { kind: 'scalar', type: 'string' } };
 }
 
-/** A JSON body: an object or array goes in a docstring; a scalar stays on the step's line. */
-function jsonBody(shape: Parameters<typeof renderJson>[0], names: TypeNames, types: TypeDecl[], hint: string): string {
+/** A JSON body: an object or array goes in a doc string; a scalar stays on the step's line. */
+function jsonBody(shape: Parameters<typeof renderJson>[0], names: TypeNames, types: TypeDecl[], hint: string): Pattern {
   // An object or array body that some calls sent as null: the structure becomes a type, the body `(Type?)`.
   if (shape.nulls > 0 && shape.nulls < shape.count && !shape.mixed && (shape.jsonKind === 'object' || shape.jsonKind === 'array')) {
     const name = names.take(hint);
-    const value = renderJson({ ...shape, nulls: 0, count: shape.count - shape.nulls }, names, types, hint);
-    types.push({ name, text: JSON.stringify(value, null, 2) });
-    return `(${name}?)`;
+    types.push({ name, pattern: renderJson({ ...shape, nulls: 0, count: shape.count - shape.nulls }, names, types, hint) });
+    return { kind: 'optional', inner: { kind: 'ref', name } };
   }
-  const value = renderJson(shape, names, types, hint);
-  if (typeof value === 'string') return value;
-  return JSON.stringify(value, null, 2);
-}
-
-function typeStep(keyword: string, t: TypeDecl): string[] {
-  if (!t.text.includes('\n') && t.text.length <= 100) return [`${keyword} type ${t.name} ${t.text.trim()}`];
-  return [`${keyword} type ${t.name}`, ...docString(t.text)];
-}
-
-function bodyStep(keyword: string, text: string): string[] {
-  if (!text.includes('\n')) return [`And ${keyword} ${text}`];
-  return [`And ${keyword}`, ...docString(text)];
-}
-
-function docString(text: string): string[] {
-  return ['  """', ...text.split('\n').map((l) => `  ${l}`), '  """'];
+  return renderJson(shape, names, types, hint);
 }
 
 /** Distinct names: the operation, then its outcome, then its path when that is still not enough. */
@@ -141,32 +112,11 @@ function scenarioNames(ops: Operation[]): string[] {
   });
 }
 
-function exampleRows(op: Operation): string[][] | undefined {
+function exampleRows(op: Operation): PrintScenario['examples'] {
   const t = op.examples!;
   const all = [...t.rows.values()];
   // A column empty in every row (an empty <Header/>) says nothing.
   const columns = t.columns.filter((c) => !t.ambiguous.has(c) && all.some((r) => (r.get(c) ?? '') !== ''));
   if (columns.length === 0 || t.rows.size === 0) return undefined;
-  const rows = [...t.rows.values()].map((r) => columns.map((c) => r.get(c) ?? ''));
-  return [columns, ...rows];
-}
-
-function table(rows: string[][]): string[] {
-  const cells = rows.map((r) => r.map(escapeCell));
-  const widths = cells[0].map((_, i) => Math.max(...cells.map((r) => r[i].length)));
-  return cells.map((r) => `  | ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`);
-}
-
-/** Gherkin table cells: `|`, `\` and newlines are escaped; other control characters cannot be written and become spaces. */
-function escapeCell(v: string): string {
-  return v
-    .replace(/\\/g, '\\\\')
-    .replace(/\|/g, '\\|')
-    .replace(/\r?\n/g, '\\n')
-    .replace(/[\u0000-\u001f\u007f]/g, ' ');
-}
-
-/** Text from the logs (file names) written where one line is expected: control characters become `?`. */
-function oneLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f]/g, '?');
+  return { columns, rows: all.map((r) => columns.map((c) => r.get(c) ?? '')) };
 }
