@@ -1,3 +1,4 @@
+import { AccordError } from '../errors';
 import type { ProgressStream } from './progress';
 
 /** Exit codes: 0 ok, 1 a check failed (contract test, incompatible change), 2 usage or input error. */
@@ -19,4 +20,14 @@ export interface Io {
   cwd: string;
   /** The stream behind `stderr`, for progress lines (drawn only when it is a terminal); none in tests that call run(). */
   progress?: ProgressStream;
+}
+
+/** Runs `f`; an AccordError it throws (a refused output file) is reported as `<command>: <message>`, exit 2. */
+export function asUsage<T>(command: string, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof AccordError) throw new ExitError(EXIT_USAGE, `${command}: ${e.describe()}`);
+    throw e;
+  }
 }

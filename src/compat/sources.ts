@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { AccordError } from '../errors';
-import { MAX_CONTRACT_BYTES } from '../contract/load';
+import { readContractFile } from '../contract/load';
 import { listFiles, objectType, repoRoot, resolveCommit, showFile } from './git';
 
 /**
@@ -39,10 +39,8 @@ function usage(message: string): AccordError {
   return new AccordError('ACCORD_ERR_USAGE', message);
 }
 
-function readText(file: string): string {
-  const size = statSync(file).size;
-  if (size > MAX_CONTRACT_BYTES) throw new AccordError('ACCORD_ERR_LIMIT', `contract is ${size} bytes; the limit is ${MAX_CONTRACT_BYTES}`, { file });
-  return readFileSync(file, 'utf8');
+function readText(file: string, shown = file): string {
+  return readContractFile(file, shown);
 }
 
 /** Contract files under a folder, relative to it, sorted; .git and node_modules are not entered. */

@@ -1,7 +1,8 @@
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { GherkinDocument } from '@cucumber/messages';
+import { FILE_LIMITS, readInputBytes } from '../files';
 import { gherkinVersion, parseGherkin } from './gherkin';
 
 /**
@@ -51,18 +52,35 @@ export function cacheFolder(): string | null {
   return folder;
 }
 
-/** The folder, created if missing, when it is a real directory of this user that nobody else can write; else null. */
+/**
+ * The folder, created if missing, when it is a real directory of this user
+ * that nobody else can write, inside folders nobody else can rename it out of;
+ * else null. Each folder above it must be owned by this user or root and not
+ * writable by others, unless sticky (/tmp): in a folder others may write, the
+ * cache folder could be renamed away and replaced by theirs between two runs.
+ */
 export function usableFolder(dir: string): string | null {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const st = lstatSync(dir);
     if (!st.isDirectory()) return null;
     const me = uid();
-    if (me !== undefined && (st.uid !== me || (st.mode & 0o022) !== 0)) return null;
-    return dir;
+    if (me === undefined) return dir;
+    if (st.uid !== me || (st.mode & 0o022) !== 0) return null;
+    return safeAncestors(realpathSync(dir), me) ? dir : null;
   } catch {
     // Read-only file system, no temp folder: parse every time.
     return null;
+  }
+}
+
+function safeAncestors(real: string, me: number): boolean {
+  for (let p = path.dirname(real); ; p = path.dirname(p)) {
+    const st = lstatSync(p);
+    const sticky = (st.mode & 0o1000) !== 0;
+    if (st.uid !== me && st.uid !== 0) return false;
+    if ((st.mode & 0o022) !== 0 && !sticky) return false;
+    if (path.dirname(p) === p) return true;
   }
 }
 
@@ -96,7 +114,7 @@ function hash53(s: string): number {
 
 function read(entry: string, text: string): GherkinDocument | undefined {
   try {
-    const parsed = JSON.parse(readFileSync(entry, 'utf8')) as Entry;
+    const parsed = JSON.parse(readInputBytes(entry, { what: 'cache entry', limit: FILE_LIMITS.cacheEntryBytes }).toString('utf8')) as Entry;
     if (parsed?.format === FORMAT && parsed.text === text && parsed.doc && typeof parsed.doc === 'object') return parsed.doc;
   } catch {
     // Missing (the usual miss), half-written by a crashed process, or unreadable: parse instead.

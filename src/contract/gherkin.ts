@@ -1,5 +1,6 @@
 import type { GherkinDocument } from '@cucumber/messages';
 import { AccordError, CompositeAccordError } from '../errors';
+import { excerpt } from '../files';
 
 type GherkinLib = typeof import('./gherkin-lib');
 let gherkin: GherkinLib | undefined;
@@ -55,7 +56,18 @@ export function gherkinVersion(): string {
 function toAccordError(file: string) {
   return (e: Error & { location?: { line: number; column?: number } }): AccordError => {
     // Gherkin's messages start with "(line:column): "; the location is carried separately.
-    const message = e.message.replace(/^\(\d+:\d+\): /, '');
+    const message = quoteSafely(e.message.replace(/^\(\d+:\d+\): /, ''));
     return new AccordError('ACCORD_ERR_CONTRACT_SYNTAX', message, { file, line: e.location?.line, column: e.location?.column });
   };
+}
+
+/**
+ * Gherkin quotes the offending line whole (`got 'the line'`): a contract path
+ * that is a link to a secrets file would print it. Only a short excerpt is
+ * kept, with control characters escaped.
+ */
+function quoteSafely(message: string): string {
+  const at = message.indexOf(", got '");
+  if (at < 0 || !message.endsWith("'")) return excerpt(message, 400);
+  return `${excerpt(message.slice(0, at), 400)}, got '${excerpt(message.slice(at + 7, -1))}'`;
 }

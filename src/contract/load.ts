@@ -1,12 +1,11 @@
-import { readFileSync, statSync } from 'node:fs';
-import { AccordError } from '../errors';
+import { FILE_LIMITS, readInputText } from '../files';
 import { cachedGherkin } from './ast-cache';
 import { buildContract, type BuildOptions } from './build';
 import { parseGherkin } from './gherkin';
 import type { Contract, Scenario, TestCase } from './model';
 
 /** Largest contract file read; a bigger one is almost certainly not a contract. */
-export const MAX_CONTRACT_BYTES = 16 * 1024 * 1024;
+export const MAX_CONTRACT_BYTES = FILE_LIMITS.contractBytes;
 
 /** Text to contract: the whole pipeline, pure. */
 export function parseContract(text: string, file = '<contract>', options?: BuildOptions): Contract {
@@ -23,16 +22,12 @@ export function parseContractCached(text: string, file = '<contract>', options?:
 }
 
 export function loadContract(file: string): Contract {
-  let text: string;
-  try {
-    const size = statSync(file).size;
-    if (size > MAX_CONTRACT_BYTES) throw new AccordError('ACCORD_ERR_LIMIT', `contract is ${size} bytes; the limit is ${MAX_CONTRACT_BYTES}`, { file });
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    if (e instanceof AccordError) throw e;
-    throw new AccordError('ACCORD_ERR_IO', `cannot read contract: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file });
-  }
-  return parseContractCached(text, file);
+  return parseContractCached(readContractFile(file), file);
+}
+
+/** A contract file's text: a regular file, within the limit, not binary. */
+export function readContractFile(file: string, shown = file): string {
+  return readInputText(file, { what: 'contract', limit: FILE_LIMITS.contractBytes, shown });
 }
 
 /** One test case per scenario, or per Examples row when the scenario has rows. */

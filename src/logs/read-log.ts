@@ -1,10 +1,9 @@
-import { createReadStream, promises as fsp, statSync } from 'node:fs';
+import { promises as fsp } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { AccordError } from '../errors';
+import { binaryOffset, FILE_LIMITS, openInputStream, shownPath } from '../files';
 import { DEFAULT_LOG_LIMITS, type LogLimits } from './limits';
 
-/** How many leading bytes are examined to tell text from binary. */
-const SNIFF_BYTES = 64 * 1024;
 
 export interface LogLine {
   text: string;
@@ -21,8 +20,10 @@ export interface LogLine {
  */
 export async function* readLogText(real: string, limits: LogLimits = DEFAULT_LOG_LIMITS, file = real, onRead?: ReadProgress): AsyncGenerator<string> {
   const stdin = real === STDIN;
-  const size = stdin ? undefined : await checkReadable(real, file);
-  const raw = stdin ? process.stdin : createReadStream(real, { highWaterMark: 64 * 1024 });
+  // Only a regular file, or standard input by its name "-": a FIFO or device path (/dev/zero, /dev/stdin) is refused.
+  const raw = stdin ? process.stdin : await openInputStream(real, { what: 'log', shown: file });
+  // For progress only: the file is regular, so its size on disk is what will be read (before inflating).
+  const size = stdin ? undefined : (await fsp.stat(real)).size;
   const source: AsyncIterable<Buffer> = raw;
   let total = 0;
   let first = true;
@@ -53,8 +54,8 @@ export async function* readLogText(real: string, limits: LogLimits = DEFAULT_LOG
           decoder = new TextDecoder('utf-8', { ignoreBOM: false });
         }
       }
-      if (decoder!.encoding === 'utf-8' && sniffed < SNIFF_BYTES) {
-        const bad = binaryOffset(buf.subarray(0, SNIFF_BYTES - sniffed));
+      if (decoder!.encoding === 'utf-8' && sniffed < FILE_LIMITS.sniffBytes) {
+        const bad = binaryOffset(buf.subarray(0, FILE_LIMITS.sniffBytes - sniffed));
         if (bad >= 0) throw binaryError(file, sniffed + bad, gzip);
         sniffed += buf.length;
       }
@@ -65,7 +66,7 @@ export async function* readLogText(real: string, limits: LogLimits = DEFAULT_LOG
       const rest = decoder.decode();
       if (rest) yield rest;
     }
-    // A pipe or device has no size to check up front.
+    // Counted, not taken from the size on disk: /proc files say 0 and hold text.
     if (total === 0) throw new AccordError('ACCORD_ERR_LOG', 'the log is empty', { file });
   } catch (e) {
     if (e instanceof AccordError) throw e;
@@ -80,33 +81,13 @@ export async function* readLogText(real: string, limits: LogLimits = DEFAULT_LOG
 /** The file name that stands for standard input. */
 export const STDIN = '-';
 
-/** Logs that can be read only once (standard input, pipes): the CLI cannot re-read them to check. */
+/** Logs that can be read only once (standard input): the CLI cannot re-read them to check. Every other log is a regular file. */
 export function readableTwice(file: string): boolean {
-  if (file === STDIN) return false;
-  try {
-    return statSync(file).isFile();
-  } catch {
-    return true;
-  }
+  return file !== STDIN;
 }
 
 /** How far reading has come: bytes so far and, when known, how many there are. */
 export type ReadProgress = (bytes: number, size: number | undefined) => void;
-
-/** The size of a regular file (undefined for a pipe or device); throws for what cannot be read as a log. */
-async function checkReadable(real: string, file: string): Promise<number | undefined> {
-  let stat;
-  try {
-    stat = await fsp.stat(real);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new AccordError('ACCORD_ERR_IO', code === 'ENOENT' ? 'no such file' : `cannot read log: ${code ?? (e as Error).message}`, { file });
-  }
-  if (stat.isDirectory()) throw new AccordError('ACCORD_ERR_IO', 'is a directory, not a log file', { file });
-  // Pipes and devices (/dev/stdin, a named pipe) are read as streams; only a regular file has a size.
-  if (stat.isFile() && stat.size === 0) throw new AccordError('ACCORD_ERR_LOG', 'the log is empty', { file });
-  return stat.isFile() ? stat.size : undefined;
-}
 
 /** Passes chunks through, inflating them when the stream starts with the gzip magic bytes. */
 async function* peekGzip(source: AsyncIterable<Buffer>, onDetect: (gzip: boolean) => void): AsyncGenerator<Buffer> {
@@ -143,25 +124,10 @@ async function* peekGzip(source: AsyncIterable<Buffer>, onDetect: (gzip: boolean
   await feed;
 }
 
-/** Offset of the first byte that text never holds (NUL and most C0 controls), or -1. */
-export function binaryOffset(buf: Uint8Array): number {
-  let controls = 0;
-  for (let i = 0; i < buf.length; i++) {
-    const b = buf[i];
-    if (b === 0) return i;
-    if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0x0c && b !== 0x1b) {
-      controls++;
-      if (controls > 8) return i;
-    }
-  }
-  return -1;
-}
-
 function binaryError(file: string, offset: number, gzip: boolean): AccordError {
   return new AccordError(
     'ACCORD_ERR_LOG',
-    `this is a binary file, not a text log (byte ${offset}${gzip ? ' after gzip inflation' : ''} is a control character); accord reads text logs, gzip-compressed text logs and HAR files`,
-    { file },
+    `${shownPath(file)} is binary (byte ${offset}${gzip ? ' after gzip inflation' : ''} is a control character), not a text log; accord reads text logs, gzip-compressed text logs and HAR files`,
   );
 }
 

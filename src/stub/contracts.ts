@@ -3,6 +3,7 @@ import path from 'node:path';
 import { loadContract, parseContractCached } from '../contract/load';
 import type { Contract } from '../contract/model';
 import { AccordError, gather, throwGathered } from '../errors';
+import { ioError } from '../files';
 
 /** What a stub can be given: `.spec` (or `.wsdl`) files, folders holding `.spec` files, or contracts already parsed. */
 export type ContractSource = string | Contract;
@@ -68,7 +69,7 @@ function specFiles(source: string): string[] {
   try {
     isDirectory = statSync(source).isDirectory();
   } catch (e) {
-    throw new AccordError('ACCORD_ERR_IO', `cannot read ${source}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file: source });
+    throw ioError(e, source, 'contract');
   }
   if (!isDirectory) return [source];
   const found: string[] = [];

@@ -1,8 +1,8 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { MAX_CONTRACT_BYTES } from '../contract/load';
 import type { Contract, Scenario } from '../contract/model';
 import { AccordError, formatLocation } from '../errors';
+import { excerpt, FILE_LIMITS, readInputText } from '../files';
 import { ParsedBody } from '../http/body';
 import { matchRequest, splitPath } from '../http/match-request';
 import { matchResponse } from '../http/match-response';
@@ -121,16 +121,14 @@ function narrow(s: Scenario, ex: RawExample, segments: string[]): Scenario {
 }
 
 function readExample(file: string): RawExample {
+  const text = readInputText(file, { what: 'example file', limit: FILE_LIMITS.exampleBytes });
   let json: unknown;
   try {
-    const size = statSync(file).size;
-    if (size > MAX_CONTRACT_BYTES) throw new AccordError('ACCORD_ERR_LIMIT', `example file is ${size} bytes; the limit is ${MAX_CONTRACT_BYTES}`, { file });
-    json = parseJson(readFileSync(file, 'utf8'));
+    json = parseJson(text);
   } catch (e) {
-    if (e instanceof AccordError) throw e;
     if (e instanceof JsonTooDeep) throw new AccordError('ACCORD_ERR_JSON', `example file is ${e.message}`, { file });
-    if (e instanceof SyntaxError) throw new AccordError('ACCORD_ERR_JSON', `example file is not valid JSON: ${e.message}`, { file });
-    throw new AccordError('ACCORD_ERR_IO', `cannot read example file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file });
+    if (e instanceof SyntaxError) throw new AccordError('ACCORD_ERR_JSON', `example file is not valid JSON: ${excerpt(e.message, 200)}`, { file });
+    throw e;
   }
   const shape = (message: string) => new AccordError('ACCORD_ERR_USAGE', `example file ${message}; expected {"http-request": {"method", "path", "headers"?, "body"?}, "http-response": {"status", "headers"?, "body"?}}`, { file });
   if (!isObject(json)) throw shape('is not a JSON object');

@@ -1,13 +1,14 @@
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { dirname, resolve as resolvePath } from 'node:path';
 import type { Document, Element } from '@xmldom/xmldom';
 import { AccordError } from '../errors';
+import { FILE_LIMITS, readInputBytes, refuseBinary, shownPath } from '../files';
 import { attr, kids, lineOf, NS, parseDom } from './dom';
 
 /** Largest WSDL or XSD file read. */
-export const MAX_FILE_BYTES = 32 * 1024 * 1024;
+export const MAX_FILE_BYTES = FILE_LIMITS.wsdlBytes;
 /** Most files one import may pull in through imports and includes. */
-export const MAX_FILES = 500;
+export const MAX_FILES = FILE_LIMITS.wsdlFiles;
 
 export type DocKind = 'wsdl11' | 'wsdl20' | 'xsd';
 
@@ -83,7 +84,7 @@ export function loadWsdl(file: string): LoadedSet {
     if (seen.size >= MAX_FILES) throw new AccordError('ACCORD_ERR_LIMIT', `more than ${MAX_FILES} imported files`, { file: from.file, line });
     let doc: LoadedDoc;
     try {
-      doc = readDoc(key);
+      doc = readDoc(key, loc);
     } catch (e) {
       if (!(e instanceof AccordError)) throw e;
       set.unresolved.push({ location: loc, file: from.file, line, reason: e.describe() });
@@ -137,19 +138,17 @@ export function loadWsdl(file: string): LoadedSet {
   return set;
 }
 
-function readDoc(file: string): LoadedDoc {
-  let text: string;
+function readDoc(file: string, shown = file): LoadedDoc {
   let path = file;
   try {
     path = realpathSync(file);
-    const size = statSync(path).size;
-    if (size > MAX_FILE_BYTES) throw new AccordError('ACCORD_ERR_LIMIT', `file is ${size} bytes; the limit is ${MAX_FILE_BYTES}`, { file });
-    text = decodeXml(readFileSync(path));
-  } catch (e) {
-    if (e instanceof AccordError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new AccordError('ACCORD_ERR_IO', code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, not a file' : `cannot read: ${code ?? (e as Error).message}`, { file });
+  } catch {
+    // The reader says why (no such file, a loop, no permission).
   }
+  const bytes = readInputBytes(path, { what: 'WSDL or XML Schema', limit: MAX_FILE_BYTES, shown });
+  // UTF-16 (with or without a byte order mark) holds NUL bytes and is XML all the same.
+  if (!isUtf16(bytes)) refuseBinary(bytes, shownPath(shown), 'WSDL or XML Schema');
+  const text = decodeXml(bytes);
   const doc = parseDom(text, file);
   const root = doc.documentElement!;
   const ns = root.namespaceURI ?? '';
@@ -165,6 +164,11 @@ function readDoc(file: string): LoadedDoc {
     );
   }
   return { file: path, doc, root, kind };
+}
+
+/** A UTF-16 byte order mark, or `<` as UTF-16 without one (XML 1.0 appendix F). */
+function isUtf16(b: Buffer): boolean {
+  return (b[0] === 0xff && b[1] === 0xfe) || (b[0] === 0xfe && b[1] === 0xff) || (b[0] === 0x3c && b[1] === 0 && b[2] !== 0) || (b[0] === 0 && b[1] === 0x3c);
 }
 
 /** `http:`, `https:`, `ftp:`, `urn:`, `//host`: anything but a local path (a Windows drive letter is a path). */

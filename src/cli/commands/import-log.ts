@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { AccordError, formatLocation } from '../../errors';
-import { EXIT_FAILED, EXIT_USAGE, ExitError, type Io } from '../exit';
+import { checkOutputFile, writeOutputFile } from '../../files';
+import { EXIT_FAILED, EXIT_USAGE, ExitError, asUsage, type Io } from '../exit';
 import { bytesProgress, startProgress } from '../progress';
 import { importCommand } from './import';
 
@@ -34,7 +34,7 @@ export function registerImportLog(program: Command, io: Io): void {
     .option('--include <url-prefix>', 'HAR files: only entries whose URL starts with this (repeatable), e.g. https://api.example.com/', collect)
     .option('--skip-invalid', 'leave out messages that cannot be read (truncated, not well-formed) instead of failing')
     .option('--no-verify', 'do not re-read the logs to check every logged call against the written contract')
-    .option('-f, --force', 'overwrite the output file if it exists')
+    .option('-f, --force', 'overwrite the output file if it exists (a symlink is replaced by the file, never written through)')
     .addHelpText(
       'after',
       '\nExamples:\n  accord import log server.log\n  accord import log cxf.log.1.gz cxf.log --output contracts/pets_v1.spec --path /ws\n  accord import log recording.har --examples --redact accountNumber -o -\n',
@@ -49,7 +49,8 @@ export function registerImportLog(program: Command, io: Io): void {
       if (files.filter((f) => f === logs.STDIN).length > 1) throw new ExitError(EXIT_USAGE, 'accord import log: standard input (-) can be read only once');
       const base = files[0] === logs.STDIN ? 'stdin' : path.basename(files[0]).replace(/(\.gz)?$/, '').replace(/\.[^.]*$/, '');
       const output = toStdout ? undefined : path.resolve(io.cwd, opts.output ?? `${base}.spec`);
-      if (output && existsSync(output) && !opts.force) throw new ExitError(EXIT_USAGE, `accord import log: ${shown(io, output)} exists; use --force to overwrite it or --output to write elsewhere`);
+      const target = { force: opts.force, shown: output && shown(io, output) };
+      if (output) asUsage('accord import log', () => checkOutputFile(output, target));
       const say = toStdout ? io.stderr : io.stdout;
       const options = { path: opts.path, examples: opts.examples, redact: opts.redact, include: opts.include, limits: { maxExamples }, cwd: io.cwd };
       // An 18 MB log takes seconds to read, and the check reads it again: say how far each has come.
@@ -78,11 +79,7 @@ export function registerImportLog(program: Command, io: Io): void {
       }
       // Written before checking: a contract that does not take some logged call is still worth a look.
       if (output) {
-        try {
-          writeFileSync(output, contract);
-        } catch (e) {
-          throw new AccordError('ACCORD_ERR_IO', `cannot write: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file: output });
-        }
+        asUsage('accord import log', () => writeOutputFile(output, contract, target));
         lines.push(`wrote ${shown(io, output)}`);
       } else io.stdout(contract);
       lines.push(...summary(report));

@@ -1,8 +1,7 @@
 import { Command } from 'commander';
-import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { AccordError } from '../../errors';
-import { EXIT_USAGE, ExitError, type Io } from '../exit';
+import { checkOutputFile, writeOutputFile } from '../../files';
+import { EXIT_USAGE, ExitError, asUsage, type Io } from '../exit';
 
 /**
  * `accord import <kind> ...`: one parent command, one subcommand per source
@@ -23,7 +22,7 @@ export function registerImport(program: Command, io: Io): void {
     .option('-o, --output <file.spec>', 'where to write the contract; "-" writes it to standard output (default: <wsdl base name>.spec in the current folder)')
     .option('--soap-version <1.1|1.2>', 'which SOAP version to write for operations offered over both', '1.1')
     .option('--port <name>', 'import only this port (WSDL 1.1) or endpoint (WSDL 2.0)')
-    .option('-f, --force', 'overwrite the output file if it exists')
+    .option('-f, --force', 'overwrite the output file if it exists (a symlink is replaced by the file, never written through)')
     .addHelpText('after', '\nExamples:\n  accord import wsdl calculator.wsdl\n  accord import wsdl service.wsdl --output contracts/service_v1.spec --soap-version 1.2\n')
     .action((file: string, opts: { output?: string; soapVersion: string; port?: string; force?: boolean }) => {
       if (opts.soapVersion !== '1.1' && opts.soapVersion !== '1.2') throw new ExitError(EXIT_USAGE, `accord import wsdl: --soap-version must be 1.1 or 1.2, found "${opts.soapVersion}"`);
@@ -32,16 +31,11 @@ export function registerImport(program: Command, io: Io): void {
       const input = /^[a-z][a-z0-9+.-]+:\/\//i.test(file) ? file : path.resolve(io.cwd, file);
       const toStdout = opts.output === '-';
       const output = path.resolve(io.cwd, opts.output ?? `${path.basename(file).replace(/\.[^.]*$/, '')}.spec`);
-      if (!toStdout && existsSync(output) && !opts.force) throw new ExitError(EXIT_USAGE, `accord import wsdl: ${shown(io, output)} exists; use --force to overwrite it or --output to write elsewhere`);
+      const target = { force: opts.force, shown: shown(io, output) };
+      if (!toStdout) asUsage('accord import wsdl', () => checkOutputFile(output, target));
       const { text, summary } = importWsdl(input, { soapVersion: opts.soapVersion, port: opts.port });
       if (toStdout) io.stdout(text);
-      else {
-        try {
-          writeFileSync(output, text);
-        } catch (e) {
-          throw new AccordError('ACCORD_ERR_IO', `cannot write: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file: output });
-        }
-      }
+      else asUsage('accord import wsdl', () => writeOutputFile(output, text, target));
       const s = summary;
       const parts = [`${s.operations} operation${s.operations === 1 ? '' : 's'}`, `${s.scenarios} scenario${s.scenarios === 1 ? '' : 's'}`, `${s.types} type${s.types === 1 ? '' : 's'}`, `SOAP ${s.soapVersions.join(' and ')}`];
       if (s.anything) parts.push(`${s.anything} node${s.anything === 1 ? '' : 's'} marked (anything)`);

@@ -1,0 +1,5 @@
+export { FILE_LIMITS, type FileLimits } from './limits';
+export { excerpt, quoted, hasControl } from './excerpt';
+export { binaryOffset, decodeText, formatBytes, ioError, irregularKind, limitError, readInputBytes, readInputText, refuseBinary, refuseIrregular, shownPath, binaryError, type InputFile } from './read';
+export { checkOutputFile, writeOutputFile, type OutputFile } from './write';
+export { openInputStream } from './stream';
