@@ -33,12 +33,12 @@ describe('accord import log refuses bad input with exit code 2', () => {
 
   it('a binary file', () => {
     tmp.write('image.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]));
-    expectRefused(['image.png'], /image\.png: this is a binary file, not a text log \(byte 8 is a control character\)/);
+    expectRefused(['image.png'], /^accord: image\.png is binary \(byte 8 is a control character\), not a text log/m);
   });
 
   it('a gzip file holding binary data', () => {
     tmp.write('data.gz', gzipSync(Buffer.alloc(4096, 0)));
-    expectRefused(['data.gz'], /data\.gz: this is a binary file, not a text log \(byte 0 after gzip inflation/);
+    expectRefused(['data.gz'], /^accord: data\.gz is binary \(byte 0 after gzip inflation/m);
   });
 
   it('a damaged gzip file', () => {
@@ -110,8 +110,8 @@ describe('accord import log refuses bad input with exit code 2', () => {
   });
 
   it('a missing file and a folder', () => {
-    expectRefused(['missing.log'], /^accord: missing\.log: no such file$/m);
-    expectRefused(['.'], /is a directory, not a log file/);
+    expectRefused(['missing.log'], /^accord: no such file: missing\.log$/m);
+    expectRefused(['.'], /^accord: \. is a folder, not a log: accord reads only regular files$/m);
   });
 
   it('bad options', () => {

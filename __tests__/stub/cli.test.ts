@@ -54,7 +54,7 @@ describe('accord stub (CLI)', () => {
   it('exits 2 with a clear message for a bad contract, a missing path or a bad option', async () => {
     const missing = await runCli(['stub', 'no/such.spec']);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('accord: no/such.spec: cannot read no/such.spec: ENOENT');
+    expect(missing.stderr).toContain('accord: no such file: no/such.spec');
     const port = await runCli(['stub', PET_SPEC, '--port', 'abc']);
     expect(port.code).toBe(2);
     expect(port.stderr).toContain('--port must be a whole number');

@@ -1,20 +1,17 @@
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { AccordError } from '../errors';
 import { readContractFile } from '../contract/load';
-import { listFiles, objectType, repoRoot, resolveCommit, showFile } from './git';
+import { listFiles, objectType, repoRoot, requireCommit, resolveCommit } from './git';
+import { committedVersion, isLink, workingVersion, type Version } from './links';
+
+export type { Version } from './links';
 
 /**
  * Where the two versions of each contract come from: two files, two folders,
  * the working tree against HEAD, or two commits. A side that is absent means
  * the file is new (no older version) or gone (no newer version, folders only).
  */
-export interface Version {
-  /** Where the text came from, for messages: "HEAD:contracts/api.spec", "contracts/api.spec". */
-  label: string;
-  text: string;
-}
-
 export interface FilePair {
   /** The contract's path as the user sees it. */
   file: string;
@@ -43,14 +40,19 @@ function readText(file: string, shown = file): string {
   return readContractFile(file, shown);
 }
 
-/** Contract files under a folder, relative to it, sorted; .git and node_modules are not entered. */
+/**
+ * Contract files under a folder, relative to it, sorted; .git and node_modules
+ * are not entered, nor symlinked folders (as git does not, and a loop cannot
+ * hang). A symlinked contract file is listed: reading it decides whether the
+ * link may be followed.
+ */
 function walk(dir: string, rel = ''): string[] {
   const out: string[] = [];
   for (const e of readdirSync(path.join(dir, rel), { withFileTypes: true })) {
     if (e.name === '.git' || e.name === 'node_modules') continue;
     const r = rel ? `${rel}/${e.name}` : e.name;
     if (e.isDirectory()) out.push(...walk(dir, r));
-    else if (e.isFile() && isContractFile(e.name)) out.push(r);
+    else if ((e.isFile() || e.isSymbolicLink()) && isContractFile(e.name)) out.push(r);
   }
   return out.sort();
 }
@@ -64,6 +66,11 @@ function kindOf(p: string): 'file' | 'dir' | undefined {
   }
 }
 
+/** There, as a file or as a link (a dangling link is read, and refused by name, rather than taken for a deleted contract). */
+function present(p: string): boolean {
+  return existsSync(p) || isLink(p);
+}
+
 /** `accord compatible <older> <newer>`: two files, or two folders paired by relative path. */
 export function plainPairs(olderArg: string, newerArg: string, cwd: string): FilePair[] {
   const older = path.resolve(cwd, olderArg);
@@ -74,7 +81,7 @@ export function plainPairs(olderArg: string, newerArg: string, cwd: string): Fil
   if (!kn) throw usage(`no such file or folder: ${newerArg}`);
   if (ko !== kn) throw usage(`compare a file with a file or a folder with a folder: ${olderArg} is a ${ko === 'dir' ? 'folder' : 'file'}, ${newerArg} is a ${kn === 'dir' ? 'folder' : 'file'}`);
   if (ko === 'file') {
-    return [{ file: newerArg, versioned: olderArg, older: { label: olderArg, text: readText(older) }, newer: { label: newerArg, text: readText(newer) }, olderWhere: olderArg, newerWhere: newerArg }];
+    return [{ file: newerArg, versioned: olderArg, older: { label: olderArg, text: readText(older, olderArg) }, newer: { label: newerArg, text: readText(newer, newerArg) }, olderWhere: olderArg, newerWhere: newerArg }];
   }
   const names = [...new Set([...walk(older), ...walk(newer)])].sort();
   if (names.length === 0) throw usage(`no contract files (*.spec) under ${olderArg} or ${newerArg}`);
@@ -85,8 +92,8 @@ export function plainPairs(olderArg: string, newerArg: string, cwd: string): Fil
     const nl = path.join(newerArg, n);
     return {
       file: nl,
-      older: existsSync(o) ? { label: ol, text: readText(o) } : undefined,
-      newer: existsSync(w) ? { label: nl, text: readText(w) } : undefined,
+      older: present(o) ? { label: ol, text: readText(o, ol) } : undefined,
+      newer: present(w) ? { label: nl, text: readText(w, nl) } : undefined,
       olderWhere: olderArg,
       newerWhere: newerArg,
       inFolder: true,
@@ -121,32 +128,34 @@ async function locate(arg: string, cwd: string): Promise<RepoPath> {
 /** `accord compatible git file <path>`: the working tree against HEAD. */
 export async function workingTreePairs(arg: string, cwd: string): Promise<FilePair[]> {
   const abs = path.resolve(cwd, arg);
-  const kind = kindOf(abs);
+  const kind = kindOf(abs) ?? (isLink(abs) ? 'file' : undefined);
   const { root, rel } = await locate(arg, cwd);
   if (!kind) throw usage(`${arg} is not in the working tree (no such file or folder)`);
   const head = await resolveCommit(root, 'HEAD');
   if (kind === 'file') {
-    const older = head && (await objectType(root, head, rel)) === 'blob' ? { label: `HEAD:${rel}`, text: await showFile(root, head, rel) } : undefined;
-    return [{ file: arg, older, newer: { label: arg, text: readText(abs) }, olderWhere: 'HEAD', newerWhere: 'the working tree' }];
+    const older = head && (await objectType(root, head, rel)) === 'blob' ? await committedVersion(root, head, rel, 'HEAD') : undefined;
+    return [{ file: arg, older, newer: workingVersion(root, abs, arg), olderWhere: 'HEAD', newerWhere: 'the working tree' }];
   }
   const inTree = walk(abs).map((f) => (rel ? `${rel}/${f}` : f));
-  const inHead = head ? (await listFiles(root, head, rel)).filter(isContractFile) : [];
+  const inHead = head ? contractPaths(await listFiles(root, head, rel)) : [];
   if (inTree.length + inHead.length === 0) throw usage(`no contract files (*.spec) under ${arg}`);
   return folderPairs(
     arg,
     rel,
-    { files: inHead, where: 'HEAD', version: async (f) => ({ label: `HEAD:${f}`, text: await showFile(root, head!, f) }) },
-    { files: inTree, where: 'the working tree', version: (f, shown) => ({ label: shown, text: readText(path.join(root, f)) }) },
+    { files: inHead, where: 'HEAD', version: (f) => committedVersion(root, head!, f, 'HEAD') },
+    { files: inTree, where: 'the working tree', version: (f, shown) => workingVersion(root, path.join(root, f), shown) },
   );
+}
+
+function contractPaths(entries: { path: string }[]): string[] {
+  return entries.map((e) => e.path).filter(isContractFile);
 }
 
 /** `accord compatible git commits <path> <newer> <older>`: the file (or folder) at two commits. */
 export async function commitPairs(arg: string, newerRef: string, olderRef: string, cwd: string): Promise<FilePair[]> {
   const { root, rel } = await locate(arg, cwd);
-  const newer = await resolveCommit(root, newerRef);
-  if (!newer) throw new AccordError('ACCORD_ERR_GIT', `unknown git ref: ${newerRef}`);
-  const older = await resolveCommit(root, olderRef);
-  if (!older) throw new AccordError('ACCORD_ERR_GIT', `unknown git ref: ${olderRef}`);
+  const newer = await requireCommit(root, newerRef);
+  const older = await requireCommit(root, olderRef);
   const kind = rel === '' ? 'tree' : await objectType(root, newer, rel);
   if (!kind) throw new AccordError('ACCORD_ERR_GIT', `${arg} does not exist in ${newerRef}`);
   if (kind === 'blob') {
@@ -155,21 +164,21 @@ export async function commitPairs(arg: string, newerRef: string, olderRef: strin
     return [
       {
         file: arg,
-        older: olderKind === 'blob' ? { label: `${olderRef}:${rel}`, text: await showFile(root, older, rel) } : undefined,
-        newer: { label: `${newerRef}:${rel}`, text: await showFile(root, newer, rel) },
+        older: olderKind === 'blob' ? await committedVersion(root, older, rel, olderRef) : undefined,
+        newer: await committedVersion(root, newer, rel, newerRef),
         olderWhere: olderRef,
         newerWhere: newerRef,
       },
     ];
   }
-  const inNewer = (await listFiles(root, newer, rel)).filter(isContractFile);
-  const inOlder = (await objectType(root, older, rel)) === 'tree' ? (await listFiles(root, older, rel)).filter(isContractFile) : [];
+  const inNewer = contractPaths(await listFiles(root, newer, rel));
+  const inOlder = (await objectType(root, older, rel)) === 'tree' ? contractPaths(await listFiles(root, older, rel)) : [];
   if (inNewer.length + inOlder.length === 0) throw usage(`no contract files (*.spec) under ${arg} in ${newerRef} or ${olderRef}`);
   return folderPairs(
     arg,
     rel,
-    { files: inOlder, where: olderRef, version: async (f) => ({ label: `${olderRef}:${f}`, text: await showFile(root, older, f) }) },
-    { files: inNewer, where: newerRef, version: async (f) => ({ label: `${newerRef}:${f}`, text: await showFile(root, newer, f) }) },
+    { files: inOlder, where: olderRef, version: (f) => committedVersion(root, older, f, olderRef) },
+    { files: inNewer, where: newerRef, version: (f) => committedVersion(root, newer, f, newerRef) },
   );
 }
 

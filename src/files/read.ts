@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, statSync, type Stats } from 'node:fs';
 import { AccordError } from '../errors';
 import { excerpt } from './excerpt';
 import { FILE_LIMITS } from './limits';
@@ -32,6 +32,10 @@ export function readInputBytes(file: string, input: InputFile): Buffer {
     refuseIrregular(statSync(file), shown, input.what);
     fd = openSync(file, OPEN_FLAGS);
   } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+      const target = danglingTarget(file);
+      if (target !== undefined) throw new AccordError('ACCORD_ERR_IO', `${shown} is a symlink to ${excerpt(target, 300)}, which does not exist`, {}, { cause: e });
+    }
     throw e instanceof AccordError ? e : ioError(e, shown, input.what);
   }
   try {
@@ -60,8 +64,9 @@ export function decodeText(bytes: Buffer, shown: string, what: string): string {
 }
 
 /** Refuses bytes that text never holds in its first FILE_LIMITS.sniffBytes. */
-export function refuseBinary(bytes: Uint8Array, shown: string, what: string): void {
-  const at = binaryOffset(bytes.subarray(0, FILE_LIMITS.sniffBytes));
+export function refuseBinary(bytes: Uint8Array, shown: string, what: string, options: { nulOnly?: boolean } = {}): void {
+  const head = bytes.subarray(0, FILE_LIMITS.sniffBytes);
+  const at = options.nulOnly ? head.indexOf(0) : binaryOffset(head);
   if (at >= 0) throw binaryError(shown, what, at, bytes[at]);
 }
 
@@ -148,6 +153,14 @@ export function ioError(e: unknown, shown: string, what = 'file'): AccordError {
       return say(`${shown} cannot be read without waiting: accord reads only regular files`);
     default:
       return say(`cannot read ${shown}: ${code ?? (e as Error)?.message ?? String(e)}`);
+  }
+}
+
+function danglingTarget(file: string): string | undefined {
+  try {
+    return lstatSync(file).isSymbolicLink() ? readlinkSync(file) : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -1,15 +1,42 @@
 /** XSD attributes to contract attributes: attribute, attributeGroup (followed by ref) and anyAttribute (not represented). */
 import type { Element } from '@xmldom/xmldom';
-import { attr, kid, kids, NS, qkey, resolveQName } from './dom';
+import { AccordError } from '../errors';
+import { quoted } from '../files';
+import { attr, kid, kids, NS, placeOf, qkey, resolveQName } from './dom';
 import { builtinScalar } from './builtins';
 import { isAnything, SOAPENC, type EmitContext } from './emit-context';
 import { isXmlName, qualified } from './names';
 import type { Pattern, XmlAttributePattern } from '../pattern/types';
 import { owningSchema } from './xsd';
 
-/** The attributes declared directly in `owner` (a complexType, extension, restriction or attributeGroup). */
-export function attributes(e: EmitContext, owner: Element, seen: Set<string> = new Set()): XmlAttributePattern[] {
-  const out: XmlAttributePattern[] = [];
+/**
+ * The attributes declared directly in `owner` (a complexType, extension,
+ * restriction or attributeGroup), with the groups it references. An attribute
+ * declared twice there is an error in the schema (XSD ct-props-correct.4), and
+ * a contract cannot hold it twice: refused with both places.
+ */
+export function attributes(e: EmitContext, owner: Element): XmlAttributePattern[] {
+  const found: Found[] = [];
+  collect(e, owner, new Set(), found);
+  const first = new Map<string, Element>();
+  for (const f of found) {
+    const key = f.attr.name;
+    const earlier = first.get(key);
+    if (earlier) {
+      const where = placeOf(earlier);
+      throw new AccordError('ACCORD_ERR_WSDL', `attribute ${quoted(key)} is declared twice in the same type (first at line ${where.line ?? '?'}); a type has each attribute once`, placeOf(f.el));
+    }
+    first.set(key, f.el);
+  }
+  return found.map((f) => f.attr);
+}
+
+interface Found {
+  attr: XmlAttributePattern;
+  el: Element;
+}
+
+function collect(e: EmitContext, owner: Element, seen: Set<string>, out: Found[]): void {
   for (const a of kids(owner, NS.xsd, ['attribute', 'attributeGroup', 'anyAttribute'])) {
     if (a.localName === 'anyAttribute') {
       e.note('anyAttribute is not represented: attributes beyond the declared ones are reported as unexpected');
@@ -21,14 +48,16 @@ export function attributes(e: EmitContext, owner: Element, seen: Set<string> = n
       const g = e.index.find('attributeGroup', resolveQName(a, ref));
       if (!g || seen.has(qkey(g.name))) continue;
       seen.add(qkey(g.name));
-      out.push(...attributes(e, g.el, seen));
+      collect(e, g.el, seen, out);
       continue;
     }
     const one = attribute(e, a);
-    if (one) out.push(one);
+    if (one) out.push({ attr: one, el: a });
   }
-  return out;
 }
+
+/** Names the contract language gives a meaning of its own: an attribute so named cannot be written. */
+const CONTRACT_ATTRIBUTES = /^(?:(?:specmatic|qontract)_(?:occurs|nillable|type)|xmlns|.*\.opt)$/;
 
 /** One attribute (optional unless required), or undefined when it is left out. */
 function attribute(e: EmitContext, a: Element): XmlAttributePattern | undefined {
@@ -53,7 +82,11 @@ function attribute(e: EmitContext, a: Element): XmlAttributePattern | undefined 
   }
   if (!name) return undefined;
   if (!isXmlName(name)) {
-    e.note(`attribute "${name}" is not a legal XML name: left out`);
+    e.note(`attribute ${quoted(name)} is not a legal XML name: left out`);
+    return undefined;
+  }
+  if (CONTRACT_ATTRIBUTES.test(name)) {
+    e.note(`attribute ${quoted(name)} has a name the contract language uses itself: left out`);
     return undefined;
   }
   const STRING: Pattern = { kind: 'scalar', type: 'string' };

@@ -31,12 +31,12 @@ export function complexDerived(e: EmitContext, cc: Element, hint: string): Conte
     }
   }
   const own = particlesAndAttributes(e, d, hint);
-  if (res) {
-    // A restriction restates the content it keeps; attributes are inherited unless restated.
-    return { attrs: restated(baseContent.attrs, own.attrs), children: own.children, text: own.text };
-  }
+  // A restriction restates the content it keeps. Attributes are inherited unless restated; an
+  // extension restating one (invalid XSD, but tools write it) keeps the restated one, as a restriction does.
+  const attrs = restated(baseContent.attrs, own.attrs);
+  if (res) return { attrs, children: own.children, text: own.text };
   const text = baseContent.text ?? own.text;
-  return { attrs: [...baseContent.attrs, ...own.attrs], children: isAnything(text) ? [] : [...baseContent.children, ...own.children], text };
+  return { attrs, children: isAnything(text) ? [] : [...baseContent.children, ...own.children], text };
 }
 
 /** SOAP-encoded array (`wsdl:arrayType="tns:Item[]"`): repeated `<item>` nodes of the item type. */

@@ -16,12 +16,22 @@ export const NS = {
 
 const ELEMENT_NODE = 1;
 
+/** The file each parsed document came from, so an error about any node can say where it is. */
+const files = new WeakMap<Document, string>();
+
+/** File and line of a node, for an error about it. */
+export function placeOf(n: Node): { file?: string; line?: number } {
+  const doc = n.ownerDocument;
+  return { file: doc ? files.get(doc) : undefined, line: lineOf(n) };
+}
+
 /**
  * Parses a WSDL or XSD file's text into a DOM. A DOCTYPE is refused: no DTD is
  * read, so no entity (external or internal) is ever expanded or fetched.
  * Every problem becomes an AccordError with the file and line.
  */
 export function parseDom(text: string, file: string): Document {
+  refuseNonXmlChars(text, file);
   let failure: AccordError | undefined;
   const parser = new DOMParser({
     locator: true,
@@ -45,7 +55,57 @@ export function parseDom(text: string, file: string): Document {
   if (doc.doctype) throw new AccordError('ACCORD_ERR_XML', 'a DOCTYPE is not allowed (no DTDs, no entities are read)', { file, line: lineOf(doc.doctype) });
   if (failure) throw failure;
   if (!doc.documentElement) throw new AccordError('ACCORD_ERR_XML', 'not XML: no root element', { file, line: 1 });
+  files.set(doc, file);
   return doc;
+}
+
+/**
+ * XML 1.0 allows no control characters but tab and line ends, raw or as
+ * character references (`&#1;`); xmldom lets them through, and a name holding
+ * one would reach the contract. Refused here, with the place, in one linear pass.
+ */
+function refuseNonXmlChars(text: string, file: string): void {
+  let bad = -1;
+  let code = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x20 && c < 0xd800) continue;
+    if (c === 0x09 || c === 0x0a || c === 0x0d) continue;
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        i++;
+        continue;
+      }
+    } else if (c >= 0xe000 && c !== 0xfffe && c !== 0xffff) continue;
+    bad = i;
+    code = c;
+    break;
+  }
+  if (bad < 0) {
+    const ref = /&#(?:x([0-9a-fA-F]{1,8})|([0-9]{1,10}));/g;
+    for (let m = ref.exec(text); m; m = ref.exec(text)) {
+      const v = m[1] !== undefined ? parseInt(m[1], 16) : parseInt(m[2], 10);
+      if (!isXmlChar(v)) {
+        bad = m.index;
+        code = v;
+        break;
+      }
+    }
+  }
+  if (bad < 0) return;
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < bad; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  const name = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+  throw new AccordError('ACCORD_ERR_XML', `not well-formed XML: character ${name} is not allowed in XML`, { file, line, column: bad - lineStart + 1 });
+}
+
+function isXmlChar(v: number): boolean {
+  return v === 0x09 || v === 0x0a || v === 0x0d || (v >= 0x20 && v <= 0xd7ff) || (v >= 0xe000 && v <= 0xfffd) || (v >= 0x10000 && v <= 0x10ffff);
 }
 
 function firstLine(s: string): string {

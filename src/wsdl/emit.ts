@@ -6,6 +6,7 @@ import { MAX_TYPE_NESTING } from '../limits';
  * ./derivation, which call back through `EmitContext`.
  */
 import type { Element } from '@xmldom/xmldom';
+import { quoted } from '../files';
 import { attr, kid, NS, qkey, resolveQName, type QName } from './dom';
 import { builtinScalar } from './builtins';
 import type { Pattern } from '../pattern/types';
@@ -86,8 +87,8 @@ export class Emitter implements EmitContext {
 
   /** A node the WSDL names with something XML does not allow: left out (a comment says so). */
   private illegalName(local: string): Child {
-    this.note(`"${local}" is not a legal XML name: that node is left out`);
-    return comment(`"${local.replace(/--/g, '- -')}" left out: not a legal XML name`);
+    this.note(`${quoted(local)} is not a legal XML name: that node is left out`);
+    return comment(`${quoted(local).replace(/--/g, '- -')} left out: not a legal XML name`);
   }
 
   unresolvedNode(name: string, q: QName, what: string): Child {

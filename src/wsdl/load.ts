@@ -147,7 +147,8 @@ function readDoc(file: string, shown = file): LoadedDoc {
   }
   const bytes = readInputBytes(path, { what: 'WSDL or XML Schema', limit: MAX_FILE_BYTES, shown });
   // UTF-16 (with or without a byte order mark) holds NUL bytes and is XML all the same.
-  if (!isUtf16(bytes)) refuseBinary(bytes, shownPath(shown), 'WSDL or XML Schema');
+  // Control characters are left to the XML check, which says where they are; a NUL byte means binary.
+  if (!isUtf16(bytes)) refuseBinary(bytes, shownPath(shown), 'WSDL or XML Schema', { nulOnly: true });
   const text = decodeXml(bytes);
   const doc = parseDom(text, file);
   const root = doc.documentElement!;

@@ -1,5 +1,6 @@
 import { AccordError } from '../errors';
 import type { OperationModel, ServiceModel, SoapVersion } from './model';
+import { quoted } from '../files';
 import { isXmlName } from './names';
 
 export interface Selection {
@@ -58,7 +59,7 @@ export function selectOperations(model: ServiceModel, file: string, prefer: Soap
   for (const o of [...chosen]) {
     if (o.style === 'rpc' && !isXmlName(o.name)) {
       chosen.splice(chosen.indexOf(o), 1);
-      model.skipped.push(`operation "${o.name}": rpc style needs it as an element name, and it is not a legal XML name`);
+      model.skipped.push(`operation ${quoted(o.name)}: rpc style needs it as an element name, and it is not a legal XML name`);
     }
   }
   if (chosen.length === 0) throw new AccordError('ACCORD_ERR_WSDL', `no SOAP operation to import: ${model.skipped.join('; ')}`, { file });
