@@ -57,12 +57,12 @@ function walk(dir: string, rel = ''): string[] {
   return out.sort();
 }
 
+/** A folder, or something to read as a file (a FIFO or device too: the reader refuses it by name); undefined when missing. */
 function kindOf(p: string): 'file' | 'dir' | undefined {
   try {
-    const s = statSync(p);
-    return s.isDirectory() ? 'dir' : s.isFile() ? 'file' : undefined;
+    return statSync(p).isDirectory() ? 'dir' : 'file';
   } catch {
-    return undefined;
+    return isLink(p) ? 'file' : undefined;
   }
 }
 
@@ -128,7 +128,7 @@ async function locate(arg: string, cwd: string): Promise<RepoPath> {
 /** `accord compatible git file <path>`: the working tree against HEAD. */
 export async function workingTreePairs(arg: string, cwd: string): Promise<FilePair[]> {
   const abs = path.resolve(cwd, arg);
-  const kind = kindOf(abs) ?? (isLink(abs) ? 'file' : undefined);
+  const kind = kindOf(abs);
   const { root, rel } = await locate(arg, cwd);
   if (!kind) throw usage(`${arg} is not in the working tree (no such file or folder)`);
   const head = await resolveCommit(root, 'HEAD');

@@ -1,4 +1,4 @@
-import { readdirSync, statSync, type Dirent } from 'node:fs';
+import { lstatSync, readdirSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { loadContract, parseContractCached } from '../contract/load';
 import type { Contract } from '../contract/model';
@@ -69,6 +69,8 @@ function specFiles(source: string): string[] {
   try {
     isDirectory = statSync(source).isDirectory();
   } catch (e) {
+    // A dangling link is read, so that the reader says where it points.
+    if (isLink(source)) return [source];
     throw ioError(e, source, 'contract');
   }
   if (!isDirectory) return [source];
@@ -95,5 +97,13 @@ export function contractFolders(dir: string, visit: (folder: string, entries: Di
   visit(dir, entries);
   for (const e of entries) {
     if (e.isDirectory() && e.name !== 'node_modules' && !e.name.startsWith('.')) contractFolders(path.join(dir, e.name), visit);
+  }
+}
+
+function isLink(p: string): boolean {
+  try {
+    return lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
   }
 }
