@@ -87,6 +87,19 @@ describe('which folders are used', () => {
     expect(usableFolder(open)).toBeNull();
   });
 
+  posix('refuses a folder inside one that others can write, unless that one is sticky (as /tmp is)', () => {
+    // Another user could rename the cache folder away and put theirs in its place.
+    const shared = path.join(dir, 'shared');
+    mkdirSync(shared);
+    chmodSync(shared, 0o777);
+    const inside = path.join(shared, 'cache');
+    mkdirSync(inside, { mode: 0o700 });
+    expect(usableFolder(inside)).toBeNull();
+    expect(usableFolder(path.join(shared, 'a', 'b'))).toBeNull();
+    chmodSync(shared, 0o1777);
+    expect(usableFolder(inside)).toBe(inside);
+  });
+
   posix('refuses a symbolic link in place of the folder', () => {
     const real = path.join(dir, 'real');
     mkdirSync(real, { mode: 0o700 });

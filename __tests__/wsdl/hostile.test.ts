@@ -6,6 +6,7 @@ import path from 'node:path';
 import { parseContract } from '../../src/contract/load';
 import { AccordError } from '../../src/errors';
 import { importWsdl } from '../../src/wsdl';
+import { run } from '../../src/cli/main';
 
 /** Every input is hostile: nothing is fetched, no entity is expanded, cycles end, and each refusal says where. */
 let dir: string;
@@ -165,4 +166,72 @@ test('a group that contains itself (not allowed in XSD) ends, with a note saying
   expect(summary.notes).toContain('group {urn:t}G contains itself (not allowed in XSD): the inner occurrence is marked (anything)');
   expect(text).toContain('<tns:ping>(anything)</tns:ping>');
   parseContract(text);
+});
+
+describe('input errors that were internal errors (exit 1, a stack trace): now located, exit 2', () => {
+  async function cli(...argv: string[]): Promise<{ code: number; err: string }> {
+    let err = '';
+    const code = await run(argv, { stdout: () => undefined, stderr: (s) => (err += s), cwd: dir });
+    return { code, err };
+  }
+
+  test.each([
+    ['a raw control character', 'n\u0001x'],
+    ['a control character by reference', 'n&#x1;x'],
+    ['a decimal reference to a control character', 'n&#27;x'],
+  ])('%s in an XSD name is not well-formed XML, with its line and column', async (_name, name) => {
+    const file = write('ctl.wsdl', wsdl(pingPong(`<xs:element name="${name}" type="xs:int"/>`)));
+    const e = thrown(() => importWsdl(file));
+    expect(e.code).toBe('ACCORD_ERR_XML');
+    expect(e.describe()).toMatch(/^.*ctl\.wsdl:\d+:\d+: not well-formed XML: character U\+00(01|1B) is not allowed in XML$/);
+    for (const argv of [['import', 'wsdl', 'ctl.wsdl', '-o', '-'], ['stub', path.join(dir, 'ctl.wsdl'), '--port', '0']]) {
+      const r = await cli(...argv);
+      expect(r.err).not.toContain('internal error');
+      expect(r.err).not.toMatch(/[\u0001\u001b]/);
+      expect(r.code).toBe(2);
+    }
+  });
+
+  test('an attribute declared twice in one type names both places', async () => {
+    const twice = '<xs:attribute name="a" type="xs:string"/><xs:attribute name="a" type="xs:int"/>';
+    const file = write('dup.wsdl', wsdl(pingPong().replace('</xs:sequence></xs:complexType></xs:element>', `</xs:sequence>${twice}</xs:complexType></xs:element>`)));
+    const e = thrown(() => importWsdl(file));
+    expect(e.code).toBe('ACCORD_ERR_WSDL');
+    expect(e.describe()).toBe(`${file}:${e.location.line}: attribute "a" is declared twice in the same type (first at line ${e.location.line}); a type has each attribute once`);
+    const r = await cli('import', 'wsdl', 'dup.wsdl', '-o', '-');
+    expect(r.err).not.toContain('internal error');
+    expect(r.code).toBe(2);
+  });
+
+  test('an attribute group repeating an attribute of its type counts as twice', () => {
+    const file = write('group.wsdl', wsdl(`<xs:schema targetNamespace="urn:t" xmlns:tns="urn:t" elementFormDefault="qualified">
+      <xs:attributeGroup name="G"><xs:attribute name="a" type="xs:string"/></xs:attributeGroup>
+      <xs:element name="ping"><xs:complexType><xs:sequence><xs:element name="n" type="xs:int"/></xs:sequence>
+        <xs:attribute name="a" type="xs:int"/><xs:attributeGroup ref="tns:G"/></xs:complexType></xs:element>
+      <xs:element name="pong"><xs:complexType><xs:sequence><xs:element name="n" type="xs:int"/></xs:sequence></xs:complexType></xs:element>
+    </xs:schema>`));
+    expect(thrown(() => importWsdl(file)).describe()).toMatch(/group\.wsdl:\d+: attribute "a" is declared twice in the same type \(first at line \d+\)/);
+  });
+
+  test('an extension restating an attribute of its base keeps the restated one (as a restriction does)', () => {
+    const file = write('ext.wsdl', wsdl(`<xs:schema targetNamespace="urn:t" xmlns:tns="urn:t" elementFormDefault="qualified">
+      <xs:complexType name="B"><xs:sequence><xs:element name="n" type="xs:int"/></xs:sequence><xs:attribute name="a" type="xs:string"/></xs:complexType>
+      <xs:complexType name="D"><xs:complexContent><xs:extension base="tns:B"><xs:attribute name="a" type="xs:int" use="required"/></xs:extension></xs:complexContent></xs:complexType>
+      <xs:element name="ping" type="tns:D"/>
+      <xs:element name="pong"><xs:complexType><xs:sequence><xs:element name="n" type="xs:int"/></xs:sequence></xs:complexType></xs:element>
+    </xs:schema>`));
+    const { text } = importWsdl(file);
+    expect(text).toContain('a="(number)"');
+    expect(text).not.toContain('a.opt=');
+    parseContract(text);
+  });
+
+  test('attributes named as the contract language names its own (specmatic_type, xmlns, x.opt) are left out with a note', () => {
+    const own = ['specmatic_type', 'specmatic_occurs', 'qontract_type', 'xmlns', 'x.opt'].map((n) => `<xs:attribute name="${n}" type="xs:string" use="required" fixed="1"/>`).join('');
+    const file = write('own.wsdl', wsdl(pingPong().replace('</xs:sequence></xs:complexType></xs:element>', `</xs:sequence>${own}</xs:complexType></xs:element>`)));
+    const { text, summary } = importWsdl(file);
+    parseContract(text);
+    expect(summary.notes).toContain('attribute "specmatic_type" has a name the contract language uses itself: left out');
+    expect(summary.notes.filter((n) => n.includes('the contract language uses itself'))).toHaveLength(5);
+  });
 });
