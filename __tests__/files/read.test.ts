@@ -5,6 +5,7 @@ import path from 'node:path';
 import { loadContract } from '../../src/contract/load';
 import { AccordError } from '../../src/errors';
 import { FILE_LIMITS, readInputBytes, readInputText } from '../../src/files';
+import { startStub } from '../../src/stub';
 import { childEnv, plain } from '../helpers/child-env';
 
 /**
@@ -230,5 +231,21 @@ describe('secrets behind a contract path are not printed', () => {
     const r = accord('stub', 'typo.spec');
     expect(r.stderr).toContain("got 'Featur: typo'");
     expect(existsSync(path.join(dir, 'typo.spec'))).toBe(true);
+  });
+});
+
+describe('symlinked contract files in a stub folder', () => {
+  itUnix('are served like the files they point to (they were skipped without a word)', async () => {
+    mkdirSync(path.join(dir, 'shared'));
+    mkdirSync(path.join(dir, 'contracts'));
+    writeFileSync(path.join(dir, 'shared', 'api.spec'), CONTRACT);
+    symlinkSync('../shared/api.spec', path.join(dir, 'contracts', 'api.spec'));
+    const stub = await startStub({ contracts: path.join(dir, 'contracts'), port: 0 });
+    try {
+      const res = await fetch(`${stub.url}/a`);
+      expect(res.status).toBe(200);
+    } finally {
+      await stub.close();
+    }
   });
 });

@@ -82,7 +82,8 @@ function specFiles(source: string): string[] {
 
 function walk(dir: string, out: string[]): void {
   contractFolders(dir, (folder, entries) => {
-    for (const e of entries) if (e.isFile() && e.name.endsWith('.spec')) out.push(path.join(folder, e.name));
+    // A symlinked contract file is served like any other (the reader checks what it points to); symlinked folders are not entered.
+    for (const e of entries) if ((e.isFile() || e.isSymbolicLink()) && e.name.endsWith('.spec')) out.push(path.join(folder, e.name));
   });
 }
 
