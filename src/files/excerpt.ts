@@ -1,4 +1,4 @@
-import { FILE_LIMITS } from './limits';
+import { FILE_LIMITS } from '../limits';
 
 /**
  * A short, printable excerpt of input for a message: control characters (C0,

@@ -1,4 +1,4 @@
-export { FILE_LIMITS, type FileLimits } from './limits';
+export { FILE_LIMITS } from '../limits';
 export { excerpt, quoted, hasControl } from './excerpt';
 export { binaryOffset, decodeText, formatBytes, ioError, irregularKind, limitError, readInputBytes, readInputText, refuseBinary, refuseIrregular, shownPath, binaryError, type InputFile } from './read';
 export { checkOutputFile, writeOutputFile, type OutputFile } from './write';

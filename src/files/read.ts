@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, statSync, type Stats } from 'node:fs';
 import { AccordError } from '../errors';
 import { excerpt } from './excerpt';
-import { FILE_LIMITS } from './limits';
+import { FILE_LIMITS } from '../limits';
 
 /**
  * The one way accord reads an input file. Only regular files are read: a
