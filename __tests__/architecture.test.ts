@@ -16,6 +16,7 @@ const LAYER: Record<string, number> = {
   'suggest.ts': 0,
   xml: 1,
   json: 1,
+  files: 1,
   pattern: 2,
   contract: 3,
   http: 4,
