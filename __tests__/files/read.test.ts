@@ -227,9 +227,9 @@ describe('secrets behind a contract path are not printed', () => {
   });
 
   it('the excerpt keeps short lines readable', () => {
-    writeFileSync(path.join(dir, 'typo.spec'), 'Featur: typo\n');
+    writeFileSync(path.join(dir, 'typo.spec'), 'Feature: typo\n  Scenario: a\n    When GET /x\n    Then status 200\n  Feature: again\n');
     const r = accord('stub', 'typo.spec');
-    expect(r.stderr).toContain("got 'Featur: typo'");
+    expect(r.stderr).toContain("got 'Feature: again'");
     expect(existsSync(path.join(dir, 'typo.spec'))).toBe(true);
   });
 });
