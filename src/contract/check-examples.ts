@@ -3,6 +3,7 @@ import { describePattern } from '../pattern/describe';
 import { exampleValue } from '../pattern/generate';
 import { namedPlaces, type Place } from '../pattern/places';
 import type { Pattern, Scope } from '../pattern/types';
+import { quote } from '../printable';
 import type { Scenario } from './model';
 
 /** The column whose cell is the whole request body (Specmatic's convention). */
@@ -36,7 +37,8 @@ export function checkExamples(s: Scenario): ExampleProblem[] {
       if (named.length > 3) where.push(`${named.length - 3} more`);
       problems.push({
         line: row.line,
-        message: `Examples value "${value}" in column "${column}" fits no place the column names (${where.join('; ')}) in scenario "${s.name}"`,
+        // Quoted cut short: a cell can be 30 KB, and the message is one line of a report.
+        message: `Examples value ${quote(value)} in column ${quote(column)} fits no place the column names (${where.join('; ')}) in scenario "${s.name}"`,
       });
     }
   }

@@ -1,4 +1,5 @@
 import { FILE_LIMITS, readInputText } from '../files';
+import { excerpt } from '../printable';
 import { cachedGherkin } from './ast-cache';
 import { buildContract, type BuildOptions } from './build';
 import { parseGherkin } from './gherkin';
@@ -6,6 +7,9 @@ import type { Contract, Scenario, TestCase } from './model';
 
 /** Largest contract file read; a bigger one is almost certainly not a contract. */
 export const MAX_CONTRACT_BYTES = FILE_LIMITS.contractBytes;
+
+/** Characters of an Examples cell shown in a test's name. */
+const NAME_CELL_CHARS = 40;
 
 /** Text to contract: the whole pipeline, pure. */
 export function parseContract(text: string, file = '<contract>', options?: BuildOptions): Contract {
@@ -44,7 +48,8 @@ export function testCases(contract: Contract): TestCase[] {
 export function scenarioCases(s: Scenario): TestCase[] {
   if (s.examples.length === 0) return [{ scenario: s, name: s.name }];
   return s.examples.map((row, i) => {
-    const cells = [...row.values].filter(([k]) => k !== '(REQUEST-BODY)').map(([k, v]) => `${k}=${v}`);
+    // A test's name is printed by Jest on every run: cells are cut short and control characters escaped.
+    const cells = [...row.values].filter(([k]) => k !== '(REQUEST-BODY)').map(([k, v]) => `${excerpt(k, NAME_CELL_CHARS)}=${excerpt(v, NAME_CELL_CHARS)}`);
     return { scenario: s, row, name: `${s.name} - example ${i + 1}: ${cells.length > 0 ? cells.join(', ') : 'the request body'}` };
   });
 }
