@@ -6,16 +6,20 @@ import { isUtf8 } from 'node:buffer';
  * the control characters in what it prints: ESC sequences clear the screen,
  * colour a fake PASS, set the window title; a carriage return or a backspace
  * overwrites what was printed; bidirectional overrides reorder a line. So
- * these are shown escaped, as `\x1b`, `\r`, `\u202e`; every other character is
+ * these are shown escaped, as `\x1b`, `\r`, `\u{202e}`; every other character is
  * kept. Every place that prints input goes through here.
  */
 
-/** C0 controls but tab and newline, DEL, C1 controls, bidi embeddings, overrides and isolates, lone surrogates (with `u`, a pair is one code point and does not match). */
+/**
+ * C0 controls but tab and newline, DEL, C1 controls, the bidi marks, embeddings, overrides and
+ * isolates, line and paragraph separators, the byte order mark, and lone surrogates (with `u`, a
+ * pair is one code point and does not match).
+ */
 // eslint-disable-next-line no-control-regex -- control characters are what it finds
-const UNPRINTABLE_MULTILINE = /[\0-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/gu;
+const UNPRINTABLE_MULTILINE = /[\0-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff]/gu;
 /** The same, and tab and newline too: for text shown inside one line. */
 // eslint-disable-next-line no-control-regex -- control characters are what it finds
-const UNPRINTABLE_LINE = /[\0-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/gu;
+const UNPRINTABLE_LINE = /[\0-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff]/gu;
 
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 /** Escapes made once: a megabyte of ESC is a million calls. */
@@ -25,7 +29,7 @@ function escape(c: string): string {
   let e = made.get(c);
   if (e === undefined) {
     const code = c.charCodeAt(0);
-    e = NAMED[c] ?? (code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`);
+    e = NAMED[c] ?? (code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u{${code.toString(16)}}`);
     made.set(c, e);
   }
   return e;
@@ -37,31 +41,49 @@ function escape(c: string): string {
  * `multiline: false` they are escaped too, for a value quoted inside a line.
  */
 export function printable(text: string, options: { multiline?: boolean } = {}): string {
-  const re = options.multiline === false ? UNPRINTABLE_LINE : UNPRINTABLE_MULTILINE;
-  return text.replace(re, escape);
+  return text.replace(options.multiline === false ? UNPRINTABLE_LINE : UNPRINTABLE_MULTILINE, escape);
 }
 
 /** Characters of input quoted in a one-line message. */
 export const EXCERPT_CHARS = 80;
 
 /**
- * At most `max` characters of `text`, on one line and printable; when cut, it
- * says how long the whole was: `"abc…" (30000 characters)` without the quotes.
+ * At most `max` characters (code points) of `text`, on one line and printable;
+ * when cut, it says how many more there were: `abc… (29920 more characters)`.
  * What every message quoting input (a cell, a contract line, a log line, a
  * name) shows, so a 30 KB cell or a secret file is never echoed whole.
  */
 export function excerpt(text: string, max = EXCERPT_CHARS): string {
   if (text.length <= max) return printable(text, { multiline: false });
-  // Not in the middle of a surrogate pair: that half would show as an escape.
-  const end = isHighSurrogate(text.charCodeAt(max - 1)) ? max - 1 : max;
-  return `${printable(text.slice(0, end), { multiline: false })}… (${text.length} characters)`;
+  const end = codePointsEnd(text, 0, max);
+  if (end === text.length) return printable(text, { multiline: false });
+  const rest = codePoints(text, end);
+  return `${printable(text.slice(0, end), { multiline: false })}… (${rest} more character${rest === 1 ? '' : 's'})`;
 }
 
-/** `"text"`, or `"head…" (30000 characters)` when long: a value quoted in a one-line message. */
-export function quote(text: string, max = EXCERPT_CHARS): string {
-  if (text.length <= max) return `"${printable(text, { multiline: false })}"`;
-  const end = isHighSurrogate(text.charCodeAt(max - 1)) ? max - 1 : max;
-  return `"${printable(text.slice(0, end), { multiline: false })}…" (${text.length} characters)`;
+/** As excerpt, in double quotes (a quote inside escaped): for names and values inside a sentence. */
+export function quoted(text: string, max = EXCERPT_CHARS): string {
+  return `"${excerpt(text, max).replace(/"/g, '\\"')}"`;
+}
+
+/** Where `count` code points from `from` end (or the end of the text). */
+function codePointsEnd(text: string, from: number, count: number): number {
+  let i = from;
+  for (let n = 0; n < count && i < text.length; n++) i += isPair(text, i) ? 2 : 1;
+  return i;
+}
+
+function codePoints(text: string, from: number): number {
+  let n = 0;
+  for (let i = from; i < text.length; i += isPair(text, i) ? 2 : 1) n++;
+  return n;
+}
+
+function isPair(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  if (c < 0xd800 || c > 0xdbff) return false;
+  const d = text.charCodeAt(i + 1);
+  return d >= 0xdc00 && d <= 0xdfff;
 }
 
 /**
@@ -71,9 +93,10 @@ export function quote(text: string, max = EXCERPT_CHARS): string {
  */
 export function printableBody(body: string, bytes?: Uint8Array, max = 2000): string {
   if (bytes && isBinary(bytes)) return hexPreview(bytes);
-  const cut = body.length > max;
-  const end = cut && isHighSurrogate(body.charCodeAt(max - 1)) ? max - 1 : max;
-  return cut ? `${printable(body.slice(0, end))}… (${body.length} characters)` : printable(body);
+  const end = body.length <= max ? body.length : codePointsEnd(body, 0, max);
+  if (end === body.length) return printable(body);
+  const rest = codePoints(body, end);
+  return `${printable(body.slice(0, end))}… (${rest} more character${rest === 1 ? '' : 's'})`;
 }
 
 /** Not UTF-8, or with a NUL byte (text never has one; almost every binary format does). */
@@ -86,8 +109,4 @@ const HEX_PREVIEW_BYTES = 32;
 export function hexPreview(bytes: Uint8Array): string {
   const shown = Array.from(bytes.subarray(0, HEX_PREVIEW_BYTES), (b) => b.toString(16).padStart(2, '0')).join(' ');
   return `<binary, ${bytes.length} bytes: ${shown}${bytes.length > HEX_PREVIEW_BYTES ? ' …' : ''}>`;
-}
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
 }

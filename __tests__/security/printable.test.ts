@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { excerpt, hexPreview, isBinary, printable, printableBody, quote } from '../../src/printable';
+import { excerpt, hexPreview, isBinary, printable, printableBody, quoted } from '../../src/printable';
 import { cpuMsSync } from './timing';
 
 describe('printable: input shown on a terminal cannot drive it', () => {
@@ -11,8 +11,8 @@ describe('printable: input shown on a terminal cannot drive it', () => {
   });
 
   it('escapes bidirectional overrides and isolates and lone surrogates, keeps every other character', () => {
-    expect(printable('a\u202eb\u2066c\u2069')).toBe('a\\u202eb\\u2066c\\u2069');
-    expect(printable('x\ud800y')).toBe('x\\ud800y');
+    expect(printable('a\u202eb\u2066c\u2069\u200f\ufeff')).toBe('a\\u{202e}b\\u{2066}c\\u{2069}\\u{200f}\\u{feff}');
+    expect(printable('x\ud800y')).toBe('x\\u{d800}y');
     expect(printable('été 😀 名前 \\x1b')).toBe('été 😀 名前 \\x1b');
   });
 
@@ -20,13 +20,15 @@ describe('printable: input shown on a terminal cannot drive it', () => {
     expect(printable('a\nb\tc', { multiline: false })).toBe('a\\nb\\tc');
   });
 
-  it('quote and excerpt cut long input to a short piece and say how long it was', () => {
-    expect(quote('abc')).toBe('"abc"');
-    expect(quote('x'.repeat(30_000))).toBe(`"${'x'.repeat(80)}…" (30000 characters)`);
+  it('quoted and excerpt cut long input to a short piece and say how much more there was', () => {
+    expect(quoted('abc')).toBe('"abc"');
+    expect(quoted('say "hi"')).toBe('"say \\"hi\\""');
+    expect(quoted('x'.repeat(30_000))).toBe(`"${'x'.repeat(80)}… (29920 more characters)"`);
     expect(excerpt('line one\nline two')).toBe('line one\\nline two');
-    expect(excerpt('y'.repeat(100), 10)).toBe('yyyyyyyyyy… (100 characters)');
-    // Never half a surrogate pair.
-    expect(excerpt(`${'a'.repeat(9)}😀😀`, 10)).toBe('aaaaaaaaa… (13 characters)');
+    expect(excerpt('y'.repeat(11), 10)).toBe('yyyyyyyyyy… (1 more character)');
+    // Counted in characters, never half a surrogate pair.
+    expect(excerpt(`${'a'.repeat(9)}😀😀😀`, 10)).toBe('aaaaaaaaa😀… (2 more characters)');
+    expect(excerpt('😀'.repeat(10), 10)).toBe('😀'.repeat(10));
   });
 
   it('a binary body is a hex preview with its length; text bodies are text, cut at the limit', () => {
@@ -38,7 +40,7 @@ describe('printable: input shown on a terminal cannot drive it', () => {
     expect(hexPreview(gz)).toMatch(new RegExp(`^<binary, ${gz.length} bytes: 1f 8b 08 00 [0-9a-f ]+>$`));
     expect(hexPreview(Buffer.alloc(100))).toBe(`<binary, 100 bytes: ${Array(32).fill('00').join(' ')} …>`);
     expect(printableBody('a\u001bb', Buffer.from('a\u001bb'))).toBe('a\\x1bb');
-    expect(printableBody('z'.repeat(50), undefined, 10)).toBe('zzzzzzzzzz… (50 characters)');
+    expect(printableBody('z'.repeat(50), undefined, 10)).toBe('zzzzzzzzzz… (40 more characters)');
   });
 
   it('is linear: a megabyte of control characters is escaped in well under a second', () => {

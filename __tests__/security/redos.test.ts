@@ -124,7 +124,7 @@ describe('a hostile (number) or (email) is decided in linear time', () => {
       );
       expect(e).toBeInstanceOf(AccordError);
       const message = (e as AccordError).describe();
-      expect(message).toContain(`Examples value "${'1'.repeat(80)}…" (${size + 1} characters) in column "petid" fits no place`);
+      expect(message).toContain(`Examples value "${'1'.repeat(80)}… (${size + 1 - 80} more characters)" in column "petid" fits no place`);
       expect(message.length).toBeLessThan(1_000);
     });
   });

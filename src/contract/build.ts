@@ -184,7 +184,8 @@ function applyStep(draft: Draft, step: Step, notes: ContractNote[]): void {
       return;
     case 'request-header':
     case 'response-header': {
-      const m = /^(\S+)(?:\s+(.*))?$/.exec(rest);
+      // `\s+(\S.*)`, not `\s+(.*)`: spaces can then be taken only one way; with both a run of them was split n ways (quadratic, docs/security.md).
+      const m = /^(\S+)(?:\s+(\S.*))?$/.exec(rest);
       if (!m) throw syntax(`${word} needs a name and a value, e.g. "${word} X-Id (number)"`);
       const optional = m[1].endsWith('?');
       const name = optional ? m[1].slice(0, -1) : m[1];
@@ -212,7 +213,7 @@ function applyStep(draft: Draft, step: Step, notes: ContractNote[]): void {
       return;
     }
     case 'enum': {
-      const m = /^([A-Za-z_][\w.-]*)\s+\(([\w-]+)(\??)\)\s+values\s+(.+)$/.exec(rest);
+      const m = /^([A-Za-z_][\w.-]*)\s+\(([\w-]+)(\??)\)\s+values\s+(\S.*)$/.exec(rest);
       if (!m) throw syntax('enum needs a name, a base type and values, e.g. "enum Status (string) values available,sold"');
       if (m[3]) throw syntax(`enum ${m[1]}: the base type (${m[2]}?) cannot be nullable; to make a value nullable use the enum as (${m[1]}?)`);
       if (!isScalarName(m[2])) throw syntax(`enum ${m[1]}: unknown base type (${m[2]})`);
@@ -226,7 +227,7 @@ function applyStep(draft: Draft, step: Step, notes: ContractNote[]): void {
     }
     case 'form-field':
     case 'request-part': {
-      const m = /^(\S+)\s+(.+)$/.exec(rest);
+      const m = /^(\S+)\s+(\S.*)$/.exec(rest);
       if (!m) throw syntax(`${word} needs a name and a value, e.g. "${word} count (number)"`);
       const value = m[2].trim();
       // request-part name @file [content-type]: the file's content, not a pattern.

@@ -3,7 +3,7 @@ import { describePattern } from '../pattern/describe';
 import { exampleValue } from '../pattern/generate';
 import { namedPlaces, type Place } from '../pattern/places';
 import type { Pattern, Scope } from '../pattern/types';
-import { quote } from '../printable';
+import { quoted } from '../printable';
 import type { Scenario } from './model';
 
 /** The column whose cell is the whole request body (Specmatic's convention). */
@@ -38,7 +38,7 @@ export function checkExamples(s: Scenario): ExampleProblem[] {
       problems.push({
         line: row.line,
         // Quoted cut short: a cell can be 30 KB, and the message is one line of a report.
-        message: `Examples value ${quote(value)} in column ${quote(column)} fits no place the column names (${where.join('; ')}) in scenario "${s.name}"`,
+        message: `Examples value ${quoted(value)} in column ${quoted(column)} fits no place the column names (${where.join('; ')}) in scenario "${s.name}"`,
       });
     }
   }

@@ -220,7 +220,7 @@ export class CxfExtractor implements TextExtractor {
     };
     if (address) Object.assign(m, pathOf(address.trim()));
     if (statusText && /^\d{3}$/.test(statusText.trim())) m.status = Number(statusText.trim());
-    const soapAction = headerValue(f.get('Headers') ?? '', 'SOAPAction');
+    const soapAction = soapActionHeader(f.get('Headers') ?? '');
     if (soapAction !== undefined) m.headers = { soapaction: soapAction };
     this.sink.message(m);
   }
@@ -242,9 +242,30 @@ export function pathOf(address: string): { path?: string; query?: [string, strin
  * A header from Java's map rendering: `{SOAPAction=["urn:x"], content-type=[text/xml]}`
  * (LoggingInInterceptor, values in lists) or `{SOAPAction="urn:x", Accept=text/xml}` (LoggingFeature).
  */
-export function headerValue(headers: string, name: string): string | undefined {
-  const listed = new RegExp(`(?:^|[{,\\s])${name}=\\[([^\\]]*)\\]`, 'i').exec(headers);
-  if (listed) return listed[1].trim();
-  const plain = new RegExp(`(?:^|[{,\\s])${name}=("[^"]*"|[^,}]*)`, 'i').exec(headers);
-  return plain ? plain[1].trim() : undefined;
+export function soapActionHeader(headers: string): string | undefined {
+  // The listed form wins wherever it is, else the first plain one. Scanned by hand after each `name=`: the
+  // expression `name=\[([^\]]*)\]` ran from every `name=[` to the end of a line without `]` (quadratic).
+  const key = /(?:^|[{,\s])SOAPAction=/gi;
+  let plain: string | undefined;
+  for (let m = key.exec(headers); m; m = key.exec(headers)) {
+    const from = m.index + m[0].length;
+    plain ??= plainValue(headers, from);
+    if (headers[from] !== '[') continue;
+    const close = headers.indexOf(']', from);
+    // No `]` after this one: none after any later one either.
+    if (close < 0) break;
+    return headers.slice(from + 1, close).trim();
+  }
+  return plain;
+}
+
+/** `"quoted"` (quotes kept) or up to the next `,` or `}`. */
+function plainValue(headers: string, from: number): string {
+  if (headers[from] === '"') {
+    const close = headers.indexOf('"', from + 1);
+    if (close >= 0) return headers.slice(from, close + 1).trim();
+  }
+  let end = from;
+  while (end < headers.length && headers[end] !== ',' && headers[end] !== '}') end++;
+  return headers.slice(from, end).trim();
 }

@@ -144,7 +144,26 @@ export function unescapeJson(text: string): string {
   }
 }
 
-/** The words before an envelope, without an XML declaration or a bracket. */
-function cleanContext(text: string): string {
-  return text.replace(/<\?xml[^>]*\?>/g, '').replace(/[[\s]+$/, '');
+/**
+ * The words before an envelope, without an XML declaration or a bracket.
+ * Scanned by hand: `/<\?xml[^>]*\?>/g` searched from every `<?xml` to the next `>`
+ * again and again, and `/[[\s]+$/` from every space of a run to its end, both
+ * quadratic on a long log line.
+ */
+export function cleanContext(text: string): string {
+  let out = '';
+  let from = 0;
+  let gt = -1;
+  for (let at = text.indexOf('<?xml'); at >= 0; at = text.indexOf('<?xml', at + 1)) {
+    // The first `>` at or after `at`, kept while it is still ahead.
+    if (gt < at) gt = text.indexOf('>', at);
+    if (gt < 0) break;
+    if (at < from || text.charCodeAt(gt - 1) !== 0x3f /* ? */ || gt - 1 < at + 5) continue;
+    out += text.slice(from, at);
+    from = gt + 1;
+  }
+  out += text.slice(from);
+  let end = out.length;
+  while (end > 0 && (out[end - 1] === '[' || /\s/.test(out[end - 1]))) end--;
+  return out.slice(0, end);
 }

@@ -156,7 +156,8 @@ export class Comparer implements CompareContext {
 const COMPOSITE = new Set<Pattern['kind']>(['object', 'dictionary', 'list', 'array']);
 
 function lastName(path: string): string | undefined {
-  const m = /([^./\s[\]]+)(\[\*\]|\[\d+\])?$/.exec(path);
+  // The look-behind starts an attempt only where a name starts: without it every position of a long name scanned to its end (quadratic).
+  const m = /(?<![^./\s[\]])([^./\s[\]]+)(\[\*\]|\[\d+\])?$/.exec(path);
   return m?.[1];
 }
 

@@ -7,7 +7,8 @@ const NCNAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
 /** A name usable as `(Name)` in a contract: ASCII word characters, dots and dashes. */
 export function contractName(raw: string): string {
-  let s = raw.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/\.+$/, '');
+  // `(?<!\.)`: an attempt starts only where a run of dots starts, so a long run is scanned once, not once per dot.
+  let s = raw.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/(?<!\.)\.+$/, '');
   if (!/^[A-Za-z_]/.test(s)) s = `_${s}`;
   return s;
 }

@@ -1,0 +1,459 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { soapActionHeader } from '../../src/logs/extract-cxf';
+import { cleanContext } from '../../src/logs/extract-envelopes';
+import { SCALARS } from '../../src/pattern/scalars';
+import { cpuMsSync } from './timing';
+
+/**
+ * Every regular expression in src/ is audited (docs/security.md, "Regular
+ * expressions"): V8's engine backtracks, so an expression that can read a run of
+ * characters in many ways, or an unanchored one whose every attempt reads to the
+ * end, is quadratic (or worse) on hostile text. Here each one meets its worst
+ * cases, tailored to its shape: long runs of what it repeats, ended by what
+ * makes it fail. Each case is decided at 16 KB and 128 KB (where an old,
+ * quadratic expression already takes seconds: the test fails there rather than
+ * hang for an hour) and then at 1 MB, in bounded CPU time.
+ *
+ * The guard that stays: the expressions are read from the source, and one that
+ * is not in AUDITED (a new one, or a changed one) fails the test until it is
+ * audited here and in docs/security.md.
+ */
+
+const ROOT = path.join(__dirname, '..', '..');
+const SRC = path.join(ROOT, 'src');
+const BOUND_MS = 250;
+const SIZES = [1 << 14, 1 << 17, 1 << 20];
+
+/** `prefix`, then `unit` repeated to about `size` characters, then `suffix` (by default a character no expression wants). */
+type Hostile = (size: number) => string;
+const h =
+  (unit: string, prefix = '', suffix = '\0'): Hostile =>
+  (size) =>
+    prefix + unit.repeat(Math.ceil(size / unit.length)) + suffix;
+
+/** File (from src/) → regular expression literal as written → its worst cases. */
+const AUDITED: Record<string, Record<string, Hostile[]>> = {
+  'cli/commands/import-log.ts': {
+    [String.raw`/(\.gz)?$/`]: [h('.gz', '', 'x'), h('.')],
+    [String.raw`/\.[^.]*$/`]: [h('.', '', 'x'), h('a', '.', '.x')],
+  },
+  'cli/commands/import.ts': {
+    [String.raw`/^[a-z][a-z0-9+.-]+:\/\//i`]: [h('a', '', ':/x')],
+    [String.raw`/\.[^.]*$/`]: [h('.', '', 'x'), h('a', '.', '.x')],
+  },
+  'cli/commands/stub.ts': {
+    [String.raw`/^\d+$/`]: [h('1', '', 'x')],
+  },
+  'compat/messages.ts': {
+    [String.raw`/\{(path|name|older|newer)\}/g`]: [h('{path'), h('{')],
+  },
+  'compat/naming.ts': {
+    [String.raw`/^(.+)_(v?)(\d+)(\.[A-Za-z]+)$/`]: [h('_1.a', 'x', '!'), h('_v1'), h('1', 'a_', '.a!'), h('a', 'a_1.', '_')],
+  },
+  'compat/report.ts': {
+    [String.raw`/^\n+/`]: [h('\n', '', 'x')],
+  },
+  'contract/build.ts': {
+    [String.raw`/\s/`]: [h('a')],
+    [String.raw`/^\d{3}$/`]: [h('1')],
+    [String.raw`/^(\S+)(?:\s+(\S.*))?$/`]: [h(' ', 'a', 'x\ry'), h(' x', 'a', '\ry'), h('a', '', ' \r')],
+    [String.raw`/^([A-Za-z_][\w.-]*)(?:\s+([\s\S]*))?$/`]: [h('a', '', '!'), h(' ', 'a', '\n')],
+    [String.raw`/^([A-Za-z_][\w.-]*)\s+\(([\w-]+)(\??)\)\s+values\s+(\S.*)$/`]: [h(' ', 'A (string) values', 'x\u2028y'), h(' x', 'A (string) values', '\ry'), h(' ', 'A', '(')],
+    [String.raw`/^(\S+)\s+(\S.*)$/`]: [h(' ', 'a', 'x\ry'), h(' x', 'a', '\ry')],
+    [String.raw`/\s+/`]: [h(' ', 'a', 'a'), h(' a')],
+    [String.raw`/^\(\$[\w.]+\)$/`]: [h('a', '($', ')x')],
+  },
+  'contract/gherkin.ts': {
+    [String.raw`/^\(\d+:\d+\): /`]: [h('1', '(', ':1)')],
+  },
+  'example/service.ts': {
+    [String.raw`/^\/pets\/(\d+)$/`]: [h('1', '/pets/', 'x')],
+  },
+  'http/client.ts': {
+    [String.raw`/^\//`]: [h('/')],
+  },
+  'http/match-multipart.ts': {
+    [String.raw`/^\s*multipart\/form-data\s*(;|$)/i`]: [h(' '), h(' ', 'multipart/form-data', 'x')],
+    [String.raw`/;\s*boundary\s*=\s*(?:"([^"]+)"|([^\s;]+))/i`]: [h(';boundary="'), h('; '), h(' ', ';boundary=', ';')],
+    [String.raw`/\r?\n\r?\n/`]: [h('\r\n', '', 'x'), h('\r')],
+    [String.raw`/\r?\n/`]: [h('\r')],
+    [String.raw`/^content-disposition\s*:/i`]: [h(' ', 'content-disposition', 'x')],
+    [String.raw`/;\s*name\s*=\s*(?:"([^"]*)"|([^\s;]+))/i`]: [h(';name="'), h('; '), h(' ', ';name=', ';')],
+  },
+  'http/match-request.ts': {
+    [String.raw`/^[\w.+-]+\/[\w.+-]+$/`]: [h('a'), h('a', 'a/', '/')],
+  },
+  'logs/decode.ts': {
+    [String.raw`/Response$/`]: [h('Response', '', 'x')],
+  },
+  'logs/envelope.ts': {
+    [String.raw`/<(?:([A-Za-z_][\w.-]*):)?Envelope(?=[\s>/])/g`]: [h('<a'), h('a', '<', ':Envelop'), h('<a:Envelope')],
+    [String.raw`/\s/`]: [h('a')],
+    [String.raw`/\b(request|response|req|resp|fault)\b/gi`]: [h('request'), h('req ')],
+    [String.raw`/(Request|Response|Result|Req|Resp|Input|Output)$/`]: [h('Request', '', 'x'), h('Re')],
+  },
+  'logs/extract-cxf.ts': {
+    [String.raw`/(Inbound|Outbound) Message\s*$/`]: [h(' ', 'Inbound Message', 'x'), h('Inbound Message ')],
+    [String.raw`/\b(REQ_IN|REQ_OUT|RESP_IN|RESP_OUT|FAULT_IN|FAULT_OUT)\s*$/`]: [h(' ', 'REQ_IN', 'x'), h('REQ_IN ')],
+    [String.raw`/^-{20,}\s*$/`]: [h('-', '', 'x'), h(' ', '-'.repeat(20), 'x')],
+    [String.raw`/^(ID|Address|Response-Code|Encoding|Http-Method|Content-Type|Headers|Messages|Payload):\s?(.*)$/`]: [h('a', 'ID: ', '\nx')],
+    [String.raw`/^\s+(Address|HttpMethod|Content-Type|ResponseCode|ExchangeId|ServiceName|PortName|PortTypeName|FullContentFile|Headers|Payload):\s?(.*)$/`]: [h(' ', '', 'x'), h('a', ' Address: ', '\nx')],
+    [String.raw`/truncated/i`]: [h('truncate')],
+    [String.raw`/^\((.*)\)$/`]: [h(')', '(', 'x'), h('a', '(', ')\nx')],
+    [String.raw`/^\d{3}$/`]: [h('1')],
+    [String.raw`/(?:^|[{,\s])SOAPAction=/gi`]: [h(',SOAPAction='), h(' SOAPActio')],
+  },
+  'logs/extract-envelopes.ts': {
+    [String.raw`/\bfor\s+request\b/i`]: [h(' ', 'for', 'x'), h('for requestx ')],
+    [String.raw`/=\\"/`]: [h('=\\')],
+    [String.raw`/\s/`]: [h('a')],
+  },
+  'logs/extract-har.ts': {
+    [String.raw`/^\s*\{\s*"log"\s*:/`]: [h(' ', '{', 'x'), h(' ')],
+    [String.raw`/[/+]json\b/`]: [h('/json'), h('+jso')],
+  },
+  'logs/extractor.ts': {
+    [String.raw`/^(\d{4}-\d{2}-\d{2}[ T]\d|\[\d{4}-\d{2}-\d{2}|\[?\d{2}:\d{2}:\d{2}|[A-Z][a-z]{2} \d{1,2}, \d{4} |(TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|SEVERE|FINE|FINER|FINEST)\b)/`]: [h('1'), h('[1'), h('TRACE')],
+  },
+  'logs/import-log.ts': {
+    [String.raw`/[\\/]/`]: [h('a')],
+  },
+  'logs/names.ts': {
+    [String.raw`/[^A-Za-z0-9]+/`]: [h('-', 'a', 'a'), h('-a')],
+    [String.raw`/^\d/`]: [h('1')],
+    [String.raw`/(Request|Response)$/`]: [h('Request', '', 'x')],
+  },
+  'logs/operations.ts': {
+    [String.raw`/^\(([^:]+):[^)]+\)$/`]: [h(':', '(a', ')x'), h('a', '(', ':'), h('a', '(a:', ')x')],
+    [String.raw`/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/`]: [h('a')],
+    [String.raw`/^\d+$/`]: [h('1', '', 'x')],
+    [String.raw`/[^A-Za-z0-9]/g`]: [h('-')],
+    [String.raw`/^[A-Za-z]/`]: [h('a')],
+    [String.raw`/ies$/`]: [h('ies', '', 'x')],
+    [String.raw`/([^s])s$/`]: [h('as', '', 'x')],
+  },
+  'logs/redact.ts': {
+    [String.raw`/(password|passwd|passphrase|secret|apikey|api_key|token)$|^(pwd|pin|cvv|cvc)$|password/i`]: [h('passw'), h('token', '', 'x')],
+  },
+  'logs/render.ts': {
+    [String.raw`/[\t\n\r]/g`]: [h('\t')],
+    [String.raw`/ies$/`]: [h('ies', '', 'x')],
+    [String.raw`/[^s]s$/`]: [h('as', '', 'x')],
+  },
+  'logs/scalar.ts': {
+    [String.raw`/^-?(0|[1-9]\d*)(\.\d+)?$/`]: [h('1', '1', 'x'), h('1', '1.', 'x')],
+  },
+  'logs/scan-text.ts': {
+    [String.raw`/^\s*<\?xml[^>]*\?>\s*$/`]: [h(' ', '', 'x'), h('?', '<?xml', 'x'), h(' ', '<?xml?>', 'x'), h('?>', '<?xml', 'x')],
+  },
+  'logs/write-contract.ts': {
+    [String.raw`/[\u0000-\u001f\u007f]/`]: [h('a')],
+    [String.raw`/^\(.*\)$/`]: [h(')', '(', 'x')],
+    [String.raw`/\\/g`]: [h('\\')],
+    [String.raw`/\|/g`]: [h('|')],
+    [String.raw`/\r?\n/g`]: [h('\r')],
+    [String.raw`/[\u0000-\u001f\u007f]/g`]: [h('\u0001')],
+  },
+  'pattern/compare-json.ts': {
+    [String.raw`/^[./]/`]: [h('.')],
+  },
+  'pattern/compare.ts': {
+    [String.raw`/(?<![^./\s[\]])([^./\s[\]]+)(\[\*\]|\[\d+\])?$/`]: [h('a', '', '.'), h('a['), h('1', 'a[', ''), h('a', '', '[1')],
+  },
+  'pattern/describe.ts': {
+    [String.raw`/\)$/`]: [h(')', '', 'x')],
+  },
+  'pattern/json-pattern.ts': {
+    [String.raw`/([{,]\s*)([A-Za-z_$][\w$-]*\??)\s*:/g`]: [h(' ', '{', 'x'), h('a', ',', '!'), h(', a ', '', '!'), h('{a?'), h(' ', '{ a', '?')],
+  },
+  'pattern/placeholder.ts': {
+    [String.raw`/^[A-Za-z_][\w.-]*$/`]: [h('a', '', '!')],
+    [String.raw`/^dictionary\s+(\S+)\s+(\S+)$/`]: [h(' ', 'dictionary', 'x'), h('a ', 'dictionary '), h('a', 'dictionary a ', ' b')],
+    [String.raw`/^(string|number):\s+(\S+)$/`]: [h(' ', 'string:', ''), h('a', 'string: ', ' x')],
+    [String.raw`/^([A-Za-z_][\w.-]*):\s*([^\s:]+)$/`]: [h('a', '', '!'), h(' ', 'a:', ':'), h('a', 'a:', ' x')],
+  },
+  'pattern/scalars.ts': {
+    [String.raw`/^-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/`]: [h('1', '', 'x'), h('1', '1.', 'x'), h('1', '.', 'x'), h('1', '1e', 'x'), h('1', '-', '.')],
+    [String.raw`/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/`]: [h('1')],
+    [String.raw`/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/`]: [h('1', '00:00:00.', 'x')],
+    [String.raw`/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[T ]([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/`]: [h('1', '2020-01-01T00:00:00.', 'x')],
+    [String.raw`/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/`]: [h('a')],
+    [String.raw`/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/\S+$/`]: [h('a', '', ':'), h('a', 'a://', ' ')],
+    [String.raw`/\s/`]: [h('a')],
+  },
+  'pattern/xml-pattern.ts': {
+    [String.raw`/^(specmatic|qontract)_(occurs|nillable|type)$/`]: [h('specmatic_')],
+    [String.raw`/\([^()]*\)/g`]: [h('('), h('a', '('), h('(a')],
+    [String.raw`/\s+/g`]: [h(' ', '', 'x')],
+  },
+  'printable.ts': {
+    [String.raw`/[\0-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff]/gu`]: [h('\u001b'), h('a'), h('\ud83d\ude00')],
+    [String.raw`/[\0-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff]/gu`]: [h('\u001b'), h('a'), h('\ud83d\ude00')],
+    [String.raw`/"/g`]: [h('"')],
+  },
+  'runner/transform.ts': {
+    [String.raw`/[\\/]/`]: [h('a')],
+  },
+  'stub/contracts.ts': {
+    [String.raw`/\.wsdl$/i`]: [h('.wsdl', '', 'x')],
+  },
+  'stub/example-files.ts': {
+    [String.raw`/\.(spec|wsdl)$/i`]: [h('.spec', '', 'x')],
+  },
+  'stub/report.ts': {
+    [String.raw`/[/.[]/`]: [h('a')],
+  },
+  'stub/watch.ts': {
+    [String.raw`/\.(spec|wsdl)$/i`]: [h('.spec', '', 'x')],
+  },
+  'wsdl/address.ts': {
+    [String.raw`/^[a-z][a-z0-9+.-]*:\/\//i`]: [h('a', '', ':/')],
+    [String.raw`/[?#]/`]: [h('a')],
+    [String.raw`/[()\s]/`]: [h('a')],
+  },
+  'wsdl/attributes.ts': {
+    [String.raw`/^\(.*\)$/`]: [h(')', '(', 'x')],
+  },
+  'wsdl/derivation.ts': {
+    [String.raw`/\.opt$/`]: [h('.opt', '', 'x')],
+    [String.raw`/\[[\d,\s]*\]$/g`]: [h('[1,'), h('1', '['), h('[', '', 'x')],
+    [String.raw`/\[\]$/`]: [h('[]', '', 'x')],
+  },
+  'wsdl/dom.ts': {
+    [String.raw`/^\[xmldom [^\]]*\]\s*/`]: [h('a', '[xmldom ', '')],
+  },
+  'wsdl/emit.ts': {
+    [String.raw`/--/g`]: [h('-')],
+    [String.raw`/^\w+/`]: [h('a')],
+  },
+  'wsdl/import.ts': {
+    [String.raw`/\.[^.]+$/`]: [h('.'), h('.a')],
+  },
+  'wsdl/load.ts': {
+    [String.raw`/^[a-z]:[\\/]/i`]: [h('a')],
+    [String.raw`/^[a-z][a-z0-9+.-]+:/i`]: [h('a', '', '/')],
+    [String.raw`/^<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/`]: [h(' ', '<?xml', ''), h('encoding="', '<?xml '), h('a', '<?xml encoding="', '')],
+    [String.raw`/^utf-?8$/i`]: [h('utf-8')],
+  },
+  'wsdl/names.ts': {
+    [String.raw`/^[A-Za-z_][A-Za-z0-9_.-]*$/`]: [h('a', '', '!')],
+    [String.raw`/[^A-Za-z0-9_.-]/g`]: [h('!')],
+    [String.raw`/(?<!\.)\.+$/`]: [h('.', '', 'x'), h('a.')],
+    [String.raw`/^[A-Za-z_]/`]: [h('a')],
+    [String.raw`/^xml/i`]: [h('xml')],
+    [String.raw`/^[\p{L}_][\p{L}\p{N}\p{Mn}\p{Mc}._\-\u00B7\u203F\u2040]*$/u`]: [h('a', '', '!'), h('é', '', '!')],
+  },
+  'wsdl/simple-types.ts': {
+    [String.raw`/[\r\n]/`]: [h('a')],
+    [String.raw`/^\([A-Z]/`]: [h('(')],
+  },
+  'wsdl/write.ts': {
+    [String.raw`/^And /`]: [h('And')],
+    [String.raw`/^\(([A-Za-z_][\w.-]*)\)$/`]: [h('a', '(', ')x')],
+  },
+  'wsdl/wsdl11.ts': {
+    [String.raw`/\s+/`]: [h(' ', '', 'x'), h(' a')],
+  },
+  'wsdl/xml-text.ts': {
+    [String.raw`/--/g`]: [h('-')],
+    [String.raw`/&/g`]: [h('&')],
+    [String.raw`/</g`]: [h('<')],
+    [String.raw`/"/g`]: [h('"')],
+  },
+  'wsdl/xsd.ts': {
+    [String.raw`/\s+/`]: [h(' ', '', 'x'), h(' a')],
+  },
+  'xml/fast-parse.ts': {
+    [String.raw`/[\0-\x08\x0B\x0C\x0D\x0E-\x1F\uD800-\uDFFF\uFFFE\uFFFF]/`]: [h('a')],
+    [String.raw`/]]>|<!(?!--)|<\?(?!xml[ \t\n])|&#/`]: [h('<?xm'), h(']]'), h('<!--'), h('<?xml ')],
+    [String.raw`/<\?xml[ \t\n]+version[ \t\n]*=[ \t\n]*(["'])1\.0\1(?:[ \t\n]+encoding[ \t\n]*=[ \t\n]*(["'])[A-Za-z][A-Za-z0-9._-]*\2)?(?:[ \t\n]+standalone[ \t\n]*=[ \t\n]*(["'])(?:yes|no)\3)?[ \t\n]*\?>/y`]: [
+      h(' ', '<?xml', ''),
+      h(' ', '<?xml version="1.0"', ''),
+      h('a', '<?xml version="1.0" encoding="a', ''),
+      h(' ', '<?xml version="1.0" encoding="a"', '?'),
+    ],
+    [String.raw`/^[ \t\n]*$/`]: [h(' ', '', 'x')],
+    [String.raw`/&(lt|gt|amp|quot|apos);/g`]: [h('&lt'), h('&')],
+  },
+  'xml/parse.ts': {
+    [String.raw`/^(?:[^:\n]*:)?\d+:\d+: /`]: [h('a', '', ':1:1'), h(':1'), h('1', 'a:', ':1:')],
+    [String.raw`/^\s*</`]: [h(' ', '', 'x')],
+  },
+  'xml/serialize.ts': {
+    [String.raw`/[&<>]/`]: [h('a')],
+    [String.raw`/[&<"]/`]: [h('a')],
+    [String.raw`/[&<>]/g`]: [h('<')],
+    [String.raw`/[&<"]/g`]: [h('&')],
+  },
+};
+
+interface Found {
+  file: string;
+  line: number;
+  literal: string;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sourceFiles(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+}
+
+/** Every regular expression literal in src/, and every RegExp built at run time (which cannot be audited from here). */
+function expressionsInSource(): { literals: Found[]; built: Found[] } {
+  const literals: Found[] = [];
+  const built: Found[] = [];
+  for (const full of sourceFiles(SRC)) {
+    const file = path.relative(SRC, full).split(path.sep).join('/');
+    const sf = ts.createSourceFile(full, readFileSync(full, 'utf8'), ts.ScriptTarget.Latest, true);
+    const visit = (n: ts.Node): void => {
+      const line = sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1;
+      if (n.kind === ts.SyntaxKind.RegularExpressionLiteral) literals.push({ file, line, literal: n.getText(sf) });
+      if ((ts.isNewExpression(n) || ts.isCallExpression(n)) && n.expression.getText(sf) === 'RegExp') built.push({ file, line, literal: n.getText(sf) });
+      ts.forEachChild(n, visit);
+    };
+    visit(sf);
+  }
+  return { literals, built };
+}
+
+/** The expression as written, made global: it is then tried at every position, the worst of test, exec, split and replace. */
+function compile(literal: string): RegExp {
+  const end = literal.lastIndexOf('/');
+  const flags = literal.slice(end + 1);
+  return new RegExp(literal.slice(1, end), flags.includes('g') ? flags : `${flags}g`);
+}
+
+describe('the audit of regular expressions covers every one in src/', () => {
+  const { literals, built } = expressionsInSource();
+
+  it('finds them (the scanner works)', () => {
+    expect(literals.length).toBeGreaterThan(100);
+  });
+
+  it('every expression in src/ is audited here; audit a new one (worst cases below, a reason in docs/security.md)', () => {
+    const unaudited = literals.filter((f) => !AUDITED[f.file]?.[f.literal]).map((f) => `src/${f.file}:${f.line} ${f.literal}`);
+    expect(unaudited).toEqual([]);
+  });
+
+  it('no expression is built at run time from a string (it could not be audited, and input could end up inside it)', () => {
+    expect(built.map((f) => `src/${f.file}:${f.line} ${f.literal}`)).toEqual([]);
+  });
+
+  it('the audit lists nothing that is gone from the source', () => {
+    const present = new Set(literals.map((f) => `${f.file} ${f.literal}`));
+    const stale = Object.entries(AUDITED).flatMap(([file, res]) => Object.keys(res).filter((lit) => !present.has(`${file} ${lit}`)).map((lit) => `src/${file} ${lit}`));
+    expect(stale).toEqual([]);
+  });
+
+  it('docs/security.md names every audited expression, with its file', () => {
+    const doc = readFileSync(path.join(ROOT, 'docs', 'security.md'), 'utf8');
+    const missing = Object.entries(AUDITED).flatMap(([file, res]) => [...(doc.includes(`src/${file}`) ? [] : [`src/${file}`]), ...Object.keys(res).filter((lit) => !doc.includes(`\`${lit}\``))]);
+    expect(missing).toEqual([]);
+  });
+});
+
+describe('each regular expression decides its worst cases in linear time', () => {
+  for (const [file, res] of Object.entries(AUDITED)) {
+    for (const [literal, cases] of Object.entries(res)) {
+      it(`src/${file} ${literal}`, () => {
+        const re = compile(literal);
+        cases.forEach((make, i) => {
+          for (const size of SIZES) {
+            const input = make(size);
+            const ms = cpuMsSync(() => input.replace(re, ''));
+            expect({ case: i, size, ms: ms < BOUND_MS ? 'fast' : ms }).toEqual({ case: i, size, ms: 'fast' });
+          }
+        });
+      });
+    }
+  }
+});
+
+describe('the scanners written by hand where an expression could not be linear', () => {
+  const cases: [string, (input: string) => unknown, Hostile[]][] = [
+    ['(email) in src/pattern/scalars.ts', (t) => SCALARS.email.test(t), [h('.', 'a@', '@'), h('a.', 'a@', ' '), h('a', '', '@'), h('@')]],
+    ['cleanContext in src/logs/extract-envelopes.ts', cleanContext, [h('<?xml'), h('<?xml', '', '>'), h(' ', 'x', 'x'), h(' ['), h('<?xml ?>')]],
+    ['soapActionHeader in src/logs/extract-cxf.ts', soapActionHeader, [h(',SOAPAction=['), h(',SOAPAction="'), h(',SOAPAction=[', '', ']'), h('a', 'SOAPAction=', '')]],
+  ];
+  for (const [name, decide, hostile] of cases) {
+    it(name, () => {
+      hostile.forEach((make, i) => {
+        for (const size of SIZES) {
+          const input = make(size);
+          const ms = cpuMsSync(() => decide(input));
+          expect({ case: i, size, ms: ms < BOUND_MS ? 'fast' : ms }).toEqual({ case: i, size, ms: 'fast' });
+        }
+      });
+    });
+  }
+});
+
+/**
+ * The rewrites keep what the old expressions meant: on every short string over
+ * an alphabet of the characters that matter, old and new agree. (The old ones
+ * are fine as oracles on short strings.)
+ */
+describe('the linear rewrites accept exactly what the old expressions accepted', () => {
+  /** Every string of up to `maxLength` pieces of the alphabet (characters, or longer tokens). */
+  function* strings(alphabet: string | string[], maxLength: number): Generator<string> {
+    let level = [''];
+    yield '';
+    for (let n = 1; n <= maxLength; n++) {
+      const next: string[] = [];
+      for (const s of level) for (const c of alphabet) next.push(s + c);
+      yield* next;
+      level = next;
+    }
+  }
+  const agree = (alphabet: string | string[], maxLength: number, older: (s: string) => unknown, newer: (s: string) => unknown) => {
+    const differ: string[] = [];
+    for (const s of strings(alphabet, maxLength)) if (JSON.stringify(older(s)) !== JSON.stringify(newer(s))) differ.push(s);
+    expect(differ.slice(0, 5)).toEqual([]);
+  };
+
+  it('(number)', () => {
+    const old = /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+    agree('1.-e+x', 6, (s) => old.test(s), (s) => SCALARS.number.test(s));
+  });
+
+  it('(email)', () => {
+    const old = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+    agree('a@. ', 7, (s) => old.test(s), (s) => SCALARS.email.test(s));
+  });
+
+  it('the Examples header, enum and form-field lines of a contract (on trimmed text, as build.ts gives them)', () => {
+    const pairs: [string, RegExp, RegExp][] = [
+      ['', /^(\S+)(?:\s+(.*))?$/, /^(\S+)(?:\s+(\S.*))?$/],
+      ['', /^(\S+)\s+(.+)$/, /^(\S+)\s+(\S.*)$/],
+      ['A (string) values', /^([A-Za-z_][\w.-]*)\s+\(([\w-]+)(\??)\)\s+values\s+(.+)$/, /^([A-Za-z_][\w.-]*)\s+\(([\w-]+)(\??)\)\s+values\s+(\S.*)$/],
+    ];
+    for (const [prefix, older, newer] of pairs) agree('a \r\t', 7, (s) => older.exec((prefix + s).trim()), (s) => newer.exec((prefix + s).trim()));
+  });
+
+  it('the last name of a path (compare.ts) and trailing dots (wsdl/names.ts)', () => {
+    agree('a.[]1*/ ', 5, (s) => /([^./\s[\]]+)(\[\*\]|\[\d+\])?$/.exec(s)?.[1], (s) => /(?<![^./\s[\]])([^./\s[\]]+)(\[\*\]|\[\d+\])?$/.exec(s)?.[1]);
+    agree('a.', 8, (s) => s.replace(/\.+$/, ''), (s) => s.replace(/(?<!\.)\.+$/, ''));
+  });
+
+  it('cleanContext', () => {
+    agree(['<?xml', '?>', '>', '?', ' ', '[', 'a'], 5, (s) => s.replace(/<\?xml[^>]*\?>/g, '').replace(/[[\s]+$/, ''), cleanContext);
+    for (const s of ['a <?xml version="1.0"?> [ ', '<?xml?><?xml a?>b', '<?xml <?xml ?> x', 'x<?xml>y?>z ']) {
+      expect(cleanContext(s)).toBe(s.replace(/<\?xml[^>]*\?>/g, '').replace(/[[\s]+$/, ''));
+    }
+  });
+
+  it('soapActionHeader', () => {
+    const old = (headers: string) => {
+      const listed = /(?:^|[{,\s])SOAPAction=\[([^\]]*)\]/i.exec(headers);
+      if (listed) return listed[1].trim();
+      const plain = /(?:^|[{,\s])SOAPAction=("[^"]*"|[^,}]*)/i.exec(headers);
+      return plain ? plain[1].trim() : undefined;
+    };
+    agree('[]",} ', 4, (s) => old(`{SOAPAction=${s}`), (s) => soapActionHeader(`{SOAPAction=${s}`));
+    agree('[]",} ', 3, (s) => old(`{SOAPAction=${s},soapaction=${s}`), (s) => soapActionHeader(`{SOAPAction=${s},soapaction=${s}`));
+    for (const s of ['{SOAPAction=["urn:x"], content-type=[text/xml]}', '{SOAPAction="urn:x", Accept=text/xml}', 'x,SOAPAction=a, SOAPAction=[b]', 'SOAPAction=', '{}']) {
+      expect(soapActionHeader(s)).toBe(old(s));
+    }
+  });
+});
