@@ -39,7 +39,10 @@ export function parseDom(text: string, file: string): Document {
       if (level === 'warning') return;
       const line = (context as { locator?: { lineNumber?: number; columnNumber?: number } } | undefined)?.locator;
       failure ??= new AccordError('ACCORD_ERR_XML', `not well-formed XML: ${firstLine(msg)}`, { file, line: line?.lineNumber || undefined, column: line?.lineNumber ? line.columnNumber : undefined });
-      if (level === 'fatalError') throw failure;
+      // Stop at the first error, not only a fatal one: xmldom recovers from an error by reading on, and on a run
+      // of `<` each recovery searched the rest of the text again (a megabyte of `<` took 30 s). The first error
+      // is the one reported either way.
+      throw failure;
     },
   });
   let doc: Document;
