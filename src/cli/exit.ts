@@ -15,8 +15,11 @@ export class ExitError extends Error {
 }
 
 export interface Io {
+  /** Messages. The CLI's door (run) makes them printable: they quote input. */
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** A document the user asked for on standard output (a contract, a JSON report): data, written as it is. */
+  document?: (text: string) => void;
   cwd: string;
   /** The stream behind `stderr`, for progress lines (drawn only when it is a terminal); none in tests that call run(). */
   progress?: ProgressStream;
@@ -30,4 +33,8 @@ export function asUsage<T>(command: string, f: () => T): T {
     if (e instanceof AccordError) throw new ExitError(EXIT_USAGE, `${command}: ${e.describe()}`);
     throw e;
   }
+}
+
+export function writeDocument(io: Io, text: string): void {
+  (io.document ?? io.stdout)(text);
 }

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { AccordError } from '../errors';
+import { printable } from '../printable';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, ExitError, type Io } from './exit';
 import { registerCommands } from './commands';
 
@@ -7,7 +8,9 @@ import { registerCommands } from './commands';
  * `run(argv, io)` is the whole CLI, testable without spawning; `main()` is the
  * only place that exits the process.
  */
-export async function run(argv: string[], io: Io): Promise<number> {
+export async function run(argv: string[], given: Io): Promise<number> {
+  // Messages quote input (names, contract and log lines, paths, arguments): made printable at the door, so none writes to the terminal. A document is data and goes out as it is.
+  const io: Io = { cwd: given.cwd, stdout: (s) => given.stdout(printable(s)), stderr: (s) => given.stderr(printable(s)), document: given.document ?? given.stdout };
   const program = new Command();
   program
     .name('accord')

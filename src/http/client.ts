@@ -1,5 +1,6 @@
 import { Agent, request } from 'undici';
 import { AccordError } from '../errors';
+import { isBinary } from '../printable';
 import { pathWithQuery, type HttpRequest, type HttpResponse } from './message';
 
 export interface SendOptions {
@@ -52,7 +53,10 @@ export async function send(baseUrl: string, req: HttpRequest, options: SendOptio
     }
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-    return { status: res.statusCode, headers, body: Buffer.concat(chunks).toString('utf8') };
+    const bytes = Buffer.concat(chunks);
+    const response: HttpResponse = { status: res.statusCode, headers, body: bytes.toString('utf8') };
+    if (isBinary(bytes)) response.binary = bytes;
+    return response;
   } catch (e) {
     if (e instanceof AccordError) throw e;
     throw new AccordError('ACCORD_ERR_HTTP', describeNetworkError(e, url.origin, timeoutMs), {}, { cause: e });

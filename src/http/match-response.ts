@@ -1,4 +1,5 @@
 import type { Scenario } from '../contract/model';
+import { hexPreview } from '../printable';
 import { matchText } from '../pattern/match';
 import { append, at, type Mismatch, WHERE } from '../pattern/mismatch';
 import { ParsedBody } from './body';
@@ -21,6 +22,8 @@ export function matchResponse(s: Scenario, res: HttpResponse): Mismatch[] {
     }
     append(out, matchText(h.pattern, value, s.scope, path));
   }
-  append(out, matchBody(s.response.body, new ParsedBody(res.body), s.scope, WHERE.responseBody));
-  return out;
+  const body = matchBody(s.response.body, new ParsedBody(res.body), s.scope, WHERE.responseBody);
+  // A binary answer (gzip, an image) is described by its bytes, not as text full of replacement characters.
+  if (res.binary) for (const m of body) if (m.path === WHERE.responseBody) m.actual = hexPreview(res.binary);
+  return append(out, body);
 }

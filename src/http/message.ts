@@ -12,6 +12,8 @@ export interface HttpResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** The body's bytes, kept only when they are not UTF-8 text (gzip, an image): reports show them as hex, never as text. */
+  binary?: Uint8Array;
 }
 
 export const SOAP11_ENVELOPE = 'http://schemas.xmlsoap.org/soap/envelope/';

@@ -1,12 +1,15 @@
 import { formatLocation } from '../errors';
+import { printable } from '../printable';
 
 /**
  * An Error whose stack is the report plus one frame pointing at the contract
  * line: Jest prints the report and a code frame of the .spec file, never
- * accord's own stack.
+ * accord's own stack. The report quotes the service and the contract, so it is
+ * made printable here, the one door to Jest's output.
  */
 export function reportError(report: string, file: string, line: number): Error {
-  const err = new Error(report);
-  err.stack = `${report}\n    at ${formatLocation({ file, line, column: 1 })}`;
+  const shown = printable(report);
+  const err = new Error(shown);
+  err.stack = `${shown}\n    at ${formatLocation({ file: printable(file, { multiline: false }), line, column: 1 })}`;
   return err;
 }

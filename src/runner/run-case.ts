@@ -5,6 +5,7 @@ import { requestUrl, send, type SendOptions } from '../http/client';
 import { matchResponse } from '../http/match-response';
 import type { HttpRequest, HttpResponse } from '../http/message';
 import { formatMismatches, type Mismatch } from '../pattern/mismatch';
+import { printable, printableBody } from '../printable';
 
 export interface RunOptions extends SendOptions {
   baseUrl: string;
@@ -42,7 +43,7 @@ export async function runCase(tc: TestCase, options: RunOptions): Promise<CaseRe
 
 const MAX_SHOWN_BODY = 2000;
 
-/** The failure text a user reads: where, what differed, and what went over the wire. */
+/** The failure text a user reads: where, what differed, and what went over the wire; printable, since most of it is the service's bytes. */
 export function formatCaseReport(r: CaseResult, baseUrl: string): string {
   const s = r.testCase.scenario;
   const where = formatLocation({ file: s.file, line: r.testCase.row?.line ?? s.line });
@@ -52,19 +53,15 @@ export function formatCaseReport(r: CaseResult, baseUrl: string): string {
   if (r.request && r.target) {
     lines.push('', 'Request sent:', `  ${r.request.method} ${r.target}`);
     for (const [k, v] of Object.entries(r.request.headers)) lines.push(`  ${k}: ${v}`);
-    if (r.request.body) lines.push(indent(clip(r.request.body)));
+    if (r.request.body) lines.push(indent(printableBody(r.request.body, undefined, MAX_SHOWN_BODY)));
   }
   if (r.response) {
     lines.push('', 'Response received:', `  ${r.response.status}`);
     const ct = r.response.headers['content-type'];
     if (ct) lines.push(`  content-type: ${ct}`);
-    if (r.response.body) lines.push(indent(clip(r.response.body)));
+    if (r.response.body) lines.push(indent(printableBody(r.response.body, r.response.binary, MAX_SHOWN_BODY)));
   }
-  return lines.join('\n');
-}
-
-function clip(s: string): string {
-  return s.length > MAX_SHOWN_BODY ? `${s.slice(0, MAX_SHOWN_BODY)}… (${s.length} characters)` : s;
+  return printable(lines.join('\n'));
 }
 
 function indent(s: string): string {

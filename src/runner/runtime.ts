@@ -2,6 +2,7 @@ import { Agent } from 'undici';
 import type { Contract, TestCase } from '../contract/model';
 import { parseContractCached, testCases } from '../contract/load';
 import { AccordError, formatLocation } from '../errors';
+import { printable } from '../printable';
 import { CONFIG_GLOBAL, resolveRunnerConfig, type RunnerConfig } from './config';
 import { reportError } from './error-display';
 import { formatCaseReport, runCase } from './run-case';
@@ -58,7 +59,7 @@ export function body(opened: OpenedContract, index: number): () => Promise<void>
     const failure = await check(tc, cfg);
     if (tc.scenario.wip) {
       const where = formatLocation({ file: tc.scenario.file, line });
-      const message = `@WIP "${tc.name}" (${where}) is in progress and skipped; ${failure === undefined ? 'it would have PASSED' : `it would have FAILED:\n${failure}`}`;
+      const message = printable(`@WIP "${tc.name}" (${where}) is in progress and skipped; ${failure === undefined ? 'it would have PASSED' : `it would have FAILED:\n${failure}`}`);
       recordWipVerdict(g, fullName, { passed: failure === undefined, message });
       // Jest's --silent keeps a test file from printing; this copy is for people, the verdict is in the results too.
       if (!cfg.silent) process.stderr.write(`\n[accord] ${message}\n`);

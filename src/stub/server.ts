@@ -5,6 +5,7 @@ import { AccordError } from '../errors';
 import { ParsedBody } from '../http/body';
 import { splitPath } from '../http/match-request';
 import type { HttpRequest } from '../http/message';
+import { printable } from '../printable';
 import { loadContracts, type ContractSource } from './contracts';
 import { allowOrigin, answerPreflight, isPreflight } from './cors';
 import { dispatch, type Outcome } from './dispatch';
@@ -72,7 +73,9 @@ export async function startStub(options: StubOptions): Promise<RunningStub> {
   const sources = Array.isArray(options.contracts) ? options.contracts : [options.contracts as ContractSource];
   const state = { table: serveable(sources) };
   const host = options.host ?? '127.0.0.1';
-  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const write = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  // Log lines quote requests (a path, a header, a body): printable, so a client cannot write to the terminal of whoever reads the log.
+  const log = (line: string) => write(printable(line));
   const handler = makeHandler(state, {
     verbose: options.verbose ?? false,
     log,
@@ -224,7 +227,9 @@ function tooLarge(req: IncomingMessage, res: ServerResponse, o: HandlerOptions, 
   if (o.verbose) o.log(`${req.method} ${req.url} -> 413 body over ${o.maxBodyBytes} bytes (${(performance.now() - started).toFixed(2)} ms)`);
 }
 
-function send(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+/** The stub's own answers (400, 404, 405, 413, 500) quote the request; printable, since they are read on a terminal too. */
+function send(res: ServerResponse, status: number, report: string, headers: Record<string, string> = {}): void {
+  const text = printable(report);
   res.writeHead(status, { 'content-type': TEXT, 'content-length': String(Buffer.byteLength(text)), ...headers });
   res.end(text);
 }

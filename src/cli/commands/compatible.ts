@@ -3,7 +3,7 @@ import { parseContractCached } from '../../contract/load';
 import { AccordError, gather, throwGathered } from '../../errors';
 import type { FileReport } from '../../compat';
 import type { FilePair } from '../../compat/sources';
-import { EXIT_FAILED, EXIT_USAGE, ExitError, type Io } from '../exit';
+import { EXIT_FAILED, EXIT_USAGE, ExitError, writeDocument, type Io } from '../exit';
 import { startProgress } from '../progress';
 
 // Loaded only when the command runs, so other commands (the stub's start-up) do not pay for it.
@@ -100,7 +100,8 @@ async function check(pairs: () => FilePair[] | Promise<FilePair[]>, opts: Option
   }
   // Every contract error of every file, printed by the entry point as the stub's are (exit 2).
   throwGathered(errors);
-  io.stdout(opts.json ? compat().formatJson(reports) : compat().formatText(reports));
+  if (opts.json) writeDocument(io, compat().formatJson(reports));
+  else io.stdout(compat().formatText(reports));
   // Exit 0 is the normal return; a break is exit 1, with the report already printed.
   if (!reports.every((r) => r.verdict.compatible)) throw new ExitError(EXIT_FAILED);
 }

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import path from 'node:path';
 import { AccordError, formatLocation } from '../../errors';
 import { checkOutputFile, writeOutputFile } from '../../files';
-import { EXIT_FAILED, EXIT_USAGE, ExitError, asUsage, type Io } from '../exit';
+import { EXIT_FAILED, EXIT_USAGE, ExitError, asUsage, writeDocument, type Io } from '../exit';
 import { bytesProgress, startProgress } from '../progress';
 import { importCommand } from './import';
 
@@ -81,7 +81,7 @@ export function registerImportLog(program: Command, io: Io): void {
       if (output) {
         asUsage('accord import log', () => writeOutputFile(output, contract, target));
         lines.push(`wrote ${shown(io, output)}`);
-      } else io.stdout(contract);
+      } else writeDocument(io, contract);
       lines.push(...summary(report));
       for (const p of problems.slice(0, SHOWN)) lines.push(`  left out ${describe(p)}`);
       if (problemCount > SHOWN) lines.push(`  ... and ${problemCount - SHOWN} more left out`);

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import path from 'node:path';
 import { checkOutputFile, writeOutputFile } from '../../files';
-import { EXIT_USAGE, ExitError, asUsage, type Io } from '../exit';
+import { EXIT_USAGE, ExitError, asUsage, writeDocument, type Io } from '../exit';
 
 /**
  * `accord import <kind> ...`: one parent command, one subcommand per source
@@ -34,7 +34,7 @@ export function registerImport(program: Command, io: Io): void {
       const target = { force: opts.force, shown: shown(io, output) };
       if (!toStdout) asUsage('accord import wsdl', () => checkOutputFile(output, target));
       const { text, summary } = importWsdl(input, { soapVersion: opts.soapVersion, port: opts.port });
-      if (toStdout) io.stdout(text);
+      if (toStdout) writeDocument(io, text);
       else asUsage('accord import wsdl', () => writeOutputFile(output, text, target));
       const s = summary;
       const parts = [`${s.operations} operation${s.operations === 1 ? '' : 's'}`, `${s.scenarios} scenario${s.scenarios === 1 ? '' : 's'}`, `${s.types} type${s.types === 1 ? '' : 's'}`, `SOAP ${s.soapVersions.join(' and ')}`];
