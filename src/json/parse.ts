@@ -17,10 +17,15 @@ export class JsonTooDeep extends Error {
   }
 }
 
-/** Parses `text`; throws SyntaxError for bad JSON (as JSON.parse does) and JsonTooDeep past `maxDepth`. */
+/**
+ * Parses `text`; throws SyntaxError for bad JSON (as JSON.parse does) and JsonTooDeep past `maxDepth`.
+ * A leading byte order mark is skipped, as XML parsers skip it: editors on Windows and some services
+ * write one, and JSON.parse alone refuses it.
+ */
 export function parseJson(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
-  if (tooDeep(text, maxDepth)) throw new JsonTooDeep(maxDepth);
-  return JSON.parse(text);
+  const json = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (tooDeep(json, maxDepth)) throw new JsonTooDeep(maxDepth);
+  return JSON.parse(json);
 }
 
 function tooDeep(text: string, maxDepth: number): boolean {
