@@ -67,6 +67,7 @@ const AUDITED: Record<string, Record<string, Hostile[]>> = {
   },
   'contract/gherkin.ts': {
     [String.raw`/^\(\d+:\d+\): /`]: [h('1', '(', ':1)')],
+    [String.raw`/^#\s*language\s*:\s*([a-zA-Z_-]+)$/`]: [h(' ', '#', 'x'), h(' ', '#language', '!'), h('a', '# language: ', '!')],
   },
   'example/service.ts': {
     [String.raw`/^\/pets\/(\d+)$/`]: [h('1', '/pets/', 'x')],
