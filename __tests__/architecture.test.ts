@@ -14,6 +14,7 @@ const LAYER: Record<string, number> = {
   'limits.ts': 0,
   'errors.ts': 0,
   'suggest.ts': 0,
+  'printable.ts': 0,
   xml: 1,
   json: 1,
   files: 1,

@@ -37,8 +37,12 @@ export function parseDom(text: string, file: string): Document {
     locator: true,
     onError: (level, msg, context) => {
       if (level === 'warning') return;
+      // A DOCTYPE already read is the reason to give, whatever error its entities cause next.
+      const doctype = (context as { doc?: Document } | undefined)?.doc?.doctype;
       const line = (context as { locator?: { lineNumber?: number; columnNumber?: number } } | undefined)?.locator;
-      failure ??= new AccordError('ACCORD_ERR_XML', `not well-formed XML: ${firstLine(msg)}`, { file, line: line?.lineNumber || undefined, column: line?.lineNumber ? line.columnNumber : undefined });
+      failure ??= doctype
+        ? refusedDoctype(doctype, file)
+        : new AccordError('ACCORD_ERR_XML', `not well-formed XML: ${firstLine(msg)}`, { file, line: line?.lineNumber || undefined, column: line?.lineNumber ? line.columnNumber : undefined });
       // Stop at the first error, not only a fatal one: xmldom recovers from an error by reading on, and on a run
       // of `<` each recovery searched the rest of the text again (a megabyte of `<` took 30 s). The first error
       // is the one reported either way.
@@ -55,7 +59,7 @@ export function parseDom(text: string, file: string): Document {
     throw new AccordError('ACCORD_ERR_XML', `not well-formed XML: ${firstLine(m)}`, { file, line: loc?.lineNumber, column: loc?.columnNumber });
   }
   // xmldom never fetches a DTD nor expands declared entities; a DOCTYPE is refused all the same, as SOAP does.
-  if (doc.doctype) throw new AccordError('ACCORD_ERR_XML', 'a DOCTYPE is not allowed (no DTDs, no entities are read)', { file, line: lineOf(doc.doctype) });
+  if (doc.doctype) throw refusedDoctype(doc.doctype, file);
   if (failure) throw failure;
   if (!doc.documentElement) throw new AccordError('ACCORD_ERR_XML', 'not XML: no root element', { file, line: 1 });
   files.set(doc, file);
@@ -109,6 +113,10 @@ function refuseNonXmlChars(text: string, file: string): void {
 
 function isXmlChar(v: number): boolean {
   return v === 0x09 || v === 0x0a || v === 0x0d || (v >= 0x20 && v <= 0xd7ff) || (v >= 0xe000 && v <= 0xfffd) || (v >= 0x10000 && v <= 0x10ffff);
+}
+
+function refusedDoctype(doctype: Node, file: string): AccordError {
+  return new AccordError('ACCORD_ERR_XML', 'a DOCTYPE is not allowed (no DTDs, no entities are read)', { file, line: lineOf(doctype) });
 }
 
 function firstLine(s: string): string {
