@@ -305,7 +305,7 @@ describe('hostile input', () => {
   it('explains a body of 150,000 wrong nodes in a bounded report (it overflowed the stack: a 500)', async () => {
     const many = (node: string) => `<soapenv:Envelope xmlns:soapenv="${SOAP11}"><soapenv:Header/><soapenv:Body><pet:getPetRequest xmlns:pet="http://example.com/petstore">${node.repeat(150_000)}</pet:getPetRequest></soapenv:Body></soapenv:Envelope>`;
     // 150,000 ids where one is expected is one finding; 150,000 unknown nodes are many, cut short.
-    for (const [body, told] of [[many('<pet:id>1</pet:id>'), /getPetRequest\/id: expected one node <id>, found 150000\n/], [many('<pet:x/>'), /… and \d+ more mismatches/]] as const) {
+    for (const [body, told] of [[many('<pet:id>1</pet:id>'), /getPetRequest\/id: expected one node <id>, found 150000\n/], [many('<pet:x/>'), /… and more mismatches \(the comparison stops after the first 50\)/]] as const) {
       const res = await timed(body);
       expect(res.status).toBe(400);
       expect(res.body).toContain('accord stub: no scenario matches POST /ws');

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fastParseXml } from '../../src/xml/fast-parse';
 import { DEFAULT_XML_LIMITS, parseXml, parseXmlWithSaxes, type XmlParseLimits } from '../../src/xml/parse';
 import type { XmlElement } from '../../src/xml/tree';
+import { AccordError } from '../../src/errors';
 import { mutant, seeded } from '../helpers/mutate';
 
 /**
@@ -43,19 +44,31 @@ const documents: string[] = [
   ...[...files(path.join(ROOT, 'contracts'), ['.spec']), ...files(path.join(SHARED, 'spec-corpus'), ['.spec'])].flatMap((f) => xmlDocstrings(readFileSync(f, 'utf8'))),
 ];
 
-type Outcome = { ok: true; tree: XmlElement } | { ok: false; error: string };
+type Outcome = { ok: true; tree: XmlElement } | { ok: false; error: string; location?: unknown };
 
 function saxes(text: string, limits?: XmlParseLimits): Outcome {
   try {
     return { ok: true, tree: parseXmlWithSaxes(text, limits) };
   } catch (e) {
-    return { ok: false, error: (e as Error).message };
+    return { ok: false, error: (e as Error).message, location: (e as AccordError).location };
   }
 }
 
-/** The property: fast is undefined, or saxes accepts the text and builds the same tree (lines included). */
-function agree(text: string, limits: XmlParseLimits = {}): 'fast' | 'saxes' {
-  const fast = fastParseXml(text, { ...DEFAULT_XML_LIMITS, ...limits });
+/**
+ * The property: fast is undefined, or saxes accepts the text and builds the same tree (lines
+ * included), or both refuse it at a limit with the same words at the same place.
+ */
+function agree(text: string, limits: XmlParseLimits = {}): 'fast' | 'saxes' | 'refused' {
+  let fast: XmlElement | undefined;
+  try {
+    fast = fastParseXml(text, { ...DEFAULT_XML_LIMITS, ...limits });
+  } catch (e) {
+    if (!(e instanceof AccordError)) throw e;
+    const reference = saxes(text, limits);
+    if (reference.ok) throw new Error(`fast path refused (${e.message}) what saxes accepts:\n${text.slice(0, 2000)}`);
+    expect({ error: e.message, location: e.location }).toEqual({ error: reference.error, location: reference.location });
+    return 'refused';
+  }
   if (fast === undefined) return 'saxes';
   const reference = saxes(text, limits);
   if (!reference.ok) throw new Error(`fast path accepted what saxes rejects (${reference.error}):\n${text.slice(0, 2000)}`);
@@ -113,10 +126,15 @@ describe('the fast XML path agrees with saxes', () => {
     expect(agree(text)).toBe(expected);
   });
 
-  it('steps aside at every limit, so saxes words the error', () => {
-    expect(agree('<a><b><c><d/></c></b></a>', { maxDepth: 3 })).toBe('saxes');
-    expect(agree('<a x="1" y="2"/>', { maxAttributes: 1 })).toBe('saxes');
-    expect(agree('<a><b/><b/><b/></a>', { maxElements: 3 })).toBe('saxes');
+  it('refuses at every limit itself, in saxes\' words and at its place (a hostile body is not parsed twice)', () => {
+    expect(agree('<a><b><c><d/></c></b></a>', { maxDepth: 3 })).toBe('refused');
+    expect(agree('<a x="1" y="2"/>', { maxAttributes: 1 })).toBe('refused');
+    expect(agree('<a><b/><b/><b/></a>', { maxElements: 3 })).toBe('refused');
+    expect(agree('<a>\n  <b/>\n  <b x="1"\n   y="2"/>\n<b/></a>', { maxElements: 3 })).toBe('refused');
+    expect(agree('<a>\n<b x="1" y="2" z="3"\n   w="4"/></a>', { maxAttributes: 3 })).toBe('refused');
+    expect(agree('<a>\n<b x="1" y="2" z="3"\n   w="4"/></a>', { maxAttributes: 2 })).toBe('refused');
+    // A tag that is malformed beyond its limit is still saxes' to word.
+    expect(agree('<a><b/><b/><b x="1"y="2"/></a>', { maxElements: 3 })).toBe('saxes');
     expect(() => parseXml('<a><b><c><d/></c></b></a>', { maxDepth: 3 })).toThrow('elements nested deeper than 3 levels');
     expect(agree('<a><b><c/></b></a>', { maxDepth: 3 })).toBe('fast');
   });
@@ -146,5 +164,17 @@ describe('the fast XML path agrees with saxes', () => {
     // Both sides of the property were exercised many times.
     expect(fast).toBeGreaterThan(2_000);
     expect(rejected).toBeGreaterThan(2_000);
+  });
+
+  it('on 3,000 mutants under tight limits: refuses in the same words at the same place as saxes', () => {
+    const r = seeded(20261124);
+    const seeds = documents.filter((d) => d.length < 6000);
+    let refused = 0;
+    for (let i = 0; i < 3_000; i++) {
+      const text = mutant(seeds[Math.floor(r() * seeds.length)], r, PALETTE);
+      const limits = { maxDepth: 1 + Math.floor(r() * 6), maxAttributes: Math.floor(r() * 4), maxElements: 1 + Math.floor(r() * 40) };
+      if (agree(text, limits) === 'refused') refused++;
+    }
+    expect(refused).toBeGreaterThan(300);
   });
 });

@@ -5,8 +5,8 @@ import { type Mismatch, shown } from '../pattern/mismatch';
 import type { Pattern, Scope } from '../pattern/types';
 import type { ParsedBody } from './body';
 
-/** A body against its pattern; `where` is "REQUEST.BODY" or "RESPONSE.BODY". */
-export function matchBody(pattern: Pattern | undefined, body: ParsedBody, scope: Scope, where: string): Mismatch[] {
+/** A body against its pattern; `where` is "REQUEST.BODY" or "RESPONSE.BODY"; `limit`: see matchXml. */
+export function matchBody(pattern: Pattern | undefined, body: ParsedBody, scope: Scope, where: string, limit = Infinity): Mismatch[] {
   if (!pattern) return [];
   const kind = bodyKind(pattern, scope);
   if (kind === 'xml') {
@@ -15,12 +15,12 @@ export function matchBody(pattern: Pattern | undefined, body: ParsedBody, scope:
       const at = formatLocation(xml.location);
       return [{ path: where, expected: 'an XML document', actual: `${body.text.trim() === '' ? 'an empty body' : shown(body.text, 60)} (${at ? `${at}: ` : ''}${xml.message})` }];
     }
-    return prefixPaths(where, matchXml(pattern, xml, scope));
+    return prefixPaths(where, matchXml(pattern, xml, scope, limit));
   }
   if (kind === 'json') {
     const json = body.asJson();
     if (json instanceof AccordError) return [{ path: where, expected: 'a JSON document', actual: `${body.text.trim() === '' ? 'an empty body' : shown(body.text, 60)} (${json.message})` }];
-    return prefixPaths(where, matchJson(pattern, json.value, scope));
+    return prefixPaths(where, matchJson(pattern, json.value, scope, '', limit));
   }
   return prefixPaths(where, matchText(pattern, body.text.trim(), scope));
 }

@@ -13,8 +13,11 @@ export interface RequestMatch {
   mismatches: Mismatch[];
 }
 
-/** How a request differs from a scenario's request (the stub asks this of every scenario). */
-export function matchRequest(s: Scenario, req: HttpRequest, body: ParsedBody, pathSegments: string[]): RequestMatch {
+/**
+ * How a request differs from a scenario's request (the stub asks this of every scenario).
+ * With a `limit`, the body is compared only until about that many mismatches are found.
+ */
+export function matchRequest(s: Scenario, req: HttpRequest, body: ParsedBody, pathSegments: string[], limit = Infinity): RequestMatch {
   const r = s.request;
   if (r.method !== req.method.toUpperCase() || !pathFits(s, pathSegments)) {
     return { endpoint: false, mismatches: [{ path: WHERE.requestPath, expected: `${r.method} ${r.path}`, actual: `${req.method} ${req.path}` }] };
@@ -43,7 +46,7 @@ export function matchRequest(s: Scenario, req: HttpRequest, body: ParsedBody, pa
     if (mismatches.length > 0 && h.name.toLowerCase() === 'soapaction' && matchText(h.pattern, requote(value), s.scope).length === 0) continue;
     append(out, mismatches);
   }
-  append(out, matchBody(r.body, body, s.scope, WHERE.requestBody));
+  append(out, matchBody(r.body, body, s.scope, WHERE.requestBody, Math.max(1, limit - out.length)));
   if (r.formFields.length > 0) append(out, matchForm(r.formFields, body.text, s.scope));
   if (r.parts.length > 0) append(out, matchMultipart(r.parts, body.text, req.headers['content-type'], s.scope));
   return { endpoint: true, mismatches: out };

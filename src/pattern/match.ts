@@ -12,6 +12,11 @@ import { parseJson } from '../json/parse';
  * Matching: pure functions from (pattern, value) to the list of every mismatch.
  * Paths inside a body are relative ("Envelope/Body/getPet/id", "pets[0].name");
  * `prefixPaths` puts "RESPONSE.BODY" and the like in front.
+ *
+ * `limit` (XML and JSON bodies): stop comparing once about that many mismatches are
+ * found. A report shows the first 50; listing every one of a 10 MB wrong body's
+ * 200,000 mismatches cost seconds and hundreds of MB only to be thrown away. The
+ * count may pass the limit a little (one element's attributes are checked together).
  */
 export function prefixPaths(prefix: string, mismatches: Mismatch[]): Mismatch[] {
   return mismatches.map((m) => ({ ...m, path: m.path ? `${prefix} ${m.path}` : prefix }));
@@ -58,7 +63,7 @@ export function matchText(pattern: Pattern, text: string | undefined, scope: Sco
 
 // ---------- JSON ----------
 
-export function matchJson(pattern: Pattern, value: unknown, scope: Scope, path = ''): Mismatch[] {
+export function matchJson(pattern: Pattern, value: unknown, scope: Scope, path = '', limit = Infinity): Mismatch[] {
   const p = resolve(pattern, scope);
   const here = path;
   switch (p.kind) {
@@ -71,21 +76,24 @@ export function matchJson(pattern: Pattern, value: unknown, scope: Scope, path =
         ? []
         : [{ path: here, expected: `one of ${p.values.join(', ')}`, actual: shown(value) }];
     case 'optional':
-      return value === null || value === undefined ? [] : matchJson(p.inner, value, scope, here);
+      return value === null || value === undefined ? [] : matchJson(p.inner, value, scope, here, limit);
     case 'lookup':
-      return matchJson(p.inner, value, scope, here);
+      return matchJson(p.inner, value, scope, here, limit);
     case 'list': {
       if (!Array.isArray(value)) return [{ path: here, expected: 'a JSON array', actual: shown(value) }];
-      return value.flatMap((v, i) => matchJson(p.inner, v, scope, `${here}[${i}]`));
+      const out: Mismatch[] = [];
+      for (let i = 0; i < value.length && out.length < limit; i++) append(out, matchJson(p.inner, value[i], scope, `${here}[${i}]`, limit - out.length));
+      return out;
     }
     case 'array':
-      return matchJsonArray(p.items, value, scope, here);
+      return matchJsonArray(p.items, value, scope, here, limit);
     case 'object': {
       if (value === null || typeof value !== 'object' || Array.isArray(value)) return [{ path: here, expected: 'a JSON object', actual: shown(value) }];
       const obj = value as Record<string, unknown>;
       const out: Mismatch[] = [];
       const known = new Set<string>();
       for (const f of p.fields) {
+        if (out.length >= limit) return out;
         known.add(f.key);
         const at = here ? `${here}.${f.key}` : f.key;
         if (!(f.key in obj)) {
@@ -93,10 +101,11 @@ export function matchJson(pattern: Pattern, value: unknown, scope: Scope, path =
           continue;
         }
         if (f.optional && obj[f.key] === null) continue;
-        append(out, matchJson(f.pattern, obj[f.key], scope, at));
+        append(out, matchJson(f.pattern, obj[f.key], scope, at, limit - out.length));
       }
       if (!p.open) {
         for (const k of Object.keys(obj)) {
+          if (out.length >= limit) break;
           if (!known.has(k)) out.push({ path: here ? `${here}.${k}` : k, expected: 'no such key', actual: `unexpected key "${k}"` });
         }
       }
@@ -104,10 +113,14 @@ export function matchJson(pattern: Pattern, value: unknown, scope: Scope, path =
     }
     case 'dictionary': {
       if (value === null || typeof value !== 'object' || Array.isArray(value)) return [{ path: here, expected: 'a JSON object', actual: shown(value) }];
-      return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => [
-        ...matchText(p.key, k, scope, here ? `${here}.${k}` : k),
-        ...matchJson(p.value, v, scope, here ? `${here}.${k}` : k),
-      ]);
+      const out: Mismatch[] = [];
+      for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+        if (out.length >= limit) break;
+        const at = here ? `${here}.${k}` : k;
+        append(out, matchText(p.key, k, scope, at));
+        append(out, matchJson(p.value, v, scope, at, limit - out.length));
+      }
+      return out;
     }
     case 'xml':
       return [{ path: here, expected: 'an XML document', actual: shown(value) }];
@@ -134,16 +147,16 @@ function matchJsonScalar(type: keyof typeof SCALARS, value: unknown, path: strin
   }
 }
 
-function matchJsonArray(items: Pattern[], value: unknown, scope: Scope, path: string): Mismatch[] {
+function matchJsonArray(items: Pattern[], value: unknown, scope: Scope, path: string, limit: number): Mismatch[] {
   if (!Array.isArray(value)) return [{ path, expected: 'a JSON array', actual: shown(value) }];
   const out: Mismatch[] = [];
   let i = 0;
-  for (let k = 0; k < items.length; k++) {
+  for (let k = 0; k < items.length && out.length < limit; k++) {
     const item = resolve(items[k], scope);
     if (item.kind === 'list') {
       const rest = items.length - k - 1;
-      while (i < value.length - rest) {
-        append(out, matchJson(item.inner, value[i], scope, `${path}[${i}]`));
+      while (i < value.length - rest && out.length < limit) {
+        append(out, matchJson(item.inner, value[i], scope, `${path}[${i}]`, limit - out.length));
         i++;
       }
       continue;
@@ -152,10 +165,10 @@ function matchJsonArray(items: Pattern[], value: unknown, scope: Scope, path: st
       out.push({ path: `${path}[${i}]`, expected: describePattern(item), actual: 'nothing (array too short)' });
       continue;
     }
-    append(out, matchJson(item, value[i], scope, `${path}[${i}]`));
+    append(out, matchJson(item, value[i], scope, `${path}[${i}]`, limit - out.length));
     i++;
   }
-  for (; i < value.length; i++) out.push({ path: `${path}[${i}]`, expected: 'no more items', actual: shown(value[i]) });
+  for (; i < value.length && out.length < limit; i++) out.push({ path: `${path}[${i}]`, expected: 'no more items', actual: shown(value[i]) });
   return out;
 }
 
@@ -164,16 +177,42 @@ function matchJsonArray(items: Pattern[], value: unknown, scope: Scope, path: st
 const XSI_ATTRIBUTES = new Set(['type', 'nil', 'schemaLocation', 'noNamespaceSchemaLocation']);
 
 /** Matches a whole document: the root's name is part of the path. */
-export function matchXml(pattern: Pattern, el: XmlElement, scope: Scope): Mismatch[] {
+export function matchXml(pattern: Pattern, el: XmlElement, scope: Scope, limit = Infinity): Mismatch[] {
   const p = resolve(pattern, scope);
   if (p.kind !== 'xml') return [{ path: '', expected: describePattern(p), actual: `an XML document <${el.name}>` }];
   const eff = effectiveElement(p, scope);
   if (eff.local !== el.local) return [{ path: el.local, expected: `node <${eff.local}>`, actual: `<${el.local}>` }];
-  return matchElement(eff, el, scope, el.local);
+  return matchElement(eff, el, scope, el.local, limit);
 }
 
-function matchElement(p: XmlElementPattern, el: XmlElement, scope: Scope, path: string): Mismatch[] {
+function matchElement(p: XmlElementPattern, el: XmlElement, scope: Scope, path: string, limit = Infinity): Mismatch[] {
   const out: Mismatch[] = [];
+  // Most elements have no attributes and expect none: no set is made for them.
+  const nil = el.attributes.length > 0 || p.attributes.length > 0 ? matchAttributes(p, el, scope, path, out) : false;
+  if (nil) {
+    if (!p.nillable) out.push({ path, expected: 'a value', actual: 'xsi:nil="true" (the node is not nillable)' });
+    return out;
+  }
+
+  const { textSlots, elementSlots } = splitSlots(contentSlots(p.content, scope));
+  const children = elementChildren(el);
+  let text = '';
+  for (const c of el.children) if (c.type === 'text') text += c.value;
+
+  if (textSlots.length > 0) {
+    const tp = textSlots[0].pattern;
+    append(out, matchText(tp, text, scope, path));
+  } else if (text !== '') {
+    out.push({ path, expected: elementSlots.length ? 'child nodes' : 'no content', actual: `text ${shown(text)}` });
+  }
+  // `(anything)` as an element's whole content accepts child nodes too (an xsd:any or anyType in an imported WSDL).
+  if (elementSlots.length === 0 && textSlots.length === 1 && acceptsAnything(textSlots[0].pattern, scope)) return out;
+  if (out.length < limit) append(out, matchChildren(elementSlots, children, scope, path, limit - out.length));
+  return out;
+}
+
+/** Checks the attributes into `out`; true when the element is xsi:nil="true". */
+function matchAttributes(p: XmlElementPattern, el: XmlElement, scope: Scope, path: string, out: Mismatch[]): boolean {
   let nil = false;
   const seen = new Set<string>();
   for (const a of el.attributes) {
@@ -195,32 +234,25 @@ function matchElement(p: XmlElementPattern, el: XmlElement, scope: Scope, path: 
     append(out, matchText(ap.pattern, actual.value, scope, at));
   }
   for (const extra of seen) out.push({ path: `${path}/@${extra}`, expected: 'no such attribute', actual: `unexpected attribute ${extra}` });
+  return nil;
+}
 
-  if (nil) {
-    if (!p.nillable) out.push({ path, expected: 'a value', actual: 'xsi:nil="true" (the node is not nillable)' });
-    return out;
+/** Slots split by kind, once per slot list (lists are cached and shared by contentSlots): matching asks for every element. */
+const splitCache = new WeakMap<readonly Slot[], { textSlots: Slot[]; elementSlots: ElementSlot[] }>();
+
+function splitSlots(slots: readonly Slot[]): { textSlots: Slot[]; elementSlots: ElementSlot[] } {
+  let split = splitCache.get(slots);
+  if (!split) {
+    split = { textSlots: slots.filter((s) => s.kind === 'text'), elementSlots: slots.filter((s): s is ElementSlot => s.kind === 'element') };
+    splitCache.set(slots, split);
   }
+  return split;
+}
 
-  const slots = contentSlots(p.content, scope);
-  const textSlots = slots.filter((s) => s.kind === 'text');
-  const elementSlots = slots.filter((s): s is ElementSlot => s.kind === 'element');
-  const children = el.children.filter((c): c is XmlElement => c.type === 'element');
-  let text = '';
-  for (const c of el.children) if (c.type === 'text') text += c.value;
-
-  if (textSlots.length > 0) {
-    const tp = textSlots[0].pattern;
-    append(out, matchText(tp, text, scope, path));
-  } else if (text !== '') {
-    if (p.nillable && elementSlots.length === 0) {
-      // nillable empty element: text is still unexpected
-    }
-    out.push({ path, expected: elementSlots.length ? 'child nodes' : 'no content', actual: `text ${shown(text)}` });
-  }
-  // `(anything)` as an element's whole content accepts child nodes too (an xsd:any or anyType in an imported WSDL).
-  if (elementSlots.length === 0 && textSlots.length === 1 && acceptsAnything(textSlots[0].pattern, scope)) return out;
-  append(out, matchChildren(elementSlots, children, scope, path));
-  return out;
+/** The element children; the children array itself when there is no text among them (no copy per element). */
+function elementChildren(el: XmlElement): XmlElement[] {
+  for (const c of el.children) if (c.type !== 'element') return el.children.filter((x): x is XmlElement => x.type === 'element');
+  return el.children as XmlElement[];
 }
 
 function acceptsAnything(p: Pattern, scope: Scope): boolean {
@@ -233,19 +265,19 @@ function acceptsAnything(p: Pattern, scope: Scope): boolean {
  * for first (with backtracking, so `(A*)` then `A` works); when none exists
  * child-order.ts names each node that is missing, misplaced or unexpected, once.
  */
-function matchChildren(slots: ElementSlot[], children: XmlElement[], scope: Scope, path: string): Mismatch[] {
+function matchChildren(slots: ElementSlot[], children: XmlElement[], scope: Scope, path: string, limit = Infinity): Mismatch[] {
   const assignment = align(slots, children);
   const out: Mismatch[] = [];
   if (assignment) {
     // How many children each slot has taken so far: the index of a repeated node in its path.
     const taken = new Array<number>(slots.length).fill(0);
-    for (let k = 0; k < children.length; k++) {
+    for (let k = 0; k < children.length && out.length < limit; k++) {
       const slot = slots[assignment[k]];
       const child = children[k];
       const multiple = slot.max === Infinity;
       const index = taken[assignment[k]]++;
       const at = `${path}/${child.local}${multiple ? `[${index}]` : ''}`;
-      append(out, matchElement(effectiveElement(slot.pattern, scope), child, scope, at));
+      append(out, matchElement(effectiveElement(slot.pattern, scope), child, scope, at, limit - out.length));
     }
     return out;
   }
@@ -262,8 +294,9 @@ function matchChildren(slots: ElementSlot[], children: XmlElement[], scope: Scop
   // Too many to search for the nodes out of place: the order line above is the report.
   if (!cheapest) return out;
   for (const step of explainOrder(order, children, cheapest, path)) {
+    if (out.length >= limit) break;
     if (step.kind === 'report') out.push(step.mismatch);
-    else append(out, matchElement(effectiveElement(slots[step.slot].pattern, scope), children[step.child], scope, step.path));
+    else append(out, matchElement(effectiveElement(slots[step.slot].pattern, scope), children[step.child], scope, step.path, limit - out.length));
   }
   return out;
 }
@@ -276,7 +309,7 @@ function namesOf(children: XmlElement[]): string {
 }
 
 /** Which slot each child fills, or undefined when no order-preserving assignment exists. */
-function align(slots: ElementSlot[], children: XmlElement[]): number[] | undefined {
+function align(slots: ElementSlot[], children: XmlElement[]): Int32Array | undefined {
   const n = slots.length;
   const m = children.length;
   // failed[i * (m + 1) + j]: slots i.. cannot take children j.. A table while it is small; past a
@@ -284,7 +317,8 @@ function align(slots: ElementSlot[], children: XmlElement[]): number[] | undefin
   const cells = (n + 1) * (m + 1);
   const table = cells <= 1_000_000 ? new Uint8Array(cells) : undefined;
   const set = table ? undefined : new Set<number>();
-  const result: number[] = new Array(m);
+  // Typed: `new Array(m)` of 60,000 children is a dictionary-mode array, and filling it cost seconds.
+  const result = new Int32Array(m);
   const go = (i: number, j: number): boolean => {
     if (i === n) return j === m;
     const key = i * (m + 1) + j;

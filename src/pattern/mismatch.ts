@@ -36,10 +36,15 @@ export function formatMismatch(m: Mismatch): string {
 /** Mismatches shown in one report; a payload of 100,000 wrong nodes is explained by its first ones. */
 export const SHOWN_MISMATCHES = 50;
 
-/** The report lines for a list of mismatches: at most SHOWN_MISMATCHES, then how many more there are. */
-export function formatMismatches(ms: readonly Mismatch[], indent = '  '): string[] {
+/**
+ * The report lines for a list of mismatches: at most SHOWN_MISMATCHES, then how many more there
+ * are. `cut`: the comparison stopped once the report was full (the stub's), so "more" has no count.
+ */
+export function formatMismatches(ms: readonly Mismatch[], indent = '  ', cut = false): string[] {
   const lines = ms.slice(0, SHOWN_MISMATCHES).map((m) => `${indent}${formatMismatch(m)}`);
-  if (ms.length > SHOWN_MISMATCHES) lines.push(`${indent}… and ${ms.length - SHOWN_MISMATCHES} more mismatches`);
+  if (ms.length > SHOWN_MISMATCHES) {
+    lines.push(cut ? `${indent}… and more mismatches (the comparison stops after the first ${SHOWN_MISMATCHES})` : `${indent}… and ${ms.length - SHOWN_MISMATCHES} more mismatches`);
+  }
   return lines;
 }
 
@@ -68,7 +73,8 @@ function preview(value: unknown, budget: number): string {
     return out.length < budget;
   };
   const walk = (v: unknown): boolean => {
-    if (v === null || typeof v !== 'object') return put(typeof v === 'string' ? JSON.stringify(v) : typeof v === 'number' || typeof v === 'boolean' ? String(v) : 'null');
+    // A string is cut before quoting: a 10 MB text node is not copied to show 80 characters of it.
+    if (v === null || typeof v !== 'object') return put(typeof v === 'string' ? JSON.stringify(v.length > budget ? v.slice(0, budget) : v) : typeof v === 'number' || typeof v === 'boolean' ? String(v) : 'null');
     if (Array.isArray(v)) {
       if (!put('[')) return false;
       for (let i = 0; i < v.length; i++) if ((i > 0 && !put(',')) || !walk(v[i])) return false;

@@ -3,12 +3,12 @@ import type { ParsedBody } from '../http/body';
 import type { FixedExample } from './example-files';
 import { matchRequest } from '../http/match-request';
 import type { HttpRequest } from '../http/message';
-import type { Mismatch } from '../pattern/mismatch';
+import { type Mismatch, SHOWN_MISMATCHES } from '../pattern/mismatch';
 import { mayMatch } from './prefilter';
 import type { Route, RouteTable } from './route';
 import { literalKey } from './routes';
 
-/** How one scenario saw a request that it did not accept. */
+/** How one scenario saw a request that it did not accept (its first COMPARED_MISMATCHES mismatches or so). */
 export interface Attempt {
   route: Route;
   mismatches: Mismatch[];
@@ -44,14 +44,14 @@ export function dispatch(table: RouteTable, req: HttpRequest, segments: string[]
       if (!first) (skipped ??= []).push(route);
       continue;
     }
-    const m = matchRequest(route.scenario, asked, body, segments);
+    const m = matchRequest(route.scenario, asked, body, segments, COMPARED_MISMATCHES);
     if (!m.endpoint) continue;
     if (m.mismatches.length === 0) {
       for (const f of route.fixed) {
-        if (matchRequest(f.scenario, asked, body, segments).mismatches.length === 0) return { kind: 'matched', route, fixed: f };
+        if (matchRequest(f.scenario, asked, body, segments, 1).mismatches.length === 0) return { kind: 'matched', route, fixed: f };
       }
       for (const r of route.rows) {
-        if (matchRequest(r.scenario, asked, body, segments).mismatches.length === 0) return { kind: 'matched', route, row: r.row };
+        if (matchRequest(r.scenario, asked, body, segments, 1).mismatches.length === 0) return { kind: 'matched', route, row: r.row };
       }
       // A later scenario (another contract for the same operation) may have an example for exactly this request.
       first ??= route;
@@ -62,12 +62,18 @@ export function dispatch(table: RouteTable, req: HttpRequest, segments: string[]
   }
   if (first) return { kind: 'matched', route: first };
   // Only now, for the report, are the skipped scenarios compared in full.
-  for (const route of skipped ?? []) attempts.push({ route, mismatches: matchRequest(route.scenario, asked, body, segments).mismatches });
+  for (const route of skipped ?? []) attempts.push({ route, mismatches: matchRequest(route.scenario, asked, body, segments, COMPARED_MISMATCHES).mismatches });
   if (attempts.length > 0) return { kind: 'no-match', attempts };
   return { kind: 'unknown-path', allowed: allowedMethods(table, segments) };
 }
 
 const NONE: readonly Route[] = [];
+
+/**
+ * A 400 shows a scenario's first SHOWN_MISMATCHES mismatches; one more tells that there are
+ * more. Comparing a wrong body further only cost time and memory (a 10 MB body: seconds).
+ */
+export const COMPARED_MISMATCHES = SHOWN_MISMATCHES + 1;
 
 function laterExamples(routes: readonly Route[], i: number): boolean {
   for (let k = i + 1; k < routes.length; k++) if (routes[k].fixed.length > 0 || routes[k].rows.length > 0) return true;

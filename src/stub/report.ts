@@ -26,7 +26,7 @@ export function noMatchReport(requestLine: string, attempts: Attempt[], body: Pa
   for (const { a } of near) {
     const s = a.route.scenario;
     lines.push(`Scenario "${s.name}" (${formatLocation({ file: s.file, line: s.line })})`, `API: ${s.request.method} ${s.request.path} -> ${s.response.status}`);
-    lines.push(...formatMismatches(a.mismatches));
+    lines.push(...formatMismatches(a.mismatches, '  ', true));
     lines.push('');
   }
   if (far.length > 0) lines.push(`Also served at this path, further from this request: ${far.map((r) => `"${r.a.route.scenario.name}"`).join(', ')}`, '');
