@@ -1,5 +1,5 @@
 import { AccordError } from '../errors';
-import { parseXml } from '../xml/parse';
+import { parseXml, parseXmlInSlices } from '../xml/parse';
 import type { XmlElement } from '../xml/tree';
 import { JsonTooDeep, parseJson } from '../json/parse';
 
@@ -23,6 +23,21 @@ export class ParsedBody {
       }
     }
     return this.xml;
+  }
+
+  /**
+   * Parses the body as XML now, in slices with the event loop free between them (see
+   * parseXmlInSlices), so that asXml() later has nothing left to do. For a server: one large
+   * body must not stop it answering other clients.
+   */
+  async parseXmlAhead(): Promise<void> {
+    if (this.xml !== undefined) return;
+    try {
+      this.xml = await parseXmlInSlices(this.text);
+    } catch (e) {
+      if (!(e instanceof AccordError)) throw e;
+      this.xml = e;
+    }
   }
 
   asJson(): { value: unknown } | AccordError {

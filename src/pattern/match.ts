@@ -309,16 +309,20 @@ function namesOf(children: XmlElement[]): string {
 }
 
 /** Which slot each child fills, or undefined when no order-preserving assignment exists. */
-function align(slots: ElementSlot[], children: XmlElement[]): Int32Array | undefined {
+function align(slots: ElementSlot[], children: XmlElement[]): ArrayLike<number> | undefined {
   const n = slots.length;
   const m = children.length;
+  // Typed when large: `new Array(m)` of 60,000 children is a dictionary-mode array, slow to fill.
+  // Plain when small: a typed array costs microseconds to make, and matching makes one per element.
+  const result: number[] | Int32Array = m > 1024 ? new Int32Array(m) : new Array<number>(m);
+  // Each slot taking all it can is the search's first try, and nearly always the answer: tried
+  // first with nothing else allocated.
+  if (greedy(slots, children, result)) return result;
   // failed[i * (m + 1) + j]: slots i.. cannot take children j.. A table while it is small; past a
   // million cells (a type of many nodes, a payload of many children) a set of the few states visited.
   const cells = (n + 1) * (m + 1);
   const table = cells <= 1_000_000 ? new Uint8Array(cells) : undefined;
   const set = table ? undefined : new Set<number>();
-  // Typed: `new Array(m)` of 60,000 children is a dictionary-mode array, and filling it cost seconds.
-  const result = new Int32Array(m);
   const go = (i: number, j: number): boolean => {
     if (i === n) return j === m;
     const key = i * (m + 1) + j;
@@ -338,4 +342,20 @@ function align(slots: ElementSlot[], children: XmlElement[]): Int32Array | undef
   };
   return go(0, 0) ? result : undefined;
 }
+
+/** The alignment where each slot takes as many children as it can, if that one works. */
+function greedy(slots: ElementSlot[], children: XmlElement[], result: number[] | Int32Array): boolean {
+  let j = 0;
+  for (let i = 0; i < slots.length; i++) {
+    const slot = slots[i];
+    let k = 0;
+    while (j < children.length && k < slot.max && children[j].local === slot.pattern.local) {
+      result[j++] = i;
+      k++;
+    }
+    if (k < slot.min) return false;
+  }
+  return j === children.length;
+}
+
 export type { Slot };

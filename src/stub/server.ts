@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Scenario } from '../contract/model';
 import { AccordError } from '../errors';
 import { ParsedBody } from '../http/body';
+import { looksLikeXml, XML_SLICE } from '../xml/parse';
 import { splitPath } from '../http/match-request';
 import type { HttpRequest } from '../http/message';
 import { printable } from '../printable';
@@ -182,17 +183,26 @@ function makeHandler(state: { table: RouteTable }, o: HandlerOptions) {
     req.on('end', () => {
       if (refused) return;
       const text = more ? Buffer.concat(more).toString('utf8') : first ? first.toString('utf8') : '';
-      answer(table, req, res, text, o, started);
+      first = more = undefined;
+      const body = new ParsedBody(text);
+      if (text.length > XML_SLICE && looksLikeXml(text)) {
+        // Parsed a slice per turn of the event loop: other clients are answered meanwhile.
+        body.parseXmlAhead().then(
+          () => answer(table, req, res, body, o, started),
+          (e: unknown) => internalError(res, `${req.method} ${req.url ?? '/'}`, e, o),
+        );
+        return;
+      }
+      answer(table, req, res, body, o, started);
     });
   };
 }
 
-function answer(table: RouteTable, req: IncomingMessage, res: ServerResponse, text: string, o: HandlerOptions, started: number): void {
-  const request = toHttpRequest(req, text);
+function answer(table: RouteTable, req: IncomingMessage, res: ServerResponse, body: ParsedBody, o: HandlerOptions, started: number): void {
+  const request = toHttpRequest(req, body.text);
   const requestLine = `${request.method} ${req.url ?? '/'}`;
   let outcome: Outcome | undefined;
   try {
-    const body = new ParsedBody(text);
     outcome = dispatch(table, request, segmentsOf(request.path), body);
     if (outcome.kind === 'matched') {
       const r = outcome.fixed ? fixedResponse(outcome.route, outcome.fixed.response) : respond(outcome.route, outcome.row);
@@ -213,12 +223,16 @@ function answer(table: RouteTable, req: IncomingMessage, res: ServerResponse, te
       send(res, outcome.allowed.length > 0 ? 405 : 404, unknownPathReport(requestLine, outcome.allowed, table), headers);
     }
   } catch (e) {
-    // Contracts are checked at start-up, so this is a bug; the client still gets a clear answer, not a dropped socket.
-    o.log(`accord stub: internal error answering ${requestLine}: ${(e as Error)?.stack ?? String(e)}`);
-    if (!res.headersSent) send(res, 500, `accord stub: internal error answering ${requestLine}: ${e instanceof AccordError ? e.describe() : (e as Error)?.message}\n`);
-    else res.destroy();
+    internalError(res, requestLine, e, o);
   }
   if (o.verbose) o.log(`${requestLine} -> ${res.statusCode} ${describeOutcome(outcome)} (${(performance.now() - started).toFixed(2)} ms)`);
+}
+
+function internalError(res: ServerResponse, requestLine: string, e: unknown, o: HandlerOptions): void {
+  // Contracts are checked at start-up, so this is a bug; the client still gets a clear answer, not a dropped socket.
+  o.log(`accord stub: internal error answering ${requestLine}: ${(e as Error)?.stack ?? String(e)}`);
+  if (!res.headersSent) send(res, 500, `accord stub: internal error answering ${requestLine}: ${e instanceof AccordError ? e.describe() : (e as Error)?.message}\n`);
+  else res.destroy();
 }
 
 function tooLarge(req: IncomingMessage, res: ServerResponse, o: HandlerOptions, started: number): void {

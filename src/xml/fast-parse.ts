@@ -42,13 +42,42 @@ class Bail extends Error {}
 const BAIL = new Bail();
 
 export function fastParseXml(text: string, limits: FastLimits): XmlElement | undefined {
-  if (AWKWARD_CHARS.test(text) || AWKWARD_MARKUP.test(text)) return undefined;
+  if (awkward(text)) return undefined;
   try {
-    return new Scan(text, limits).document();
+    const scan = new Scan(text, limits);
+    scan.step(text.length);
+    return scan.finish();
   } catch (e) {
     if (e === BAIL) return undefined;
     throw e;
   }
+}
+
+/**
+ * fastParseXml in slices of about `slice` characters with `pause()` awaited between them, so
+ * that a 10 MB body does not hold the event loop (the stub keeps answering other clients).
+ */
+export async function fastParseXmlInSlices(text: string, limits: FastLimits, slice: number, pause: () => Promise<void>): Promise<XmlElement | undefined> {
+  // The markup test needs a few characters of context: slices overlap by that much.
+  for (let at = 0; at < text.length; at += slice) {
+    if (awkward(text.slice(Math.max(0, at - 8), at + slice))) return undefined;
+    if (at + slice < text.length) await pause();
+  }
+  try {
+    const scan = new Scan(text, limits);
+    for (;;) {
+      const done = scan.step(scan.position + slice);
+      if (done) return scan.finish();
+      await pause();
+    }
+  } catch (e) {
+    if (e === BAIL) return undefined;
+    throw e;
+  }
+}
+
+function awkward(text: string): boolean {
+  return AWKWARD_CHARS.test(text) || AWKWARD_MARKUP.test(text);
 }
 
 class Scan {
@@ -57,24 +86,34 @@ class Scan {
   private line = 1;
   /** The first newline not yet counted; -1 once there are no more. Kept, so that a document without newlines is not searched to its end for every element. */
   private nextNewline: number | undefined;
+  private readonly stack: XmlElement[] = [];
+  private root: XmlElement | undefined;
+  private elements = 0;
 
-  constructor(private readonly text: string, private readonly limits: FastLimits) {}
-
-  document(): XmlElement {
-    const t = this.text;
-    if (t.startsWith('<?xml')) {
+  constructor(private readonly text: string, private readonly limits: FastLimits) {
+    if (text.startsWith('<?xml')) {
       DECLARATION.lastIndex = 0;
-      if (!DECLARATION.test(t)) throw BAIL;
+      if (!DECLARATION.test(text)) throw BAIL;
       this.pos = DECLARATION.lastIndex;
     }
-    const stack: XmlElement[] = [];
-    let root: XmlElement | undefined;
-    let elements = 0;
-    for (;;) {
+  }
+
+  get position(): number {
+    return this.pos;
+  }
+
+  /** Reads markup until past `until` or the end; true at the end of the text. */
+  step(until: number): boolean {
+    const t = this.text;
+    const stack = this.stack;
+    while (this.pos < until) {
       const lt = t.indexOf('<', this.pos);
       const end = lt < 0 ? t.length : lt;
       if (end > this.pos) this.addText(t.slice(this.pos, end), stack);
-      if (lt < 0) break;
+      if (lt < 0) {
+        this.pos = t.length;
+        return true;
+      }
       const next = t.charCodeAt(lt + 1);
       if (next === 0x21 /* ! */) {
         this.comment(lt);
@@ -87,18 +126,22 @@ class Scan {
         if (t.charCodeAt(this.pos) !== 0x3e /* > */) throw BAIL;
         this.pos++;
       } else {
-        if (root && stack.length === 0) throw BAIL; // a second root
+        if (this.root && stack.length === 0) throw BAIL; // a second root
         const el = this.openTag(lt);
         // Checked as saxes does: once the whole tag is read, elements first.
-        if (++elements > this.limits.maxElements) this.refuse(`more than ${this.limits.maxElements} elements`);
+        if (++this.elements > this.limits.maxElements) this.refuse(`more than ${this.limits.maxElements} elements`);
         if (stack.length >= this.limits.maxDepth) this.refuse(`elements nested deeper than ${this.limits.maxDepth} levels`);
         if (stack.length > 0) stack[stack.length - 1].children.push(el);
-        else root = el;
+        else this.root = el;
         if (!this.selfClosing) stack.push(el);
       }
     }
-    if (!root || stack.length > 0) throw BAIL;
-    return root;
+    return this.pos >= t.length;
+  }
+
+  finish(): XmlElement {
+    if (!this.root || this.stack.length > 0) throw BAIL;
+    return this.root;
   }
 
   /** Text between markup: outside the root only XML whitespace; inside, trimmed and joined as parse.ts does. */

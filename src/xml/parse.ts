@@ -1,7 +1,7 @@
 import { SaxesParser } from 'saxes';
 import { AccordError } from '../errors';
 import { XML_LIMITS } from '../limits';
-import { fastParseXml } from './fast-parse';
+import { fastParseXml, fastParseXmlInSlices } from './fast-parse';
 import { splitName, type XmlElement, type XmlNode } from './tree';
 
 export interface XmlParseLimits {
@@ -28,6 +28,36 @@ export function parseXml(text: string, limits?: XmlParseLimits): XmlElement {
   return fastParseXml(text, resolved) ?? parseXmlWithSaxes(text, limits);
 }
 
+/** Characters parsed per turn of the event loop by parseXmlInSlices: a few milliseconds' work. */
+export const XML_SLICE = 128 * 1024;
+
+/**
+ * parseXml for a server: the same tree or error, parsed in slices of `slice` characters with
+ * the event loop free between them, so that a client sending 10 MB does not hold up the others.
+ */
+export async function parseXmlInSlices(text: string, limits?: XmlParseLimits, slice = XML_SLICE): Promise<XmlElement> {
+  const resolved = limits ? { ...DEFAULT_XML_LIMITS, ...limits } : DEFAULT_XML_LIMITS;
+  const fast = await fastParseXmlInSlices(text, resolved, slice, nextTurn);
+  if (fast) return fast;
+  // Its own parser: the shared one may be needed by another request while this one waits.
+  const own = createReusable();
+  own.busy = true;
+  try {
+    own.begin(limits ?? {});
+    for (let at = 0; at < text.length; at += slice) {
+      own.write(text.slice(at, at + slice));
+      if (at + slice < text.length) await nextTurn();
+    }
+    return own.end();
+  } finally {
+    own.busy = false;
+  }
+}
+
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /** The saxes path alone: what decides every document the fast path leaves alone, and every error. */
 export function parseXmlWithSaxes(text: string, limits: XmlParseLimits = {}): XmlElement {
   const state = reusable ?? createReusable();
@@ -46,6 +76,10 @@ let reusable: ReusableParser | undefined;
 interface ReusableParser {
   busy: boolean;
   parse(text: string, limits: XmlParseLimits): XmlElement;
+  /** parse, in pieces: begin, write each piece of the text, end. */
+  begin(limits: XmlParseLimits): void;
+  write(piece: string): void;
+  end(): XmlElement;
 }
 
 /**
@@ -122,9 +156,23 @@ function createReusable(): ReusableParser {
     throw failure ?? new AccordError('ACCORD_ERR_XML', cleanSaxesMessage(err.message), { line: parser.line, column: parser.column });
   });
 
+  const guarded = (f: () => void) => {
+    try {
+      f();
+    } catch (e) {
+      stack = [];
+      if (e instanceof AccordError) throw e;
+      throw new AccordError('ACCORD_ERR_XML', cleanSaxesMessage((e as Error).message), { line: parser.line, column: parser.column });
+    }
+  };
   const self: ReusableParser = {
     busy: false,
     parse(text, limits) {
+      self.begin(limits);
+      self.write(text);
+      return self.end();
+    },
+    begin(limits) {
       ({ maxDepth, maxAttributes, maxElements } = { ...DEFAULT_XML_LIMITS, ...limits });
       stack = [];
       root = undefined;
@@ -132,14 +180,13 @@ function createReusable(): ReusableParser {
       attributes = 0;
       failure = undefined;
       (parser as unknown as { _init(): void })._init();
-      try {
-        parser.write(text).close();
-      } catch (e) {
-        if (e instanceof AccordError) throw e;
-        throw new AccordError('ACCORD_ERR_XML', cleanSaxesMessage((e as Error).message), { line: parser.line, column: parser.column });
-      } finally {
-        stack = [];
-      }
+    },
+    write(piece) {
+      guarded(() => parser.write(piece));
+    },
+    end() {
+      guarded(() => parser.close());
+      stack = [];
       if (!root) throw new AccordError('ACCORD_ERR_XML', 'no root element', {});
       const result = root;
       root = undefined;
