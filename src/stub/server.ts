@@ -11,6 +11,7 @@ import { loadContracts, type ContractSource } from './contracts';
 import { allowOrigin, answerPreflight, isPreflight } from './cors';
 import { dispatch, type Outcome } from './dispatch';
 import { noMatchReport, unknownPathReport } from './report';
+import { answerMalformedRequests } from './malformed';
 import { fixedResponse, respond } from './respond';
 import type { NotServed, RouteTable } from './route';
 import { buildRoutes } from './routes';
@@ -84,6 +85,7 @@ export async function startStub(options: StubOptions): Promise<RunningStub> {
     cors: options.cors ?? false,
   });
   const server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS }, handler);
+  answerMalformedRequests(server, HEADERS_TIMEOUT_MS);
   const port = await listen(server, options.port ?? 0, host);
   const reload = (): ReloadResult => {
     let result: ReloadResult;

@@ -1,0 +1,60 @@
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+
+/**
+ * What the stub answers to bytes that are not HTTP. Node's own answer destroys the
+ * connection at once, so a valid request pipelined before the malformed one in the same
+ * packet lost its response. Here the requests already read are answered first, in order,
+ * then the malformed one gets its 400 and the connection closes.
+ */
+export function answerMalformedRequests(server: Server, graceMs: number): void {
+  const open = new WeakMap<Duplex, Connection>();
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    let c = open.get(req.socket);
+    if (!c) open.set(req.socket, (c = { answering: 0 }));
+    const conn = c;
+    conn.answering++;
+    res.once('close', () => {
+      if (--conn.answering === 0) conn.refuse?.();
+    });
+  });
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    const c = open.get(socket) ?? { answering: 0 };
+    open.set(socket, c);
+    // A broken parser reports again for every later packet: the first report decides.
+    if (c.refuse || c.refused) return;
+    if (err.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    c.refuse = () => {
+      c.refuse = undefined;
+      c.refused = true;
+      if (!socket.writable) return void socket.destroy();
+      const text = `accord stub: ${describe(status, err.code)}\n`;
+      socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
+    };
+    // A request time-out means the request in flight will never end: answered now.
+    if (c.answering === 0 || status === 408) return c.refuse();
+    // The requests before it end soon (their bytes have all arrived); if not, the connection goes.
+    setTimeout(() => {
+      if (c.refuse) socket.destroy();
+    }, graceMs).unref();
+  });
+}
+
+interface Connection {
+  /** Requests read on this connection and not yet answered. */
+  answering: number;
+  /** Set once a malformed request is read: sends its 400 when the earlier ones are answered. */
+  refuse?: () => void;
+  refused?: boolean;
+}
+
+function describe(status: number, code: string | undefined): string {
+  if (status === 431) return 'request headers too large (over the limit of 16 KB)';
+  if (status === 408) return 'request not received in time';
+  // The parser's code names the fault (HPE_INVALID_METHOD, …); the bytes themselves are not echoed.
+  return `malformed HTTP request${code && /^HPE_[A-Z_]+$/.test(code) ? ` (${code})` : ''}`;
+}
