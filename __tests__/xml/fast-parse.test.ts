@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fastParseXml } from '../../src/xml/fast-parse';
-import { DEFAULT_XML_LIMITS, parseXml, parseXmlWithSaxes, type XmlParseLimits } from '../../src/xml/parse';
+import { DEFAULT_XML_LIMITS, parseXml, parseXmlInSlices, parseXmlWithSaxes, type XmlParseLimits } from '../../src/xml/parse';
 import type { XmlElement } from '../../src/xml/tree';
 import { AccordError } from '../../src/errors';
 import { mutant, seeded } from '../helpers/mutate';
@@ -176,5 +176,30 @@ describe('the fast XML path agrees with saxes', () => {
       if (agree(text, limits) === 'refused') refused++;
     }
     expect(refused).toBeGreaterThan(300);
+  });
+
+  it('parsed in slices (the stub, for large bodies), gives the same tree or the same error, on 600 mutants', async () => {
+    const r = seeded(20261125);
+    const seeds = documents.filter((d) => d.length < 6000);
+    const outcome = (f: () => XmlElement) => {
+      try {
+        return { tree: f() };
+      } catch (e) {
+        return { error: (e as Error).message, location: (e as AccordError).location };
+      }
+    };
+    for (let i = 0; i < 600; i++) {
+      const text = i % 4 === 0 ? seeds[Math.floor(r() * seeds.length)] : mutant(seeds[Math.floor(r() * seeds.length)], r, PALETTE);
+      const limits = i % 3 === 0 ? { maxElements: 1 + Math.floor(r() * 40), maxDepth: 1 + Math.floor(r() * 6) } : undefined;
+      // Slices of a few characters: every boundary falls inside some name, entity, comment or line end.
+      const slice = 1 + Math.floor(r() * 200);
+      let sliced: ReturnType<typeof outcome>;
+      try {
+        sliced = { tree: await parseXmlInSlices(text, limits, slice) };
+      } catch (e) {
+        sliced = { error: (e as Error).message, location: (e as AccordError).location };
+      }
+      expect(sliced).toEqual(outcome(() => parseXml(text, limits)));
+    }
   });
 });

@@ -49,6 +49,11 @@ export async function parseXmlInSlices(text: string, limits?: XmlParseLimits, sl
       if (at + slice < text.length) await nextTurn();
     }
     return own.end();
+  } catch (e) {
+    if (!(e instanceof AccordError)) throw e;
+    // Where a slice ends decides which of two checks words some errors (text outside the root):
+    // the error is told as a whole parse tells it. That parse stops at the error, as this one did.
+    return parseXmlWithSaxes(text, limits);
   } finally {
     own.busy = false;
   }
