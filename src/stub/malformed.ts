@@ -11,15 +11,16 @@ export function answerMalformedRequests(server: Server, graceMs: number): void {
   const open = new WeakMap<Duplex, Connection>();
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     let c = open.get(req.socket);
-    if (!c) open.set(req.socket, (c = { answering: 0 }));
+    if (!c) open.set(req.socket, (c = { answering: new Set() }));
     const conn = c;
-    conn.answering++;
+    conn.answering.add(req);
     res.once('close', () => {
-      if (--conn.answering === 0) conn.refuse?.();
+      conn.answering.delete(req);
+      if (!waiting(conn)) conn.refuse?.();
     });
   });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
-    const c = open.get(socket) ?? { answering: 0 };
+    const c = open.get(socket) ?? { answering: new Set() };
     open.set(socket, c);
     // A broken parser reports again for every later packet: the first report decides.
     if (c.refuse || c.refused) return;
@@ -36,7 +37,7 @@ export function answerMalformedRequests(server: Server, graceMs: number): void {
       socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
     };
     // A request time-out means the request in flight will never end: answered now.
-    if (c.answering === 0 || status === 408) return c.refuse();
+    if (!waiting(c) || status === 408) return c.refuse();
     // The requests before it end soon (their bytes have all arrived); if not, the connection goes.
     setTimeout(() => {
       if (c.refuse) socket.destroy();
@@ -44,9 +45,18 @@ export function answerMalformedRequests(server: Server, graceMs: number): void {
   });
 }
 
+/**
+ * Whether requests read whole are still being answered. One cut short by the fault (a body
+ * shorter than its Content-Length, then the client's end) never will be: it is not waited for.
+ */
+function waiting(c: Connection): boolean {
+  for (const req of c.answering) if (req.complete) return true;
+  return false;
+}
+
 interface Connection {
   /** Requests read on this connection and not yet answered. */
-  answering: number;
+  answering: Set<IncomingMessage>;
   /** Set once a malformed request is read: sends its 400 when the earlier ones are answered. */
   refuse?: () => void;
   refused?: boolean;
