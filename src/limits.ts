@@ -13,6 +13,9 @@ export const MAX_JSON_DEPTH = 256;
 /** XML documents: element depth, attributes per element, elements per document. */
 export const XML_LIMITS = { maxDepth: 256, maxAttributes: 256, maxElements: 200_000 } as const;
 
+/** A large XML body is parsed this many characters per turn of the event loop (a few ms), so a server keeps answering others. */
+export const XML_SLICE = 128 * 1024;
+
 /** Generation: nesting beyond which optional and repeated parts are left out (a recursive type must end). */
 export const MAX_GENERATE_DEPTH = 24;
 

@@ -1,6 +1,6 @@
 import { SaxesParser } from 'saxes';
 import { AccordError } from '../errors';
-import { XML_LIMITS } from '../limits';
+import { XML_LIMITS, XML_SLICE } from '../limits';
 import { fastParseXml, fastParseXmlInSlices } from './fast-parse';
 import { splitName, type XmlElement, type XmlNode } from './tree';
 
@@ -27,9 +27,6 @@ export function parseXml(text: string, limits?: XmlParseLimits): XmlElement {
   // The common case, about twice as fast (fast-parse.ts); anything it does not fully understand, and every error, goes to saxes.
   return fastParseXml(text, resolved) ?? parseXmlWithSaxes(text, limits);
 }
-
-/** Characters parsed per turn of the event loop by parseXmlInSlices: a few milliseconds' work. */
-export const XML_SLICE = 128 * 1024;
 
 /**
  * parseXml for a server: the same tree or error, parsed in slices of `slice` characters with
