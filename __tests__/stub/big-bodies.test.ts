@@ -25,8 +25,8 @@ describe('a large wrong body', () => {
   });
   afterAll(() => stub.close());
 
-  it('does not stop the stub answering another client meanwhile', async () => {
-    const big = wrongBody(8);
+  it('does not stop the stub answering another client meanwhile (9 MB)', async () => {
+    const big = wrongBody(9);
     const started = performance.now();
     let done = false;
     const answer = post(`${stub.url}/ws`, big).finally(() => (done = true));
@@ -44,10 +44,11 @@ describe('a large wrong body', () => {
     expect(res.body).toContain('Envelope/Body/getPetRequest/note: expected no such node here, found unexpected node <note>');
     expect(res.body).toContain('… and more mismatches (the comparison stops after the first 50)');
     // Before: the body was parsed and compared in one block of seconds, and the small request
-    // sent meanwhile waited for all of it (its wait was ~90 % of the big one's time). Now the
-    // parse gives way every slice: the other client waits a slice, not the whole body.
+    // sent meanwhile waited for all of it (its wait was 67 % of the big one's time). Now the
+    // parse gives way every slice: the slowest wait is a slice or a GC pause (measured 9-15 %,
+    // on a loaded machine; the bound leaves room for more).
     expect(waits.length).toBeGreaterThanOrEqual(5);
-    expect(Math.max(...waits)).toBeLessThan(total / 4);
+    expect(Math.max(...waits)).toBeLessThan(total / 3);
   });
 
   it('keeps the stub\'s memory bounded (RSS of a stub process)', async () => {

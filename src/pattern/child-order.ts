@@ -90,8 +90,12 @@ export function cheapestAlignment(slots: readonly OrderSlot[], children: readonl
   return assigned;
 }
 
-/** The steps that explain children which fit no order of the slots (`assigned` from cheapestAlignment). */
-export function explainOrder(slots: readonly OrderSlot[], children: readonly { local: string }[], assigned: Int32Array, path: string): OrderStep[] {
+/**
+ * The steps that explain children which fit no order of the slots (`assigned` from cheapestAlignment).
+ * `limit`: stop after that many reports (the stub's report is full at 50; 150,000 unexpected nodes
+ * made 150,000 steps, each with its path and sentence, to be thrown away).
+ */
+export function explainOrder(slots: readonly OrderSlot[], children: readonly { local: string }[], assigned: Int32Array, path: string, limit = Infinity): OrderStep[] {
   const m = children.length;
   const filled = new Int32Array(slots.length);
   for (let c = 0; c < m; c++) if (assigned[c] >= 0) filled[assigned[c]]++;
@@ -141,10 +145,11 @@ export function explainOrder(slots: readonly OrderSlot[], children: readonly { l
   }
 
   const steps: OrderStep[] = [];
+  let checks = 0;
   const taken = new Int32Array(slots.length);
   const seen = new Map<string, number>();
   const tooMany = new Set<string>();
-  for (let c = 0; c <= m; c++) {
+  for (let c = 0; c <= m && steps.length - checks < limit; c++) {
     const missing = missingBefore.get(c);
     if (missing) for (const step of missing) steps.push(step);
     if (c === m) break;
@@ -155,6 +160,7 @@ export function explainOrder(slots: readonly OrderSlot[], children: readonly { l
     if (s >= 0) {
       const index = taken[s]++;
       steps.push({ kind: 'check', child: c, slot: s, path: `${path}/${local}${slots[s].max === Infinity ? `[${index}]` : ''}` });
+      checks++;
       continue;
     }
     const h = home[c];
@@ -177,6 +183,7 @@ export function explainOrder(slots: readonly OrderSlot[], children: readonly { l
       else steps.push(report(at, `node <${local}> in its place in the order`, `<${local}> as child node ${c + 1}`));
       // Its content is still worth checking against the slot it belongs to.
       steps.push({ kind: 'check', child: c, slot: h, path: at });
+      checks++;
     }
   }
   return steps;

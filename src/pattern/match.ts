@@ -293,7 +293,7 @@ function matchChildren(slots: ElementSlot[], children: XmlElement[], scope: Scop
   const cheapest = cheapestAlignment(order, children);
   // Too many to search for the nodes out of place: the order line above is the report.
   if (!cheapest) return out;
-  for (const step of explainOrder(order, children, cheapest, path)) {
+  for (const step of explainOrder(order, children, cheapest, path, limit)) {
     if (out.length >= limit) break;
     if (step.kind === 'report') out.push(step.mismatch);
     else append(out, matchElement(effectiveElement(slots[step.slot].pattern, scope), children[step.child], scope, step.path, limit - out.length));
