@@ -228,6 +228,9 @@ const AUDITED: Record<string, Record<string, Hostile[]>> = {
   'stub/contracts.ts': {
     [String.raw`/\.wsdl$/i`]: [h('.wsdl', '', 'x')],
   },
+  'stub/malformed.ts': {
+    [String.raw`/^HPE_[A-Z_]+$/`]: [h('A', 'HPE_', 'x')],
+  },
   'stub/example-files.ts': {
     [String.raw`/\.(spec|wsdl)$/i`]: [h('.spec', '', 'x')],
   },
