@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { excerpt, hexPreview, isBinary, printable, printableBody, quoted } from '../../src/printable';
-import { cpuMsSync } from './timing';
+import { cpuMsSync } from '../helpers/timing';
 
 describe('printable: input shown on a terminal cannot drive it', () => {
   it('escapes escape sequences, bell, backspace, carriage return, DEL and C1 controls; keeps newlines and tabs', () => {

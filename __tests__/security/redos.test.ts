@@ -7,7 +7,7 @@ import { runCase } from '../../src/runner/run-case';
 import { startStub, type RunningStub } from '../../src/stub';
 import { startServer } from '../helpers/servers';
 import { CONTRACTS, PET_SPEC, call, petRequest, post } from '../stub/helpers';
-import { cpuMs } from './timing';
+import { cpuMs } from '../helpers/timing';
 
 /**
  * Issue 11, defect 1: `(number)` and `(email)` were decided by expressions that

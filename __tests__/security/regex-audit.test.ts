@@ -4,7 +4,7 @@ import ts from 'typescript';
 import { soapActionHeader } from '../../src/logs/extract-cxf';
 import { cleanContext } from '../../src/logs/extract-envelopes';
 import { SCALARS } from '../../src/pattern/scalars';
-import { cpuMsSync } from './timing';
+import { cpuMsSync } from '../helpers/timing';
 
 /**
  * Every regular expression in src/ is audited (docs/security.md, "Regular

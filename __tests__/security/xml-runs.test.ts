@@ -5,7 +5,7 @@ import { AccordError } from '../../src/errors';
 import { importLogs } from '../../src/logs/import-log';
 import { importWsdl } from '../../src/wsdl';
 import { parseXml } from '../../src/xml/parse';
-import { cpuMs, cpuMsSync } from './timing';
+import { cpuMs, cpuMsSync } from '../helpers/timing';
 
 /**
  * Issue 11, defect 5: a megabyte of `<` kept `accord import wsdl` busy for
