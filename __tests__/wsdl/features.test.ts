@@ -7,29 +7,33 @@ import { parseXml } from '../../src/xml/parse';
 import { runCase, formatCaseReport } from '../../src/runner/run-case';
 import { startStub } from '../../src/stub';
 import { importWsdl } from '../../src/wsdl';
-import { corpusFile } from './corpus';
+import { corpusWsdl, withCorpus } from '../helpers/corpus';
+import { WSDL_FIXTURES as FIXTURES } from './fixtures';
 
 /**
  * Golden files: small WSDLs under __tests__/fixtures/wsdl/<name>/ beside the
  * contract they must produce. UPDATE_GOLDEN=1 rewrites the expected files
  * (then read the diff before committing it).
  */
-const FIXTURES = path.join(__dirname, '..', 'fixtures', 'wsdl');
-/** [fixture folder, input WSDL, options]: the input is the fixture's own, or a corpus WSDL read in place. */
-const GOLDEN: [string, string, Parameters<typeof importWsdl>[1]][] = [
+type Golden = [string, string, Parameters<typeof importWsdl>[1]];
+/** [fixture folder, input WSDL, options]: the input is the fixture's own. */
+const GOLDEN: Golden[] = [
   ['features', 'features.wsdl', {}],
   ['features', 'features.wsdl', { soapVersion: '1.2' }],
-  ['corpus', corpusFile('asmx-calculator'), {}],
-  ['corpus', corpusFile('cxf-customerservice'), {}],
-  ['corpus', corpusFile('cxf-rpclit'), {}],
-  ['corpus', corpusFile('cxf-soap12'), {}],
-  ['corpus', corpusFile('node-soap-hello-rpc'), {}],
-  ['corpus', corpusFile('wsdl20-axis2-generated'), {}],
+  ['rpc-literal', 'greeter.wsdl', {}],
+  ['rpc-encoded', 'hello.wsdl', {}],
+  ['rpc-encoded', 'arrays-soap12.wsdl', {}],
+  ['wsdl20', 'orders.wsdl', {}],
+  ['wsdl20', 'orders.wsdl', { soapVersion: '1.2' }],
+  ['imports', 'main.wsdl', {}],
+  ['services', 'multi.wsdl', {}],
+  ['services', 'multi.wsdl', { soapVersion: '1.2' }],
 ];
+/** [folder, corpus folder, options]: a corpus WSDL read in place; its contract is kept in fixtures/wsdl/corpus. */
+const CORPUS_GOLDEN: Golden[] = ['asmx-calculator', 'cxf-customerservice', 'cxf-rpclit', 'cxf-soap12', 'node-soap-hello-rpc', 'wsdl20-axis2-generated'].map((f) => ['corpus', f, {}]);
 
-describe.each(GOLDEN)('golden %s/%s %j', (folder, file, options) => {
-  const input = path.isAbsolute(file) ? file : path.join(FIXTURES, folder, file);
-  const expectedFile = path.join(FIXTURES, folder, `${path.basename(file).replace(/\.wsdl$/, '')}${options?.soapVersion ? `.soap${options.soapVersion.replace('.', '')}` : ''}.spec`);
+function golden([folder, file, options]: Golden, input: string): void {
+  const expectedFile = path.join(FIXTURES, folder, `${path.basename(input).replace(/\.wsdl$/, '')}${options?.soapVersion ? `.soap${options.soapVersion.replace('.', '')}` : ''}.spec`);
   const { text } = importWsdl(input, options);
 
   test('the contract is the expected one', () => {
@@ -49,6 +53,12 @@ describe.each(GOLDEN)('golden %s/%s %j', (folder, file, options) => {
       await stub.close();
     }
   });
+}
+
+describe.each(GOLDEN)('golden %s/%s %j', (...g) => golden(g, path.join(FIXTURES, g[0], g[1])));
+
+withCorpus('wsdl-corpus', 'golden contracts of six corpus WSDLs', () => {
+  describe.each(CORPUS_GOLDEN)('golden %s/%s %j', (...g) => golden(g, corpusWsdl(g[1])));
 });
 
 describe('XSD constructs, as written for features.wsdl', () => {
