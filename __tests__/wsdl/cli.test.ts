@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { run } from '../../src/cli/main';
 import { loadContract } from '../../src/contract/load';
-import { corpusFile } from './corpus';
+import { wsdlFixture as fixture } from './fixtures';
 
 let dir: string;
 beforeEach(() => {
@@ -19,51 +19,53 @@ async function accord(...argv: string[]): Promise<{ code: number; out: string; e
 }
 
 test('writes <wsdl base name>.spec in the current folder, prints the path and a summary', async () => {
-  const r = await accord('import', 'wsdl', corpusFile('asmx-calculator'));
+  const r = await accord('import', 'wsdl', fixture('features/features.wsdl'));
   expect(r.err).toBe('');
   expect(r.code).toBe(0);
-  const file = path.join(dir, 'calculator-soap11and12.spec');
+  const file = path.join(dir, 'features.spec');
   expect(r.out).toBe(
     [
-      'wrote calculator-soap11and12.spec',
-      'Calculator: 4 operations, 4 scenarios, 0 types, SOAP 1.1',
-      '  4 operations are offered over SOAP 1.1 and 1.2: SOAP 1.1 written (use --soap-version 1.2 for the other)',
-      '  ports written: CalculatorSoap; ports offering the same operations left out: CalculatorSoap12',
+      'wrote features.spec',
+      'Features: 3 operations, 3 scenarios, 12 types, SOAP 1.1, 2 nodes marked (anything)',
+      '  3 operations are offered over SOAP 1.1 and 1.2: SOAP 1.1 written (use --soap-version 1.2 for the other)',
+      '  ports written: FeaturesSoap; ports offering the same operations left out: FeaturesSoap12',
+      '  note: optional xsd:any wildcards are left out: extension elements in their place are reported as unexpected',
+      '  note: anyAttribute is not represented: attributes beyond the declared ones are reported as unexpected',
       '',
     ].join('\n'),
   );
-  expect(loadContract(file).scenarios.map((s) => s.name)).toEqual(['Add', 'Subtract', 'Multiply', 'Divide']);
+  expect(loadContract(file).scenarios.map((s) => s.name)).toEqual(['getPerson', 'draw', 'notify']);
 });
 
 test('--output, --soap-version, and what was left unresolved or skipped', async () => {
-  const r = await accord('import', 'wsdl', corpusFile('savon-brand-rpc-encoded'), '--output', 'contracts/brand_v1.spec');
+  const r = await accord('import', 'wsdl', fixture('imports/main.wsdl'), '--output', 'contracts/catalog_v1.spec');
   // The folder does not exist: writing fails with a clear message.
   expect(r.code).toBe(2);
-  expect(r.err).toMatch(/^accord import wsdl: cannot write contracts\/brand_v1\.spec: its folder does not exist$/m);
-  const ok = await accord('import', 'wsdl', corpusFile('savon-brand-rpc-encoded'), '-o', 'brand_v1.spec');
+  expect(r.err).toMatch(/^accord import wsdl: cannot write contracts\/catalog_v1\.spec: its folder does not exist$/m);
+  const ok = await accord('import', 'wsdl', fixture('imports/main.wsdl'), '-o', 'catalog_v1.spec');
   expect(ok.code).toBe(0);
-  expect(ok.out).toMatch(/^wrote brand_v1\.spec\nSoftLayer_BrandService: 24 operations, 24 scenarios, \d+ types?, SOAP 1\.1, \d+ nodes marked \(anything\), 1 import unresolved\n/);
-  expect(ok.out).toContain('unresolved https://api.softlayer.com/soap/v3/SoftLayer_Brand?xsd');
-  expect(ok.out).toContain('a URL: accord never reaches the network');
-  const twelve = await accord('import', 'wsdl', corpusFile('asmx-calculator'), '-o', 'calc12.spec', '--soap-version', '1.2');
+  expect(ok.out).toMatch(/^wrote catalog_v1\.spec\nCatalogService: 2 operations, 2 scenarios, 4 types, SOAP 1\.1, 2 nodes marked \(anything\), 2 imports unresolved\n/);
+  expect(ok.out).toMatch(/unresolved https:\/\/schemas\.example\.com\/remote\.xsd \(.*catalog\.xsd:8\): a URL: accord never reaches the network\n/);
+  expect(ok.out).toMatch(/unresolved gone\.xsd \(.*catalog\.xsd:9\): no such file\n/);
+  const twelve = await accord('import', 'wsdl', fixture('features/features.wsdl'), '-o', 'features12.spec', '--soap-version', '1.2');
   expect(twelve.code).toBe(0);
-  expect(readFileSync(path.join(dir, 'calc12.spec'), 'utf8')).toContain('http://www.w3.org/2003/05/soap-envelope');
+  expect(readFileSync(path.join(dir, 'features12.spec'), 'utf8')).toContain('http://www.w3.org/2003/05/soap-envelope');
 });
 
 test('an existing file is kept unless --force', async () => {
   writeFileSync(path.join(dir, 'mine.spec'), 'Feature: mine\n');
-  const r = await accord('import', 'wsdl', corpusFile('cxf-addnumbers'), '-o', 'mine.spec');
+  const r = await accord('import', 'wsdl', fixture('rpc-encoded/hello.wsdl'), '-o', 'mine.spec');
   expect(r.code).toBe(2);
   expect(r.err).toBe('accord import wsdl: mine.spec exists; use --force to overwrite it or --output to write elsewhere\n');
   expect(readFileSync(path.join(dir, 'mine.spec'), 'utf8')).toBe('Feature: mine\n');
-  expect((await accord('import', 'wsdl', corpusFile('cxf-addnumbers'), '-o', 'mine.spec', '--force')).code).toBe(0);
+  expect((await accord('import', 'wsdl', fixture('rpc-encoded/hello.wsdl'), '-o', 'mine.spec', '--force')).code).toBe(0);
 });
 
 test.each([
   [['import', 'wsdl', 'missing.wsdl'], /^accord: no such file: .*missing\.wsdl\n$/],
   [['import', 'wsdl', 'https://example.com/service?wsdl'], /^accord: https:\/\/example\.com\/service\?wsdl: accord never reaches the network: save the WSDL/],
-  [['import', 'wsdl', corpusFile('asmx-calculator'), '--soap-version', '1.3'], /--soap-version must be 1\.1 or 1\.2, found "1\.3"/],
-  [['import', 'wsdl', corpusFile('asmx-calculator'), '--port', 'Nope'], /no SOAP port named "Nope"/],
+  [['import', 'wsdl', fixture('features/features.wsdl'), '--soap-version', '1.3'], /--soap-version must be 1\.1 or 1\.2, found "1\.3"/],
+  [['import', 'wsdl', fixture('features/features.wsdl'), '--port', 'Nope'], /no SOAP port named "Nope"/],
 ])('exit 2 with a clear message: %j', async (argv, message) => {
   const r = await accord(...argv);
   expect(r.code).toBe(2);
@@ -89,8 +91,8 @@ test('`accord import` has the wsdl subcommand (others add theirs beside it)', as
 });
 
 test('-o - writes the contract to standard output and the summary to standard error', async () => {
-  const r = await accord('import', 'wsdl', corpusFile('cxf-addnumbers'), '-o', '-');
+  const r = await accord('import', 'wsdl', fixture('rpc-encoded/hello.wsdl'), '-o', '-');
   expect(r.code).toBe(0);
-  expect(r.out).toMatch(/^Feature: AddNumbersService\n/);
-  expect(r.err).toMatch(/^AddNumbersService: 1 operation, 1 scenario, /);
+  expect(r.out).toMatch(/^Feature: Hello_Service\n/);
+  expect(r.err).toMatch(/^Hello_Service: 1 operation, 1 scenario, /);
 });

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { parseContract, testCases } from '../../src/contract/load';
 import { runCase, formatCaseReport, type CaseResult } from '../../src/runner/run-case';
 import { importWsdl, type ImportOptions } from '../../src/wsdl';
-import { corpusFile } from './corpus';
+import { corpusWsdl, withCorpus } from '../helpers/corpus';
+import { wsdlFixture as fixture } from './fixtures';
 
 /**
  * An independent SOAP implementation (the `soap` package) hosts a service from
@@ -21,7 +22,8 @@ interface Hosted {
   close(): Promise<void>;
 }
 
-async function host(wsdlFile: string, path: string, services: import('soap').IServices): Promise<Hosted> {
+/** `soapHeader` gives the response's SOAP Header entries for a method (the package's own hook). */
+async function host(wsdlFile: string, path: string, services: import('soap').IServices, soapHeader?: (method: string) => string): Promise<Hosted> {
   const requests: Hosted['requests'] = [];
   const server: Server = createServer((_req, res) => {
     res.statusCode = 404;
@@ -29,10 +31,16 @@ async function host(wsdlFile: string, path: string, services: import('soap').ISe
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   // One-way operations answered as WS-I Basic Profile, JAX-WS, CXF and .NET do (the package's default is 200 with an envelope).
-  soap.listen(server, { path, services, xml: readFileSync(wsdlFile, 'utf8'), oneWay: { responseCode: 202, emptyBody: true } });
+  // uri: the base for the WSDL's relative imports.
+  const listening = soap.listen(server, { path, services, xml: readFileSync(wsdlFile, 'utf8'), uri: wsdlFile, oneWay: { responseCode: 202, emptyBody: true } });
+  if (soapHeader) listening.addSoapHeader((method: string) => soapHeader(method));
 
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // The package reads imported schemas asynchronously and answers nothing until then, with no event
+  // to await: its ?wsdl page appears when it is ready.
+  for (let i = 0; i < 200 && (await fetch(`${url}${path}?wsdl`)).status !== 200; i++) await new Promise((r) => setTimeout(r, 10));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url,
     requests,
     close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
   };
@@ -62,9 +70,85 @@ const calculator = {
   Divide: (a: { intA: string; intB: string }) => ({ DivideResult: Math.trunc(num(a.intA) / num(a.intB)) }),
 };
 
-describe('a real SOAP service (the soap package) passes the imported contract', () => {
+describe('a real SOAP service (the soap package) passes the contract imported from a repository WSDL', () => {
+  test('rpc/encoded HelloService without <types> (wrapper with encodingStyle, SOAPAction)', async () => {
+    const file = fixture('rpc-encoded/hello.wsdl');
+    const hosted = await host(file, '/SayHello/', { Hello_Service: { Hello_Port: { sayHello: (a: { firstName: string }) => ({ greeting: `Hello ${a.firstName}` }) } } });
+    try {
+      const results = await runAll(file, hosted);
+      expect(failures(results, hosted.url)).toEqual([]);
+      expect(hosted.requests[0].body).toMatch(/<tns:sayHello soapenv:encodingStyle="http:\/\/schemas.xmlsoap.org\/soap\/encoding\/"><firstName>[^<]+<\/firstName><\/tns:sayHello>/);
+      expect(hosted.requests[0].headers.soapaction).toMatch(/^"?sayHello"?$/);
+    } finally {
+      await hosted.close();
+    }
+  });
+
+  test('rpc/literal greeter (wrapper named after the operation, parts as unqualified children, a part-less input, a header part)', async () => {
+    const file = fixture('rpc-literal/greeter.wsdl');
+    const hosted = await host(file, '/rpclit/greeter', {
+      GreeterService: {
+        GreeterPort: {
+          sayHi: () => ({ out: 'Hi' }),
+          greetMe: (a: { in: string }) => ({ out: `Hello ${a.in}` }),
+          sendData: (a: { in: unknown }) => ({ out: a.in }),
+          traced: () => ({ out: true }),
+        },
+      },
+    }, (method) => (method === 'traced' ? '<h:trace xmlns:h="urn:accord:rpclit:headers"><h:id>t-1</h:id></h:trace>' : ''));
+    try {
+      const results = await runAll(file, hosted);
+      expect(failures(results, hosted.url)).toEqual([]);
+      expect(results).toHaveLength(4);
+      const greet = hosted.requests.find((r) => r.body.includes('greetMe'))!;
+      expect(greet.body).toMatch(/<tns:greetMe><in>[^<]+<\/in><\/tns:greetMe>/);
+    } finally {
+      await hosted.close();
+    }
+  });
+
+  test('SOAP 1.1 and 1.2 ports beside a 1.2-only port type (SOAPAction for 1.1, action in Content-Type for 1.2)', async () => {
+    const file = fixture('services/multi.wsdl');
+    const search = {
+      search: (a: { term: string }) => ({ hit: [{ name: a.term }], summary: { em: ['x'] }, table: { anything: 'at all' } }),
+      ping: () => ({ at: '2024-02-29T10:00:00Z' }),
+    };
+    const hosted = await host(file, '/multi/search.asmx', { SearchService: { SearchSoap: search, SearchSoap12: search } });
+    try {
+      const results = await runAll(file, hosted);
+      // The soap package serves one path; the 1.2-only Admin port lives at another, which it does not serve.
+      const searchResults = results.filter((r) => r.testCase.name === 'search' || r.testCase.name === 'Search ping');
+      expect(failures(searchResults, hosted.url)).toEqual([]);
+      expect(searchResults).toHaveLength(2);
+      for (const r of hosted.requests.filter((q) => q.body.includes('schemas.xmlsoap.org/soap/envelope'))) expect(r.headers.soapaction).toMatch(/^"?urn:accord:multi\/(search|ping)"?$/);
+    } finally {
+      await hosted.close();
+    }
+  });
+
+  test('the same service, SOAP 1.2 chosen (1.2 envelope, action in Content-Type, no SOAPAction)', async () => {
+    const file = fixture('services/multi.wsdl');
+    const search = { search: () => ({ summary: {}, table: {} }), ping: () => ({ at: '2024-02-29T10:00:00Z' }) };
+    const hosted = await host(file, '/multi/search.asmx', { SearchService: { SearchSoap: search, SearchSoap12: search } });
+    try {
+      const results = (await runAll(file, hosted, { soapVersion: '1.2' })).filter((r) => r.testCase.name === 'search' || r.testCase.name === 'Search ping');
+      expect(failures(results, hosted.url)).toEqual([]);
+      const sent = hosted.requests.filter((r) => !/action="[^"]*Admin/.test(String(r.headers['content-type'])));
+      expect(sent).toHaveLength(2);
+      for (const r of sent) {
+        expect(r.headers.soapaction).toBeUndefined();
+        expect(r.headers['content-type']).toMatch(/^application\/soap\+xml; charset=utf-8; action="urn:accord:multi\/(search|ping)"$/);
+        expect(r.body).toContain('xmlns:soapenv="http://www.w3.org/2003/05/soap-envelope"');
+      }
+    } finally {
+      await hosted.close();
+    }
+  });
+});
+
+withCorpus('wsdl-corpus', 'a real SOAP service (the soap package) passes the contract imported from a corpus WSDL', () => {
   test('ASMX calculator, SOAP 1.1 (SOAPAction header, 1.1 envelope)', async () => {
-    const file = corpusFile('asmx-calculator');
+    const file = corpusWsdl('asmx-calculator');
     const hosted = await host(file, '/calculator.asmx', { Calculator: { CalculatorSoap: calculator, CalculatorSoap12: calculator } });
     try {
       const results = await runAll(file, hosted);
@@ -82,7 +166,7 @@ describe('a real SOAP service (the soap package) passes the imported contract', 
   });
 
   test('ASMX calculator, SOAP 1.2 chosen (1.2 envelope, action in Content-Type, no SOAPAction)', async () => {
-    const file = corpusFile('asmx-calculator');
+    const file = corpusWsdl('asmx-calculator');
     // The soap package dispatches both ports' requests by path; it answers with its first port's envelope, which matching accepts (namespaces are not compared).
     const hosted = await host(file, '/calculator.asmx', { Calculator: { CalculatorSoap: calculator, CalculatorSoap12: calculator } });
     try {
@@ -100,7 +184,7 @@ describe('a real SOAP service (the soap package) passes the imported contract', 
   });
 
   test('CXF customer service (document/literal, one-way operation, enumeration, list of customers)', async () => {
-    const file = corpusFile('cxf-customerservice');
+    const file = corpusWsdl('cxf-customerservice');
     const updated: unknown[] = [];
     const hosted = await host(file, '/CustomerServicePort', {
       CustomerServiceService: {
@@ -132,7 +216,7 @@ describe('a real SOAP service (the soap package) passes the imported contract', 
   });
 
   test('CXF rpc/literal greeter (wrapper named after the operation, parts as unqualified children)', async () => {
-    const file = corpusFile('cxf-rpclit');
+    const file = corpusWsdl('cxf-rpclit');
     const hosted = await host(file, '/SoapContext/SoapPort', {
       SOAPServiceRPCLit: {
         SoapPortRPCLit: {
@@ -154,7 +238,7 @@ describe('a real SOAP service (the soap package) passes the imported contract', 
   });
 
   test('CXF SOAP 1.2 greeter (SOAP 1.2 only: 1.2 envelope, one-way operation, fault declared)', async () => {
-    const file = corpusFile('cxf-soap12');
+    const file = corpusWsdl('cxf-soap12');
     const hosted = await host(file, '/SoapContext/SoapPort', {
       SOAPService: {
         SoapPort: {
@@ -180,7 +264,7 @@ describe('a real SOAP service (the soap package) passes the imported contract', 
   });
 
   test('node-soap HelloService (rpc/encoded, parts typed with type=)', async () => {
-    const file = corpusFile('node-soap-hello-rpc');
+    const file = corpusWsdl('node-soap-hello-rpc');
     const hosted = await host(file, '/SayHello/', { Hello_Service: { Hello_Port: { sayHello: (a: { firstName: string }) => ({ greeting: `Hello ${a.firstName}` }) } } });
     try {
       const results = await runAll(file, hosted);

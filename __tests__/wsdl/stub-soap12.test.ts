@@ -1,7 +1,7 @@
 import { parseContract } from '../../src/contract/load';
 import { startStub, type RunningStub } from '../../src/stub';
 import { importWsdl } from '../../src/wsdl';
-import { corpusFile } from './corpus';
+import { wsdlFixture } from './fixtures';
 
 /**
  * A stub of an imported SOAP 1.2 contract serves real clients: the action in
@@ -9,33 +9,33 @@ import { corpusFile } from './corpus';
  */
 let stub: RunningStub;
 beforeAll(async () => {
-  const contract = parseContract(importWsdl(corpusFile('asmx-calculator'), { soapVersion: '1.2' }).text, 'calc12.spec');
+  const contract = parseContract(importWsdl(wsdlFixture('services/multi.wsdl'), { soapVersion: '1.2' }).text, 'multi12.spec');
   stub = await startStub({ contracts: contract, port: 0, log: () => undefined });
 });
 afterAll(() => stub.close());
 
-const envelope = '<s:Envelope xmlns:s="http://www.w3.org/2003/05/soap-envelope" xmlns:t="http://tempuri.org/"><s:Body><t:Add><intA>1</intA><intB>2</intB></t:Add></s:Body></s:Envelope>';
+const envelope = '<s:Envelope xmlns:s="http://www.w3.org/2003/05/soap-envelope" xmlns:t="urn:accord:multi"><s:Body><t:ping/></s:Body></s:Envelope>';
 
 async function post(contentType: string): Promise<number> {
-  const res = await fetch(`${stub.url}/calculator.asmx`, { method: 'POST', headers: { 'content-type': contentType }, body: envelope });
+  const res = await fetch(`${stub.url}/multi/search.asmx`, { method: 'POST', headers: { 'content-type': contentType }, body: envelope });
   await res.text();
   return res.status;
 }
 
 test.each([
-  'application/soap+xml; charset=utf-8; action="http://tempuri.org/Add"',
-  'application/soap+xml;charset=UTF-8;action="http://tempuri.org/Add"',
-  'Application/SOAP+XML; action=http://tempuri.org/Add; charset=utf-8',
-  'application/soap+xml; action="http://tempuri.org/Add"',
+  'application/soap+xml; charset=utf-8; action="urn:accord:multi/ping"',
+  'application/soap+xml;charset=UTF-8;action="urn:accord:multi/ping"',
+  'Application/SOAP+XML; action=urn:accord:multi/ping; charset=utf-8',
+  'application/soap+xml; action="urn:accord:multi/ping"',
 ])('accepted: %s', async (ct) => {
   expect(await post(ct)).toBe(200);
 });
 
 test.each([
   'application/soap+xml; charset=utf-8',
-  'application/soap+xml; charset=utf-8; action="http://tempuri.org/Subtract"',
+  'application/soap+xml; charset=utf-8; action="urn:accord:multi/search"',
   'text/xml; charset=utf-8',
-  'application/soap+xml; charset=iso-8859-1; action="http://tempuri.org/Add"',
+  'application/soap+xml; charset=iso-8859-1; action="urn:accord:multi/ping"',
 ])('refused (400): %s', async (ct) => {
   expect(await post(ct)).toBe(400);
 });
