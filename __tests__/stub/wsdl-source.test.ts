@@ -5,18 +5,18 @@ import { parseContract, testCases } from '../../src/contract/load';
 import { formatCaseReport, runCase } from '../../src/runner/run-case';
 import { startStub } from '../../src/stub';
 import { importWsdl } from '../../src/wsdl';
+import { wsdlFixture } from '../wsdl/fixtures';
 import { post, runCli, startStubProcess } from './helpers';
 
 /** `accord stub service.wsdl`: a WSDL is served as the contract its import would write. */
-const CORPUS = path.join(__dirname, '..', '..', '..', 'shared', 'wsdl-corpus');
-const CALCULATOR = path.join(CORPUS, 'asmx-calculator', 'calculator-soap11and12.wsdl');
+const GREETER = wsdlFixture('rpc-literal/greeter.wsdl');
 
 describe('a WSDL as a stub source', () => {
   it('answers every test case of the imported contract (library)', async () => {
-    const stub = await startStub({ contracts: [CALCULATOR] });
+    const stub = await startStub({ contracts: [GREETER] });
     try {
-      expect(stub.served.map((s) => s.name)).toEqual(['Add', 'Subtract', 'Multiply', 'Divide']);
-      const contract = parseContract(importWsdl(CALCULATOR).text, 'calculator.spec');
+      expect(stub.served.map((s) => s.name)).toEqual(['sayHi', 'greetMe', 'sendData', 'traced']);
+      const contract = parseContract(importWsdl(GREETER).text, 'greeter.spec');
       const failures: string[] = [];
       for (const tc of testCases(contract)) {
         const r = await runCase(tc, { baseUrl: stub.url, seed: 3 });
@@ -29,15 +29,15 @@ describe('a WSDL as a stub source', () => {
   });
 
   it('the CLI serves it and explains a request that matches nothing', async () => {
-    const proc = await startStubProcess([CALCULATOR, '--port', '0']);
+    const proc = await startStubProcess([GREETER, '--port', '0']);
     try {
-      expect(proc.stdout()).toMatch(/POST \/calculator\.asmx -> 200 {2}"Add"/);
-      const r = await post(`${proc.url}/calculator.asmx`, '<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><Add xmlns="http://tempuri.org/"><intA>one</intA><intB>2</intB></Add></soap:Body></soap:Envelope>', {
+      expect(proc.stdout()).toMatch(/POST \/rpclit\/greeter -> 200 {2}"sendData"/);
+      const r = await post(`${proc.url}/rpclit/greeter`, '<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><g:sendData xmlns:g="urn:accord:rpclit"><in><g:count>one</g:count><g:label>l</g:label><g:items>i</g:items></in><when>2024-02-29T10:00:00Z</when></g:sendData></soap:Body></soap:Envelope>', {
         'content-type': 'text/xml; charset=utf-8',
-        soapaction: '"http://tempuri.org/Add"',
+        soapaction: '"urn:accord:rpclit:sendData"',
       });
       expect(r.status).toBe(400);
-      expect(r.body).toContain('REQUEST.BODY Envelope/Body/Add/intA: expected a number, found "one"');
+      expect(r.body).toContain('REQUEST.BODY Envelope/Body/sendData/in/count: expected a number, found "one"');
     } finally {
       proc.child.kill('SIGTERM');
       await proc.exited;

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { loadContract } from '../../src/contract/load';
 import { startStub, type RunningStub } from '../../src/stub';
 import { importWsdl } from '../../src/wsdl';
-import { corpusFile } from './corpus';
+import { corpusWsdl, withCorpus } from '../helpers/corpus';
+import { wsdlFixtures } from './fixtures';
 import { childEnv, plain } from '../helpers/child-env';
 
 /**
@@ -14,33 +15,35 @@ import { childEnv, plain } from '../helpers/child-env';
  * tests), all passing.
  */
 const REPO = path.join(__dirname, '..', '..');
-const FOLDERS = ['asmx-calculator', 'cxf-customerservice', 'savon-edialog', 'wsdl20-w3c-primer-greath', 'ihe-xds-iti41-ipf'];
-let dir: string;
-let stub: RunningStub;
 
-beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'accord-jest-wsdl-'));
+interface App {
+  dir: string;
+  stub: RunningStub;
+}
+
+/** A temp app whose contracts are the imports of `wsdls`, served by one stub (their paths differ, so no scenario answers another contract's request). */
+async function app(wsdls: [string, string][]): Promise<App> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'accord-jest-wsdl-'));
   writeFileSync(path.join(dir, 'package.json'), '{"name":"app","private":true}');
   writeFileSync(path.join(dir, 'jest.config.js'), `module.exports = { ...require(${JSON.stringify(path.join(REPO, 'jest-preset.js'))}), rootDir: __dirname };\n`);
-  const files = FOLDERS.map((f) => {
-    const file = path.join(dir, `${f}.spec`);
-    writeFileSync(file, importWsdl(corpusFile(f)).text);
+  const files = wsdls.map(([name, wsdl]) => {
+    const file = path.join(dir, `${name}.spec`);
+    writeFileSync(file, importWsdl(wsdl).text);
     return file;
   });
-  // One stub serves them all: their paths differ, so no scenario answers another contract's request.
   const paths = files.map((f) => loadContract(f).scenarios[0].request.path);
   expect(new Set(paths).size).toBe(paths.length);
-  stub = await startStub({ contracts: files, port: 0, log: () => undefined });
-});
+  return { dir, stub: await startStub({ contracts: files, port: 0, log: () => undefined }) };
+}
 
-afterAll(async () => {
-  await stub?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+async function close(a: App | undefined): Promise<void> {
+  await a?.stub.close();
+  if (a) rmSync(a.dir, { recursive: true, force: true });
+}
 
-function jest(): Promise<{ code: number; output: string }> {
+function jest(a: App): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [require.resolve('jest/bin/jest'), '--ci'], { cwd: dir, env: childEnv({ ACCORD_BASE_URL: stub.url }) });
+    const child = spawn(process.execPath, [require.resolve('jest/bin/jest'), '--ci'], { cwd: a.dir, env: childEnv({ ACCORD_BASE_URL: a.stub.url }) });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -48,9 +51,33 @@ function jest(): Promise<{ code: number; output: string }> {
   });
 }
 
-test('jest --preset accord-contracts runs the imported contracts against their stub: every test passes', async () => {
-  const r = await jest();
-  expect(r.output).toMatch(/Test Suites: 5 passed, 5 total/);
-  expect(r.output).toMatch(/Tests: {7}185 passed, 185 total/);
-  expect(r.code).toBe(0);
-}, 180_000);
+describe('the repository\'s WSDLs', () => {
+  let a: App | undefined;
+  beforeAll(async () => {
+    a = await app(wsdlFixtures().filter((f) => !f.name.startsWith('soap/')).map((f) => [f.name.replace(/\W/g, '_'), f.file]));
+  });
+  afterAll(() => close(a));
+
+  test('jest --preset accord-contracts runs the imported contracts against their stub: every test passes', async () => {
+    const r = await jest(a!);
+    expect(r.output).toMatch(/Test Suites: 7 passed, 7 total/);
+    expect(r.output).toMatch(/Tests: {7}21 passed, 21 total/);
+    expect(r.code).toBe(0);
+  }, 180_000);
+});
+
+withCorpus('wsdl-corpus', 'five corpus WSDLs', () => {
+  const FOLDERS = ['asmx-calculator', 'cxf-customerservice', 'savon-edialog', 'wsdl20-w3c-primer-greath', 'ihe-xds-iti41-ipf'];
+  let a: App | undefined;
+  beforeAll(async () => {
+    a = await app(FOLDERS.map((f) => [f, corpusWsdl(f)]));
+  });
+  afterAll(() => close(a));
+
+  test('jest --preset accord-contracts runs the imported contracts against their stub: every test passes', async () => {
+    const r = await jest(a!);
+    expect(r.output).toMatch(/Test Suites: 5 passed, 5 total/);
+    expect(r.output).toMatch(/Tests: {7}185 passed, 185 total/);
+    expect(r.code).toBe(0);
+  }, 180_000);
+});

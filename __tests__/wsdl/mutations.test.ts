@@ -4,10 +4,12 @@ import path from 'node:path';
 import { parseContract } from '../../src/contract/load';
 import { AccordError } from '../../src/errors';
 import { importWsdl } from '../../src/wsdl';
-import { corpusEntries } from './corpus';
+import { withCorpus, wsdlCorpus } from '../helpers/corpus';
+import { wsdlFixtures } from './fixtures';
 
 /**
- * Every input is hostile: each corpus WSDL, damaged at random (attributes
+ * Every input is hostile: each WSDL (the repository's, and the corpus's when
+ * ../shared is there), damaged at random (attributes
  * dropped or given odd values, elements renamed), either imports into a
  * contract that parses, or fails with an AccordError. Anything else is a bug.
  */
@@ -48,12 +50,12 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-test.each(corpusEntries().map((e, i) => [e.folder, e, i] as const))('%s: damaged copies import or fail cleanly', (folder, entry, i) => {
-  const copy = path.join(dir, folder);
-  cpSync(path.dirname(entry.file), copy, { recursive: true });
-  const main = path.join(copy, entry.mainFile);
+function damaged(name: string, file: string, seed: number): void {
+  const copy = path.join(dir, name.replace(/\W/g, '_'));
+  cpSync(path.dirname(file), copy, { recursive: true });
+  const main = path.join(copy, path.basename(file));
   const original = readFileSync(main, 'utf8');
-  const rnd = random(1000 + i);
+  const rnd = random(seed);
   for (let m = 0; m < MUTANTS_PER_WSDL; m++) {
     writeFileSync(main, mutate(original, rnd));
     let text: string;
@@ -64,6 +66,13 @@ test.each(corpusEntries().map((e, i) => [e.folder, e, i] as const))('%s: damaged
       expect((e as AccordError).describe()).toMatch(/\S/);
       continue;
     }
-    expect(() => parseContract(text, `${folder}-mutant-${m}.spec`)).not.toThrow();
+    expect(() => parseContract(text, `${name}-mutant-${m}.spec`)).not.toThrow();
   }
+}
+
+const TITLE = '%s: damaged copies import or fail cleanly';
+test.each(wsdlFixtures().map((f, i) => [f.name, f.file, 2000 + i] as const))(TITLE, damaged);
+
+withCorpus('wsdl-corpus', 'damaged copies of the corpus WSDLs', () => {
+  test.each(wsdlCorpus().map((e, i) => [e.folder, e.file, 1000 + i] as const))(TITLE, damaged);
 });
