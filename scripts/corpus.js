@@ -3,8 +3,9 @@
 // `npm run corpus`: imports every WSDL of the shared corpus (../shared/wsdl-corpus, read in
 // place) and prints, per WSDL: operations, scenarios written, nodes marked (anything), the
 // time the import took, and whether a stub of the contract passes the contract's own tests.
-// Exits 1 when an import fails, a round trip fails, or an import takes 3 s or more.
-const { readFileSync } = require('node:fs');
+// Exits 1 when an import fails, a round trip fails, or an import takes 3 s or more; 2 when
+// there is no corpus (a fresh clone has none).
+const { existsSync, readFileSync } = require('node:fs');
 const path = require('node:path');
 const { importWsdl } = require('../dist/wsdl');
 const { parseContract, testCases } = require('../dist/contract/load');
@@ -15,6 +16,12 @@ const LIMIT_MS = 3000;
 
 async function main() {
   const corpus = path.resolve(process.argv[2] ?? path.join(__dirname, '..', '..', 'shared', 'wsdl-corpus'));
+  if (!existsSync(path.join(corpus, 'INDEX.tsv'))) {
+    // The corpus is other people's files, kept beside the clone (../shared), never in it.
+    console.error(`accord corpus: no WSDL corpus at ${corpus} (its INDEX.tsv is missing): put it at ../shared/wsdl-corpus or give its folder as the argument`);
+    process.exitCode = 2;
+    return;
+  }
   const rows = readFileSync(path.join(corpus, 'INDEX.tsv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split('\t'));
   const table = [['WSDL', 'version', 'operations', 'scenarios', '(anything)', 'unresolved', 'import ms', 'round trip']];
   let bad = 0;

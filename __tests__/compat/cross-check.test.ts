@@ -9,6 +9,8 @@ import { samePathShape } from '../../src/http/compare-http';
 import { generateBody, type GenerateContext } from '../../src/pattern/generate';
 import { createRandom } from '../../src/pattern/random';
 import type { Pattern, Scope } from '../../src/pattern/types';
+import { SPEC_CORPUS, specCorpus, withCorpus } from '../helpers/corpus';
+import { SPEC_FIXTURES, specFixtures, specHistories } from '../helpers/spec-fixtures';
 import { FIXTURES, fixtureNames } from './fixtures';
 
 /**
@@ -65,20 +67,32 @@ describe('the verdict agrees with the matcher on generated bodies', () => {
   }
 });
 
-describe('the same on real contract histories (older versions in the shared corpus against the current one)', () => {
-  const CORPUS = path.resolve(__dirname, '..', '..', '..', 'shared', 'spec-corpus');
-  const files = readFileSync(path.join(CORPUS, 'INDEX.tsv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split('\t')[0]);
-  const histories = files.filter((f) => /~[0-9a-f]{7}\./.test(f)).map((f) => [f, f.replace(/~[0-9a-f]{7}\./, '.')]).filter(([, cur]) => files.includes(cur));
-  test('there are histories', () => expect(histories.length).toBeGreaterThan(5));
-  test.each(histories)('%s → %s', (olderFile, newerFile) => {
-    const older = parseContract(readFileSync(path.join(CORPUS, olderFile), 'utf8'), olderFile);
-    const newer = parseContract(readFileSync(path.join(CORPUS, newerFile), 'utf8'), newerFile);
-    for (const o of older.scenarios.filter((s) => !s.wip && !s.unsupported)) {
-      for (const n of newer.scenarios.filter((s) => !s.unsupported && s.request.method === o.request.method && samePathShape(s.request.segments, o.request.segments) && s.response.status === o.response.status)) {
-        const changes = scenarioChanges(o, n).filter((c) => c.path.includes('.BODY'));
-        if (!changes.some((c) => c.side === 'request')) expect(rejected(n.request.body, n.scope, samples(o.request.body, o.scope, 7))).toEqual([]);
-        if (!changes.some((c) => c.side === 'response')) expect(rejected(o.response.body, o.scope, samples(n.response.body, n.scope, 70))).toEqual([]);
-      }
+/** Bodies either side generates are accepted by the other, wherever the check says that side is compatible. */
+function historyAgrees(olderFile: string, newerFile: string): void {
+  const older = parseContract(readFileSync(olderFile, 'utf8'), olderFile);
+  const newer = parseContract(readFileSync(newerFile, 'utf8'), newerFile);
+  let pairs = 0;
+  for (const o of older.scenarios.filter((s) => !s.wip && !s.unsupported)) {
+    for (const n of newer.scenarios.filter((s) => !s.unsupported && s.request.method === o.request.method && samePathShape(s.request.segments, o.request.segments) && s.response.status === o.response.status)) {
+      pairs++;
+      const changes = scenarioChanges(o, n).filter((c) => c.path.includes('.BODY'));
+      if (!changes.some((c) => c.side === 'request')) expect(rejected(n.request.body, n.scope, samples(o.request.body, o.scope, 7))).toEqual([]);
+      if (!changes.some((c) => c.side === 'response')) expect(rejected(o.response.body, o.scope, samples(n.response.body, n.scope, 70))).toEqual([]);
     }
-  });
+  }
+  expect(pairs).toBeGreaterThan(0);
+}
+
+const rel = (dir: string) => (f: string) => path.relative(dir, f);
+
+describe('the same on the repository\'s contract histories (name~version.spec against name.spec)', () => {
+  const histories = specHistories(specFixtures().map((f) => f.file));
+  test('there are histories', () => expect(histories.length).toBeGreaterThan(0));
+  test.each(histories.map((h) => h.map(rel(SPEC_FIXTURES))))('%s → %s', (olderFile, newerFile) => historyAgrees(path.join(SPEC_FIXTURES, olderFile), path.join(SPEC_FIXTURES, newerFile)));
+});
+
+withCorpus('spec-corpus', 'the same on real contract histories (older versions in the shared corpus against the current one)', () => {
+  const histories = specHistories(specCorpus().map((r) => path.join(SPEC_CORPUS, r.file))).filter(([older]) => /~[0-9a-f]{7}\./.test(older));
+  test('there are histories', () => expect(histories.length).toBeGreaterThan(5));
+  test.each(histories.map((h) => h.map(rel(SPEC_CORPUS))))('%s → %s', (olderFile, newerFile) => historyAgrees(path.join(SPEC_CORPUS, olderFile), path.join(SPEC_CORPUS, newerFile)));
 });

@@ -4,10 +4,13 @@ import { checkCompatibility, formatText } from '../../src/compat';
 import { parseContract } from '../../src/contract/load';
 import type { Contract } from '../../src/contract/model';
 import { AccordError } from '../../src/errors';
+import { SPEC_CORPUS, withCorpus } from '../helpers/corpus';
 import { seeded } from '../helpers/mutate';
+import { SPEC_FIXTURES } from '../helpers/spec-fixtures';
 
 /**
- * Every version pair is hostile input too: real contracts, their placeholders
+ * Every version pair is hostile input too: real contracts (the repository's,
+ * and the shared spec corpus when ../shared is there), their placeholders
  * swapped for others (types, optionality, repetition, open objects, new
  * nodes), compared with the original both ways. Every contract that reads must
  * compare and report without an error. This found types in query parameters
@@ -21,11 +24,11 @@ const PLACEHOLDER = /\((number|string|boolean|date|datetime|uuid|null|anything|[
 function specs(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const p = path.join(dir, name);
-    return statSync(p).isDirectory() ? specs(p) : p.endsWith('.spec') ? [p] : [];
+    return statSync(p).isDirectory() ? specs(p) : /\.(spec|qontract|contract)$/.test(p) ? [p] : [];
   });
 }
 
-const documents = [ROOT + '/../shared/spec-corpus', ROOT + '/contracts', ROOT + '/__tests__/fixtures/compat'].flatMap(specs).map((f) => readFileSync(f, 'utf8'));
+const texts = (dirs: string[]) => dirs.flatMap(specs).map((f) => readFileSync(f, 'utf8'));
 
 function read(text: string, file: string): Contract | undefined {
   try {
@@ -36,8 +39,8 @@ function read(text: string, file: string): Contract | undefined {
   }
 }
 
-test(`${PAIRS} changed versions of real contracts compare both ways without an error`, () => {
-  const r = seeded(20261126);
+function changed(documents: string[], seed: number): void {
+  const r = seeded(seed);
   let compared = 0;
   for (let i = 0; i < PAIRS; i++) {
     const base = documents[Math.floor(r() * documents.length)];
@@ -68,4 +71,11 @@ test(`${PAIRS} changed versions of real contracts compare both ways without an e
     }
   }
   expect(compared).toBeGreaterThan(1000);
+}
+
+const TITLE = `${PAIRS} changed versions of real contracts compare both ways without an error`;
+test(`${TITLE} (contracts/ and the repository's fixtures)`, () => changed(texts([path.join(ROOT, 'contracts'), path.join(ROOT, '__tests__', 'fixtures', 'compat'), SPEC_FIXTURES]), 20261126));
+
+withCorpus('spec-corpus', 'changed versions of the shared spec corpus', () => {
+  test(TITLE, () => changed(texts([SPEC_CORPUS]), 20261127));
 });

@@ -6,11 +6,14 @@ import { AccordError } from '../../src/errors';
 import { buildRequest } from '../../src/http/build-request';
 import { buildRoutes } from '../../src/stub/routes';
 import { respond } from '../../src/stub/respond';
+import { SPEC_CORPUS, withCorpus } from '../helpers/corpus';
 import { mutant, seeded } from '../helpers/mutate';
+import { SPEC_FIXTURES } from '../helpers/spec-fixtures';
 
 /**
  * Every input is hostile, contracts too: damaged copies of every real contract
- * (the Specmatic corpus and contracts/) either parse and then build requests,
+ * (contracts/, the repository's legacy contracts, and the Specmatic corpus
+ * when ../shared is there) either parse and then build requests,
  * stub routes, answers and a compatibility check without an internal error, or
  * are refused with an AccordError (a file:line message). Anything else would
  * reach a user as "internal error".
@@ -22,11 +25,11 @@ const PALETTE = ['(', ')', '*', '?', '<', '>', '/', '"', '{', '}', '[', ']', ':'
 function specs(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const p = path.join(dir, name);
-    return statSync(p).isDirectory() ? specs(p) : p.endsWith('.spec') ? [p] : [];
+    return statSync(p).isDirectory() ? specs(p) : /\.(spec|qontract|contract)$/.test(p) ? [p] : [];
   });
 }
 
-const documents = [...specs(path.join(ROOT, '..', 'shared', 'spec-corpus')), ...specs(path.join(ROOT, 'contracts'))].map((f) => readFileSync(f, 'utf8'));
+const read = (dirs: string[]) => dirs.flatMap(specs).map((f) => readFileSync(f, 'utf8'));
 
 /** Runs `f`; an AccordError is a clean refusal (undefined), anything else is rethrown with the stage. */
 function clean<T>(stage: string, text: string, f: () => T): T | undefined {
@@ -38,8 +41,8 @@ function clean<T>(stage: string, text: string, f: () => T): T | undefined {
   }
 }
 
-test(`${MUTANTS} damaged contracts are read, run and compared, or refused with a message`, () => {
-  const r = seeded(20261123);
+function damaged(documents: string[], seed: number): void {
+  const r = seeded(seed);
   let parsed = 0;
   let refused = 0;
   for (let i = 0; i < MUTANTS; i++) {
@@ -58,4 +61,11 @@ test(`${MUTANTS} damaged contracts are read, run and compared, or refused with a
   // Both outcomes happen often, so the property is tested on each side.
   expect(parsed).toBeGreaterThan(200);
   expect(refused).toBeGreaterThan(200);
+}
+
+const TITLE = `${MUTANTS} damaged contracts are read, run and compared, or refused with a message`;
+test(`${TITLE} (contracts/ and the repository's legacy contracts)`, () => damaged(read([path.join(ROOT, 'contracts'), SPEC_FIXTURES]), 20261123));
+
+withCorpus('spec-corpus', 'damaged copies of the shared spec corpus', () => {
+  test(TITLE, () => damaged(read([SPEC_CORPUS]), 20261124));
 });

@@ -2,13 +2,45 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseContract, testCases } from '../../src/contract/load';
 import { AccordError } from '../../src/errors';
+import { SPEC_CORPUS, specCorpus, withCorpus, type SpecEntry } from '../helpers/corpus';
+import { specFixtures } from '../helpers/spec-fixtures';
 
 /**
- * The 93 real contracts in ../shared/spec-corpus (read in place). accord reads
- * every `valid` one and rejects `invalid` ones with a clear message, except the
- * few listed below, where the reason a file is "invalid" is outside the file.
+ * Legacy Specmatic contracts: the repository's own (__tests__/fixtures/specs)
+ * and the 93 real ones in ../shared/spec-corpus (read in place). accord reads
+ * every valid one and rejects invalid ones with a clear file:line message.
  */
-const CORPUS = path.resolve(__dirname, '..', '..', '..', 'shared', 'spec-corpus');
+function parseFile(file: string) {
+  return parseContract(readFileSync(file, 'utf8'), file);
+}
+
+function readsValid(file: string): void {
+  const contract = parseFile(file);
+  expect(contract.scenarios.length).toBeGreaterThan(0);
+  expect(testCases(contract).length).toBeGreaterThanOrEqual(contract.scenarios.length);
+}
+
+function refusal(file: string): string {
+  try {
+    parseFile(file);
+  } catch (e) {
+    expect(e).toBeInstanceOf(AccordError);
+    return (e as AccordError).describe();
+  }
+  throw new Error(`${file} was read; it should have been refused`);
+}
+
+describe('the repository\'s legacy contracts', () => {
+  const all = specFixtures();
+
+  test.each(all.filter((r) => r.intent === 'valid').map((r) => [path.basename(r.file), r.file]))('reads valid %s', (_name, file) => readsValid(file));
+
+  test.each(all.filter((r) => r.intent === 'invalid').map((r) => [path.basename(r.file), r.file]))('refuses invalid %s at the line and with the message its first line states', (_name, file) => {
+    const [, line, message] = /^# error: (\d+): (.*)$/m.exec(readFileSync(file, 'utf8'))!;
+    expect(refusal(file)).toContain(`${file}:${line}: ${message}`);
+    expect(refusal(file).startsWith(`${file}:${line}: `)).toBe(true);
+  });
+});
 
 const ACCEPTED_ON_PURPOSE: Record<string, string> = {
   'L56__fact-is-not-a-recognised-Gherkin-keyword.spec':
@@ -20,60 +52,31 @@ const ACCEPTED_ON_PURPOSE: Record<string, string> = {
   'L418__should-throw-exception-when-mandatory-attribute-is-not-set.spec': 'invalid against a WSDL that is not in the corpus',
 };
 
-interface Row {
-  file: string;
-  intent: string;
-}
-
-function rows(): Row[] {
-  const lines = readFileSync(path.join(CORPUS, 'INDEX.tsv'), 'utf8').trim().split('\n').slice(1);
-  return lines.map((l) => {
-    const cols = l.split('\t');
-    return { file: cols[0], intent: cols[cols.length - 1] };
-  });
-}
-
-function parse(row: Row) {
-  const file = path.join(CORPUS, row.file);
-  return parseContract(readFileSync(file, 'utf8'), file);
-}
-
-describe('the shared spec corpus', () => {
-  const all = rows();
+withCorpus('spec-corpus', 'the shared spec corpus', () => {
+  const all = specCorpus();
+  const abs = (row: SpecEntry) => path.join(SPEC_CORPUS, row.file);
 
   it('has the 93 files the index lists', () => {
     expect(all).toHaveLength(93);
   });
 
-  it.each(all.filter((r) => r.intent === 'valid').map((r) => [r.file, r] as const))('reads valid %s', (_name, row) => {
-    const contract = parse(row);
-    expect(contract.scenarios.length).toBeGreaterThan(0);
-    expect(testCases(contract).length).toBeGreaterThanOrEqual(contract.scenarios.length);
-  });
+  it.each(all.filter((r) => r.intent === 'valid').map((r) => [r.file, r] as const))('reads valid %s', (_name, row) => readsValid(abs(row)));
 
   it.each(all.filter((r) => r.intent === 'invalid').map((r) => [r.file, r] as const))('handles invalid %s as documented', (_name, row) => {
-    const reason = ACCEPTED_ON_PURPOSE[path.basename(row.file)];
-    if (reason) {
-      expect(parse(row).scenarios.length).toBeGreaterThan(0);
+    if (ACCEPTED_ON_PURPOSE[path.basename(row.file)]) {
+      expect(parseFile(abs(row)).scenarios.length).toBeGreaterThan(0);
       return;
     }
-    let error: unknown;
-    try {
-      parse(row);
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(AccordError);
-    expect((error as AccordError).describe()).toMatch(new RegExp(`^${path.join(CORPUS, row.file).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+: `));
+    expect(refusal(abs(row))).toMatch(new RegExp(`^${abs(row).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+: `));
   });
 
   it('rejects the nullable enum base type with the fix in the message', () => {
     const row = all.find((r) => r.file.includes('L373__contract-mock-should-not-allow-nullable-enum'))!;
-    expect(() => parse(row)).toThrow(/enum NumberType: the base type \(string\?\) cannot be nullable; to make a value nullable use the enum as \(NumberType\?\)/);
+    expect(() => parseFile(abs(row))).toThrow(/enum NumberType: the base type \(string\?\) cannot be nullable; to make a value nullable use the enum as \(NumberType\?\)/);
   });
 
   it('rejects the nameless scenario of the `unknown` file', () => {
     const row = all.find((r) => r.intent === 'unknown')!;
-    expect(() => parse(row)).toThrow(/a scenario needs a name/);
+    expect(() => parseFile(abs(row))).toThrow(/a scenario needs a name/);
   });
 });

@@ -29,19 +29,20 @@ export function corpusRequired(): boolean {
   return v !== undefined && v !== '' && v !== '0';
 }
 
-/** Declares `define` (tests, describes) under `title` when the corpus is there; see above otherwise. */
-export function withCorpus(name: CorpusName, title: string, define: () => void): void {
-  if (hasCorpus(name)) {
+/** Declares `define` (tests, describes) under `title` when the corpora are there; see above otherwise. */
+export function withCorpus(names: CorpusName | CorpusName[], title: string, define: () => void): void {
+  const missing = ([] as CorpusName[]).concat(names).find((n) => !hasCorpus(n));
+  if (!missing) {
     describe(title, define);
   } else if (corpusRequired()) {
-    test(`${title}: needs ../shared/${name}`, () => {
-      const error = new Error(`../shared/${name} not found (${path.join(SHARED, name)}), and ACCORD_REQUIRE_CORPUS is set: put the corpus beside the clone, or unset ACCORD_REQUIRE_CORPUS to skip these tests`);
+    test(`${title}: needs ../shared/${missing}`, () => {
+      const error = new Error(`../shared/${missing} not found (${path.join(SHARED, missing)}), and ACCORD_REQUIRE_CORPUS is set: put the corpus beside the clone, or unset ACCORD_REQUIRE_CORPUS to skip these tests`);
       // The message says it all; a stack into this helper would only hide it.
       error.stack = error.message;
       throw error;
     });
   } else {
-    test.skip(`${SKIPPED}${name} not found: ${title}`, () => undefined);
+    test.skip(`${SKIPPED}${missing} not found: ${title}`, () => undefined);
   }
 }
 

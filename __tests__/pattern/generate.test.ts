@@ -10,9 +10,10 @@ import { generateBody } from '../../src/pattern/generate';
 import { formatMismatch } from '../../src/pattern/mismatch';
 import { createRandom } from '../../src/pattern/random';
 import { bodyKind } from '../../src/pattern/generate';
+import { SPEC_CORPUS, specCorpus, withCorpus } from '../helpers/corpus';
+import { specFixtures } from '../helpers/spec-fixtures';
 
 const ROOT = path.join(__dirname, '..', '..');
-const CORPUS = path.resolve(ROOT, '..', 'shared', 'spec-corpus');
 
 function specFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((f) => {
@@ -22,11 +23,9 @@ function specFiles(dir: string): string[] {
 }
 
 function corpusContracts(): Contract[] {
-  const lines = readFileSync(path.join(CORPUS, 'INDEX.tsv'), 'utf8').trim().split('\n').slice(1);
-  return lines
-    .map((l) => l.split('\t'))
-    .filter((c) => c[c.length - 1] === 'valid')
-    .map((c) => loadContract(path.join(CORPUS, c[0])))
+  return specCorpus()
+    .filter((r) => r.intent === 'valid')
+    .map((r) => loadContract(path.join(SPEC_CORPUS, r.file)))
     // Wrappers take their real types from an OpenAPI or WSDL file that is not in the corpus.
     .filter((c) => !c.notes.some((n) => n.keyword === 'openapi' || n.keyword === 'wsdl'));
 }
@@ -55,9 +54,16 @@ describe('generation agrees with matching', () => {
     for (const f of specFiles(path.join(ROOT, 'contracts'))) expect(roundTrip(loadContract(f), seed)).toEqual([]);
   });
 
-  it('for every valid contract of the shared corpus', () => {
-    const problems = corpusContracts().flatMap((c) => roundTrip(c, 7));
+  it.each([0, 7])('for every valid legacy contract of the repository (seed %i)', (seed) => {
+    const problems = specFixtures().filter((f) => f.intent === 'valid').flatMap((f) => roundTrip(loadContract(f.file), seed));
     expect(problems).toEqual([]);
+  });
+
+  withCorpus('spec-corpus', 'on the shared spec corpus', () => {
+    it('for every valid contract of the shared corpus', () => {
+      const problems = corpusContracts().flatMap((c) => roundTrip(c, 7));
+      expect(problems).toEqual([]);
+    });
   });
 });
 

@@ -5,16 +5,17 @@ import { fastParseXml } from '../../src/xml/fast-parse';
 import { DEFAULT_XML_LIMITS, parseXml, parseXmlInSlices, parseXmlWithSaxes, type XmlParseLimits } from '../../src/xml/parse';
 import type { XmlElement } from '../../src/xml/tree';
 import { AccordError } from '../../src/errors';
+import { SPEC_CORPUS, WSDL_CORPUS, withCorpus } from '../helpers/corpus';
 import { mutant, seeded } from '../helpers/mutate';
 
 /**
  * The fast path must give exactly saxes' tree or step aside (undefined): it may
  * never accept a document saxes rejects, nor read one differently. Checked on
- * real documents (the WSDL corpus, fixtures, every XML docstring of the example
- * and Specmatic contracts), hand-picked edge cases, and thousands of mutants.
+ * real documents (the repository's fixtures and every XML docstring of its
+ * contracts; the WSDL and Specmatic corpora when ../shared is there),
+ * hand-picked edge cases, and thousands of mutants.
  */
 const ROOT = path.join(__dirname, '..', '..');
-const SHARED = path.join(ROOT, '..', 'shared');
 
 function files(dir: string, exts: string[]): string[] {
   const out: string[] = [];
@@ -39,11 +40,16 @@ function xmlDocstrings(spec: string): string[] {
   return out;
 }
 
-const documents: string[] = [
-  ...files(path.join(SHARED, 'wsdl-corpus'), ['.wsdl', '.xsd', '.xml']).map((f) => readFileSync(f, 'utf8')),
-  ...files(path.join(ROOT, '__tests__', 'fixtures'), ['.xml', '.wsdl', '.xsd']).map((f) => readFileSync(f, 'utf8')),
-  ...[...files(path.join(ROOT, 'contracts'), ['.spec']), ...files(path.join(SHARED, 'spec-corpus'), ['.spec'])].flatMap((f) => xmlDocstrings(readFileSync(f, 'utf8'))),
-];
+/** XML files and the XML docstrings of the contracts under `dirs`. */
+function documentsIn(dirs: string[]): string[] {
+  return [
+    ...dirs.flatMap((d) => files(d, ['.wsdl', '.xsd', '.xml'])).map((f) => readFileSync(f, 'utf8')),
+    ...dirs.flatMap((d) => files(d, ['.spec', '.qontract', '.contract'])).flatMap((f) => xmlDocstrings(readFileSync(f, 'utf8'))),
+  ];
+}
+
+const ownDocuments = () => documentsIn([path.join(ROOT, '__tests__', 'fixtures'), path.join(ROOT, 'contracts')]);
+const corpusDocuments = () => documentsIn([WSDL_CORPUS, SPEC_CORPUS]);
 
 type Outcome = { ok: true; tree: XmlElement } | { ok: false; error: string; location?: unknown };
 
@@ -79,13 +85,39 @@ function agree(text: string, limits: XmlParseLimits = {}): 'fast' | 'saxes' | 'r
 
 const PALETTE = ['<', '>', '/', '&', ';', '"', "'", '=', '!', '?', '-', ':', ' ', '\t', '\n', '\r', ']', 'x', '#', 'é', '\u0000', '<!--', '-->', '&amp;', '&lt;', '&#65;', '<?xml version="1.0"?>', '<![CDATA[x]]>', '<a>', '</a>', '<b/>', 'xmlns:p="u"'];
 
+/** Every document agrees, and most take the fast path (real files often carry \r\n or character references, left to saxes). */
+function agreesOnAll(documents: string[], atLeast: number): void {
+  expect(documents.length).toBeGreaterThan(atLeast);
+  const paths = documents.map((d) => agree(d));
+  expect(paths.filter((p) => p === 'fast').length).toBeGreaterThan(documents.length / 2);
+}
+
+/** Mutants never make the fast path accept what saxes rejects, nor read differently; both sides are exercised. */
+function agreesOnMutants(documents: string[], count: number, seed: number): void {
+  const r = seeded(seed);
+  const seeds = documents.filter((d) => d.length < 6000);
+  let fast = 0;
+  let rejected = 0;
+  for (let i = 0; i < count; i++) {
+    const text = mutant(seeds[Math.floor(r() * seeds.length)], r, PALETTE);
+    if (agree(text) === 'fast') fast++;
+    else if (!saxes(text).ok) rejected++;
+  }
+  expect(fast).toBeGreaterThan(count / 10);
+  expect(rejected).toBeGreaterThan(count / 10);
+}
+
+withCorpus(['wsdl-corpus', 'spec-corpus'], 'the fast XML path agrees with saxes on the corpora', () => {
+  const documents = corpusDocuments();
+  it(`on every real document (${documents.length})`, () => agreesOnAll(documents, 100));
+  it('on 10,000 mutants of them', () => agreesOnMutants(documents, 10_000, 20261122));
+});
+
 describe('the fast XML path agrees with saxes', () => {
-  it(`on every real document (${documents.length}), and takes most of them`, () => {
-    expect(documents.length).toBeGreaterThan(100);
-    const paths = documents.map((d) => agree(d));
-    // Real files often carry \r\n or character references (left to saxes); SOAP payloads mostly do not.
-    expect(paths.filter((p) => p === 'fast').length).toBeGreaterThan(documents.length / 2);
-  });
+  const documents = ownDocuments();
+  it(`on every document of the repository (${documents.length}), and takes most of them`, () => agreesOnAll(documents, 100));
+
+  it('on 10,000 mutants of them: never accepts what saxes rejects, never reads differently', () => agreesOnMutants(documents, 10_000, 20261125));
 
   it('on the SOAP request the stub sees most (the reason it exists)', () => {
     const text = '<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Header/><soapenv:Body><pet:getPetRequest xmlns:pet="http://example.com/petstore"><pet:id>10</pet:id></pet:getPetRequest></soapenv:Body></soapenv:Envelope>';
@@ -151,24 +183,9 @@ describe('the fast XML path agrees with saxes', () => {
     }
   });
 
-  it('on 20,000 mutants of real documents: never accepts what saxes rejects, never reads differently', () => {
-    const r = seeded(20261122);
-    const seeds = documents.filter((d) => d.length < 6000);
-    let fast = 0;
-    let rejected = 0;
-    for (let i = 0; i < 20_000; i++) {
-      const text = mutant(seeds[Math.floor(r() * seeds.length)], r, PALETTE);
-      if (agree(text) === 'fast') fast++;
-      else if (!saxes(text).ok) rejected++;
-    }
-    // Both sides of the property were exercised many times.
-    expect(fast).toBeGreaterThan(2_000);
-    expect(rejected).toBeGreaterThan(2_000);
-  });
-
   it('on 3,000 mutants under tight limits: refuses in the same words at the same place as saxes', () => {
     const r = seeded(20261124);
-    const seeds = documents.filter((d) => d.length < 6000);
+    const seeds = ownDocuments().filter((d) => d.length < 6000);
     let refused = 0;
     for (let i = 0; i < 3_000; i++) {
       const text = mutant(seeds[Math.floor(r() * seeds.length)], r, PALETTE);
@@ -180,7 +197,7 @@ describe('the fast XML path agrees with saxes', () => {
 
   it('parsed in slices (the stub, for large bodies), gives the same tree or the same error, on 600 mutants', async () => {
     const r = seeded(20261125);
-    const seeds = documents.filter((d) => d.length < 6000);
+    const seeds = ownDocuments().filter((d) => d.length < 6000);
     const outcome = (f: () => XmlElement) => {
       try {
         return { tree: f() };
