@@ -10,7 +10,7 @@ import { generateBody, type GenerateContext } from '../../src/pattern/generate';
 import { createRandom } from '../../src/pattern/random';
 import type { Pattern, Scope } from '../../src/pattern/types';
 import { SPEC_CORPUS, specCorpus, withCorpus } from '../helpers/corpus';
-import { SPEC_FIXTURES, specFixtures, specHistories } from '../helpers/spec-fixtures';
+import { SPEC_FIXTURES, legacyContracts, specHistories } from '../helpers/spec-fixtures';
 import { FIXTURES, fixtureNames } from './fixtures';
 
 /**
@@ -86,7 +86,7 @@ function historyAgrees(olderFile: string, newerFile: string): void {
 const rel = (dir: string) => (f: string) => path.relative(dir, f);
 
 describe('the same on the repository\'s contract histories (name~version.spec against name.spec)', () => {
-  const histories = specHistories(specFixtures().map((f) => f.file));
+  const histories = specHistories(legacyContracts());
   test('there are histories', () => expect(histories.length).toBeGreaterThan(0));
   test.each(histories.map((h) => h.map(rel(SPEC_FIXTURES))))('%s → %s', (olderFile, newerFile) => historyAgrees(path.join(SPEC_FIXTURES, olderFile), path.join(SPEC_FIXTURES, newerFile)));
 });

@@ -74,7 +74,7 @@ function changed(documents: string[], seed: number): void {
 }
 
 const TITLE = `${PAIRS} changed versions of real contracts compare both ways without an error`;
-test(`${TITLE} (contracts/ and the repository's fixtures)`, () => changed(texts([path.join(ROOT, 'contracts'), path.join(ROOT, '__tests__', 'fixtures', 'compat'), SPEC_FIXTURES]), 20261126));
+test(`${TITLE} (contracts/ and the repository's fixtures)`, () => changed(texts([path.join(ROOT, 'contracts'), path.join(ROOT, '__tests__', 'fixtures', 'compat'), SPEC_FIXTURES, path.join(ROOT, '__tests__', 'fixtures', 'parser')]), 20261126));
 
 withCorpus('spec-corpus', 'changed versions of the shared spec corpus', () => {
   test(TITLE, () => changed(texts([SPEC_CORPUS]), 20261127));

@@ -64,7 +64,7 @@ function damaged(documents: string[], seed: number): void {
 }
 
 const TITLE = `${MUTANTS} damaged contracts are read, run and compared, or refused with a message`;
-test(`${TITLE} (contracts/ and the repository's legacy contracts)`, () => damaged(read([path.join(ROOT, 'contracts'), SPEC_FIXTURES]), 20261123));
+test(`${TITLE} (contracts/ and the repository's legacy contracts)`, () => damaged(read([path.join(ROOT, 'contracts'), SPEC_FIXTURES, path.join(ROOT, '__tests__', 'fixtures', 'parser')]), 20261123));
 
 withCorpus('spec-corpus', 'damaged copies of the shared spec corpus', () => {
   test(TITLE, () => damaged(read([SPEC_CORPUS]), 20261124));

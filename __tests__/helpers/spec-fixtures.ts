@@ -2,24 +2,22 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 
 /**
- * The repository's own legacy Specmatic contracts (__tests__/fixtures/specs): together with
- * contracts/ they use every feature the shared spec corpus uses, so a fresh clone without
- * ../shared still tests them. `valid/` must read; each `invalid/` file's first line says the
- * error it must give: `# error: <line>: <message start>`.
+ * The repository's own legacy Specmatic contracts, written as users write them
+ * (__tests__/fixtures/specs), and the parser's good golden contracts
+ * (__tests__/fixtures/parser/good): with contracts/ they use every feature the
+ * shared spec corpus uses, so a fresh clone without ../shared still tests them.
+ * Contracts that must be refused are the parser's bad golden ones
+ * (fixtures/parser/bad, checked by contract/golden.test.ts).
  */
 export const SPEC_FIXTURES = path.join(__dirname, '..', 'fixtures', 'specs');
+const PARSER_GOOD = path.join(__dirname, '..', 'fixtures', 'parser', 'good');
 
-export interface SpecFixture {
-  file: string;
-  intent: 'valid' | 'invalid';
-}
-
-export function specFixtures(): SpecFixture[] {
-  return (['valid', 'invalid'] as const).flatMap((intent) =>
-    readdirSync(path.join(SPEC_FIXTURES, intent))
+export function legacyContracts(): string[] {
+  return [SPEC_FIXTURES, PARSER_GOOD].flatMap((dir) =>
+    readdirSync(dir)
       .filter((f) => /\.(spec|qontract|contract)$/.test(f))
       .sort()
-      .map((f) => ({ file: path.join(SPEC_FIXTURES, intent, f), intent })),
+      .map((f) => path.join(dir, f)),
   );
 }
 

@@ -32,7 +32,7 @@ const GOLDEN: Golden[] = [
 /** [folder, corpus folder, options]: a corpus WSDL read in place; its contract is kept in fixtures/wsdl/corpus. */
 const CORPUS_GOLDEN: Golden[] = ['asmx-calculator', 'cxf-customerservice', 'cxf-rpclit', 'cxf-soap12', 'node-soap-hello-rpc', 'wsdl20-axis2-generated'].map((f) => ['corpus', f, {}]);
 
-function golden([folder, file, options]: Golden, input: string): void {
+function golden([folder, , options]: Golden, input: string): void {
   const expectedFile = path.join(FIXTURES, folder, `${path.basename(input).replace(/\.wsdl$/, '')}${options?.soapVersion ? `.soap${options.soapVersion.replace('.', '')}` : ''}.spec`);
   const { text } = importWsdl(input, options);
 
