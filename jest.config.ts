@@ -9,7 +9,7 @@ const config: Config = {
   testTimeout: 60_000,
   // Tests start servers and child processes; two workers keep a 2-core machine responsive.
   maxWorkers: 2,
-  // One line after the summary when tests that read ../shared were skipped (a fresh clone).
+  // One line beside the summary when tests that read ../shared were skipped (a fresh clone).
   reporters: ['default', '<rootDir>/__tests__/helpers/corpus-reporter.js'],
 };
 

@@ -1,6 +1,6 @@
 'use strict';
 /**
- * One line after Jest's summary when tests were skipped because ../shared is not beside the
+ * One line beside Jest's summary when tests were skipped because ../shared is not beside the
  * clone (see corpus.ts): a skipped test's name is not shown in a run of many files, and a
  * skip nobody sees is how coverage gets lost. Plain JavaScript: Jest loads reporters untransformed.
  */

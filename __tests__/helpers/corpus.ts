@@ -6,7 +6,7 @@ import path from 'node:path';
  * live beside the clone in ../shared, never in it, so a fresh clone has none.
  * Suites declare the parts that read them with `withCorpus`: with the corpus
  * there they run; without it they become one skipped test whose name says
- * what was skipped and why (corpus-reporter.js adds one line to Jest's
+ * what was skipped and why (corpus-reporter.js adds one line beside Jest's
  * summary); with ACCORD_REQUIRE_CORPUS=1 (CI) an absent corpus is a failing
  * test instead, so CI never skips silently. The repository's own fixtures
  * cover the same features for a fresh clone.
