@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { CORPUS, corpusEntries } from '../../wsdl/corpus';
+import { WSDL_CORPUS, hasCorpus, wsdlCorpus } from '../corpus';
 
 /**
  * The WSDLs measured: every one of the shared corpus (read in place, when it
@@ -15,12 +14,16 @@ export interface Target {
   file: string;
 }
 
-export function hasWsdlCorpus(): boolean {
-  return existsSync(path.join(CORPUS, 'INDEX.tsv'));
+export function ownTargets(): Target[] {
+  return OWN.map((file) => ({ name: `fixture:${path.basename(file)}`, file }));
+}
+
+/** The corpus's WSDLs; none when ../shared/wsdl-corpus is absent. */
+export function corpusTargets(): Target[] {
+  return hasCorpus('wsdl-corpus') ? wsdlCorpus().map((e) => ({ name: e.folder, file: e.file })) : [];
 }
 
 export function wsdlTargets(): { targets: Target[]; corpusMissing?: string } {
-  const own = OWN.map((file) => ({ name: `fixture:${path.basename(file)}`, file }));
-  if (!hasWsdlCorpus()) return { targets: own, corpusMissing: CORPUS };
-  return { targets: [...corpusEntries().map((e) => ({ name: e.folder, file: e.file })), ...own] };
+  const corpus = corpusTargets();
+  return { targets: [...corpus, ...ownTargets()], corpusMissing: corpus.length ? undefined : WSDL_CORPUS };
 }
