@@ -1,11 +1,11 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BuildOptions } from '../../src/contract/build';
 import { parseContract } from '../../src/contract/load';
 import type { Contract } from '../../src/contract/model';
 import { printableContract, printContract } from '../../src/contract/print';
 import { importWsdl } from '../../src/wsdl/import';
-import { CORPUS as WSDL_CORPUS, corpusEntries } from '../wsdl/corpus';
+import { SPEC_CORPUS, specCorpus, withCorpus, wsdlCorpus } from '../helpers/corpus';
 
 /**
  * The printer writes what the parser reads: for every contract we have,
@@ -13,7 +13,6 @@ import { CORPUS as WSDL_CORPUS, corpusEntries } from '../wsdl/corpus';
  * left out). The contracts the importers write are among them.
  */
 const ROOT = path.resolve(__dirname, '..', '..');
-const SPEC_CORPUS = path.resolve(ROOT, '..', 'shared', 'spec-corpus');
 
 function specFiles(dir: string, skip: (p: string) => boolean = () => false): string[] {
   const out: string[] = [];
@@ -76,21 +75,16 @@ describe('repository contracts: parse → print → parse', () => {
   });
 });
 
-const corpus = existsSync(SPEC_CORPUS) ? describe : describe.skip;
-corpus('spec corpus (../shared/spec-corpus, valid files): parse → print → parse', () => {
-  const valid = existsSync(SPEC_CORPUS)
-    ? readFileSync(path.join(SPEC_CORPUS, 'INDEX.tsv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split('\t')).filter((c) => c[c.length - 1] === 'valid').map((c) => c[0])
-    : [];
+withCorpus('spec-corpus', 'spec corpus (../shared/spec-corpus, valid files): parse → print → parse', () => {
+  const valid = specCorpus().filter((r) => r.intent === 'valid').map((r) => r.file);
   it.each(valid)('%s', (rel) => {
     const file = path.join(SPEC_CORPUS, rel);
     roundTrip(readFileSync(file, 'utf8'), file);
   });
 });
 
-const wsdls = existsSync(WSDL_CORPUS) ? describe : describe.skip;
-wsdls('WSDL corpus imports (../shared/wsdl-corpus): import → parse → print → parse', () => {
-  const entries = existsSync(WSDL_CORPUS) ? corpusEntries() : [];
-  it.each(entries.map((e) => [e.folder, e.file]))('%s', (_folder, file) => {
+withCorpus('wsdl-corpus', 'WSDL corpus imports (../shared/wsdl-corpus): import → parse → print → parse', () => {
+  it.each(wsdlCorpus().map((e) => [e.folder, e.file]))('%s', (_folder, file) => {
     let text: string;
     try {
       text = importWsdl(file).text;
