@@ -6,7 +6,7 @@ import type { Contract } from '../../src/contract/model';
 import { AccordError } from '../../src/errors';
 import { SPEC_CORPUS, withCorpus } from '../helpers/corpus';
 import { seeded } from '../helpers/mutate';
-import { SPEC_FIXTURES } from '../helpers/spec-fixtures';
+import { legacyContracts } from '../helpers/spec-fixtures';
 
 /**
  * Every version pair is hostile input too: real contracts (the repository's,
@@ -28,7 +28,7 @@ function specs(dir: string): string[] {
   });
 }
 
-const texts = (dirs: string[]) => dirs.flatMap(specs).map((f) => readFileSync(f, 'utf8'));
+const texts = (dirs: string[], files: string[] = []) => [...dirs.flatMap(specs), ...files].map((f) => readFileSync(f, 'utf8'));
 
 function read(text: string, file: string): Contract | undefined {
   try {
@@ -74,7 +74,7 @@ function changed(documents: string[], seed: number): void {
 }
 
 const TITLE = `${PAIRS} changed versions of real contracts compare both ways without an error`;
-test(`${TITLE} (contracts/ and the repository's fixtures)`, () => changed(texts([path.join(ROOT, 'contracts'), path.join(ROOT, '__tests__', 'fixtures', 'compat'), SPEC_FIXTURES, path.join(ROOT, '__tests__', 'fixtures', 'parser')]), 20261126));
+test(`${TITLE} (contracts/ and the repository's fixtures)`, () => changed(texts([path.join(ROOT, 'contracts'), path.join(ROOT, '__tests__', 'fixtures', 'compat')], legacyContracts()), 20261126));
 
 withCorpus('spec-corpus', 'changed versions of the shared spec corpus', () => {
   test(TITLE, () => changed(texts([SPEC_CORPUS]), 20261127));

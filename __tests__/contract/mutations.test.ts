@@ -8,7 +8,7 @@ import { buildRoutes } from '../../src/stub/routes';
 import { respond } from '../../src/stub/respond';
 import { SPEC_CORPUS, withCorpus } from '../helpers/corpus';
 import { mutant, seeded } from '../helpers/mutate';
-import { SPEC_FIXTURES } from '../helpers/spec-fixtures';
+import { legacyContracts } from '../helpers/spec-fixtures';
 
 /**
  * Every input is hostile, contracts too: damaged copies of every real contract
@@ -29,7 +29,7 @@ function specs(dir: string): string[] {
   });
 }
 
-const read = (dirs: string[]) => dirs.flatMap(specs).map((f) => readFileSync(f, 'utf8'));
+const read = (dirs: string[], files: string[] = []) => [...dirs.flatMap(specs), ...files].map((f) => readFileSync(f, 'utf8'));
 
 /** Runs `f`; an AccordError is a clean refusal (undefined), anything else is rethrown with the stage. */
 function clean<T>(stage: string, text: string, f: () => T): T | undefined {
@@ -64,7 +64,7 @@ function damaged(documents: string[], seed: number): void {
 }
 
 const TITLE = `${MUTANTS} damaged contracts are read, run and compared, or refused with a message`;
-test(`${TITLE} (contracts/ and the repository's legacy contracts)`, () => damaged(read([path.join(ROOT, 'contracts'), SPEC_FIXTURES, path.join(ROOT, '__tests__', 'fixtures', 'parser')]), 20261123));
+test(`${TITLE} (contracts/ and the repository's legacy contracts)`, () => damaged(read([path.join(ROOT, 'contracts')], legacyContracts()), 20261123));
 
 withCorpus('spec-corpus', 'damaged copies of the shared spec corpus', () => {
   test(TITLE, () => damaged(read([SPEC_CORPUS]), 20261124));
