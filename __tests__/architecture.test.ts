@@ -63,9 +63,7 @@ function moduleOf(file: string): string {
 }
 
 const files = sourceFiles(SRC);
-const graph = new Map<string, string[]>(
-  files.map((f) => [f, importsOf(readFileSync(f, 'utf8')).flatMap((s) => resolveImport(f, s) ?? [])]),
-);
+const graph = new Map<string, string[]>(files.map((f) => [f, importsOf(readFileSync(f, 'utf8')).flatMap((s) => resolveImport(f, s) ?? [])]));
 const rel = (f: string) => path.relative(SRC, f);
 
 test('every file of src/ belongs to a layer', () => {

@@ -170,10 +170,14 @@ async function overHttp() {
 }
 
 async function main() {
-  console.log(`${ROOT === path.join(__dirname, '..') ? 'this build' : ROOT}, Node ${process.version}, load average ${require('node:os').loadavg()[0].toFixed(2)}, median of ${ROUNDS}`);
+  console.log(
+    `${ROOT === path.join(__dirname, '..') ? 'this build' : ROOT}, Node ${process.version}, load average ${require('node:os').loadavg()[0].toFixed(2)}, median of ${ROUNDS}`,
+  );
   const checks = [];
   for (const r of inProcess(5 * MB)) {
-    console.log(`${r.name.padEnd(18)} ${r.mb.toFixed(1)} MB: parser alone ${r.parseMbs.toFixed(0)} MB/s; match + report ${r.matchMbs.toFixed(0)} MB/s; whole ${r.wholeMbs.toFixed(0)} MB/s = ${r.ratio.toFixed(2)} x the parser`);
+    console.log(
+      `${r.name.padEnd(18)} ${r.mb.toFixed(1)} MB: parser alone ${r.parseMbs.toFixed(0)} MB/s; match + report ${r.matchMbs.toFixed(0)} MB/s; whole ${r.wholeMbs.toFixed(0)} MB/s = ${r.ratio.toFixed(2)} x the parser`,
+    );
     checks.push([`${r.name}: matching and reporting ${r.matchMbs.toFixed(0)} MB/s >= 50 MB/s`, r.matchMbs >= 50]);
   }
   const http = await overHttp();

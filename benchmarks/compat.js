@@ -76,7 +76,9 @@ for (let i = 0; i < 5; i++) {
 }
 runs.sort((a, b) => a - b);
 const median = runs[Math.floor(runs.length / 2)];
-console.log(`compat: ${SCENARIOS} SOAP scenarios (${(text.length / 1024).toFixed(0)} KB) against themselves: median ${median.toFixed(1)} ms, best ${runs[0].toFixed(1)} ms (target < 1000 ms)`);
+console.log(
+  `compat: ${SCENARIOS} SOAP scenarios (${(text.length / 1024).toFixed(0)} KB) against themselves: median ${median.toFixed(1)} ms, best ${runs[0].toFixed(1)} ms (target < 1000 ms)`,
+);
 console.log(`compat: parsing one version takes ${parseMs.toFixed(0)} ms (the CLI parses both, then checks)`);
 
 // One scenario broken at the end: the failing one is compared with every POST /ws candidate before it is reported.

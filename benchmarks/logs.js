@@ -81,7 +81,8 @@ async function writeLog(file, bytes) {
 
 const SOAP = 'xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"';
 const PET = 'xmlns:pet="http://example.com/petstore/v1"';
-const ts = (i) => `2024-05-14 ${String(8 + (Math.floor(i / 3600) % 12)).padStart(2, '0')}:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')},${String(i % 1000).padStart(3, '0')}`;
+const ts = (i) =>
+  `2024-05-14 ${String(8 + (Math.floor(i / 3600) % 12)).padStart(2, '0')}:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')},${String(i % 1000).padStart(3, '0')}`;
 
 function cxfCall(i) {
   const id = i;
@@ -96,9 +97,12 @@ function cxfCall(i) {
 }
 
 function springCall(i) {
-  const env = (body) => `<SOAP-ENV:Envelope xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/"><SOAP-ENV:Header/><SOAP-ENV:Body>${body}</SOAP-ENV:Body></SOAP-ENV:Envelope>`;
+  const env = (body) =>
+    `<SOAP-ENV:Envelope xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/"><SOAP-ENV:Header/><SOAP-ENV:Body>${body}</SOAP-ENV:Body></SOAP-ENV:Envelope>`;
   const req = env(`<gs:getCountryRequest xmlns:gs="http://spring.io/guides/gs-producing-web-service"><gs:name>Country ${i}</gs:name></gs:getCountryRequest>`);
-  const res = env(`<ns2:getCountryResponse xmlns:ns2="http://spring.io/guides/gs-producing-web-service"><ns2:country><ns2:name>Country ${i}</ns2:name><ns2:population>${i * 1000}</ns2:population><ns2:capital>City ${i}</ns2:capital><ns2:currency>EUR</ns2:currency></ns2:country></ns2:getCountryResponse>`);
+  const res = env(
+    `<ns2:getCountryResponse xmlns:ns2="http://spring.io/guides/gs-producing-web-service"><ns2:country><ns2:name>Country ${i}</ns2:name><ns2:population>${i * 1000}</ns2:population><ns2:capital>City ${i}</ns2:capital><ns2:currency>EUR</ns2:currency></ns2:country></ns2:getCountryResponse>`,
+  );
   return (
     `${ts(i)} TRACE 48213 --- [nio-8080-exec-1] o.s.ws.server.MessageTracing.received    : Received request [${req}]\n` +
     `${ts(i)} TRACE 48213 --- [nio-8080-exec-1] o.s.ws.server.MessageTracing.sent        : Sent response [${res}] for request [${req}]\n`
@@ -106,7 +110,11 @@ function springCall(i) {
 }
 
 function prettyCall(i) {
-  const lines = Array.from({ length: 1 + (i % 4) }, (_, k) => `            <bil:line>\n               <bil:description>item ${k}</bil:description>\n               <bil:quantity>${k + 1}</bil:quantity>\n               <bil:unitPrice>${(k + 1) * 2.5}</bil:unitPrice>\n            </bil:line>\n`).join('');
+  const lines = Array.from(
+    { length: 1 + (i % 4) },
+    (_, k) =>
+      `            <bil:line>\n               <bil:description>item ${k}</bil:description>\n               <bil:quantity>${k + 1}</bil:quantity>\n               <bil:unitPrice>${(k + 1) * 2.5}</bil:unitPrice>\n            </bil:line>\n`,
+  ).join('');
   return (
     `${ts(i)} DEBUG [pool-2-thread-1] c.e.billing.client.SoapLoggingHandler - Outgoing request:\n<?xml version="1.0" encoding="UTF-8"?>\n<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:bil="http://example.com/billing/2023">\n   <soapenv:Header/>\n   <soapenv:Body>\n      <bil:GetInvoice>\n         <bil:invoiceNumber>INV-${i}</bil:invoiceNumber>\n      </bil:GetInvoice>\n   </soapenv:Body>\n</soapenv:Envelope>\n` +
     `${ts(i)} DEBUG [pool-2-thread-1] c.e.billing.client.SoapLoggingHandler - Incoming response:\n<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:bil="http://example.com/billing/2023">\n   <soapenv:Header/>\n   <soapenv:Body>\n      <bil:GetInvoiceResponse>\n         <bil:invoice status="OPEN">\n            <bil:number>INV-${i}</bil:number>\n            <bil:issued>2024-09-01T10:15:00Z</bil:issued>\n${lines}            <bil:paid>${i % 2 === 0}</bil:paid>\n         </bil:invoice>\n      </bil:GetInvoiceResponse>\n   </soapenv:Body>\n</soapenv:Envelope>\n`
@@ -114,7 +122,9 @@ function prettyCall(i) {
 }
 
 function noise(i) {
-  return `${ts(i)} INFO  [scheduling-1] com.example.jobs.CleanupJob - removed ${i % 97} expired sessions; cache size ${i % 1013}, heap ${(i % 512) + 256} MB, next run in 60 s\n`.repeat(3);
+  return `${ts(i)} INFO  [scheduling-1] com.example.jobs.CleanupJob - removed ${i % 97} expired sessions; cache size ${i % 1013}, heap ${(i % 512) + 256} MB, next run in 60 s\n`.repeat(
+    3,
+  );
 }
 
 function ms(t0) {

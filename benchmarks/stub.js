@@ -99,7 +99,16 @@ async function measure(label, args) {
     const mem = memory(server.child.pid);
     const bad = r.non2xx + r.errors + r.timeouts;
     if (bad > 0) throw new Error(`${label}: ${r.non2xx} non-2xx answers, ${r.errors} errors, ${r.timeouts} timeouts under load\n${server.stderr()}`);
-    return { label, reqPerSec: r.requests.average, total: r.requests.total, p50: r.latency.p50, p99: r.latency.p99, ...mem, firstAnswer: server.firstAnswer, listening: server.listening };
+    return {
+      label,
+      reqPerSec: r.requests.average,
+      total: r.requests.total,
+      p50: r.latency.p50,
+      p99: r.latency.p99,
+      ...mem,
+      firstAnswer: server.firstAnswer,
+      listening: server.listening,
+    };
   } finally {
     await new Promise((resolve) => {
       server.child.once('exit', resolve);
@@ -164,7 +173,8 @@ function dispatchCost() {
   const { dispatch } = require('../dist/stub/dispatch');
   const { respond } = require('../dist/stub/respond');
   const { ParsedBody } = require('../dist/http/body');
-  const envelope = (inner) => `<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Header/><soapenv:Body>${inner}</soapenv:Body></soapenv:Envelope>`;
+  const envelope = (inner) =>
+    `<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Header/><soapenv:Body>${inner}</soapenv:Body></soapenv:Envelope>`;
   for (const n of [1, 10, 100]) {
     let spec = 'Feature: Many operations\n';
     for (let i = 0; i < n; i++) {
@@ -183,7 +193,9 @@ function dispatchCost() {
     const rounds = 100_000;
     const t = process.hrtime.bigint();
     for (let i = 0; i < rounds; i++) once();
-    console.log(`stub work per request, ${String(n).padStart(3)} operations on POST /ws (asking for the last): ${(Number(process.hrtime.bigint() - t) / rounds / 1000).toFixed(1)} µs`);
+    console.log(
+      `stub work per request, ${String(n).padStart(3)} operations on POST /ws (asking for the last): ${(Number(process.hrtime.bigint() - t) / rounds / 1000).toFixed(1)} µs`,
+    );
   }
 }
 
@@ -191,7 +203,9 @@ async function main() {
   await warmClient();
   // Both servers and the load generator share this machine's cores: a busy machine lowers every figure.
   const load = () => require('node:os').loadavg()[0].toFixed(2);
-  console.log(`SOAP pet lookup, ${CONNECTIONS} connections, ${DURATION} s (after ${WARMUP} s warm-up), Node ${process.version}, ${require('node:os').cpus().length} CPUs, load average ${load()}`);
+  console.log(
+    `SOAP pet lookup, ${CONNECTIONS} connections, ${DURATION} s (after ${WARMUP} s warm-up), Node ${process.version}, ${require('node:os').cpus().length} CPUs, load average ${load()}`,
+  );
   // --rounds N alternates the two servers N times and judges the median round by ratio: on a shared
   // machine other work comes and goes, and alternating exposes both servers to it alike.
   const rounds = [];

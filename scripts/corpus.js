@@ -22,7 +22,11 @@ async function main() {
     process.exitCode = 2;
     return;
   }
-  const rows = readFileSync(path.join(corpus, 'INDEX.tsv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split('\t'));
+  const rows = readFileSync(path.join(corpus, 'INDEX.tsv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split('\t'));
   const table = [['WSDL', 'version', 'operations', 'scenarios', '(anything)', 'unresolved', 'import ms', 'round trip']];
   let bad = 0;
   for (const [folder, main] of rows) {
@@ -41,7 +45,16 @@ async function main() {
         await stub.close();
       }
       if (passed !== cases.length || ms >= LIMIT_MS) bad++;
-      table.push([folder, `SOAP ${summary.soapVersions.join('+')}`, String(summary.operations), String(summary.scenarios), String(summary.anything), String(summary.unresolved.length), ms.toFixed(0), `${passed}/${cases.length}`]);
+      table.push([
+        folder,
+        `SOAP ${summary.soapVersions.join('+')}`,
+        String(summary.operations),
+        String(summary.scenarios),
+        String(summary.anything),
+        String(summary.unresolved.length),
+        ms.toFixed(0),
+        `${passed}/${cases.length}`,
+      ]);
     } catch (e) {
       bad++;
       table.push([folder, 'FAILED', '', '', '', '', '', (e && e.describe ? e.describe() : String(e)).split('\n')[0]]);

@@ -19,7 +19,8 @@ const SECONDS = Number(process.argv[2] ?? 60);
 const GROWTH_MB = 60;
 const CONNECTIONS = 8;
 const SOAP = 'http://schemas.xmlsoap.org/soap/envelope/';
-const pet = (id) => `<soapenv:Envelope xmlns:soapenv="${SOAP}"><soapenv:Header/><soapenv:Body><pet:getPetRequest xmlns:pet="http://example.com/petstore"><pet:id>${id}</pet:id></pet:getPetRequest></soapenv:Body></soapenv:Envelope>`;
+const pet = (id) =>
+  `<soapenv:Envelope xmlns:soapenv="${SOAP}"><soapenv:Header/><soapenv:Body><pet:getPetRequest xmlns:pet="http://example.com/petstore"><pet:id>${id}</pet:id></pet:getPetRequest></soapenv:Body></soapenv:Envelope>`;
 const NOTE = '<pet:note>abcdefghijklmnopqrstuvwxyz0123456789abcdef</pet:note>';
 const bigWrong = pet(`1</pet:id>${NOTE.repeat(18_000)}<pet:id>2`);
 const XML = { 'content-type': 'text/xml; charset=utf-8' };
@@ -65,7 +66,9 @@ function rssMb(pid) {
 }
 
 async function main() {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'accord.js'), 'stub', path.join(ROOT, 'contracts'), '--port', '0', '--max-body-bytes', String(2 * 1024 * 1024)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'accord.js'), 'stub', path.join(ROOT, 'contracts'), '--port', '0', '--max-body-bytes', String(2 * 1024 * 1024)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const url = await new Promise((resolve, reject) => {
@@ -108,7 +111,9 @@ async function main() {
     const t = Math.round((Date.now() - started) / 1000);
     if (t >= 10 && baseline === undefined) baseline = rss;
     else if (baseline !== undefined) peakAfterWarmup = Math.max(peakAfterWarmup, rss);
-    console.log(`${String(t).padStart(4)} s  RSS ${rss.toFixed(1)} MB  requests ${counts.requests}  errors ${counts.errors}  wrong status ${counts.wrongStatus}  500s ${counts.internal}`);
+    console.log(
+      `${String(t).padStart(4)} s  RSS ${rss.toFixed(1)} MB  requests ${counts.requests}  errors ${counts.errors}  wrong status ${counts.wrongStatus}  500s ${counts.internal}`,
+    );
   };
   const timer = setInterval(report, 10_000);
   await Promise.all(Array.from({ length: CONNECTIONS }, worker));

@@ -9,7 +9,6 @@
 //
 //   node scripts/xsd-validity.js [--seeds N] [--examples N] [--only folder] [--json file]
 const { writeFileSync } = require('node:fs');
-const path = require('node:path');
 // The instrument is test code in TypeScript (__tests__/helpers/xsd), shared with the Jest suite.
 require('ts-node').register({ transpileOnly: true, compilerOptions: { module: 'commonjs', moduleResolution: 'node' } });
 const { measureWsdl } = require('../__tests__/helpers/xsd/measure');
@@ -53,9 +52,25 @@ async function main() {
       sum[k].valid += r[k].valid;
       sum[k].total += r[k].total;
     }
-    table.push([r.name, `${r.requests.valid}/${r.requests.total}`, pct(r.requests), `${r.responses.valid}/${r.responses.total}`, pct(r.responses), String(r.rpcOperations), String(r.ms)]);
+    table.push([
+      r.name,
+      `${r.requests.valid}/${r.requests.total}`,
+      pct(r.requests),
+      `${r.responses.valid}/${r.responses.total}`,
+      pct(r.responses),
+      String(r.rpcOperations),
+      String(r.ms),
+    ]);
   }
-  table.push(['all loadable', `${sum.requests.valid}/${sum.requests.total}`, pct(sum.requests), `${sum.responses.valid}/${sum.responses.total}`, pct(sum.responses), '', String(Date.now() - started)]);
+  table.push([
+    'all loadable',
+    `${sum.requests.valid}/${sum.requests.total}`,
+    pct(sum.requests),
+    `${sum.responses.valid}/${sum.responses.total}`,
+    pct(sum.responses),
+    '',
+    String(Date.now() - started),
+  ]);
   const widths = table[0].map((_, i) => Math.max(...table.map((r) => r[i].length)));
   const line = (r) => `| ${r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
   console.log(`Seeds ${seeds.join(', ')}: each test case sends ${seeds.length} request(s); the stub's answer to each is one response.\n`);
@@ -73,7 +88,8 @@ async function main() {
         c.payloads.add(`${r.name}|${f.direction}|${f.scenario}|${f.element}`);
         // Values differ from seed to seed: examples are distinct by message shape.
         const shape = e.message.replace(/'[^']*'/g, "'…'");
-        if (!c.examples.has(shape)) c.examples.set(shape, { wsdl: r.name, direction: f.direction, scenario: f.scenario, element: f.element, part: f.part, message: e.message, count: 0 });
+        if (!c.examples.has(shape))
+          c.examples.set(shape, { wsdl: r.name, direction: f.direction, scenario: f.scenario, element: f.element, part: f.part, message: e.message, count: 0 });
         c.examples.get(shape).count++;
       }
     }

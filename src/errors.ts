@@ -68,8 +68,8 @@ export class CompositeAccordError extends AccordError {
  * user's mistake, so the edges report it as "internal error (please report it)".
  */
 export class InternalError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
     this.name = 'InternalError';
   }
 }

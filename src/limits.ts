@@ -42,4 +42,3 @@ export const FILE_LIMITS = {
   /** Characters of input quoted in a message, after escaping control characters. */
   excerptChars: 80,
 } as const;
-

@@ -15,10 +15,10 @@ import { isUtf8 } from 'node:buffer';
  * isolates, line and paragraph separators, the byte order mark, and lone surrogates (with `u`, a
  * pair is one code point and does not match).
  */
-// eslint-disable-next-line no-control-regex -- control characters are what it finds
+
 const UNPRINTABLE_MULTILINE = /[\0-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff]/gu;
 /** The same, and tab and newline too: for text shown inside one line. */
-// eslint-disable-next-line no-control-regex -- control characters are what it finds
+
 const UNPRINTABLE_LINE = /[\0-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff]/gu;
 
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };

@@ -30,10 +30,7 @@ test('two files: compatible, then not, with the next version file named after th
 });
 
 test('two folders are paired by relative path; a file only in the newer folder is new', () => {
-  const d = folder()
-    .write('old/math/api_math_v1.spec', SQUARE)
-    .write('new/math/api_math_v1.spec', SQUARE)
-    .write('new/soap/api_pet_v1.spec', contract('soap/api_pet_v1.spec'));
+  const d = folder().write('old/math/api_math_v1.spec', SQUARE).write('new/math/api_math_v1.spec', SQUARE).write('new/soap/api_pet_v1.spec', contract('soap/api_pet_v1.spec'));
   const out = accord(d.dir, 'compatible', 'old', 'new', '--json');
   expect(out.code).toBe(0);
   const doc = JSON.parse(out.stdout);

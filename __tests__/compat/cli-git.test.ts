@@ -146,17 +146,76 @@ describe('the seed pets sample: a path parameter', () => {
 describe('SOAP changes on the pet and invoice contracts', () => {
   const I = '          ';
   const cases: [string, (t: string) => string, string | undefined, string[]][] = [
-    ['removing a response node breaks', (t) => t.replace(`${I}<pet:status>(string)</pet:status>\n`, ''), 'response-node-removed', ['RESPONSE.BODY Envelope/Body/getPetResponse/status is no longer in the response', 'clients of the older contract expect it']],
-    ['adding a response node breaks', (t) => t.replace('<pet:status>(string)</pet:status>', '<pet:status>(string)</pet:status><pet:age>(number)</pet:age>'), 'response-node-added', ['getPetResponse/age is new in the response', 'a strict reader of the older contract rejects a node it does not know']],
-    ['adding a required request node breaks', (t) => t.replace('<pet:id>(number)</pet:id>\n        </pet:getPetRequest>', '<pet:id>(number)</pet:id><pet:owner>(string)</pet:owner>\n        </pet:getPetRequest>'), 'request-node-required-added', ['getPetRequest/owner is a new required part of the request', 'requests written for the older contract do not have it']],
-    ['adding an optional request node is compatible', (t) => t.replace('<pet:id>(number)</pet:id>\n        </pet:getPetRequest>', '<pet:id>(number)</pet:id><pet:owner specmatic_occurs="optional">(string)</pet:owner>\n        </pet:getPetRequest>'), undefined, []],
-    ['a request node made optional is compatible', (t) => t.replace('<pet:id>(number)</pet:id>\n        </pet:getPetRequest>', '<pet:id specmatic_occurs="optional">(number)</pet:id>\n        </pet:getPetRequest>'), undefined, []],
-    ['a response node made optional breaks', (t) => t.replace('<pet:status>(string)</pet:status>', '<pet:status specmatic_occurs="optional">(string)</pet:status>'), 'response-node-made-optional', ['getPetResponse/status was required, now optional', 'clients of the older contract expect it in every response']],
-    ['widening request text from number to string is compatible', (t) => t.replace('<pet:id>(number)</pet:id>\n        </pet:getPetRequest>', '<pet:id>(string)</pet:id>\n        </pet:getPetRequest>'), undefined, []],
-    ['namespace prefix changes alone are compatible', (t) => t.replace(/pet:/g, 'ps:').replace(/xmlns:pet=/g, 'xmlns:ps=').replace(/soapenv:/g, 'soap:').replace(/xmlns:soapenv=/g, 'xmlns:soap='), undefined, []],
+    [
+      'removing a response node breaks',
+      (t) => t.replace(`${I}<pet:status>(string)</pet:status>\n`, ''),
+      'response-node-removed',
+      ['RESPONSE.BODY Envelope/Body/getPetResponse/status is no longer in the response', 'clients of the older contract expect it'],
+    ],
+    [
+      'adding a response node breaks',
+      (t) => t.replace('<pet:status>(string)</pet:status>', '<pet:status>(string)</pet:status><pet:age>(number)</pet:age>'),
+      'response-node-added',
+      ['getPetResponse/age is new in the response', 'a strict reader of the older contract rejects a node it does not know'],
+    ],
+    [
+      'adding a required request node breaks',
+      (t) => t.replace('<pet:id>(number)</pet:id>\n        </pet:getPetRequest>', '<pet:id>(number)</pet:id><pet:owner>(string)</pet:owner>\n        </pet:getPetRequest>'),
+      'request-node-required-added',
+      ['getPetRequest/owner is a new required part of the request', 'requests written for the older contract do not have it'],
+    ],
+    [
+      'adding an optional request node is compatible',
+      (t) =>
+        t.replace(
+          '<pet:id>(number)</pet:id>\n        </pet:getPetRequest>',
+          '<pet:id>(number)</pet:id><pet:owner specmatic_occurs="optional">(string)</pet:owner>\n        </pet:getPetRequest>',
+        ),
+      undefined,
+      [],
+    ],
+    [
+      'a request node made optional is compatible',
+      (t) => t.replace('<pet:id>(number)</pet:id>\n        </pet:getPetRequest>', '<pet:id specmatic_occurs="optional">(number)</pet:id>\n        </pet:getPetRequest>'),
+      undefined,
+      [],
+    ],
+    [
+      'a response node made optional breaks',
+      (t) => t.replace('<pet:status>(string)</pet:status>', '<pet:status specmatic_occurs="optional">(string)</pet:status>'),
+      'response-node-made-optional',
+      ['getPetResponse/status was required, now optional', 'clients of the older contract expect it in every response'],
+    ],
+    [
+      'widening request text from number to string is compatible',
+      (t) => t.replace('<pet:id>(number)</pet:id>\n        </pet:getPetRequest>', '<pet:id>(string)</pet:id>\n        </pet:getPetRequest>'),
+      undefined,
+      [],
+    ],
+    [
+      'namespace prefix changes alone are compatible',
+      (t) =>
+        t
+          .replace(/pet:/g, 'ps:')
+          .replace(/xmlns:pet=/g, 'xmlns:ps=')
+          .replace(/soapenv:/g, 'soap:')
+          .replace(/xmlns:soapenv=/g, 'xmlns:soap='),
+      undefined,
+      [],
+    ],
     ['the invoice ids repeated → exactly one breaks', (t) => t.replace('>(Id*)</inv:getInvoiceIdsResponse>', '>(Id)</inv:getInvoiceIdsResponse>'), undefined, []],
-    ['the invoice response id made a string breaks', (t) => t.replace('Given type Id <inv:id>(number)</inv:id>', 'Given type Id <inv:id>(string)</inv:id>'), 'response-type-widened', ['getInvoiceIdsResponse/id[*] was (number), now (string)', 'clients of the older contract cannot read every value the newer one allows']],
-    ['the invoice response id list made a single node that may repeat more', (t) => t.replace('>(Id*)</inv:getInvoiceIdsResponse>', '><inv:total>(number)</inv:total>(Id*)</inv:getInvoiceIdsResponse>'), 'response-node-added', ['getInvoiceIdsResponse/total is new in the response']],
+    [
+      'the invoice response id made a string breaks',
+      (t) => t.replace('Given type Id <inv:id>(number)</inv:id>', 'Given type Id <inv:id>(string)</inv:id>'),
+      'response-type-widened',
+      ['getInvoiceIdsResponse/id[*] was (number), now (string)', 'clients of the older contract cannot read every value the newer one allows'],
+    ],
+    [
+      'the invoice response id list made a single node that may repeat more',
+      (t) => t.replace('>(Id*)</inv:getInvoiceIdsResponse>', '><inv:total>(number)</inv:total>(Id*)</inv:getInvoiceIdsResponse>'),
+      'response-node-added',
+      ['getInvoiceIdsResponse/total is new in the response'],
+    ],
   ];
   // Repeated → exactly one is a narrowing of what clients already read: compatible (the test name above says what it is).
   cases[8][0] = 'the invoice ids: repeated → exactly one id is compatible';
@@ -172,10 +231,18 @@ describe('SOAP changes on the pet and invoice contracts', () => {
   });
 
   test('the reverse of a widened request text (string → number) breaks', () => {
-    const r = repo().write(PET, contract('soap/api_pet_v1.spec').replace('<pet:id>(number)</pet:id>\n        </pet:getPetRequest>', '<pet:id>(string)</pet:id>\n        </pet:getPetRequest>'));
+    const r = repo().write(
+      PET,
+      contract('soap/api_pet_v1.spec').replace('<pet:id>(number)</pet:id>\n        </pet:getPetRequest>', '<pet:id>(string)</pet:id>\n        </pet:getPetRequest>'),
+    );
     r.commit('id as string');
     r.write(PET, contract('soap/api_pet_v1.spec'));
-    expectBreak(accord(r.dir, 'compatible', 'git', 'file', PET), 'request-type-narrowed', 'getPetRequest/id was (string), now (number)', 'the newer contract rejects some requests the older one accepted');
+    expectBreak(
+      accord(r.dir, 'compatible', 'git', 'file', PET),
+      'request-type-narrowed',
+      'getPetRequest/id was (string), now (number)',
+      'the newer contract rejects some requests the older one accepted',
+    );
   });
 
   test('the Background-factored petstore contract against itself, and with an operation renamed', () => {
@@ -235,7 +302,12 @@ describe('a file with a single version', () => {
     out = accord(r.dir, 'compatible', 'git', 'commits', MATH, 'HEAD', 'HEAD^1');
     expectCompatible(out);
     expect(out.stdout).toContain('is a new contract: it has no version in HEAD^1');
-    expect(JSON.parse(accord(r.dir, 'compatible', 'git', 'commits', MATH, 'HEAD', 'HEAD^1', '--json').stdout).files[0]).toMatchObject({ status: 'new', older: null, absentIn: 'HEAD^1', compatible: true });
+    expect(JSON.parse(accord(r.dir, 'compatible', 'git', 'commits', MATH, 'HEAD', 'HEAD^1', '--json').stdout).files[0]).toMatchObject({
+      status: 'new',
+      older: null,
+      absentIn: 'HEAD^1',
+      compatible: true,
+    });
   });
 
   test('a repository with no commit yet: every contract is new', () => {

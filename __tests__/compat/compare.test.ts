@@ -26,7 +26,12 @@ describe('scalars and literals', () => {
   });
   test('literals and enums are checked value by value', () => {
     expect(encompasses(p('(number)'), scope(), p('42'), scope(), 'text')).toEqual([]);
-    const sc = { types: new Map<string, Pattern>([['S', { kind: 'enum', name: 'S', base: 'string', values: ['a', 'b'] }], ['T', { kind: 'enum', name: 'T', base: 'string', values: ['a', 'b', 'c'] }]]) };
+    const sc = {
+      types: new Map<string, Pattern>([
+        ['S', { kind: 'enum', name: 'S', base: 'string', values: ['a', 'b'] }],
+        ['T', { kind: 'enum', name: 'T', base: 'string', values: ['a', 'b', 'c'] }],
+      ]),
+    };
     expect(encompasses(p('(T)'), sc, p('(S)'), sc, 'text')).toEqual([]);
     expect(encompasses(p('(S)'), sc, p('(T)'), sc, 'text')).toMatchObject([{ kind: 'type', narrower: true }]);
   });
@@ -198,13 +203,15 @@ describe('JSON: the verdict equals inclusion over a universe of values (brute fo
   const SCALARS: unknown[] = [1, 2, 'x', '2020-01-01', true, null];
   const objects = (values: unknown[]): Record<string, unknown>[] => {
     const out: Record<string, unknown>[] = [];
-    for (const a of [undefined, ...values]) for (const b of [undefined, ...values]) for (const c of [undefined, 1]) {
-      const o: Record<string, unknown> = {};
-      if (a !== undefined) o.a = a;
-      if (b !== undefined) o.b = b;
-      if (c !== undefined) o.c = c;
-      out.push(o);
-    }
+    for (const a of [undefined, ...values])
+      for (const b of [undefined, ...values])
+        for (const c of [undefined, 1]) {
+          const o: Record<string, unknown> = {};
+          if (a !== undefined) o.a = a;
+          if (b !== undefined) o.b = b;
+          if (c !== undefined) o.c = c;
+          out.push(o);
+        }
     return out;
   };
   const VALUES: unknown[] = [...SCALARS, ...objects(SCALARS)];
@@ -221,15 +228,46 @@ describe('JSON: the verdict equals inclusion over a universe of values (brute fo
       const witness = universe.find((v) => accepts(pb, v) && !accepts(pa, v));
       const verdict = encompasses(pa, scope(), pb, scope(), 'json').length === 0;
       if (verdict && witness !== undefined) wrong.push(`A=${a} B=${b}: said compatible, but ${JSON.stringify(witness)}`);
-      if (!verdict && witness === undefined) wrong.push(`A=${a} B=${b}: said not compatible (${encompasses(pa, scope(), pb, scope(), 'json').map((d) => `${d.kind} ${d.path}`).join('; ')}), no witness`);
+      if (!verdict && witness === undefined)
+        wrong.push(
+          `A=${a} B=${b}: said not compatible (${encompasses(pa, scope(), pb, scope(), 'json')
+            .map((d) => `${d.kind} ${d.path}`)
+            .join('; ')}), no witness`,
+        );
     }
     expect(wrong).toEqual([]);
   });
 });
 
 describe('text (XML text, headers, path segments): the verdict equals inclusion over a universe of texts', () => {
-  const PATTERNS = ['(number)', '(string)', '(boolean)', '(date)', '(datetime)', '(uuid)', '(email)', '(null)', '(empty)', '(anything)', '(number in string)', '(number?)', '(string?)', '(date?)', '1', 'x', 'true', '(S)', '(T)', '(S?)'];
-  const types = { types: new Map<string, Pattern>([['S', { kind: 'enum', name: 'S', base: 'string', values: ['x', 'y'] }], ['T', { kind: 'enum', name: 'T', base: 'number', values: ['1', '2'] }]]) };
+  const PATTERNS = [
+    '(number)',
+    '(string)',
+    '(boolean)',
+    '(date)',
+    '(datetime)',
+    '(uuid)',
+    '(email)',
+    '(null)',
+    '(empty)',
+    '(anything)',
+    '(number in string)',
+    '(number?)',
+    '(string?)',
+    '(date?)',
+    '1',
+    'x',
+    'true',
+    '(S)',
+    '(T)',
+    '(S?)',
+  ];
+  const types = {
+    types: new Map<string, Pattern>([
+      ['S', { kind: 'enum', name: 'S', base: 'string', values: ['x', 'y'] }],
+      ['T', { kind: 'enum', name: 'T', base: 'number', values: ['1', '2'] }],
+    ]),
+  };
   const TEXTS = ['', '1', '2', '1.5', 'x', 'y', 'true', 'false', 'null', '2020-01-01', '2020-01-01T10:00:00Z', 'a@b.cd', '123e4567-e89b-12d3-a456-426614174000', ' '];
   test('every pair of text patterns', () => {
     const wrong: string[] = [];

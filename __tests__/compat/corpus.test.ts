@@ -39,7 +39,10 @@ function importedSelfCompatible(wsdl: string, ownFixture = false): void {
 
   // Mutants: one required leaf node (a scalar placeholder, no specmatic_occurs) removed at a time.
   const lines = text.split('\n');
-  const leaves = lines.map((l, i) => (LEAF.test(l) ? i : -1)).filter((i) => i >= 0).slice(0, 8);
+  const leaves = lines
+    .map((l, i) => (LEAF.test(l) ? i : -1))
+    .filter((i) => i >= 0)
+    .slice(0, 8);
   // The repository's WSDLs are written to have leaves to remove, so the check cannot pass vacuously.
   if (ownFixture) expect(leaves.length).toBeGreaterThan(0);
   const missed: string[] = [];
@@ -65,7 +68,9 @@ describe('each contract imported from a repository WSDL is compatible with itsel
 });
 
 withCorpus('spec-corpus', 'each valid corpus contract is compatible with itself', () => {
-  const files = specCorpus().filter((r) => r.intent === 'valid').map((r) => r.file);
+  const files = specCorpus()
+    .filter((r) => r.intent === 'valid')
+    .map((r) => r.file);
   test('the corpus is there', () => expect(files.length).toBeGreaterThan(80));
   test.each(files)('%s', (file) => selfCompatible(path.join(SPEC_CORPUS, file)));
 });

@@ -22,7 +22,11 @@ import { FIXTURES, fixtureNames } from './fixtures';
 function samples(p: Pattern | undefined, scope: Scope, seed: number): string[] {
   if (!p) return [];
   const out: string[] = [];
-  const variants: Partial<GenerateContext>[] = [{ optional: true, repeat: [1, 3] }, { optional: false, repeat: [0, 0] }, { optional: true, repeat: [0, 2] }];
+  const variants: Partial<GenerateContext>[] = [
+    { optional: true, repeat: [1, 3] },
+    { optional: false, repeat: [0, 0] },
+    { optional: true, repeat: [0, 2] },
+  ];
   for (let i = 0; i < 12; i++) {
     const v = variants[i % variants.length];
     out.push(generateBody(p, { scope, rng: createRandom(seed + i), ...v }).text);
@@ -73,7 +77,9 @@ function historyAgrees(olderFile: string, newerFile: string): void {
   const newer = parseContract(readFileSync(newerFile, 'utf8'), newerFile);
   let pairs = 0;
   for (const o of older.scenarios.filter((s) => !s.wip && !s.unsupported)) {
-    for (const n of newer.scenarios.filter((s) => !s.unsupported && s.request.method === o.request.method && samePathShape(s.request.segments, o.request.segments) && s.response.status === o.response.status)) {
+    for (const n of newer.scenarios.filter(
+      (s) => !s.unsupported && s.request.method === o.request.method && samePathShape(s.request.segments, o.request.segments) && s.response.status === o.response.status,
+    )) {
       pairs++;
       const changes = scenarioChanges(o, n).filter((c) => c.path.includes('.BODY'));
       if (!changes.some((c) => c.side === 'request')) expect(rejected(n.request.body, n.scope, samples(o.request.body, o.scope, 7))).toEqual([]);
@@ -85,14 +91,18 @@ function historyAgrees(olderFile: string, newerFile: string): void {
 
 const rel = (dir: string) => (f: string) => path.relative(dir, f);
 
-describe('the same on the repository\'s contract histories (name~version.spec against name.spec)', () => {
+describe("the same on the repository's contract histories (name~version.spec against name.spec)", () => {
   const histories = specHistories(legacyContracts());
   test('there are histories', () => expect(histories.length).toBeGreaterThan(0));
-  test.each(histories.map((h) => h.map(rel(SPEC_FIXTURES))))('%s → %s', (olderFile, newerFile) => historyAgrees(path.join(SPEC_FIXTURES, olderFile), path.join(SPEC_FIXTURES, newerFile)));
+  test.each(histories.map((h) => h.map(rel(SPEC_FIXTURES))))('%s → %s', (olderFile, newerFile) =>
+    historyAgrees(path.join(SPEC_FIXTURES, olderFile), path.join(SPEC_FIXTURES, newerFile)),
+  );
 });
 
 withCorpus('spec-corpus', 'the same on real contract histories (older versions in the shared corpus against the current one)', () => {
   const histories = specHistories(specCorpus().map((r) => path.join(SPEC_CORPUS, r.file))).filter(([older]) => /~[0-9a-f]{7}\./.test(older));
   test('there are histories', () => expect(histories.length).toBeGreaterThan(5));
-  test.each(histories.map((h) => h.map(rel(SPEC_CORPUS))))('%s → %s', (olderFile, newerFile) => historyAgrees(path.join(SPEC_CORPUS, olderFile), path.join(SPEC_CORPUS, newerFile)));
+  test.each(histories.map((h) => h.map(rel(SPEC_CORPUS))))('%s → %s', (olderFile, newerFile) =>
+    historyAgrees(path.join(SPEC_CORPUS, olderFile), path.join(SPEC_CORPUS, newerFile)),
+  );
 });

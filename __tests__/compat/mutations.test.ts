@@ -18,7 +18,25 @@ import { legacyContracts } from '../helpers/spec-fixtures';
  */
 const ROOT = path.join(__dirname, '..', '..');
 const PAIRS = 1500;
-const SWAPS = ['(number)', '(string)', '(boolean)', '(Id*)', '(Id?)', '?', '*', 'specmatic_occurs="optional"', 'specmatic_occurs="multiple"', 'specmatic_nillable="true"', '"...": "",', '(date)', '(null)', '(anything)', '"k?": "(number)",', '<x>(number)</x>', ''];
+const SWAPS = [
+  '(number)',
+  '(string)',
+  '(boolean)',
+  '(Id*)',
+  '(Id?)',
+  '?',
+  '*',
+  'specmatic_occurs="optional"',
+  'specmatic_occurs="multiple"',
+  'specmatic_nillable="true"',
+  '"...": "",',
+  '(date)',
+  '(null)',
+  '(anything)',
+  '"k?": "(number)",',
+  '<x>(number)</x>',
+  '',
+];
 const PLACEHOLDER = /\((number|string|boolean|date|datetime|uuid|null|anything|[A-Z]\w*\*?\??)\)/g;
 
 function specs(dir: string): string[] {
@@ -60,13 +78,16 @@ function changed(documents: string[], seed: number): void {
     }
     const newer = read(text, 'newer.spec');
     if (!newer) continue;
-    for (const [a, b] of [[older, newer], [newer, older]]) {
+    for (const [a, b] of [
+      [older, newer],
+      [newer, older],
+    ]) {
       try {
         const verdict = checkCompatibility(a, b);
         formatText([{ file: 'api_v1.spec', status: 'compared', older: 'older', newer: 'newer', inFolder: false, verdict }]);
         compared++;
       } catch (e) {
-        throw new Error(`${(e as Error)?.stack ?? e}\n--- changed version ---\n${text}`);
+        throw new Error(`${(e as Error)?.stack ?? e}\n--- changed version ---\n${text}`, { cause: e });
       }
     }
   }
@@ -74,7 +95,8 @@ function changed(documents: string[], seed: number): void {
 }
 
 const TITLE = `${PAIRS} changed versions of real contracts compare both ways without an error`;
-test(`${TITLE} (contracts/ and the repository's fixtures)`, () => changed(texts([path.join(ROOT, 'contracts'), path.join(ROOT, '__tests__', 'fixtures', 'compat')], legacyContracts()), 20261126));
+test(`${TITLE} (contracts/ and the repository's fixtures)`, () =>
+  changed(texts([path.join(ROOT, 'contracts'), path.join(ROOT, '__tests__', 'fixtures', 'compat')], legacyContracts()), 20261126));
 
 withCorpus('spec-corpus', 'changed versions of the shared spec corpus', () => {
   test(TITLE, () => changed(texts([SPEC_CORPUS]), 20261127));

@@ -92,7 +92,7 @@ describe('rule registry', () => {
       for (const kind of kinds) {
         for (const target of targets[kind]) {
           if (side === 'response' && target === 'query') continue;
-          for (const direction of kind === 'type' ? [undefined, side === 'request' ? 'narrowed' : 'widened'] as const : [undefined]) {
+          for (const direction of kind === 'type' ? ([undefined, side === 'request' ? 'narrowed' : 'widened'] as const) : [undefined]) {
             const change: Change = { side, kind, target, path: 'X', older: 'a', newer: 'b', direction };
             const diff: ScenarioDiff = { older: s, api: 'GET /x -> 200', candidates: [s], newer: s, changes: [change] };
             const claimed = RULES.filter((r) => r.check(diff).length > 0).map((r) => r.id);

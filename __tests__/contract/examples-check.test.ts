@@ -119,7 +119,9 @@ ${rows}
   it('a long cell is quoted cut short with its length, in the error and in the test name (a 30 KB cell was echoed whole)', () => {
     const cell = `${'ab'.repeat(15_000)}`;
     const [error] = errorsOf(json(`      | petid |\n      | ${cell} |`));
-    expect(error).toBe(`ex.spec:10: Examples value "${cell.slice(0, 80)}… (29920 more characters)" in column "petid" fits no place the column names ((number) at REQUEST.PATH petid; (number) at RESPONSE.BODY petid) in scenario "Find pets"`);
+    expect(error).toBe(
+      `ex.spec:10: Examples value "${cell.slice(0, 80)}… (29920 more characters)" in column "petid" fits no place the column names ((number) at REQUEST.PATH petid; (number) at RESPONSE.BODY petid) in scenario "Find pets"`,
+    );
     const c = parseContract(json(`      | note |\n      | ${cell} |`), 'ok.spec');
     expect(testCases(c).map((t) => t.name)).toEqual([`Find pets - example 1: note=${cell.slice(0, 40)}… (29960 more characters)`]);
   });

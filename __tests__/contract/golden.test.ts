@@ -36,7 +36,10 @@ function modelJson(value: unknown): string {
 
 function errorsText(e: unknown): string {
   if (!(e instanceof AccordError)) throw e;
-  return `${e.describe().split(DIR + path.sep).join('')}\n`;
+  return `${e
+    .describe()
+    .split(DIR + path.sep)
+    .join('')}\n`;
 }
 
 function compare(expectedFile: string, actual: string): void {

@@ -20,7 +20,38 @@ import { legacyContracts } from '../helpers/spec-fixtures';
  */
 const ROOT = path.join(__dirname, '..', '..');
 const MUTANTS = 1500;
-const PALETTE = ['(', ')', '*', '?', '<', '>', '/', '"', '{', '}', '[', ']', ':', '|', '\n', ' ', '(number)', '(string*)', '(Foo)', '"""', 'Scenario: x\n', 'Examples:\n | a |\n | 1 |\n', 'specmatic_occurs="multiple"', 'specmatic_type="X"', '...', '(Id?)', '(id:number)', '@WIP\n', 'And type T (T)\n', 'And type U <u>(U*)</u>\n'];
+const PALETTE = [
+  '(',
+  ')',
+  '*',
+  '?',
+  '<',
+  '>',
+  '/',
+  '"',
+  '{',
+  '}',
+  '[',
+  ']',
+  ':',
+  '|',
+  '\n',
+  ' ',
+  '(number)',
+  '(string*)',
+  '(Foo)',
+  '"""',
+  'Scenario: x\n',
+  'Examples:\n | a |\n | 1 |\n',
+  'specmatic_occurs="multiple"',
+  'specmatic_type="X"',
+  '...',
+  '(Id?)',
+  '(id:number)',
+  '@WIP\n',
+  'And type T (T)\n',
+  'And type U <u>(U*)</u>\n',
+];
 
 function specs(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -37,7 +68,7 @@ function clean<T>(stage: string, text: string, f: () => T): T | undefined {
     return f();
   } catch (e) {
     if (e instanceof AccordError) return undefined;
-    throw new Error(`${stage} failed with ${(e as Error)?.stack ?? e}\n--- mutant ---\n${text}`);
+    throw new Error(`${stage} failed with ${(e as Error)?.stack ?? e}\n--- mutant ---\n${text}`, { cause: e });
   }
 }
 

@@ -62,7 +62,10 @@ describe('contract parser', () => {
     And response-body (Pet*)`);
     const s = c.scenarios[0];
     expect(s.request.query.map((q) => q.name)).toEqual(['limit', 'kind']);
-    expect(s.request.headers.map((h) => [h.name, h.optional])).toEqual([['X-Trace', false], ['X-Opt', true]]);
+    expect(s.request.headers.map((h) => [h.name, h.optional])).toEqual([
+      ['X-Trace', false],
+      ['X-Opt', true],
+    ]);
     expect(s.response.headers[0]).toMatchObject({ name: 'Content-Type', pattern: { kind: 'literal', value: 'application/json' } });
     expect(s.response.body).toEqual({ kind: 'list', inner: { kind: 'ref', name: 'Pet' } });
   });
@@ -81,18 +84,22 @@ describe('contract parser', () => {
   });
 
   it('names file and line for an unknown type', () => {
-    expect(errorOf(`Feature: f
+    expect(
+      errorOf(`Feature: f
   Scenario: s
     When POST /ws
     And request-body (Missing)
-    Then status 200`)).toBe('bad.spec:4: unknown type (Missing) in scenario "s": declare it with "type Missing ..." in the scenario or the Background');
+    Then status 200`),
+    ).toBe('bad.spec:4: unknown type (Missing) in scenario "s": declare it with "type Missing ..." in the scenario or the Background');
   });
 
   it('names file and line for a scenario with no request line', () => {
-    expect(errorOf(`Feature: f
+    expect(
+      errorOf(`Feature: f
 
   Scenario: nothing to send
-    Then status 200`)).toBe('bad.spec:3: scenario "nothing to send" has no request line: add e.g. "When POST /ws" here or in the Background');
+    Then status 200`),
+    ).toBe('bad.spec:3: scenario "nothing to send" has no request line: add e.g. "When POST /ws" here or in the Background');
   });
 
   it('points into the docstring for a malformed XML fragment', () => {
@@ -113,13 +120,16 @@ describe('contract parser', () => {
   it('refuses unknown keywords and gathers every error of the file', () => {
     let err: unknown;
     try {
-      parseContract(`Feature: f
+      parseContract(
+        `Feature: f
   Scenario: a
     When FETCH /x
     Then status 200
   Scenario: b
     When GET /x
-    Then status 2000`, 'two.spec');
+    Then status 2000`,
+        'two.spec',
+      );
     } catch (e) {
       err = e;
     }
@@ -134,11 +144,13 @@ describe('contract parser', () => {
 
   it('checks types named in query parameters and specmatic_type (found by fuzzing: they failed only when a test or the stub got there)', () => {
     expect(errorOf('Feature: f\n  Scenario: s\n    When GET /x?a=(Id)\n    Then status 200\n')).toContain('bad.spec:3: unknown type (Id) in scenario "s"');
-    expect(errorOf('Feature: f\n  Scenario: s\n    Given type T {"a": "(number)"}\n    When POST /x\n    And request-body <r><t specmatic_type="T"/></r>\n    Then status 200\n')).toContain(
-      'bad.spec:5: specmatic_type="T" names a type that is not an XML node in scenario "s"',
-    );
+    expect(
+      errorOf('Feature: f\n  Scenario: s\n    Given type T {"a": "(number)"}\n    When POST /x\n    And request-body <r><t specmatic_type="T"/></r>\n    Then status 200\n'),
+    ).toContain('bad.spec:5: specmatic_type="T" names a type that is not an XML node in scenario "s"');
     // (T) as element content may name a scalar or enum type: it then stands for the text.
-    expect(() => parseContract('Feature: f\n  Scenario: s\n    Given enum S (string) values a,b\n    When POST /x\n    And request-body <r><s>(S)</s></r>\n    Then status 200\n', 'ok.spec')).not.toThrow();
+    expect(() =>
+      parseContract('Feature: f\n  Scenario: s\n    Given enum S (string) values a,b\n    When POST /x\n    And request-body <r><s>(S)</s></r>\n    Then status 200\n', 'ok.spec'),
+    ).not.toThrow();
   });
 
   it('suggests the keyword a misspelt step meant', () => {
@@ -196,7 +208,9 @@ describe('contract parser', () => {
     expect(s.response.body).toEqual({ kind: 'ref', name: 'Pet' });
     expect(resolve(s.request.body!, s.scope).kind).toBe('object');
     // An unknown word is still reported as written.
-    expect(errorOf('Feature: f\n  Scenario: s\n    When GET /x\n    Then Status 200\n    And Respose-Body (number)\n')).toContain('bad.spec:5: keyword "Respose-Body" not recognised (did you mean "response-body"?)');
+    expect(errorOf('Feature: f\n  Scenario: s\n    When GET /x\n    Then Status 200\n    And Respose-Body (number)\n')).toContain(
+      'bad.spec:5: keyword "Respose-Body" not recognised (did you mean "response-body"?)',
+    );
   });
 
   it('reads "type Name" with no value and no table as an empty JSON object (legacy {} bodies)', () => {
@@ -214,7 +228,7 @@ describe('contract parser', () => {
     expect(errorOf('Feature: f\n  Scenario: s\n    When GET /x\n    Then status 200\n    And response-body\n')).toContain('bad.spec:5: response-body needs a value');
   });
 
-  it('gives the Feature\'s tags (and a Rule\'s) to each scenario under it: @WIP on the Feature puts every scenario in progress', () => {
+  it("gives the Feature's tags (and a Rule's) to each scenario under it: @WIP on the Feature puts every scenario in progress", () => {
     const c = parseContract(`@WIP @api
 Feature: In progress
   Scenario: one
@@ -249,11 +263,13 @@ Feature: Rules
   });
 
   it('refuses a DOCTYPE in a contract fragment (no entities, ever)', () => {
-    expect(errorOf(`Feature: f
+    expect(
+      errorOf(`Feature: f
   Scenario: s
     When POST /ws
     And request-body <!DOCTYPE a [<!ENTITY x "y">]><a>&x;</a>
-    Then status 200`)).toMatch(/DOCTYPE is not allowed/);
+    Then status 200`),
+    ).toMatch(/DOCTYPE is not allowed/);
   });
 
   it('reads a Kafka message scenario but marks it as not runnable', () => {

@@ -30,7 +30,10 @@ export function plainModel(c: Contract): unknown {
   return JSON.parse(
     JSON.stringify(c, function (key, v: unknown) {
       if (key === 'line') return undefined;
-      if (v instanceof Map || (v && typeof v === 'object' && typeof (v as Map<unknown, unknown>).entries === 'function' && typeof (v as Map<unknown, unknown>).get === 'function')) {
+      if (
+        v instanceof Map ||
+        (v && typeof v === 'object' && typeof (v as Map<unknown, unknown>).entries === 'function' && typeof (v as Map<unknown, unknown>).get === 'function')
+      ) {
         return Object.fromEntries([...(v as Map<string, unknown>).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
       }
       return v;
@@ -55,15 +58,12 @@ function roundTrip(text: string, file: string): void {
   try {
     second = parseContract(printed, file, options);
   } catch (e) {
-    throw new Error(`the printed contract does not read back: ${(e as Error).message}\n${printed}`);
+    throw new Error(`the printed contract does not read back: ${(e as Error).message}\n${printed}`, { cause: e });
   }
   expect(plainModel(second)).toEqual(plainModel(first));
 }
 
-const repositoryContracts = [
-  ...specFiles(path.join(ROOT, 'contracts')),
-  ...specFiles(path.join(ROOT, '__tests__', 'fixtures'), (p) => p.endsWith(`${path.sep}bad`)),
-];
+const repositoryContracts = [...specFiles(path.join(ROOT, 'contracts')), ...specFiles(path.join(ROOT, '__tests__', 'fixtures'), (p) => p.endsWith(`${path.sep}bad`))];
 
 test('the repository has the contracts this test is about', () => {
   expect(repositoryContracts.length).toBeGreaterThan(100);
@@ -76,7 +76,9 @@ describe('repository contracts: parse → print → parse', () => {
 });
 
 withCorpus('spec-corpus', 'spec corpus (../shared/spec-corpus, valid files): parse → print → parse', () => {
-  const valid = specCorpus().filter((r) => r.intent === 'valid').map((r) => r.file);
+  const valid = specCorpus()
+    .filter((r) => r.intent === 'valid')
+    .map((r) => r.file);
   it.each(valid)('%s', (rel) => {
     const file = path.join(SPEC_CORPUS, rel);
     roundTrip(readFileSync(file, 'utf8'), file);

@@ -30,7 +30,7 @@ function refusal(file: string): string {
   throw new Error(`${file} was read; it should have been refused`);
 }
 
-describe('the repository\'s legacy contracts (those it must refuse are the parser\'s bad golden files)', () => {
+describe("the repository's legacy contracts (those it must refuse are the parser's bad golden files)", () => {
   test.each(legacyContracts().map((f) => [path.relative(path.join(__dirname, '..', 'fixtures'), f), f]))('reads valid %s', (_name, file) => readsValid(file));
 });
 

@@ -16,7 +16,10 @@ export interface Ran {
  * run: a snippet that needs anything else must say `not-run` and why.
  */
 export function runCommand(line: string, cwd: string, options: { env?: Record<string, string>; substitute?: Record<string, string> } = {}): Promise<Ran> {
-  let words = line.replace(/\s+#.*$/, '').trim().split(/\s+/);
+  let words = line
+    .replace(/\s+#.*$/, '')
+    .trim()
+    .split(/\s+/);
   for (const [from, to] of Object.entries(options.substitute ?? {})) words = words.map((w) => w.split(from).join(to));
   const env: Record<string, string> = { ...options.env };
   while (/^[A-Z_]+=/.test(words[0])) {

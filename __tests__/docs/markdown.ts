@@ -32,7 +32,10 @@ export function blocksOf(file: string, markdown: string): Block[] {
     let above = i - 1;
     while (above >= 0 && lines[above].trim() === '') above--;
     const note = above >= 0 ? /^\s*<!-- snippet: (.+?) -->\s*$/.exec(lines[above]) : null;
-    const text = lines.slice(i + 1, end).map((l) => l.slice(Math.min(indent, l.length - l.trimStart().length))).join('\n');
+    const text = lines
+      .slice(i + 1, end)
+      .map((l) => l.slice(Math.min(indent, l.length - l.trimStart().length)))
+      .join('\n');
     blocks.push({ file, line: i + 1, lang: open[2], text, how: note?.[1] });
     i = end;
   }
@@ -80,7 +83,8 @@ export function showsSample(actual: string, sample: string): { ok: true } | { ok
       const m = head.exec(out[i]);
       if (m && group.every((p, k) => i + k < out.length && new RegExp(`^${escape(m[1])}${source(p)}$`).test(out[i + k]))) found = i;
     }
-    if (found < 0) return { ok: false, why: `sample lines not found ${g === 0 && !gapFirst ? 'at the start of the output' : 'in order'}:\n${group.join('\n')}\n--- output ---\n${actual}` };
+    if (found < 0)
+      return { ok: false, why: `sample lines not found ${g === 0 && !gapFirst ? 'at the start of the output' : 'in order'}:\n${group.join('\n')}\n--- output ---\n${actual}` };
     at = found + group.length;
   }
   const rest = out.slice(at).filter((l) => l.trim() !== '');

@@ -18,7 +18,12 @@ import { makeWorkspace, MATH, MATH_BROKEN, REPO, type Workspace } from './worksp
  * `contract` parsed and run against the example service, `custom` by a handler below, and
  * `not-run (reason)` only with a reason. A block without a comment fails.
  */
-const FILES = ['README.md', ...readdirSync(path.join(REPO, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const FILES = [
+  'README.md',
+  ...readdirSync(path.join(REPO, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 const BLOCKS = readBlocks(REPO, FILES);
 const where = (b: Block) => `${b.file}:${b.line}`;
 
@@ -94,7 +99,27 @@ function runNode(file: string, cwd: string): void {
 }
 
 function typecheck(file: string, cwd: string): void {
-  const tsc = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '--noEmit', '--strict', '--skipLibCheck', '--target', 'es2022', '--module', 'node16', '--moduleResolution', 'node16', '--types', 'node', '--typeRoots', path.join(REPO, 'node_modules', '@types'), file], { cwd, encoding: 'utf8' });
+  const tsc = spawnSync(
+    process.execPath,
+    [
+      require.resolve('typescript/bin/tsc'),
+      '--noEmit',
+      '--strict',
+      '--skipLibCheck',
+      '--target',
+      'es2022',
+      '--module',
+      'node16',
+      '--moduleResolution',
+      'node16',
+      '--types',
+      'node',
+      '--typeRoots',
+      path.join(REPO, 'node_modules', '@types'),
+      file,
+    ],
+    { cwd, encoding: 'utf8' },
+  );
   if (tsc.status !== 0) throw new Error(`the snippet does not type-check against the package's types:\n${tsc.stdout}${tsc.stderr}`);
 }
 
@@ -243,8 +268,12 @@ describe('README.md and docs/ snippets', () => {
     expect(Object.keys(CUSTOM).sort()).toEqual([...new Set(used)].sort());
   });
 
-  it.each(BLOCKS.filter((b) => b.how).map((b) => [`${where(b)} ${b.how}`, b] as const))('%s', async (_name, block) => {
-    const [, kind, rest] = /^([\w-]+)(.*)$/.exec(block.how!)!;
-    await KINDS[kind](block, rest.trim() || undefined);
-  }, 120_000);
+  it.each(BLOCKS.filter((b) => b.how).map((b) => [`${where(b)} ${b.how}`, b] as const))(
+    '%s',
+    async (_name, block) => {
+      const [, kind, rest] = /^([\w-]+)(.*)$/.exec(block.how!)!;
+      await KINDS[kind](block, rest.trim() || undefined);
+    },
+    120_000,
+  );
 });

@@ -32,7 +32,12 @@ export function makeWorkspace(setup?: string): Workspace {
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     writeFileSync(path.join(dir, file), content);
   };
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 'docs', GIT_AUTHOR_EMAIL: 'docs@example.com', GIT_COMMITTER_NAME: 'docs', GIT_COMMITTER_EMAIL: 'docs@example.com' } }).trim();
+  const git = (...args: string[]) =>
+    execFileSync('git', args, {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, GIT_AUTHOR_NAME: 'docs', GIT_AUTHOR_EMAIL: 'docs@example.com', GIT_COMMITTER_NAME: 'docs', GIT_COMMITTER_EMAIL: 'docs@example.com' },
+    }).trim();
   write('package.json', JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
   mkdirSync(path.join(dir, 'node_modules'));
   symlinkSync(REPO, path.join(dir, 'node_modules', 'accord-contracts'), 'dir');
@@ -69,7 +74,15 @@ export function makeWorkspace(setup?: string): Workspace {
   if (setup === 'compatible-change') write('contracts/math/api_math_v1.spec', MATH_GROWN);
   else if (setup === 'breaking-change') write('contracts/math/api_math_v1.spec', MATH_BROKEN);
   // An envelope whose closing lines are missing: the next log record starts before it closes.
-  else if (setup === 'truncated-log') write('server.log', log('pretty-envelopes.log').toString('utf8').split('\n').filter((_, i) => i < 48 || i > 50).join('\n'));
+  else if (setup === 'truncated-log')
+    write(
+      'server.log',
+      log('pretty-envelopes.log')
+        .toString('utf8')
+        .split('\n')
+        .filter((_, i) => i < 48 || i > 50)
+        .join('\n'),
+    );
   else if (setup !== undefined && setup !== 'app') throw new Error(`unknown workspace setup "${setup}"`);
   return { dir, hashes };
 }

@@ -41,7 +41,9 @@ describe.each(COMMANDS)('accord %s -o <symlink>', (command, args) => {
     const target = path.join(elsewhere, 'planted.spec');
     symlinkSync(target, path.join(dir, 'out.spec'));
     const r = accord(...args, '-o', 'out.spec');
-    expect(r.stderr).toBe(`accord ${command}: out.spec is a symlink; accord does not write through links (use --force to replace the link itself with the file, or --output to write elsewhere)\n`);
+    expect(r.stderr).toBe(
+      `accord ${command}: out.spec is a symlink; accord does not write through links (use --force to replace the link itself with the file, or --output to write elsewhere)\n`,
+    );
     expect(r.code).toBe(2);
     expect(existsSync(target)).toBe(false);
     expect(readlinkSync(path.join(dir, 'out.spec'))).toBe(target);

@@ -12,7 +12,7 @@ export function fuzzCases(fallback: number): number {
 
 /** A stack frame line, as Node prints them ("    at fn (file.js:1:2)"). */
 const STACK_FRAME = /\n\s+at .*[(\s][^()\s]*:\d+:\d+\)?/;
-// eslint-disable-next-line no-control-regex -- raw control characters are what it looks for
+
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/;
 
 /** Why `text`, shown to a user, breaks the rules, or undefined. */

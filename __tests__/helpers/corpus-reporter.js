@@ -17,7 +17,9 @@ class CorpusReporter {
     }
     if (suites.size === 0) return;
     const what = [...suites].map(([name, files]) => `../shared/${name} not found (${files.size} suite${files.size === 1 ? '' : 's'})`).join(', ');
-    process.stderr.write(`Corpus tests skipped: ${what}. The repository's fixtures ran; put the corpora beside the clone to run them too (CI requires them: ACCORD_REQUIRE_CORPUS=1).\n`);
+    process.stderr.write(
+      `Corpus tests skipped: ${what}. The repository's fixtures ran; put the corpora beside the clone to run them too (CI requires them: ACCORD_REQUIRE_CORPUS=1).\n`,
+    );
   }
 }
 

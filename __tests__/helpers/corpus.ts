@@ -36,7 +36,9 @@ export function withCorpus(names: CorpusName | CorpusName[], title: string, defi
     describe(title, define);
   } else if (corpusRequired()) {
     test(`${title}: needs ../shared/${missing}`, () => {
-      const error = new Error(`../shared/${missing} not found (${path.join(SHARED, missing)}), and ACCORD_REQUIRE_CORPUS is set: put the corpus beside the clone, or unset ACCORD_REQUIRE_CORPUS to skip these tests`);
+      const error = new Error(
+        `../shared/${missing} not found (${path.join(SHARED, missing)}), and ACCORD_REQUIRE_CORPUS is set: put the corpus beside the clone, or unset ACCORD_REQUIRE_CORPUS to skip these tests`,
+      );
       // The message says it all; a stack into this helper would only hide it.
       error.stack = error.message;
       throw error;
@@ -47,7 +49,10 @@ export function withCorpus(names: CorpusName | CorpusName[], title: string, defi
 }
 
 function tsv(file: string): { header: string[]; rows: string[][] } {
-  const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => l.split('\t'));
+  const lines = readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => l.split('\t'));
   return { header: lines[0], rows: lines.slice(1) };
 }
 

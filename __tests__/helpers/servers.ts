@@ -68,12 +68,17 @@ export async function startSoapPetService(): Promise<Running> {
   });
   const running = await listen(server);
   const names = ['Archie', 'Bella', 'Coco'];
-  soap.listen(server, '/ws', {
-    PetService: {
-      PetPort: {
-        getPet: (args: { id: string }) => ({ id: Number(args.id), name: names[Number(args.id) % names.length], type: 'dog', status: 'available' }),
+  soap.listen(
+    server,
+    '/ws',
+    {
+      PetService: {
+        PetPort: {
+          getPet: (args: { id: string }) => ({ id: Number(args.id), name: names[Number(args.id) % names.length], type: 'dog', status: 'available' }),
+        },
       },
     },
-  }, wsdl);
+    wsdl,
+  );
   return running;
 }

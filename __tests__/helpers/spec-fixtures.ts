@@ -23,5 +23,8 @@ export function legacyContracts(): string[] {
 
 /** `[older, newer]` pairs: `name~<version>.spec` is an older version of `name.spec`. */
 export function specHistories(files: string[]): [string, string][] {
-  return files.filter((f) => /~\w+\.\w+$/.test(f)).map((f) => [f, f.replace(/~\w+(\.\w+)$/, '$1')] as [string, string]).filter(([, cur]) => files.includes(cur));
+  return files
+    .filter((f) => /~\w+\.\w+$/.test(f))
+    .map((f) => [f, f.replace(/~\w+(\.\w+)$/, '$1')] as [string, string])
+    .filter(([, cur]) => files.includes(cur));
 }

@@ -67,7 +67,13 @@ describe('accord import log', () => {
     const r = cli(['import', 'log', '-', '--output', 'piped.spec'], tmp.dir, readFileSync(fixture('spring-ws.log')));
     expect(r.status).toBe(0);
     expect(r.stdout).toBe(
-      ['wrote piped.spec', '1 file: 12 line messages, 6 request/response pairs, 2 scenarios', 'skipped: 6 lines with no message', 'not checked: standard input cannot be read a second time', ''].join('\n'),
+      [
+        'wrote piped.spec',
+        '1 file: 12 line messages, 6 request/response pairs, 2 scenarios',
+        'skipped: 6 lines with no message',
+        'not checked: standard input cannot be read a second time',
+        '',
+      ].join('\n'),
     );
     const text = readFileSync(path.join(tmp.dir, 'piped.spec'), 'utf8');
     expect(text).toContain('Feature: Imported from standard input');

@@ -13,7 +13,31 @@ import { LOGS, scratch } from './helpers';
  * and mixed content that was dropped.
  */
 const MUTANTS = 300;
-const PALETTE = ['<', '>', '/', '"', '{', '}', '[', ']', ':', '\n', ' ', '&amp;', '<![CDATA[x]]>', 'ID: 1\n', 'Payload: ', '<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/">', '</soap:Envelope>', '2026-01-01 10:00:00 DEBUG ', '"text": "', '\\"', '0', 'true', '-1.5e3'];
+const PALETTE = [
+  '<',
+  '>',
+  '/',
+  '"',
+  '{',
+  '}',
+  '[',
+  ']',
+  ':',
+  '\n',
+  ' ',
+  '&amp;',
+  '<![CDATA[x]]>',
+  'ID: 1\n',
+  'Payload: ',
+  '<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/">',
+  '</soap:Envelope>',
+  '2026-01-01 10:00:00 DEBUG ',
+  '"text": "',
+  '\\"',
+  '0',
+  'true',
+  '-1.5e3',
+];
 const tmp = scratch();
 afterAll(() => tmp.cleanup());
 
@@ -46,7 +70,7 @@ test(`${MUTANTS} damaged logs import into a contract every call matches, or are 
           refused++;
           continue;
         }
-        throw new Error(`${JSON.stringify(options)}: ${(e as Error)?.stack ?? e}\n--- mutant (${sample.ext}) ---\n${text}`);
+        throw new Error(`${JSON.stringify(options)}: ${(e as Error)?.stack ?? e}\n--- mutant (${sample.ext}) ---\n${text}`, { cause: e });
       }
     }
   }
@@ -55,13 +79,47 @@ test(`${MUTANTS} damaged logs import into a contract every call matches, or are 
 });
 
 /** Values a HAR field can hold in a recording some tool got wrong: other types, odd strings, empty things. */
-const ODD: unknown[] = [null, '', 0, -1, 1.5, 99999, '200', 'post', 'GET ', 'x y', '/relative', 'http://h', 'http://h/a b?c=d&&=e', 'ftp://x/y', {}, [], true, 'application/json; charset=utf-8', 'text/xml', '{"a":[1,{"b":null}]}', '<a/>', '{"a":1', 'null', '[]', '"str"', '\u0000', 'é', 'HEAD'];
+const ODD: unknown[] = [
+  null,
+  '',
+  0,
+  -1,
+  1.5,
+  99999,
+  '200',
+  'post',
+  'GET ',
+  'x y',
+  '/relative',
+  'http://h',
+  'http://h/a b?c=d&&=e',
+  'ftp://x/y',
+  {},
+  [],
+  true,
+  'application/json; charset=utf-8',
+  'text/xml',
+  '{"a":[1,{"b":null}]}',
+  '<a/>',
+  '{"a":1',
+  'null',
+  '[]',
+  '"str"',
+  '\u0000',
+  'é',
+  'HEAD',
+];
 
 test('150 HAR recordings with fields of the wrong type or value import into a contract every call matches, or are refused', async () => {
   const har = JSON.parse(readFileSync(path.join(LOGS, 'recording.har'), 'utf8')) as Record<string, unknown>;
   const fields: string[][] = [];
   const collect = (v: unknown, at: string[]) => {
-    if (v && typeof v === 'object') for (const k of Object.keys(v)) (fields.push([...at, k]), collect((v as Record<string, unknown>)[k], [...at, k]));
+    if (v && typeof v === 'object') {
+      for (const k of Object.keys(v)) {
+        fields.push([...at, k]);
+        collect((v as Record<string, unknown>)[k], [...at, k]);
+      }
+    }
   };
   collect(har, []);
   const r = seeded(20261125);
@@ -86,7 +144,7 @@ test('150 HAR recordings with fields of the wrong type or value import into a co
         imported++;
       } catch (e) {
         if (e instanceof AccordError) continue;
-        throw new Error(`${JSON.stringify(options)}: ${(e as Error)?.stack ?? e}\n--- mutant ---\n${JSON.stringify(copy)}`);
+        throw new Error(`${JSON.stringify(options)}: ${(e as Error)?.stack ?? e}\n--- mutant ---\n${JSON.stringify(copy)}`, { cause: e });
       }
     }
   }

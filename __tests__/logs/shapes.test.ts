@@ -62,7 +62,14 @@ describe('Apache CXF LoggingInInterceptor/LoggingOutInterceptor blocks', () => {
     const r = await importAndParse([file]);
     expect(unmatched(r)).toEqual([]);
     expect(acceptedBy(r)).toEqual([
-      'getPetRequest', 'getPetRequest', 'getPetRequest', 'findPetsRequest', 'findPetsRequest', 'addPetRequest', 'addPetRequest', 'getPetRequest (fault, status 500)',
+      'getPetRequest',
+      'getPetRequest',
+      'getPetRequest',
+      'findPetsRequest',
+      'findPetsRequest',
+      'addPetRequest',
+      'addPetRequest',
+      'getPetRequest (fault, status 500)',
     ]);
   });
 });

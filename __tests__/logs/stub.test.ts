@@ -34,7 +34,8 @@ describe.each(LOGS)('a stub of the contract made from %s', (name) => {
         const logged = checkExchange(r.parsed, x).scenario!;
         const url = `${stub.url}${req.path}${req.query.length ? `?${new URLSearchParams(req.query)}` : ''}`;
         const headers: Record<string, string> = { ...req.headers };
-        if (x.request.format === 'xml') headers['content-type'] = req.body.includes('http://www.w3.org/2003/05/soap-envelope') ? 'application/soap+xml; charset=utf-8' : 'text/xml; charset=utf-8';
+        if (x.request.format === 'xml')
+          headers['content-type'] = req.body.includes('http://www.w3.org/2003/05/soap-envelope') ? 'application/soap+xml; charset=utf-8' : 'text/xml; charset=utf-8';
         else if (x.request.format === 'json') headers['content-type'] = 'application/json';
         const res = await fetch(url, { method: req.method, headers, body: req.method === 'GET' ? undefined : req.body });
         const body = await res.text();

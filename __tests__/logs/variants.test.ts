@@ -45,8 +45,12 @@ describe('layouts and encodings', () => {
     const log = [1, 2]
       .map(
         (id) =>
-          block('Inbound', id, `Address: http://localhost:8080/api/pets/${id * 10}\nHttp-Method: PUT\nContent-Type: application/json\n`, JSON.stringify({ name: `p${id}`, age: id })) +
-          block('Outbound', id, 'Response-Code: 200\nContent-Type: application/json\n', JSON.stringify({ id: id * 10, name: `p${id}`, updated: '2024-05-14T09:00:00Z' })),
+          block(
+            'Inbound',
+            id,
+            `Address: http://localhost:8080/api/pets/${id * 10}\nHttp-Method: PUT\nContent-Type: application/json\n`,
+            JSON.stringify({ name: `p${id}`, age: id }),
+          ) + block('Outbound', id, 'Response-Code: 200\nContent-Type: application/json\n', JSON.stringify({ id: id * 10, name: `p${id}`, updated: '2024-05-14T09:00:00Z' })),
       )
       .join('');
     const r = await importAndParse([tmp.write('jaxrs.log', log)]);
@@ -130,8 +134,14 @@ describe('JSON-lines logs (logstash, ECS)', () => {
     const SOAP11 = 'xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"';
     const record = (t: string, message: string) => JSON.stringify({ '@timestamp': t, 'log.level': 'DEBUG', 'log.logger': 'c.e.SoapLogger', message });
     const lines = [0, 1, 2].flatMap((i) => [
-      record(`2024-01-01T10:00:0${i}Z`, `Request: <soap:Envelope ${SOAP11}>\n  <soap:Body><m:getX xmlns:m="urn:m"><m:id>${i}</m:id><m:q>a &amp; "b"</m:q></m:getX></soap:Body></soap:Envelope>`),
-      record(`2024-01-01T10:00:0${i}Z`, `Response: <soap:Envelope ${SOAP11}><soap:Body><m:getXResponse xmlns:m="urn:m"><m:at>2024-01-0${i + 1}</m:at></m:getXResponse></soap:Body></soap:Envelope>`),
+      record(
+        `2024-01-01T10:00:0${i}Z`,
+        `Request: <soap:Envelope ${SOAP11}>\n  <soap:Body><m:getX xmlns:m="urn:m"><m:id>${i}</m:id><m:q>a &amp; "b"</m:q></m:getX></soap:Body></soap:Envelope>`,
+      ),
+      record(
+        `2024-01-01T10:00:0${i}Z`,
+        `Response: <soap:Envelope ${SOAP11}><soap:Body><m:getXResponse xmlns:m="urn:m"><m:at>2024-01-0${i + 1}</m:at></m:getXResponse></soap:Body></soap:Envelope>`,
+      ),
     ]);
     const r = await importAndParse([tmp.write('ecs.log', lines.join('\n'))]);
     expect(r.report.exchanges).toBe(3);
@@ -160,7 +170,8 @@ describe('text from the logs never breaks the contract it is written into', () =
     const har = JSON.parse(readFileSync(fixture('recording.har'), 'utf8'));
     for (const e of har.log.entries) {
       for (const h of e.request.headers) if (h.name === 'SOAPAction') h.value = '"urn:x"\n  Scenario: injected\n    When GET /evil';
-      if (e.request.postData?.text?.includes('<t:intA>2</t:intA>')) e.request.postData.text = e.request.postData.text.replace('<t:intA>2</t:intA>', '<t:intA>2</t:intA><t:note>a | b\n"""\nScenario: x</t:note>');
+      if (e.request.postData?.text?.includes('<t:intA>2</t:intA>'))
+        e.request.postData.text = e.request.postData.text.replace('<t:intA>2</t:intA>', '<t:intA>2</t:intA><t:note>a | b\n"""\nScenario: x</t:note>');
     }
     const file = tmp.write('evil\nFeature: second.har', JSON.stringify(har));
     const r = await importAndParse([file], { examples: true });

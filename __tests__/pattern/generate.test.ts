@@ -23,11 +23,13 @@ function specFiles(dir: string): string[] {
 }
 
 function corpusContracts(): Contract[] {
-  return specCorpus()
-    .filter((r) => r.intent === 'valid')
-    .map((r) => loadContract(path.join(SPEC_CORPUS, r.file)))
-    // Wrappers take their real types from an OpenAPI or WSDL file that is not in the corpus.
-    .filter((c) => !c.notes.some((n) => n.keyword === 'openapi' || n.keyword === 'wsdl'));
+  return (
+    specCorpus()
+      .filter((r) => r.intent === 'valid')
+      .map((r) => loadContract(path.join(SPEC_CORPUS, r.file)))
+      // Wrappers take their real types from an OpenAPI or WSDL file that is not in the corpus.
+      .filter((c) => !c.notes.some((n) => n.keyword === 'openapi' || n.keyword === 'wsdl'))
+  );
 }
 
 /** Whatever accord generates from a contract must match that same contract. */
@@ -90,10 +92,7 @@ describe('request generation', () => {
 
   it('takes values from Examples rows by node name', () => {
     const rows = testCases(contract).filter((t) => t.row);
-    expect(rows.map((r) => buildRequest(r).body)).toEqual([
-      expect.stringContaining('<pet:id>1</pet:id>'),
-      expect.stringContaining('<pet:id>7</pet:id>'),
-    ]);
+    expect(rows.map((r) => buildRequest(r).body)).toEqual([expect.stringContaining('<pet:id>1</pet:id>'), expect.stringContaining('<pet:id>7</pet:id>')]);
     expect(buildRequest(rows[0]).headers['content-type']).toBe('text/xml; charset=utf-8');
   });
 

@@ -30,7 +30,16 @@ describe('JSON matching', () => {
 
   it('matches lists of a named type and nested paths', () => {
     const types = { Pet: '{"id": "(number)", "tags": ["(string*)"]}' };
-    expect(json('(Pet*)', [{ id: 1, tags: ['a'] }, { id: 2, tags: [] }], types)).toEqual([]);
+    expect(
+      json(
+        '(Pet*)',
+        [
+          { id: 1, tags: ['a'] },
+          { id: 2, tags: [] },
+        ],
+        types,
+      ),
+    ).toEqual([]);
     expect(json('(Pet*)', [{ id: 1, tags: ['a', 3] }], types)).toEqual(['[0].tags[1]: expected a string, found 3']);
     expect(json('(Pet*)', { id: 1 }, types)).toEqual([': expected a JSON array, found {"id":1}']);
   });

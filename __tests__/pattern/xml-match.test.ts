@@ -63,7 +63,8 @@ describe('XML matching (seed 2.4)', () => {
   });
 
   it('requires the header before the body', () => {
-    const actual = '<S:Envelope xmlns:S="urn:s"><S:Body><p:getPetResponse xmlns:p="urn:p"><p:id>1</p:id><p:name>a</p:name><p:type>b</p:type><p:status>c</p:status></p:getPetResponse></S:Body><S:Header/></S:Envelope>';
+    const actual =
+      '<S:Envelope xmlns:S="urn:s"><S:Body><p:getPetResponse xmlns:p="urn:p"><p:id>1</p:id><p:name>a</p:name><p:type>b</p:type><p:status>c</p:status></p:getPetResponse></S:Body><S:Header/></S:Envelope>';
     expect(check(PET_RESPONSE, actual)).toEqual([
       'Envelope: expected child nodes (Header?, Body) in this order, found (Body, Header)',
       'Envelope/Header: expected node <Header> before <Body>, found <Header> after <Body>',
@@ -100,9 +101,7 @@ describe('XML matching (seed 2.4)', () => {
     const contract = '<inv:getInvoiceIdsResponse xmlns:inv="urn:inv">(Id*)</inv:getInvoiceIdsResponse>';
     expect(check(contract, '<r><id>1</id><id>2</id><id>3</id></r>'.replace(/r>/g, 'getInvoiceIdsResponse>'), types)).toEqual([]);
     expect(check(contract, '<getInvoiceIdsResponse/>', types)).toEqual([]);
-    expect(check(contract, '<getInvoiceIdsResponse><id>1</id><id>x</id></getInvoiceIdsResponse>', types)).toEqual([
-      'getInvoiceIdsResponse/id[1]: expected a number, found "x"',
-    ]);
+    expect(check(contract, '<getInvoiceIdsResponse><id>1</id><id>x</id></getInvoiceIdsResponse>', types)).toEqual(['getInvoiceIdsResponse/id[1]: expected a number, found "x"']);
   });
 
   it('backtracks so a repeated node may be followed by one of the same name', () => {
@@ -128,7 +127,11 @@ describe('XML matching (seed 2.4)', () => {
     const s = contract.scenarios[0];
     const m = (xml: string) => matchXml(s.request.body!, parseXml(xml), s.scope).map(formatMismatch);
     expect(m('<e:Envelope xmlns:e="u"><e:Body><Quote><symbol>X</symbol><price>1</price><price>2</price></Quote></e:Body></e:Envelope>')).toEqual([]);
-    expect(m('<e:Envelope xmlns:e="u" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><e:Header/><e:Body><Quote><symbol xsi:nil="true"/><note>n</note></Quote></e:Body></e:Envelope>')).toEqual([]);
+    expect(
+      m(
+        '<e:Envelope xmlns:e="u" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><e:Header/><e:Body><Quote><symbol xsi:nil="true"/><note>n</note></Quote></e:Body></e:Envelope>',
+      ),
+    ).toEqual([]);
     expect(m('<e:Envelope xmlns:e="u"><e:Body><Quote><price>1</price></Quote></e:Body></e:Envelope>')).toContain(
       'Envelope/Body/Quote/symbol: expected node <symbol>, found <price> in its place',
     );
@@ -151,7 +154,10 @@ describe('several node placeholders in a row', () => {
   const types = { Id: xmlPatternFromText('<id>(number)</id>') };
   it('reads (Id)(Id*) as one id then any number more', () => {
     expect(check('<r>(Id)(Id*)</r>', '<r><id>1</id><id>2</id></r>', types)).toEqual([]);
-    expect(check('<r>(Id)(Id*)</r>', '<r></r>', types)).toEqual(['r: expected child nodes (id, id*) in this order, found (none)', 'r/id: expected node <id>, found nothing (missing node)']);
+    expect(check('<r>(Id)(Id*)</r>', '<r></r>', types)).toEqual([
+      'r: expected child nodes (id, id*) in this order, found (none)',
+      'r/id: expected node <id>, found nothing (missing node)',
+    ]);
   });
   it('refuses text values written one after another', () => {
     expect(() => xmlPatternFromText('<r>(number)(string)</r>')).toThrow(/mixes several values in one text/);
@@ -191,7 +197,9 @@ describe('nodes out of place: one finding each, never a contradiction', () => {
   });
 
   it('a node repeated where one is allowed is one finding with the count, wherever the copies are', () => {
-    expect(findings(BOOK, '<book><title>T</title><author>A</author><author>B</author><year>1</year><isbn>x</isbn></book>')).toEqual(['book/author: expected one node <author>, found 2']);
+    expect(findings(BOOK, '<book><title>T</title><author>A</author><author>B</author><year>1</year><isbn>x</isbn></book>')).toEqual([
+      'book/author: expected one node <author>, found 2',
+    ]);
     expect(findings(BOOK, '<book><title>T</title><author>A</author><year>1</year><isbn>x</isbn><author>B</author><author>C</author></book>')).toEqual([
       'book/author: expected one node <author>, found 3',
     ]);
@@ -209,7 +217,10 @@ describe('nodes out of place: one finding each, never a contradiction', () => {
   });
 
   it('no report names one node both as expected and as unexpected', () => {
-    const shuffles = ['<book><author>A</author><title>T</title><isbn>x</isbn><year>1</year></book>', '<book><isbn>x</isbn><title>T</title><author>A</author><year>1</year><year>2</year></book>'];
+    const shuffles = [
+      '<book><author>A</author><title>T</title><isbn>x</isbn><year>1</year></book>',
+      '<book><isbn>x</isbn><title>T</title><author>A</author><year>1</year><year>2</year></book>',
+    ];
     for (const actual of shuffles) {
       const lines = findings(BOOK, actual);
       const unexpected = lines.filter((l) => l.includes('unexpected node')).map((l) => l.split(':')[0]);

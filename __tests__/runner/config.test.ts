@@ -4,7 +4,12 @@ import { closest } from '../../src/suggest';
 describe('runner settings', () => {
   it('takes the Jest config, with ACCORD_* variables winning', () => {
     expect(resolveRunnerConfig({ baseUrl: 'http://a:1', timeoutMs: 500, seed: 3 }, {})).toEqual({ baseUrl: 'http://a:1', timeoutMs: 500, seed: 3, problems: [] });
-    expect(resolveRunnerConfig({ baseUrl: 'http://a:1', timeoutMs: 500 }, { ACCORD_BASE_URL: 'https://b', ACCORD_TIMEOUT_MS: '20', ACCORD_SEED: '7' })).toEqual({ baseUrl: 'https://b', timeoutMs: 20, seed: 7, problems: [] });
+    expect(resolveRunnerConfig({ baseUrl: 'http://a:1', timeoutMs: 500 }, { ACCORD_BASE_URL: 'https://b', ACCORD_TIMEOUT_MS: '20', ACCORD_SEED: '7' })).toEqual({
+      baseUrl: 'https://b',
+      timeoutMs: 20,
+      seed: 7,
+      problems: [],
+    });
     expect(resolveRunnerConfig(undefined, {})).toEqual({ baseUrl: undefined, timeoutMs: 10_000, seed: 0, problems: [] });
     // An empty variable is unset (a CI template that leaves it blank).
     expect(resolveRunnerConfig({ baseUrl: 'http://a:1' }, { ACCORD_BASE_URL: '' }).baseUrl).toBe('http://a:1');
@@ -21,8 +26,12 @@ describe('runner settings', () => {
       'ACCORD_SEED must be a whole number, found "1.5"',
     ]);
     expect(r).toMatchObject({ baseUrl: undefined, timeoutMs: 10_000, seed: 0 });
-    expect(resolveRunnerConfig('http://a:1', {}).problems).toEqual(['testEnvironmentOptions.accord must be an object such as { baseUrl: \'http://127.0.0.1:8080\' }, found "http://a:1"']);
-    expect(resolveRunnerConfig({ baseUrl: 8080 }, {}).problems).toEqual(['testEnvironmentOptions.accord.baseUrl must be an http:// or https:// URL such as http://127.0.0.1:8080, found 8080']);
+    expect(resolveRunnerConfig('http://a:1', {}).problems).toEqual([
+      'testEnvironmentOptions.accord must be an object such as { baseUrl: \'http://127.0.0.1:8080\' }, found "http://a:1"',
+    ]);
+    expect(resolveRunnerConfig({ baseUrl: 8080 }, {}).problems).toEqual([
+      'testEnvironmentOptions.accord.baseUrl must be an http:// or https:// URL such as http://127.0.0.1:8080, found 8080',
+    ]);
     expect(resolveRunnerConfig({ baseUrl: 'ftp://a' }, {}).problems).toHaveLength(1);
   });
 });

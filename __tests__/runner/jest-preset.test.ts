@@ -101,7 +101,10 @@ describe('jest --preset accord-contracts in an application repository', () => {
     await jest(['--json', '--testLocationInResults', `--outputFile=${out}`, 'contracts/math']);
     const results = JSON.parse(readFileSync(out, 'utf8'));
     const located = results.testResults[0].assertionResults.map((a: { title: string; location: { line: number } }) => [a.title, a.location.line]);
-    expect(located).toEqual([['Square of a number', 3], ['Cube of a number', 9]]);
+    expect(located).toEqual([
+      ['Square of a number', 3],
+      ['Cube of a number', 9],
+    ]);
 
     // Test paths go first: --reporters takes every word after it.
     await jest(['contracts/soap/api_pet_v1.spec', '--reporters=default', `--reporters=${JUNIT}`], { JEST_JUNIT_OUTPUT_DIR: app });
@@ -156,7 +159,10 @@ describe('jest --preset accord-contracts in an application repository', () => {
   }, 120_000);
 
   it('says when a @WIP scenario would have passed, and still reports it skipped', async () => {
-    writeFileSync(path.join(app, 'contracts', 'wip.spec'), 'Feature: wip\n  @WIP\n  Scenario: square in progress\n    When POST /square\n    And request-body (number)\n    Then status 200\n    And response-body (number)\n');
+    writeFileSync(
+      path.join(app, 'contracts', 'wip.spec'),
+      'Feature: wip\n  @WIP\n  Scenario: square in progress\n    When POST /square\n    And request-body (number)\n    Then status 200\n    And response-body (number)\n',
+    );
     try {
       const r = await jest(['contracts/wip.spec']);
       expect(r.output).toMatch(/@WIP "square in progress" \(.*wip\.spec:3\) is in progress and skipped; it would have PASSED/);
@@ -168,14 +174,29 @@ describe('jest --preset accord-contracts in an application repository', () => {
   }, 120_000);
 
   it('puts the @WIP verdict on the skipped test in --json and jest-junit, with the column of its Scenario keyword, and --silent quiets the stderr copy', async () => {
-    writeFileSync(path.join(app, 'contracts', 'wip.spec'), 'Feature: wip\n  @WIP\n  Scenario: square in progress\n    When POST /square\n    And request-body (number)\n    Then status 200\n    And response-body (number)\n');
+    writeFileSync(
+      path.join(app, 'contracts', 'wip.spec'),
+      'Feature: wip\n  @WIP\n  Scenario: square in progress\n    When POST /square\n    And request-body (number)\n    Then status 200\n    And response-body (number)\n',
+    );
     // The file jest-junit reads test case properties from, as the README tells users to write it.
     writeFileSync(path.join(app, 'junitTestCaseProperties.js'), `module.exports = require('${PKG.name}/jest-junit-properties');\n`);
     const out = path.join(app, 'wip-results.json');
     try {
-      const r = await jest(['contracts/wip.spec', 'contracts/soap/api_pet_v1.spec', '--silent', '--json', '--testLocationInResults', `--outputFile=${out}`, '--reporters=default', `--reporters=${JUNIT}`], {
-        JEST_JUNIT_OUTPUT_DIR: app,
-      });
+      const r = await jest(
+        [
+          'contracts/wip.spec',
+          'contracts/soap/api_pet_v1.spec',
+          '--silent',
+          '--json',
+          '--testLocationInResults',
+          `--outputFile=${out}`,
+          '--reporters=default',
+          `--reporters=${JUNIT}`,
+        ],
+        {
+          JEST_JUNIT_OUTPUT_DIR: app,
+        },
+      );
       expect(r.status).toBe(0);
       expect(r.output).not.toContain('[accord]');
       expect(r.output).not.toContain('would have');
@@ -192,11 +213,14 @@ describe('jest --preset accord-contracts in an application repository', () => {
       expect(failing.location).toEqual({ line: 62, column: 3 });
       // Every test's column is inside its line of the contract.
       const specLines = readFileSync(path.join(app, 'contracts', 'soap', 'api_pet_v1.spec'), 'utf8').split('\n');
-      for (const a of results.find((f) => f.name.endsWith('api_pet_v1.spec'))!.assertionResults) expect(a.location.column).toBeLessThanOrEqual(specLines[a.location.line - 1].length);
+      for (const a of results.find((f) => f.name.endsWith('api_pet_v1.spec'))!.assertionResults)
+        expect(a.location.column).toBeLessThanOrEqual(specLines[a.location.line - 1].length);
 
       const junit = readFileSync(path.join(app, 'junit.xml'), 'utf8');
       expect(junit).toMatch(/<testcase classname="[^"]*square in progress"[^>]*>\s*<skipped\/>\s*<properties>\s*<property name="accord.wip" value="would have PASSED"\/>/);
-      expect(junit).toMatch(/<testcase classname="[^"]*Adopt a pet \(in progress\)"[^>]*>\s*<skipped\/>\s*<properties>\s*<property name="accord.wip" value="would have FAILED"\/>\s*<property name="accord.wip.report" value="@WIP &quot;Adopt a pet/);
+      expect(junit).toMatch(
+        /<testcase classname="[^"]*Adopt a pet \(in progress\)"[^>]*>\s*<skipped\/>\s*<properties>\s*<property name="accord.wip" value="would have FAILED"\/>\s*<property name="accord.wip.report" value="@WIP &quot;Adopt a pet/,
+      );
 
       // Without --silent the verdict is printed for people as well, and never as a failure.
       const loud = await jest(['contracts/wip.spec']);
@@ -208,9 +232,12 @@ describe('jest --preset accord-contracts in an application repository', () => {
     }
   }, 180_000);
 
-  it('an Examples row\'s test name, pasted from Jest\'s output into -t, runs exactly that test', async () => {
+  it("an Examples row's test name, pasted from Jest's output into -t, runs exactly that test", async () => {
     const rows = Array.from({ length: 11 }, (_, i) => `      | ${i + 1} |`).join('\n');
-    writeFileSync(path.join(app, 'contracts', 'rows.spec'), `Feature: Rows\n  Scenario Outline: Fetch a pet by id\n    When GET /pets/(petid:number)\n    Then status 200\n    And response-body {"petid": "(number)"}\n\n    Examples:\n      | petid |\n${rows}\n`);
+    writeFileSync(
+      path.join(app, 'contracts', 'rows.spec'),
+      `Feature: Rows\n  Scenario Outline: Fetch a pet by id\n    When GET /pets/(petid:number)\n    Then status 200\n    And response-body {"petid": "(number)"}\n\n    Examples:\n      | petid |\n${rows}\n`,
+    );
     try {
       const listed = await jest(['contracts/rows.spec', '--verbose']);
       const names = [...listed.output.matchAll(/✓ (.*?)(?: \(\d+ ms\))?$/gm)].map((m) => m[1]);
@@ -346,15 +373,46 @@ const logs: ImportLogOptions = { examples: true };
 export { started, wsdl, verdict, code, logs, loadContract, importLogs, readExchanges, checkExchange, formatCompatibilityText, encompasses };
 `,
     );
-    const tsc = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '--noEmit', '--strict', '--module', 'node16', '--moduleResolution', 'node16', '--types', 'node', '--typeRoots', path.join(REPO, 'node_modules', '@types'), 'check.ts'], { cwd: app, encoding: 'utf8' });
+    const tsc = spawnSync(
+      process.execPath,
+      [
+        require.resolve('typescript/bin/tsc'),
+        '--noEmit',
+        '--strict',
+        '--module',
+        'node16',
+        '--moduleResolution',
+        'node16',
+        '--types',
+        'node',
+        '--typeRoots',
+        path.join(REPO, 'node_modules', '@types'),
+        'check.ts',
+      ],
+      { cwd: app, encoding: 'utf8' },
+    );
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.status).toBe(0);
   }, 60_000);
 });
 
 /** What README.md and docs/ tell users to call. */
-const DOCUMENTED = ['startStub', 'importWsdl', 'importLogs', 'readExchanges', 'checkExchange', 'parseContract', 'loadContract', 'checkCompatibility', 'formatCompatibilityText', 'encompasses', 'AccordError'];
+const DOCUMENTED = [
+  'startStub',
+  'importWsdl',
+  'importLogs',
+  'readExchanges',
+  'checkExchange',
+  'parseContract',
+  'loadContract',
+  'checkCompatibility',
+  'formatCompatibilityText',
+  'encompasses',
+  'AccordError',
+];
 
 function listFiles(dir: string, prefix = ''): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? (e.name === 'node_modules' ? [] : listFiles(path.join(dir, e.name), `${prefix}${e.name}/`)) : [`${prefix}${e.name}`]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? (e.name === 'node_modules' ? [] : listFiles(path.join(dir, e.name), `${prefix}${e.name}/`)) : [`${prefix}${e.name}`],
+  );
 }

@@ -66,7 +66,10 @@ describe('an application on Jest 29', () => {
     const json = await jest(['contracts/math', '--json', '--testLocationInResults']);
     const results = JSON.parse(json.output.slice(json.output.indexOf('{'), json.output.lastIndexOf('}') + 1));
     const located = results.testResults[0].assertionResults.map((a: { title: string; location: { line: number } }) => [a.title, a.location.line]);
-    expect(located).toEqual([['Square of a number', 3], ['Cube of a number', 9]]);
+    expect(located).toEqual([
+      ['Square of a number', 3],
+      ['Cube of a number', 9],
+    ]);
   }, 120_000);
 
   it('runs npx accord --version', () => {

@@ -123,7 +123,9 @@ describe('each seed sample and its failing twin', () => {
 
   it('a wrong status, a refused connection, a timeout and a non-XML answer are clear failures, not hangs', async () => {
     expect(await against(pet, { status: 500, body: '<oops/>' })).toContain('  RESPONSE.STATUS: expected 200, found 500');
-    expect(await against(pet, { type: 'text/html', body: '<html><body>Bad gateway' })).toEqual(expect.arrayContaining([expect.stringMatching(/^ {2}RESPONSE\.BODY: expected an XML document, found "<html><body>Bad gateway" \(/)]));
+    expect(await against(pet, { type: 'text/html', body: '<html><body>Bad gateway' })).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^ {2}RESPONSE\.BODY: expected an XML document, found "<html><body>Bad gateway" \(/)]),
+    );
     const refused = await runCase(pet, { baseUrl: 'http://127.0.0.1:9' });
     expect(refused.error).toMatch(/connection refused by http:\/\/127\.0\.0\.1:9: is the service running\?/);
     const silent = await startSilentServer();
@@ -137,7 +139,8 @@ describe('each seed sample and its failing twin', () => {
 
 describe('a response with two fields swapped', () => {
   const book = testCases(
-    parseContract(`Feature: Books
+    parseContract(
+      `Feature: Books
   Scenario: Get a book
     Given type Book
     """
@@ -147,7 +150,9 @@ describe('a response with two fields swapped', () => {
     And request-body <getBook><id>(number)</id></getBook>
     Then status 200
     And response-body <getBookResponse>(Book)</getBookResponse>
-`, 'books.spec'),
+`,
+      'books.spec',
+    ),
   )[0];
 
   it('is reported as the order and the one node out of place, with no contradictory lines', async () => {

@@ -23,7 +23,8 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const PETS = 'Feature: Pets\n\n  Scenario: Add a pet\n    When POST /pets\n    And request-body {"name": "(string)"}\n    Then status 201\n    And response-body {"id": "(number)"}\n';
+const PETS =
+  'Feature: Pets\n\n  Scenario: Add a pet\n    When POST /pets\n    And request-body {"name": "(string)"}\n    Then status 201\n    And response-body {"id": "(number)"}\n';
 
 it('parseJson skips a leading byte order mark, and only a leading one', () => {
   expect(parseJson(`${BOM}{"a": 1}`)).toEqual({ a: 1 });
@@ -64,7 +65,8 @@ it('an example file saved with a BOM is served', async () => {
   const spec = path.join(dir, 'api_pet_v1.spec');
   copyFileSync(PET_SPEC, spec);
   mkdirSync(path.join(dir, 'api_pet_v1_examples'));
-  const REX = '<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Header/><soapenv:Body><pet:getPetResponse xmlns:pet="http://example.com/petstore"><pet:id>99</pet:id><pet:name>Rex</pet:name><pet:type>dog</pet:type><pet:status>sold</pet:status></pet:getPetResponse></soapenv:Body></soapenv:Envelope>';
+  const REX =
+    '<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Header/><soapenv:Body><pet:getPetResponse xmlns:pet="http://example.com/petstore"><pet:id>99</pet:id><pet:name>Rex</pet:name><pet:type>dog</pet:type><pet:status>sold</pet:status></pet:getPetResponse></soapenv:Body></soapenv:Envelope>';
   const example = { 'http-request': { method: 'POST', path: '/ws', body: petRequest('99') }, 'http-response': { status: 200, body: REX } };
   writeFileSync(path.join(dir, 'api_pet_v1_examples', 'rex.json'), BOM + JSON.stringify(example));
   const stub = await startStub({ contracts: dir, log: () => {} });

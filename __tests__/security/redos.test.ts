@@ -116,7 +116,21 @@ describe('a hostile (number) or (email) is decided in linear time', () => {
   it('in an Examples cell, checked when the stub starts: refused at once, and quoted cut short', async () => {
     await decidedFast(async (size) => {
       const file = path.join(dir, `cell-${size}.spec`);
-      writeFileSync(file, ['Feature: Cells', '', '  Scenario Outline: Fetch', '    When GET /pets/(petid:number)', '    Then status 200', '', '    Examples:', '      | petid |', `      | ${digits(size)} |`, ''].join('\n'));
+      writeFileSync(
+        file,
+        [
+          'Feature: Cells',
+          '',
+          '  Scenario Outline: Fetch',
+          '    When GET /pets/(petid:number)',
+          '    Then status 200',
+          '',
+          '    Examples:',
+          '      | petid |',
+          `      | ${digits(size)} |`,
+          '',
+        ].join('\n'),
+      );
       const started = startStub({ contracts: [file], port: 0, host: '127.0.0.1', log: () => {} });
       const e = await started.then(
         (s) => s.close().then(() => undefined),

@@ -130,7 +130,10 @@ const AUDITED: Record<string, Record<string, Hostile[]>> = {
     [String.raw`/\b(REQ_IN|REQ_OUT|RESP_IN|RESP_OUT|FAULT_IN|FAULT_OUT)\s*$/`]: [h(' ', 'REQ_IN', 'x'), h('REQ_IN ')],
     [String.raw`/^-{20,}\s*$/`]: [h('-', '', 'x'), h(' ', '-'.repeat(20), 'x')],
     [String.raw`/^(ID|Address|Response-Code|Encoding|Http-Method|Content-Type|Headers|Messages|Payload):\s?(.*)$/`]: [h('a', 'ID: ', '\nx')],
-    [String.raw`/^\s+(Address|HttpMethod|Content-Type|ResponseCode|ExchangeId|ServiceName|PortName|PortTypeName|FullContentFile|Headers|Payload):\s?(.*)$/`]: [h(' ', '', 'x'), h('a', ' Address: ', '\nx')],
+    [String.raw`/^\s+(Address|HttpMethod|Content-Type|ResponseCode|ExchangeId|ServiceName|PortName|PortTypeName|FullContentFile|Headers|Payload):\s?(.*)$/`]: [
+      h(' ', '', 'x'),
+      h('a', ' Address: ', '\nx'),
+    ],
     [String.raw`/truncated/i`]: [h('truncate')],
     [String.raw`/^\((.*)\)$/`]: [h(')', '(', 'x'), h('a', '(', ')\nx')],
     [String.raw`/^\d{3}$/`]: [h('1')],
@@ -146,7 +149,8 @@ const AUDITED: Record<string, Record<string, Hostile[]>> = {
     [String.raw`/[/+]json\b/`]: [h('/json'), h('+jso')],
   },
   'logs/extractor.ts': {
-    [String.raw`/^(\d{4}-\d{2}-\d{2}[ T]\d|\[\d{4}-\d{2}-\d{2}|\[?\d{2}:\d{2}:\d{2}|[A-Z][a-z]{2} \d{1,2}, \d{4} |(TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|SEVERE|FINE|FINER|FINEST)\b)/`]: [h('1'), h('[1'), h('TRACE')],
+    [String.raw`/^(\d{4}-\d{2}-\d{2}[ T]\d|\[\d{4}-\d{2}-\d{2}|\[?\d{2}:\d{2}:\d{2}|[A-Z][a-z]{2} \d{1,2}, \d{4} |(TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|SEVERE|FINE|FINER|FINEST)\b)/`]:
+      [h('1'), h('[1'), h('TRACE')],
   },
   'logs/import-log.ts': {
     [String.raw`/[\\/]/`]: [h('a')],
@@ -290,12 +294,8 @@ const AUDITED: Record<string, Record<string, Hostile[]>> = {
   'xml/fast-parse.ts': {
     [String.raw`/[\0-\x08\x0B\x0C\x0D\x0E-\x1F\uD800-\uDFFF\uFFFE\uFFFF]/`]: [h('a')],
     [String.raw`/]]>|<!(?!--)|<\?(?!xml[ \t\n])|&#/`]: [h('<?xm'), h(']]'), h('<!--'), h('<?xml ')],
-    [String.raw`/<\?xml[ \t\n]+version[ \t\n]*=[ \t\n]*(["'])1\.0\1(?:[ \t\n]+encoding[ \t\n]*=[ \t\n]*(["'])[A-Za-z][A-Za-z0-9._-]*\2)?(?:[ \t\n]+standalone[ \t\n]*=[ \t\n]*(["'])(?:yes|no)\3)?[ \t\n]*\?>/y`]: [
-      h(' ', '<?xml', ''),
-      h(' ', '<?xml version="1.0"', ''),
-      h('a', '<?xml version="1.0" encoding="a', ''),
-      h(' ', '<?xml version="1.0" encoding="a"', '?'),
-    ],
+    [String.raw`/<\?xml[ \t\n]+version[ \t\n]*=[ \t\n]*(["'])1\.0\1(?:[ \t\n]+encoding[ \t\n]*=[ \t\n]*(["'])[A-Za-z][A-Za-z0-9._-]*\2)?(?:[ \t\n]+standalone[ \t\n]*=[ \t\n]*(["'])(?:yes|no)\3)?[ \t\n]*\?>/y`]:
+      [h(' ', '<?xml', ''), h(' ', '<?xml version="1.0"', ''), h('a', '<?xml version="1.0" encoding="a', ''), h(' ', '<?xml version="1.0" encoding="a"', '?')],
     [String.raw`/^[ \t\n]*$/`]: [h(' ', '', 'x')],
     [String.raw`/&(lt|gt|amp|quot|apos);/g`]: [h('&lt'), h('&')],
   },
@@ -364,13 +364,20 @@ describe('the audit of regular expressions covers every one in src/', () => {
 
   it('the audit lists nothing that is gone from the source', () => {
     const present = new Set(literals.map((f) => `${f.file} ${f.literal}`));
-    const stale = Object.entries(AUDITED).flatMap(([file, res]) => Object.keys(res).filter((lit) => !present.has(`${file} ${lit}`)).map((lit) => `src/${file} ${lit}`));
+    const stale = Object.entries(AUDITED).flatMap(([file, res]) =>
+      Object.keys(res)
+        .filter((lit) => !present.has(`${file} ${lit}`))
+        .map((lit) => `src/${file} ${lit}`),
+    );
     expect(stale).toEqual([]);
   });
 
   it('docs/security.md names every audited expression, with its file', () => {
     const doc = readFileSync(path.join(ROOT, 'docs', 'security.md'), 'utf8');
-    const missing = Object.entries(AUDITED).flatMap(([file, res]) => [...(doc.includes(`src/${file}`) ? [] : [`src/${file}`]), ...Object.keys(res).filter((lit) => !doc.includes(`\`${lit}\``))]);
+    const missing = Object.entries(AUDITED).flatMap(([file, res]) => [
+      ...(doc.includes(`src/${file}`) ? [] : [`src/${file}`]),
+      ...Object.keys(res).filter((lit) => !doc.includes(`\`${lit}\``)),
+    ]);
     expect(missing).toEqual([]);
   });
 });
@@ -436,12 +443,22 @@ describe('the linear rewrites accept exactly what the old expressions accepted',
 
   it('(number)', () => {
     const old = /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-    agree('1.-e+x', 6, (s) => old.test(s), (s) => SCALARS.number.test(s));
+    agree(
+      '1.-e+x',
+      6,
+      (s) => old.test(s),
+      (s) => SCALARS.number.test(s),
+    );
   });
 
   it('(email)', () => {
     const old = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-    agree('a@. ', 7, (s) => old.test(s), (s) => SCALARS.email.test(s));
+    agree(
+      'a@. ',
+      7,
+      (s) => old.test(s),
+      (s) => SCALARS.email.test(s),
+    );
   });
 
   it('the Examples header, enum and form-field lines of a contract (on trimmed text, as build.ts gives them)', () => {
@@ -450,12 +467,28 @@ describe('the linear rewrites accept exactly what the old expressions accepted',
       ['', /^(\S+)\s+(.+)$/, /^(\S+)\s+(\S.*)$/],
       ['A (string) values', /^([A-Za-z_][\w.-]*)\s+\(([\w-]+)(\??)\)\s+values\s+(.+)$/, /^([A-Za-z_][\w.-]*)\s+\(([\w-]+)(\??)\)\s+values\s+(\S.*)$/],
     ];
-    for (const [prefix, older, newer] of pairs) agree('a \r\t', 7, (s) => older.exec((prefix + s).trim()), (s) => newer.exec((prefix + s).trim()));
+    for (const [prefix, older, newer] of pairs)
+      agree(
+        'a \r\t',
+        7,
+        (s) => older.exec((prefix + s).trim()),
+        (s) => newer.exec((prefix + s).trim()),
+      );
   });
 
   it('the last name of a path (compare.ts) and trailing dots (wsdl/names.ts)', () => {
-    agree('a.[]1*/ ', 5, (s) => /([^./\s[\]]+)(\[\*\]|\[\d+\])?$/.exec(s)?.[1], (s) => /(?<![^./\s[\]])([^./\s[\]]+)(\[\*\]|\[\d+\])?$/.exec(s)?.[1]);
-    agree('a.', 8, (s) => s.replace(/\.+$/, ''), (s) => s.replace(/(?<!\.)\.+$/, ''));
+    agree(
+      'a.[]1*/ ',
+      5,
+      (s) => /([^./\s[\]]+)(\[\*\]|\[\d+\])?$/.exec(s)?.[1],
+      (s) => /(?<![^./\s[\]])([^./\s[\]]+)(\[\*\]|\[\d+\])?$/.exec(s)?.[1],
+    );
+    agree(
+      'a.',
+      8,
+      (s) => s.replace(/\.+$/, ''),
+      (s) => s.replace(/(?<!\.)\.+$/, ''),
+    );
   });
 
   it('cleanContext', () => {
@@ -472,8 +505,18 @@ describe('the linear rewrites accept exactly what the old expressions accepted',
       const plain = /(?:^|[{,\s])SOAPAction=("[^"]*"|[^,}]*)/i.exec(headers);
       return plain ? plain[1].trim() : undefined;
     };
-    agree('[]",} ', 4, (s) => old(`{SOAPAction=${s}`), (s) => soapActionHeader(`{SOAPAction=${s}`));
-    agree('[]",} ', 3, (s) => old(`{SOAPAction=${s},soapaction=${s}`), (s) => soapActionHeader(`{SOAPAction=${s},soapaction=${s}`));
+    agree(
+      '[]",} ',
+      4,
+      (s) => old(`{SOAPAction=${s}`),
+      (s) => soapActionHeader(`{SOAPAction=${s}`),
+    );
+    agree(
+      '[]",} ',
+      3,
+      (s) => old(`{SOAPAction=${s},soapaction=${s}`),
+      (s) => soapActionHeader(`{SOAPAction=${s},soapaction=${s}`),
+    );
     for (const s of ['{SOAPAction=["urn:x"], content-type=[text/xml]}', '{SOAPAction="urn:x", Accept=text/xml}', 'x,SOAPAction=a, SOAPAction=[b]', 'SOAPAction=', '{}']) {
       expect(soapActionHeader(s)).toBe(old(s));
     }

@@ -19,7 +19,7 @@ import { CONTRACTS, PET_SPEC, post } from '../stub/helpers';
  */
 
 /** Any character a terminal would act on: C0 but tab and newline, DEL, C1, bidi overrides. */
-// eslint-disable-next-line no-control-regex -- what the test looks for
+
 const RAW_CONTROL = /[\0-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
 
 const ATTACK = '\u001b[2J\u001b[H\u001b[32mPASS\u001b[0m all tests\u001b]0;owned\u0007\r\u009b2J';

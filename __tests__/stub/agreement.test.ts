@@ -39,7 +39,10 @@ describe('the stub and the contract runner agree', () => {
     afterAll(() => stub.close());
 
     it('passes every test case of every contract, over 20 seeds', async () => {
-      await expectAllPass(stub.url, Array.from({ length: 20 }, (_, i) => i));
+      await expectAllPass(
+        stub.url,
+        Array.from({ length: 20 }, (_, i) => i),
+      );
     });
   });
 

@@ -51,7 +51,7 @@ describe('a large wrong body', () => {
     expect(Math.max(...waits)).toBeLessThan(total / 3);
   });
 
-  it('keeps the stub\'s memory bounded (RSS of a stub process)', async () => {
+  it("keeps the stub's memory bounded (RSS of a stub process)", async () => {
     const child = await startStubProcess([CONTRACTS, '--port', '0']);
     try {
       const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${child.child.pid}/status`, 'utf8'))?.[1]);

@@ -40,12 +40,15 @@ describe('accord stub (CLI)', () => {
   it('lists Kafka scenarios under "Not served"', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'accord-cli-'));
     try {
-      writeFileSync(path.join(dir, 'api_events_v1.spec'), 'Feature: Events\n  Scenario: Pet adopted\n    * kafka-message adoptions (string)\n\n  Scenario: Ping\n    When GET /ping\n    Then status 204\n');
+      writeFileSync(
+        path.join(dir, 'api_events_v1.spec'),
+        'Feature: Events\n  Scenario: Pet adopted\n    * kafka-message adoptions (string)\n\n  Scenario: Ping\n    When GET /ping\n    Then status 204\n',
+      );
       const proc = await startStubProcess([dir, '--port', '0']);
       proc.child.kill('SIGTERM');
       await proc.exited;
-      expect(proc.stdout()).toMatch(/Serving 1 scenario:\n  GET \/ping -> 204  "Ping"/);
-      expect(proc.stdout()).toMatch(/Not served:\n  "Pet adopted" \(.*api_events_v1\.spec:2\): a Kafka message contract/);
+      expect(proc.stdout()).toMatch(/Serving 1 scenario:\n {2}GET \/ping -> 204 {2}"Ping"/);
+      expect(proc.stdout()).toMatch(/Not served:\n {2}"Pet adopted" \(.*api_events_v1\.spec:2\): a Kafka message contract/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -25,7 +25,7 @@ function writeExample(name: string, example: unknown): void {
   writeFileSync(path.join(dir, 'api_pet_v1_examples', name), JSON.stringify(example, null, 2));
 }
 
-it('answers a request carrying the example\'s values with the example\'s response, as given', async () => {
+it("answers a request carrying the example's values with the example's response, as given", async () => {
   writeExample('rex.json', {
     'http-request': { method: 'POST', path: '/ws', headers: { 'Content-Type': 'text/xml' }, body: petRequest('99') },
     'http-response': { status: 200, headers: { 'X-Source': 'example' }, body: REX },

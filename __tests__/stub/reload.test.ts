@@ -67,7 +67,10 @@ describe('reloading contracts', () => {
     stub = await startStub({ contracts: [dir], watch: true, onReload: (r) => results.push(r) });
     mkdirSync(path.join(dir, 'more'));
     await new Promise((r) => setTimeout(r, 400)); // the new folder's own reload, after which it is watched
-    writeFileSync(path.join(dir, 'more', 'cube.spec'), square(200).replace(/square|Square/g, (w) => (w === 'square' ? 'cube' : 'Cube')));
+    writeFileSync(
+      path.join(dir, 'more', 'cube.spec'),
+      square(200).replace(/square|Square/g, (w) => (w === 'square' ? 'cube' : 'Cube')),
+    );
     const started = Date.now();
     while (!stub.served.some((s) => s.name === 'Cube of a number') && Date.now() - started < 10_000) await new Promise((r) => setTimeout(r, 50));
     expect(stub.served.map((s) => s.name)).toEqual(['Square of a number', 'Cube of a number']);

@@ -28,7 +28,9 @@ describe('answers requests that match a scenario', () => {
     expect(res.headers['content-type']).toBe('text/xml; charset=utf-8');
     expect(matchResponse(petScenario(), res)).toEqual([]);
     // The contract's own prefixes and namespace declarations.
-    expect(res.body).toMatch(/^<soapenv:Envelope xmlns:soapenv="http:\/\/schemas.xmlsoap.org\/soap\/envelope\/"><soapenv:Header\/><soapenv:Body><pet:getPetResponse xmlns:pet="http:\/\/example.com\/petstore"><pet:id>\d+<\/pet:id><pet:name>/);
+    expect(res.body).toMatch(
+      /^<soapenv:Envelope xmlns:soapenv="http:\/\/schemas.xmlsoap.org\/soap\/envelope\/"><soapenv:Header\/><soapenv:Body><pet:getPetResponse xmlns:pet="http:\/\/example.com\/petstore"><pet:id>\d+<\/pet:id><pet:name>/,
+    );
   });
 
   it('matches a request written with other namespace prefixes', async () => {
@@ -64,7 +66,7 @@ describe('answers requests that match a scenario', () => {
     expect(JSON.parse(pet.body)).toEqual({ petid: expect.any(Number) });
   });
 
-  it('answers an Examples row with the row\'s values', async () => {
+  it("answers an Examples row with the row's values", async () => {
     const pet = await call(`${stub.url}/pets/42`, { method: 'GET' });
     expect(JSON.parse(pet.body)).toEqual({ petid: 42 });
     // contracts/ serves the pet lookup twice; the second contract's row for id 7 still answers id 7.
@@ -148,7 +150,7 @@ describe('explains requests that match no scenario (400, plain text)', () => {
     expect(res.body).toContain('REQUEST.PATH petid: expected a number, found "abc"');
   });
 
-  it('answers malformed XML with the parser\'s message and place', async () => {
+  it("answers malformed XML with the parser's message and place", async () => {
     const res = await post(`${stub.url}/ws`, petRequest('1').replace('</soapenv:Envelope>', ''));
     expect(res.status).toBe(400);
     expect(res.body).toMatch(/^accord stub: the body of POST \/ws is not well-formed XML \(line 1, column \d+: unclosed tag: soapenv:Envelope\)/);
@@ -160,7 +162,10 @@ describe('explains requests that match no scenario (400, plain text)', () => {
   it('answers malformed JSON and a non-number plain body with 400', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'accord-stub-'));
     try {
-      writeFileSync(path.join(dir, 'api_json_v1.spec'), 'Feature: JSON\n  Scenario: Create\n    When POST /things\n    And request-body {"name": "(string)", "count": "(number)"}\n    Then status 201\n    And response-body {"id": "(uuid)"}\n');
+      writeFileSync(
+        path.join(dir, 'api_json_v1.spec'),
+        'Feature: JSON\n  Scenario: Create\n    When POST /things\n    And request-body {"name": "(string)", "count": "(number)"}\n    Then status 201\n    And response-body {"id": "(uuid)"}\n',
+      );
       const s = await startStub({ contracts: dir });
       try {
         const bad = await post(`${s.url}/things`, '{"name": "x", ', { 'content-type': 'application/json' });
@@ -234,7 +239,10 @@ describe('unknown paths and methods', () => {
   it('with cors, answers preflights and allows the origin; without, leaves CORS out', async () => {
     const c = await startStub({ contracts: PET_SPEC, cors: true });
     try {
-      const pre = await call(`${c.url}/ws`, { method: 'OPTIONS', headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,soapaction' } });
+      const pre = await call(`${c.url}/ws`, {
+        method: 'OPTIONS',
+        headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,soapaction' },
+      });
       expect(pre.status).toBe(204);
       expect(pre.headers['access-control-allow-origin']).toBe('http://localhost:3000');
       expect(pre.headers['access-control-allow-methods']).toBe('POST');
@@ -307,9 +315,13 @@ describe('hostile input', () => {
   });
 
   it('explains a body of 150,000 wrong nodes in a bounded report (it overflowed the stack: a 500)', async () => {
-    const many = (node: string) => `<soapenv:Envelope xmlns:soapenv="${SOAP11}"><soapenv:Header/><soapenv:Body><pet:getPetRequest xmlns:pet="http://example.com/petstore">${node.repeat(150_000)}</pet:getPetRequest></soapenv:Body></soapenv:Envelope>`;
+    const many = (node: string) =>
+      `<soapenv:Envelope xmlns:soapenv="${SOAP11}"><soapenv:Header/><soapenv:Body><pet:getPetRequest xmlns:pet="http://example.com/petstore">${node.repeat(150_000)}</pet:getPetRequest></soapenv:Body></soapenv:Envelope>`;
     // 150,000 ids where one is expected is one finding; 150,000 unknown nodes are many, cut short.
-    for (const [body, told] of [[many('<pet:id>1</pet:id>'), /getPetRequest\/id: expected one node <id>, found 150000\n/], [many('<pet:x/>'), /… and more mismatches \(the comparison stops after the first 50\)/]] as const) {
+    for (const [body, told] of [
+      [many('<pet:id>1</pet:id>'), /getPetRequest\/id: expected one node <id>, found 150000\n/],
+      [many('<pet:x/>'), /… and more mismatches \(the comparison stops after the first 50\)/],
+    ] as const) {
       const res = await timed(body);
       expect(res.status).toBe(400);
       expect(res.body).toContain('accord stub: no scenario matches POST /ws');
@@ -368,7 +380,10 @@ describe('start-up', () => {
   it('lists Kafka scenarios as not served', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'accord-stub-'));
     try {
-      writeFileSync(path.join(dir, 'api_events_v1.spec'), 'Feature: Events\n  Scenario: Pet adopted\n    * kafka-message adoptions (string)\n\n  Scenario: Ping\n    When GET /ping\n    Then status 204\n');
+      writeFileSync(
+        path.join(dir, 'api_events_v1.spec'),
+        'Feature: Events\n  Scenario: Pet adopted\n    * kafka-message adoptions (string)\n\n  Scenario: Ping\n    When GET /ping\n    Then status 204\n',
+      );
       const s = await startStub({ contracts: dir });
       try {
         expect(s.served.map((x) => x.name)).toEqual(['Ping']);

@@ -95,7 +95,10 @@ describe('compiled XML response templates', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'accord-template-'));
     try {
       const file = path.join(dir, 'tree.spec');
-      writeFileSync(file, 'Feature: Tree\n  Scenario: Tree\n    Given type Node <n:node xmlns:n="urn:n"><n:v>(number)</n:v>(Node?)</n:node>\n    When GET /tree\n    Then status 200\n    And response-body (Node)\n');
+      writeFileSync(
+        file,
+        'Feature: Tree\n  Scenario: Tree\n    Given type Node <n:node xmlns:n="urn:n"><n:v>(number)</n:v>(Node?)</n:node>\n    When GET /tree\n    Then status 200\n    And response-body (Node)\n',
+      );
       const s = loadContract(file).scenarios[0];
       expect(compileXmlTemplate(s)).toBeUndefined();
     } finally {
@@ -119,7 +122,9 @@ describe('compiled XML response templates', () => {
             const body = compiled(createRandom(seed));
             expect(body).toBe(generateBody(s.response.body, { scope: s.scope, rng: createRandom(seed), examples: row.values }).text);
             const mismatches = matchXml(resolve(s.response.body, s.scope), parseXml(body), s.scope);
-            expect(`${s.name} with every column = "${v}": ${mismatches.map((m) => `${m.path}: expected ${m.expected}, found ${m.actual}`).join('; ')}`).toBe(`${s.name} with every column = "${v}": `);
+            expect(`${s.name} with every column = "${v}": ${mismatches.map((m) => `${m.path}: expected ${m.expected}, found ${m.actual}`).join('; ')}`).toBe(
+              `${s.name} with every column = "${v}": `,
+            );
             compared++;
           }
         }
@@ -150,7 +155,9 @@ describe('compiled XML response templates', () => {
       const answer = await fetch(`${stub.url}/pets/12`);
       const body = await answer.text();
       expect(answer.status).toBe(200);
-      expect(body).toMatch(/^<r:Result xmlns:r="urn:r"><r:id>12<\/r:id><r:owner><r:id>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}<\/r:id><\/r:owner><\/r:Result>$/);
+      expect(body).toMatch(
+        /^<r:Result xmlns:r="urn:r"><r:id>12<\/r:id><r:owner><r:id>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}<\/r:id><\/r:owner><\/r:Result>$/,
+      );
     } finally {
       await stub.close();
       rmSync(dir, { recursive: true, force: true });

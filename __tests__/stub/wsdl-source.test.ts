@@ -32,10 +32,14 @@ describe('a WSDL as a stub source', () => {
     const proc = await startStubProcess([GREETER, '--port', '0']);
     try {
       expect(proc.stdout()).toMatch(/POST \/rpclit\/greeter -> 200 {2}"sendData"/);
-      const r = await post(`${proc.url}/rpclit/greeter`, '<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><g:sendData xmlns:g="urn:accord:rpclit"><in><g:count>one</g:count><g:label>l</g:label><g:items>i</g:items></in><when>2024-02-29T10:00:00Z</when></g:sendData></soap:Body></soap:Envelope>', {
-        'content-type': 'text/xml; charset=utf-8',
-        soapaction: '"urn:accord:rpclit:sendData"',
-      });
+      const r = await post(
+        `${proc.url}/rpclit/greeter`,
+        '<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><g:sendData xmlns:g="urn:accord:rpclit"><in><g:count>one</g:count><g:label>l</g:label><g:items>i</g:items></in><when>2024-02-29T10:00:00Z</when></g:sendData></soap:Body></soap:Envelope>',
+        {
+          'content-type': 'text/xml; charset=utf-8',
+          soapaction: '"urn:accord:rpclit:sendData"',
+        },
+      );
       expect(r.status).toBe(400);
       expect(r.body).toContain('REQUEST.BODY Envelope/Body/sendData/in/count: expected a number, found "one"');
     } finally {
@@ -44,7 +48,7 @@ describe('a WSDL as a stub source', () => {
     }
   });
 
-  it('a WSDL that cannot be imported stops the stub with the importer\'s message (exit 2)', async () => {
+  it("a WSDL that cannot be imported stops the stub with the importer's message (exit 2)", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'accord-wsdl-src-'));
     try {
       writeFileSync(path.join(dir, 'broken.wsdl'), '<definitions><oops></definitions>');

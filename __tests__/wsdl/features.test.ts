@@ -30,10 +30,18 @@ const GOLDEN: Golden[] = [
   ['services', 'multi.wsdl', { soapVersion: '1.2' }],
 ];
 /** [folder, corpus folder, options]: a corpus WSDL read in place; its contract is kept in fixtures/wsdl/corpus. */
-const CORPUS_GOLDEN: Golden[] = ['asmx-calculator', 'cxf-customerservice', 'cxf-rpclit', 'cxf-soap12', 'node-soap-hello-rpc', 'wsdl20-axis2-generated'].map((f) => ['corpus', f, {}]);
+const CORPUS_GOLDEN: Golden[] = ['asmx-calculator', 'cxf-customerservice', 'cxf-rpclit', 'cxf-soap12', 'node-soap-hello-rpc', 'wsdl20-axis2-generated'].map((f) => [
+  'corpus',
+  f,
+  {},
+]);
 
 function golden([folder, , options]: Golden, input: string): void {
-  const expectedFile = path.join(FIXTURES, folder, `${path.basename(input).replace(/\.wsdl$/, '')}${options?.soapVersion ? `.soap${options.soapVersion.replace('.', '')}` : ''}.spec`);
+  const expectedFile = path.join(
+    FIXTURES,
+    folder,
+    `${path.basename(input).replace(/\.wsdl$/, '')}${options?.soapVersion ? `.soap${options.soapVersion.replace('.', '')}` : ''}.spec`,
+  );
   const { text } = importWsdl(input, options);
 
   test('the contract is the expected one', () => {
@@ -66,9 +74,12 @@ describe('XSD constructs, as written for features.wsdl', () => {
   const contract = parseContract(text, 'features.spec');
   const draw = contract.scenarios.find((s) => s.name === 'draw')!;
   const requestOf = (inner: string) =>
-    parseXml(`<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:f="urn:accord:features:types"><soapenv:Body><f:draw>${inner}</f:draw></soapenv:Body></soapenv:Envelope>`);
+    parseXml(
+      `<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:f="urn:accord:features:types"><soapenv:Body><f:draw>${inner}</f:draw></soapenv:Body></soapenv:Envelope>`,
+    );
   const rest = '<f:tree><f:label>root</f:label><f:child><f:label>a</f:label><f:child><f:label>b</f:label></f:child></f:child></f:tree>';
-  const tail = '<f:extension><x:whatever xmlns:x="urn:x"><x:deep>1</x:deep></x:whatever></f:extension><f:open><f:known>k</f:known></f:open><f:anything><any><thing/></any></f:anything>';
+  const tail =
+    '<f:extension><x:whatever xmlns:x="urn:x"><x:deep>1</x:deep></x:whatever></f:extension><f:open><f:known>k</f:known></f:open><f:anything><any><thing/></any></f:anything>';
 
   test('choice: each alternative alone is accepted', () => {
     for (const alt of ['<f:phone>1</f:phone>', '<f:email>a@b.c</f:email>', '<f:address><f:street>s</f:street><f:city>c</f:city></f:address>']) {
@@ -98,13 +109,26 @@ describe('XSD constructs, as written for features.wsdl', () => {
 
   test('extension, group, attributeGroup from a chameleon include: one flattened type with typed attributes', () => {
     expect(text).toContain('<SPECMATIC_TYPE id="(number)" lang.opt="(string)" schema.opt="2.0" created="(datetime)" version.opt="(number)">');
-    expect(text).toMatch(/<f:first>\(string\)<\/f:first>\n\s+<f:last>\(string\)<\/f:last>\n\s+<f:age specmatic_occurs="optional">\(number\)<\/f:age>\n\s+<f:email specmatic_occurs="multiple">\(string\)<\/f:email>\n\s+<f:nickname specmatic_nillable="true">\(string\)<\/f:nickname>\n\s+<f:salary>\(number\)<\/f:salary>/);
+    expect(text).toMatch(
+      /<f:first>\(string\)<\/f:first>\n\s+<f:last>\(string\)<\/f:last>\n\s+<f:age specmatic_occurs="optional">\(number\)<\/f:age>\n\s+<f:email specmatic_occurs="multiple">\(string\)<\/f:email>\n\s+<f:nickname specmatic_nillable="true">\(string\)<\/f:nickname>\n\s+<f:salary>\(number\)<\/f:salary>/,
+    );
   });
 
   test('simple types: enumerations (string and number) are enums; list, union, pattern and other built-ins are strings', () => {
     expect(text).toContain('enum Status (string) values active,retired');
     expect(text).toContain('enum Priority (number) values 1,2,3');
-    for (const [node, placeholder] of [['tags', 'string'], ['key', 'string'], ['code', 'string'], ['month', 'string'], ['blob', 'string'], ['count', 'number'], ['ok', 'boolean'], ['when', 'date'], ['at', 'time'], ['priority', 'Priority']]) {
+    for (const [node, placeholder] of [
+      ['tags', 'string'],
+      ['key', 'string'],
+      ['code', 'string'],
+      ['month', 'string'],
+      ['blob', 'string'],
+      ['count', 'number'],
+      ['ok', 'boolean'],
+      ['when', 'date'],
+      ['at', 'time'],
+      ['priority', 'Priority'],
+    ]) {
       expect(text).toContain(`<f:${node}>(${placeholder})</f:${node}>`);
     }
     expect(text).toContain('<SPECMATIC_TYPE currency="(string)">(number)</SPECMATIC_TYPE>');

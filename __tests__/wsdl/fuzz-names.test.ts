@@ -97,7 +97,9 @@ function schema(r: () => number): string {
     r() < 0.3
       ? `<xs:complexType name="D"><xs:complexContent><xs:extension base="tns:T">${r() < 0.5 ? `<xs:sequence>${element(r, elNames)}</xs:sequence>` : ''}${attribute(r, atNames)}</xs:extension></xs:complexContent></xs:complexType>`
       : '',
-    r() < 0.2 ? `<xs:complexType name="S"><xs:simpleContent><xs:extension base="xs:string">${attribute(r, atNames)}${attribute(r, atNames)}</xs:extension></xs:simpleContent></xs:complexType>` : '',
+    r() < 0.2
+      ? `<xs:complexType name="S"><xs:simpleContent><xs:extension base="xs:string">${attribute(r, atNames)}${attribute(r, atNames)}</xs:extension></xs:simpleContent></xs:complexType>`
+      : '',
   ];
   const pingType = pick(r, ['tns:T', 'tns:D', 'tns:S', 'tns:E']);
   return `${parts.join('\n')}
@@ -125,7 +127,6 @@ function wsdl(r: () => number): string {
 `;
 }
 
-// eslint-disable-next-line no-control-regex -- control characters are what it looks for
 const RAW_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 let dir: string;

@@ -61,11 +61,14 @@ test('a URL schemaLocation is never fetched: reported unresolved, its nodes mark
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   try {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/remote.xsd`;
-    const file = write('remote.wsdl', wsdl(`<xs:schema targetNamespace="urn:t" elementFormDefault="qualified">
+    const file = write(
+      'remote.wsdl',
+      wsdl(`<xs:schema targetNamespace="urn:t" elementFormDefault="qualified">
       <xs:import namespace="urn:remote" schemaLocation="${url}"/>
       <xs:element name="ping"><xs:complexType><xs:sequence><xs:element name="r" type="r:R"/></xs:sequence></xs:complexType></xs:element>
       <xs:element name="pong"><xs:complexType><xs:sequence><xs:element name="n" type="xs:int"/></xs:sequence></xs:complexType></xs:element>
-    </xs:schema>`));
+    </xs:schema>`),
+    );
     const { text, summary } = importWsdl(file);
     expect(hits).toBe(0);
     expect(summary.unresolved).toEqual([expect.objectContaining({ location: url, reason: 'a URL: accord never reaches the network' })]);
@@ -85,13 +88,25 @@ test('a missing local import is reported, and the import goes on', () => {
 });
 
 test('circular wsdl:import and xsd:import end (each file read once)', () => {
-  write('a.wsdl', wsdl(`<xs:schema targetNamespace="urn:t" elementFormDefault="qualified"><xs:import namespace="urn:u" schemaLocation="xsd/u.xsd"/>
+  write(
+    'a.wsdl',
+    wsdl(
+      `<xs:schema targetNamespace="urn:t" elementFormDefault="qualified"><xs:import namespace="urn:u" schemaLocation="xsd/u.xsd"/>
     <xs:element name="ping"><xs:complexType><xs:sequence><xs:element name="u" type="u:U" xmlns:u="urn:u"/></xs:sequence></xs:complexType></xs:element>
     <xs:element name="pong"><xs:complexType><xs:sequence><xs:element name="n" type="xs:int"/></xs:sequence></xs:complexType></xs:element>
-    </xs:schema>`, '<import namespace="urn:t" location="b.wsdl"/>'));
+    </xs:schema>`,
+      '<import namespace="urn:t" location="b.wsdl"/>',
+    ),
+  );
   write('b.wsdl', '<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" targetNamespace="urn:t"><import namespace="urn:t" location="a.wsdl"/></definitions>');
-  write('xsd/u.xsd', '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:u="urn:u" targetNamespace="urn:u"><xs:import namespace="urn:v" schemaLocation="v.xsd"/><xs:complexType name="U"><xs:sequence><xs:element name="v" type="v:V" xmlns:v="urn:v"/></xs:sequence></xs:complexType></xs:schema>');
-  write('xsd/v.xsd', '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:v"><xs:import namespace="urn:u" schemaLocation="./u.xsd"/><xs:simpleType name="V"><xs:restriction base="xs:date"/></xs:simpleType></xs:schema>');
+  write(
+    'xsd/u.xsd',
+    '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:u="urn:u" targetNamespace="urn:u"><xs:import namespace="urn:v" schemaLocation="v.xsd"/><xs:complexType name="U"><xs:sequence><xs:element name="v" type="v:V" xmlns:v="urn:v"/></xs:sequence></xs:complexType></xs:schema>',
+  );
+  write(
+    'xsd/v.xsd',
+    '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:v"><xs:import namespace="urn:u" schemaLocation="./u.xsd"/><xs:simpleType name="V"><xs:restriction base="xs:date"/></xs:simpleType></xs:schema>',
+  );
   const { text, summary } = importWsdl(path.join(dir, 'a.wsdl'));
   expect(summary.files).toHaveLength(4);
   expect(summary.unresolved).toEqual([]);
@@ -99,11 +114,17 @@ test('circular wsdl:import and xsd:import end (each file read once)', () => {
 });
 
 test('a DOCTYPE is refused (entity expansion, external entities), with the file and line', () => {
-  const bomb = write('bomb.wsdl', `<?xml version="1.0"?>\n<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>\n<definitions xmlns="http://schemas.xmlsoap.org/wsdl/">&lol2;</definitions>`);
+  const bomb = write(
+    'bomb.wsdl',
+    `<?xml version="1.0"?>\n<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>\n<definitions xmlns="http://schemas.xmlsoap.org/wsdl/">&lol2;</definitions>`,
+  );
   const e = thrown(() => importWsdl(bomb));
   expect(e.code).toBe('ACCORD_ERR_XML');
   expect(e.describe()).toBe(`${bomb}:2: a DOCTYPE is not allowed (no DTDs, no entities are read)`);
-  const xxe = write('xxe.xsd', '<?xml version="1.0"?>\n<!DOCTYPE s [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">&x;</xs:schema>');
+  const xxe = write(
+    'xxe.xsd',
+    '<?xml version="1.0"?>\n<!DOCTYPE s [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">&x;</xs:schema>',
+  );
   const file = write('uses-xxe.wsdl', wsdl(pingPong(), '', 'urn:t').replace('<types>', '<types><xs:schema><xs:import schemaLocation="xxe.xsd"/></xs:schema>'));
   const r = importWsdl(file);
   expect(r.summary.unresolved).toEqual([expect.objectContaining({ location: 'xxe.xsd', reason: `${xxe}:2: a DOCTYPE is not allowed (no DTDs, no entities are read)` })]);
@@ -113,11 +134,31 @@ test('a DOCTYPE is refused (entity expansion, external entities), with the file 
 test.each([
   ['no such file', () => path.join(dir, 'nope.wsdl'), 'ACCORD_ERR_IO', /^no such file: .*nope\.wsdl$/],
   ['not XML', () => write('x.wsdl', 'hello, I am not XML'), 'ACCORD_ERR_XML', /x\.wsdl(:\d+(:\d+)?)?: not well-formed XML: /],
-  ['broken XML', () => write('y.wsdl', '<definitions xmlns="http://schemas.xmlsoap.org/wsdl/">\n<types>\n</definitions>'), 'ACCORD_ERR_XML', /y\.wsdl:\d+:\d+: not well-formed XML: Opening and ending tag mismatch/],
-  ['not a WSDL', () => write('pom.xml', '<project><modelVersion>4.0.0</modelVersion></project>'), 'ACCORD_ERR_WSDL', /pom\.xml:1: not a WSDL: the root element is <project>; expected <definitions> \(WSDL 1\.1\) or <description> \(WSDL 2\.0\)$/],
+  [
+    'broken XML',
+    () => write('y.wsdl', '<definitions xmlns="http://schemas.xmlsoap.org/wsdl/">\n<types>\n</definitions>'),
+    'ACCORD_ERR_XML',
+    /y\.wsdl:\d+:\d+: not well-formed XML: Opening and ending tag mismatch/,
+  ],
+  [
+    'not a WSDL',
+    () => write('pom.xml', '<project><modelVersion>4.0.0</modelVersion></project>'),
+    'ACCORD_ERR_WSDL',
+    /pom\.xml:1: not a WSDL: the root element is <project>; expected <definitions> \(WSDL 1\.1\) or <description> \(WSDL 2\.0\)$/,
+  ],
   ['an XSD, not a WSDL', () => write('t.xsd', '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"/>'), 'ACCORD_ERR_WSDL', /not a WSDL: this is an XML Schema/],
-  ['a WSDL without operations', () => write('empty.wsdl', '<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" name="E"/>'), 'ACCORD_ERR_WSDL', /the WSDL defines no portType and no binding/],
-  ['a WSDL with only an HTTP binding', () => write('http.wsdl', wsdl(pingPong()).replace(/<soap:binding[^>]*\/>/, '<http:binding xmlns:http="http://schemas.xmlsoap.org/wsdl/http/" verb="POST"/>')), 'ACCORD_ERR_WSDL', /no SOAP operation to import: binding B: not a SOAP binding \(http:binding\)/],
+  [
+    'a WSDL without operations',
+    () => write('empty.wsdl', '<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" name="E"/>'),
+    'ACCORD_ERR_WSDL',
+    /the WSDL defines no portType and no binding/,
+  ],
+  [
+    'a WSDL with only an HTTP binding',
+    () => write('http.wsdl', wsdl(pingPong()).replace(/<soap:binding[^>]*\/>/, '<http:binding xmlns:http="http://schemas.xmlsoap.org/wsdl/http/" verb="POST"/>')),
+    'ACCORD_ERR_WSDL',
+    /no SOAP operation to import: binding B: not a SOAP binding \(http:binding\)/,
+  ],
 ])('%s: a clear error with the place', (_name, make, code, message) => {
   const e = thrown(() => importWsdl(make()));
   expect(e.code).toBe(code);
@@ -130,11 +171,14 @@ test('no service or address: importable, posted to /ws, and said so', () => {
   expect(text).toContain('When POST /ws');
 });
 
-test('prefixes: the author\'s when legal and free, else ns1, ns2 (never made from a URI)', () => {
+test("prefixes: the author's when legal and free, else ns1, ns2 (never made from a URI)", () => {
   const file = write('prefix.wsdl', wsdl(pingPong()).replace('xmlns:tns="urn:t"', 'xmlns:tns="urn:t" xmlns:xml2="urn:other"'));
   const { text } = importWsdl(file);
   expect(text).toContain('xmlns:tns="urn:t"');
-  const two = write('two.wsdl', wsdl(`${pingPong('<xs:element ref="o:x" xmlns:o="2009-02-01"/>')}<xs:schema targetNamespace="2009-02-01"><xs:element name="x" type="xs:string"/></xs:schema>`));
+  const two = write(
+    'two.wsdl',
+    wsdl(`${pingPong('<xs:element ref="o:x" xmlns:o="2009-02-01"/>')}<xs:schema targetNamespace="2009-02-01"><xs:element name="x" type="xs:string"/></xs:schema>`),
+  );
   const t2 = importWsdl(two).text;
   expect(t2).toMatch(/xmlns:(ns\d+|o)="2009-02-01"/);
   expect(t2).not.toContain('xmlns:2009');
@@ -157,11 +201,14 @@ test('encodings: UTF-16 with a byte order mark, ISO-8859-1 by its declaration, U
 });
 
 test('a group that contains itself (not allowed in XSD) ends, with a note saying where', () => {
-  const file = write('group-cycle.wsdl', wsdl(`<xs:schema targetNamespace="urn:t" elementFormDefault="qualified">
+  const file = write(
+    'group-cycle.wsdl',
+    wsdl(`<xs:schema targetNamespace="urn:t" elementFormDefault="qualified">
       <xs:group name="G"><xs:sequence><xs:element name="a" type="xs:string"/><xs:group ref="tns:G" minOccurs="0"/></xs:sequence></xs:group>
       <xs:element name="ping"><xs:complexType><xs:sequence><xs:group ref="tns:G"/></xs:sequence></xs:complexType></xs:element>
       <xs:element name="pong"><xs:complexType><xs:sequence><xs:element name="n" type="xs:int"/></xs:sequence></xs:complexType></xs:element>
-    </xs:schema>`));
+    </xs:schema>`),
+  );
   const { text, summary } = importWsdl(file);
   expect(summary.notes).toContain('group {urn:t}G contains itself (not allowed in XSD): the inner occurrence is marked (anything)');
   expect(text).toContain('<tns:ping>(anything)</tns:ping>');
@@ -184,7 +231,10 @@ describe('input errors that were internal errors (exit 1, a stack trace): now lo
     const e = thrown(() => importWsdl(file));
     expect(e.code).toBe('ACCORD_ERR_XML');
     expect(e.describe()).toMatch(/^.*ctl\.wsdl:\d+:\d+: not well-formed XML: character U\+00(01|1B) is not allowed in XML$/);
-    for (const argv of [['import', 'wsdl', 'ctl.wsdl', '-o', '-'], ['stub', path.join(dir, 'ctl.wsdl'), '--port', '0']]) {
+    for (const argv of [
+      ['import', 'wsdl', 'ctl.wsdl', '-o', '-'],
+      ['stub', path.join(dir, 'ctl.wsdl'), '--port', '0'],
+    ]) {
       const r = await cli(...argv);
       expect(r.err).not.toContain('internal error');
       expect(r.err).not.toMatch(/[\u0001\u001b]/);
@@ -204,22 +254,28 @@ describe('input errors that were internal errors (exit 1, a stack trace): now lo
   });
 
   test('an attribute group repeating an attribute of its type counts as twice', () => {
-    const file = write('group.wsdl', wsdl(`<xs:schema targetNamespace="urn:t" xmlns:tns="urn:t" elementFormDefault="qualified">
+    const file = write(
+      'group.wsdl',
+      wsdl(`<xs:schema targetNamespace="urn:t" xmlns:tns="urn:t" elementFormDefault="qualified">
       <xs:attributeGroup name="G"><xs:attribute name="a" type="xs:string"/></xs:attributeGroup>
       <xs:element name="ping"><xs:complexType><xs:sequence><xs:element name="n" type="xs:int"/></xs:sequence>
         <xs:attribute name="a" type="xs:int"/><xs:attributeGroup ref="tns:G"/></xs:complexType></xs:element>
       <xs:element name="pong"><xs:complexType><xs:sequence><xs:element name="n" type="xs:int"/></xs:sequence></xs:complexType></xs:element>
-    </xs:schema>`));
+    </xs:schema>`),
+    );
     expect(thrown(() => importWsdl(file)).describe()).toMatch(/group\.wsdl:\d+: attribute "a" is declared twice in the same type \(first at line \d+\)/);
   });
 
   test('an extension restating an attribute of its base keeps the restated one (as a restriction does)', () => {
-    const file = write('ext.wsdl', wsdl(`<xs:schema targetNamespace="urn:t" xmlns:tns="urn:t" elementFormDefault="qualified">
+    const file = write(
+      'ext.wsdl',
+      wsdl(`<xs:schema targetNamespace="urn:t" xmlns:tns="urn:t" elementFormDefault="qualified">
       <xs:complexType name="B"><xs:sequence><xs:element name="n" type="xs:int"/></xs:sequence><xs:attribute name="a" type="xs:string"/></xs:complexType>
       <xs:complexType name="D"><xs:complexContent><xs:extension base="tns:B"><xs:attribute name="a" type="xs:int" use="required"/></xs:extension></xs:complexContent></xs:complexType>
       <xs:element name="ping" type="tns:D"/>
       <xs:element name="pong"><xs:complexType><xs:sequence><xs:element name="n" type="xs:int"/></xs:sequence></xs:complexType></xs:element>
-    </xs:schema>`));
+    </xs:schema>`),
+    );
     const { text } = importWsdl(file);
     expect(text).toContain('a="(number)"');
     expect(text).not.toContain('a.opt=');
@@ -227,7 +283,9 @@ describe('input errors that were internal errors (exit 1, a stack trace): now lo
   });
 
   test('attributes named as the contract language names its own (specmatic_type, xmlns, x.opt) are left out with a note', () => {
-    const own = ['specmatic_type', 'specmatic_occurs', 'qontract_type', 'xmlns', 'x.opt'].map((n) => `<xs:attribute name="${n}" type="xs:string" use="required" fixed="1"/>`).join('');
+    const own = ['specmatic_type', 'specmatic_occurs', 'qontract_type', 'xmlns', 'x.opt']
+      .map((n) => `<xs:attribute name="${n}" type="xs:string" use="required" fixed="1"/>`)
+      .join('');
     const file = write('own.wsdl', wsdl(pingPong().replace('</xs:sequence></xs:complexType></xs:element>', `</xs:sequence>${own}</xs:complexType></xs:element>`)));
     const { text, summary } = importWsdl(file);
     parseContract(text);

@@ -51,10 +51,14 @@ function jest(a: App): Promise<{ code: number; output: string }> {
   });
 }
 
-describe('the repository\'s WSDLs', () => {
+describe("the repository's WSDLs", () => {
   let a: App | undefined;
   beforeAll(async () => {
-    a = await app(wsdlFixtures().filter((f) => !f.name.startsWith('soap/')).map((f) => [f.name.replace(/\W/g, '_'), f.file]));
+    a = await app(
+      wsdlFixtures()
+        .filter((f) => !f.name.startsWith('soap/'))
+        .map((f) => [f.name.replace(/\W/g, '_'), f.file]),
+    );
   });
   afterAll(() => close(a));
 

@@ -42,7 +42,11 @@ async function host(wsdlFile: string, path: string, services: import('soap').ISe
   return {
     url,
     requests,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -86,16 +90,21 @@ describe('a real SOAP service (the soap package) passes the contract imported fr
 
   test('rpc/literal greeter (wrapper named after the operation, parts as unqualified children, a part-less input, a header part)', async () => {
     const file = fixture('rpc-literal/greeter.wsdl');
-    const hosted = await host(file, '/rpclit/greeter', {
-      GreeterService: {
-        GreeterPort: {
-          sayHi: () => ({ out: 'Hi' }),
-          greetMe: (a: { in: string }) => ({ out: `Hello ${a.in}` }),
-          sendData: (a: { in: unknown }) => ({ out: a.in }),
-          traced: () => ({ out: true }),
+    const hosted = await host(
+      file,
+      '/rpclit/greeter',
+      {
+        GreeterService: {
+          GreeterPort: {
+            sayHi: () => ({ out: 'Hi' }),
+            greetMe: (a: { in: string }) => ({ out: `Hello ${a.in}` }),
+            sendData: (a: { in: unknown }) => ({ out: a.in }),
+            traced: () => ({ out: true }),
+          },
         },
       },
-    }, (method) => (method === 'traced' ? '<h:trace xmlns:h="urn:accord:rpclit:headers"><h:id>t-1</h:id></h:trace>' : ''));
+      (method) => (method === 'traced' ? '<h:trace xmlns:h="urn:accord:rpclit:headers"><h:id>t-1</h:id></h:trace>' : ''),
+    );
     try {
       const results = await runAll(file, hosted);
       expect(failures(results, hosted.url)).toEqual([]);
@@ -120,7 +129,8 @@ describe('a real SOAP service (the soap package) passes the contract imported fr
       const searchResults = results.filter((r) => r.testCase.name === 'search' || r.testCase.name === 'Search ping');
       expect(failures(searchResults, hosted.url)).toEqual([]);
       expect(searchResults).toHaveLength(2);
-      for (const r of hosted.requests.filter((q) => q.body.includes('schemas.xmlsoap.org/soap/envelope'))) expect(r.headers.soapaction).toMatch(/^"?urn:accord:multi\/(search|ping)"?$/);
+      for (const r of hosted.requests.filter((q) => q.body.includes('schemas.xmlsoap.org/soap/envelope')))
+        expect(r.headers.soapaction).toMatch(/^"?urn:accord:multi\/(search|ping)"?$/);
     } finally {
       await hosted.close();
     }

@@ -81,7 +81,10 @@ test.each(wsdlFixtures().map((f) => [f.name, f.file]))(`fixture %s: ${WELL_FORME
 
 /** The request of `operation` carries `action` in SOAPAction, quoted or not. */
 function soapAction(file: string, operation: string, action: string): void {
-  const req = buildRequest(testCases(contractOf(file)).find((t) => t.name === operation)!, 3);
+  const req = buildRequest(
+    testCases(contractOf(file)).find((t) => t.name === operation)!,
+    3,
+  );
   expect(req.headers.soapaction?.replace(/^"(.*)"$/, '$1')).toBe(action);
 }
 
@@ -163,7 +166,7 @@ function enumValues(texts: string[], node: RegExp, values: string[]): void {
 }
 
 describe('SOAP rules per WSDL (repository fixtures)', () => {
-  test('SOAP 1.1: SOAPAction header carries the binding\'s soapAction (quoted or not)', () => {
+  test("SOAP 1.1: SOAPAction header carries the binding's soapAction (quoted or not)", () => {
     soapAction(fixture('rpc-literal/greeter.wsdl'), 'greetMe', 'urn:accord:rpclit:greetMe');
     soapAction(fixture('rpc-encoded/hello.wsdl'), 'sayHello', 'sayHello');
   });
@@ -216,7 +219,7 @@ describe('SOAP rules per WSDL (repository fixtures)', () => {
     expect(bodyElement(fixture('rpc-literal/greeter.wsdl'), 'sayHi')).toEqual([{ uri: 'urn:accord:rpclit', local: 'sayHi' }]);
   });
 
-  test('document/literal: the body element is the part\'s element, in its schema\'s namespace', () => {
+  test("document/literal: the body element is the part's element, in its schema's namespace", () => {
     expect(bodyElement(fixture('features/features.wsdl'), 'getPerson')).toEqual([{ uri: 'urn:accord:features:types', local: 'getPerson' }]);
     expect(bodyElement(fixture('imports/main.wsdl'), 'findProducts')).toEqual([{ uri: 'urn:accord:imports:types', local: 'findProducts' }]);
   });
@@ -254,12 +257,12 @@ describe('SOAP rules per WSDL (repository fixtures)', () => {
   });
 });
 
-withCorpus('wsdl-corpus', 'SOAP rules on the shared corpus\'s real WSDLs', () => {
+withCorpus('wsdl-corpus', "SOAP rules on the shared corpus's real WSDLs", () => {
   describe.each(wsdlCorpus().map((e) => [e.folder, e.file]))(`%s: ${WELL_FORMED}`, (_folder, file) => {
     test('every request and response body parses with namespaces, with legal prefixes and the right envelope', () => wellFormed(file));
   });
 
-  test('SOAP 1.1: SOAPAction header carries the binding\'s soapAction (quoted or not)', () => {
+  test("SOAP 1.1: SOAPAction header carries the binding's soapAction (quoted or not)", () => {
     soapAction(corpusWsdl('asmx-calculator'), 'Divide', 'http://tempuri.org/Divide');
   });
 
@@ -270,7 +273,10 @@ withCorpus('wsdl-corpus', 'SOAP rules on the shared corpus\'s real WSDLs', () =>
 
   test('SOAP 1.2 port only (WCF): 1.2 envelope and the action parameter in Content-Type', () => {
     const file = corpusWsdl('wcf-servicefinder');
-    soap12Only(file, contractOf(file).scenarios.map((s) => s.name));
+    soap12Only(
+      file,
+      contractOf(file).scenarios.map((s) => s.name),
+    );
   });
 
   test('1.1 and 1.2 ports of one service: one scenario per operation, 1.1 by default, 1.2 on request', () => {
@@ -293,7 +299,7 @@ withCorpus('wsdl-corpus', 'SOAP rules on the shared corpus\'s real WSDLs', () =>
     expect(bodyElement(corpusWsdl('cxf-rpclit'), 'sayHi')).toEqual([{ uri: 'http://apache.org/hello_world_rpclit', local: 'sayHi' }]);
   });
 
-  test('document/literal: the body element is the part\'s element, in its schema\'s namespace', () => {
+  test("document/literal: the body element is the part's element, in its schema's namespace", () => {
     expect(bodyElement(corpusWsdl('savon-vies'), 'checkVat')).toEqual([{ uri: 'urn:ec.europa.eu:taxud:vies:services:checkVat:types', local: 'checkVat' }]);
   });
 
@@ -325,7 +331,8 @@ withCorpus('wsdl-corpus', 'SOAP rules on the shared corpus\'s real WSDLs', () =>
 
 describe('headers the WSDL does not declare (docs/wsdl-import.md)', () => {
   const text = importWsdl(fixture('rpc-encoded/hello.wsdl')).text;
-  const withWsa = '<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/" xmlns:a="http://www.w3.org/2005/08/addressing" xmlns:t="urn:accord:hello"><s:Header><a:Action>sayHello</a:Action><a:To>http://x/</a:To></s:Header><s:Body><t:sayHello><firstName>Ada</firstName></t:sayHello></s:Body></s:Envelope>';
+  const withWsa =
+    '<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/" xmlns:a="http://www.w3.org/2005/08/addressing" xmlns:t="urn:accord:hello"><s:Header><a:Action>sayHello</a:Action><a:To>http://x/</a:To></s:Header><s:Body><t:sayHello><firstName>Ada</firstName></t:sayHello></s:Body></s:Envelope>';
   const match = (contractText: string) => {
     const s = parseContract(contractText, 'hello.spec').scenarios[0];
     return matchXml(s.request.body!, parseXml(withWsa), s.scope);

@@ -89,7 +89,10 @@ function ratchet(name: string): void {
     expect(m.loadError).toBeUndefined();
     const [requests, responses] = MINIMUM[name] ?? [100, 100];
     const report = m.failures.slice(0, 3).map((f) => `${f.direction} "${f.scenario}" ${f.element}: ${f.errors[0].message}`);
-    expect({ requests: pct(m.requests) >= requests, responses: pct(m.responses) >= responses, got: [pct(m.requests), pct(m.responses)], report }).toMatchObject({ requests: true, responses: true });
+    expect({ requests: pct(m.requests) >= requests, responses: pct(m.responses) >= responses, got: [pct(m.requests), pct(m.responses)], report }).toMatchObject({
+      requests: true,
+      responses: true,
+    });
     expect(m.requests.total).toBeGreaterThan(0);
   });
 }

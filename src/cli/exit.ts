@@ -8,7 +8,10 @@ export const EXIT_USAGE = 2;
 
 /** Thrown by commands; only the CLI entry point turns it into a process exit. */
 export class ExitError extends Error {
-  constructor(readonly exitCode: number, message = '') {
+  constructor(
+    readonly exitCode: number,
+    message = '',
+  ) {
     super(message);
     this.name = 'ExitError';
   }

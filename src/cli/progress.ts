@@ -86,7 +86,6 @@ export function bytesProgress(verb: string, name: string, bytes: number, size?: 
 
 /** File names are input: control characters never reach the terminal. */
 function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
 }
 

@@ -43,7 +43,14 @@ export function compareVersions(pair: FilePair, parse: (text: string, file: stri
   const older = pair.older ? (unchanged ? newer : read(pair.older)) : undefined;
   throwGathered(errors);
   if (!older) {
-    return { file: pair.file, status: 'new', newer: pair.newer!.label, note: pair.olderWhere, inFolder: pair.inFolder, verdict: { compatible: true, testsRun: 0, passed: 0, failed: 0, results: [], skipped: [] } };
+    return {
+      file: pair.file,
+      status: 'new',
+      newer: pair.newer!.label,
+      note: pair.olderWhere,
+      inFolder: pair.inFolder,
+      verdict: { compatible: true, testsRun: 0, passed: 0, failed: 0, results: [], skipped: [] },
+    };
   }
   const verdict = checkCompatibility(older, newer ?? empty(pair.file));
   const report: FileReport = { file: pair.file, status: newer ? 'compared' : 'removed', older: pair.older!.label, inFolder: pair.inFolder, verdict };

@@ -52,7 +52,11 @@ export function formatText(reports: readonly FileReport[]): string {
 }
 
 export function totals(reports: readonly FileReport[]): { testsRun: number; passed: number; failed: number } {
-  return reports.reduce((t, r) => ({ testsRun: t.testsRun + r.verdict.testsRun, passed: t.passed + r.verdict.passed, failed: t.failed + r.verdict.failed }), { testsRun: 0, passed: 0, failed: 0 });
+  return reports.reduce((t, r) => ({ testsRun: t.testsRun + r.verdict.testsRun, passed: t.passed + r.verdict.passed, failed: t.failed + r.verdict.failed }), {
+    testsRun: 0,
+    passed: 0,
+    failed: 0,
+  });
 }
 
 /** The same verdict for machines. */

@@ -79,9 +79,19 @@ export function plainPairs(olderArg: string, newerArg: string, cwd: string): Fil
   const kn = kindOf(newer);
   if (!ko) throw usage(`no such file or folder: ${olderArg}`);
   if (!kn) throw usage(`no such file or folder: ${newerArg}`);
-  if (ko !== kn) throw usage(`compare a file with a file or a folder with a folder: ${olderArg} is a ${ko === 'dir' ? 'folder' : 'file'}, ${newerArg} is a ${kn === 'dir' ? 'folder' : 'file'}`);
+  if (ko !== kn)
+    throw usage(`compare a file with a file or a folder with a folder: ${olderArg} is a ${ko === 'dir' ? 'folder' : 'file'}, ${newerArg} is a ${kn === 'dir' ? 'folder' : 'file'}`);
   if (ko === 'file') {
-    return [{ file: newerArg, versioned: olderArg, older: { label: olderArg, text: readText(older, olderArg) }, newer: { label: newerArg, text: readText(newer, newerArg) }, olderWhere: olderArg, newerWhere: newerArg }];
+    return [
+      {
+        file: newerArg,
+        versioned: olderArg,
+        older: { label: olderArg, text: readText(older, olderArg) },
+        newer: { label: newerArg, text: readText(newer, newerArg) },
+        olderWhere: olderArg,
+        newerWhere: newerArg,
+      },
+    ];
   }
   const names = [...new Set([...walk(older), ...walk(newer)])].sort();
   if (names.length === 0) throw usage(`no contract files (*.spec) under ${olderArg} or ${newerArg}`);

@@ -12,7 +12,20 @@ import { notAContract } from './gherkin';
 import { HTTP_METHODS, type Contract, type ContractNote, type ExampleRow, type FormField, type HeaderSpec, type Scenario } from './model';
 import { parseRequestPath } from './path';
 
-const KEYWORDS = ['<METHOD> <path>', 'request-header', 'response-header', 'status', 'request-body', 'response-body', 'type', 'json', 'pattern', 'enum', 'form-field', 'request-part'];
+const KEYWORDS = [
+  '<METHOD> <path>',
+  'request-header',
+  'response-header',
+  'status',
+  'request-body',
+  'response-body',
+  'type',
+  'json',
+  'pattern',
+  'enum',
+  'form-field',
+  'request-part',
+];
 /** Read and kept, never acted on: see the README ("Steps accord reads but does not run"). */
 const NOTED = new Set(['value', 'export', 'fact', 'fixture', 'openapi', 'wsdl']);
 
@@ -47,7 +60,15 @@ function emptyDraft(): Draft {
 
 /** A scenario starts from the Background: its types are looked up through, the rest copied (it is small). */
 function startFrom(d: Draft): Draft {
-  return { ...d, types: new Map(), inherited: d.types, requestHeaders: [...d.requestHeaders], responseHeaders: [...d.responseHeaders], formFields: [...d.formFields], parts: [...d.parts] };
+  return {
+    ...d,
+    types: new Map(),
+    inherited: d.types,
+    requestHeaders: [...d.requestHeaders],
+    responseHeaders: [...d.responseHeaders],
+    formFields: [...d.formFields],
+    parts: [...d.parts],
+  };
 }
 
 /** Stage 2: Gherkin AST to the contract model. Every error found is reported, each with its line. */
@@ -114,7 +135,9 @@ export function buildContract(doc: GherkinDocument, file: string, options: Build
  */
 function noScenarios(feature: Feature, file: string): AccordError {
   const described = feature.description.trim() !== '';
-  const hint = described ? '; the lines under it are read as its description, so check how "Scenario:" is spelt there' : ': add one, e.g. "Scenario: <name>" with a request and a status';
+  const hint = described
+    ? '; the lines under it are read as its description, so check how "Scenario:" is spelt there'
+    : ': add one, e.g. "Scenario: <name>" with a request and a status';
   return new AccordError('ACCORD_ERR_CONTRACT_SYNTAX', `Feature "${feature.name}" has no scenarios${hint}`, { file, line: feature.location.line });
 }
 
@@ -217,7 +240,10 @@ function applyStep(draft: Draft, step: Step, notes: ContractNote[]): void {
       if (!m) throw syntax('enum needs a name, a base type and values, e.g. "enum Status (string) values available,sold"');
       if (m[3]) throw syntax(`enum ${m[1]}: the base type (${m[2]}?) cannot be nullable; to make a value nullable use the enum as (${m[1]}?)`);
       if (!isScalarName(m[2])) throw syntax(`enum ${m[1]}: unknown base type (${m[2]})`);
-      const values = m[4].split(',').map((v) => v.trim()).filter((v) => v !== '');
+      const values = m[4]
+        .split(',')
+        .map((v) => v.trim())
+        .filter((v) => v !== '');
       if (m[2] === 'number') {
         const bad = values.find((v) => Number.isNaN(Number(v)));
         if (bad) throw syntax(`enum ${m[1]} is (number) but "${bad}" is not a number`);
@@ -252,21 +278,23 @@ function applyStep(draft: Draft, step: Step, notes: ContractNote[]): void {
 function objectFromTable(rows: readonly TableRow[]): Pattern {
   // A row "| ... |  |" leaves the object open to further keys.
   const open = rows.some((r) => r.cells[0]?.value.trim() === '...');
-  const fields: JsonField[] = rows.filter((r) => r.cells[0]?.value.trim() !== '...').map((r) => {
-    if (r.cells.length !== 2) throw syntax(`a type table has two columns (key | type), found ${r.cells.length}`, r.location.line);
-    const raw = r.cells[0].value.trim();
-    const optional = raw.endsWith('?');
-    const key = optional ? raw.slice(0, -1) : raw;
-    const cell = r.cells[1].value.trim();
-    let pattern: Pattern;
-    try {
-      pattern = cell.startsWith('{') || cell.startsWith('[') ? jsonPatternFromValue(JSON.parse(cell)) : jsonPatternFromValue(cell);
-    } catch (e) {
-      if (e instanceof AccordError) throw new AccordError(e.code, e.message, { line: r.location.line });
-      throw syntax(`not a valid value: ${cell}`, r.location.line);
-    }
-    return { key, optional, pattern };
-  });
+  const fields: JsonField[] = rows
+    .filter((r) => r.cells[0]?.value.trim() !== '...')
+    .map((r) => {
+      if (r.cells.length !== 2) throw syntax(`a type table has two columns (key | type), found ${r.cells.length}`, r.location.line);
+      const raw = r.cells[0].value.trim();
+      const optional = raw.endsWith('?');
+      const key = optional ? raw.slice(0, -1) : raw;
+      const cell = r.cells[1].value.trim();
+      let pattern: Pattern;
+      try {
+        pattern = cell.startsWith('{') || cell.startsWith('[') ? jsonPatternFromValue(JSON.parse(cell)) : jsonPatternFromValue(cell);
+      } catch (e) {
+        if (e instanceof AccordError) throw new AccordError(e.code, e.message, { line: r.location.line });
+        throw syntax(`not a valid value: ${cell}`, r.location.line);
+      }
+      return { key, optional, pattern };
+    });
   return { kind: 'object', fields, open };
 }
 
@@ -289,7 +317,14 @@ function finishScenario(
 
   if (draft.kafka !== undefined && !draft.method) {
     return {
-      file, feature, name: gs.name, line, tags, wip: hasWip(tags), scope, examples,
+      file,
+      feature,
+      name: gs.name,
+      line,
+      tags,
+      wip: hasWip(tags),
+      scope,
+      examples,
       request: { method: 'KAFKA', path: '', segments: [], query: [], headers: [], formFields: [], parts: [], line },
       response: { status: 0, headers: [], line },
       unsupported: `a Kafka message contract (kafka-message ${draft.kafka}); accord runs HTTP scenarios only`,
@@ -331,7 +366,10 @@ function finishScenario(
       checked.add(name);
       const t = typeOf(name);
       if (!t) {
-        at(useLine, new AccordError('ACCORD_ERR_CONTRACT_TYPE', `unknown type (${name}) in scenario "${gs.name}": declare it with "type ${name} ..." in the scenario or the Background`));
+        at(
+          useLine,
+          new AccordError('ACCORD_ERR_CONTRACT_TYPE', `unknown type (${name}) in scenario "${gs.name}": declare it with "type ${name} ..." in the scenario or the Background`),
+        );
         ok = false;
         continue;
       }
@@ -342,7 +380,13 @@ function finishScenario(
     for (const name of nodeTypeNames(p)) {
       const kind = resolvedKind(name, typeOf);
       if (kind === undefined || kind === 'xml') continue;
-      at(useLine, new AccordError('ACCORD_ERR_CONTRACT_TYPE', `specmatic_type="${name}" names a type that is not an XML node in scenario "${gs.name}": declare ${name} as XML, e.g. "type ${name} <node>...</node>"`));
+      at(
+        useLine,
+        new AccordError(
+          'ACCORD_ERR_CONTRACT_TYPE',
+          `specmatic_type="${name}" names a type that is not an XML node in scenario "${gs.name}": declare ${name} as XML, e.g. "type ${name} <node>...</node>"`,
+        ),
+      );
       ok = false;
     }
   };

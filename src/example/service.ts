@@ -85,7 +85,11 @@ export function startExampleService(port = 0, host = '127.0.0.1'): Promise<Runni
       const { port: actual } = server.address() as AddressInfo;
       resolve({
         url: `http://${host}:${actual}`,
-        close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+        close: () =>
+          new Promise<void>((r) => {
+            server.closeAllConnections();
+            server.close(() => r());
+          }),
       });
     });
   });

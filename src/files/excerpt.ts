@@ -28,7 +28,16 @@ function escapeChar(c: string): string {
   if (named) return named;
   const code = c.codePointAt(0)!;
   if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return `\\x${code.toString(16).padStart(2, '0')}`;
-  if ((code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069) || code === 0x2028 || code === 0x2029 || code === 0x200e || code === 0x200f || code === 0x061c || code === 0xfeff) {
+  if (
+    (code >= 0x202a && code <= 0x202e) ||
+    (code >= 0x2066 && code <= 0x2069) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x200e ||
+    code === 0x200f ||
+    code === 0x061c ||
+    code === 0xfeff
+  ) {
     return `\\u{${code.toString(16)}}`;
   }
   return c;

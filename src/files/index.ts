@@ -1,5 +1,19 @@
 export { FILE_LIMITS } from '../limits';
 export { excerpt, quoted, hasControl } from './excerpt';
-export { binaryOffset, decodeText, formatBytes, ioError, irregularKind, limitError, readInputBytes, readInputText, refuseBinary, refuseIrregular, shownPath, binaryError, type InputFile } from './read';
+export {
+  binaryOffset,
+  decodeText,
+  formatBytes,
+  ioError,
+  irregularKind,
+  limitError,
+  readInputBytes,
+  readInputText,
+  refuseBinary,
+  refuseIrregular,
+  shownPath,
+  binaryError,
+  type InputFile,
+} from './read';
 export { checkOutputFile, writeOutputFile, type OutputFile } from './write';
 export { openInputStream } from './stream';

@@ -29,7 +29,8 @@ export function checkOutputFile(file: string, out: OutputFile): void {
     throw writeError(e, shown);
   }
   if (st.isSymbolicLink()) {
-    if (!out.force) throw usage(`${shown} is a symlink; accord does not write through links (use --force to replace the link itself with the file, or --output to write elsewhere)`);
+    if (!out.force)
+      throw usage(`${shown} is a symlink; accord does not write through links (use --force to replace the link itself with the file, or --output to write elsewhere)`);
     return;
   }
   const kind = irregularKind(st);
@@ -80,7 +81,7 @@ function writeNew(file: string, text: string, shown: string): void {
   }
   try {
     const bytes = Buffer.from(text, 'utf8');
-    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+    for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at, bytes.length - at);
   } catch (e) {
     throw writeError(e, shown);
   } finally {
@@ -95,6 +96,12 @@ function usage(message: string): AccordError {
 function writeError(e: unknown, shown: string): AccordError {
   const code = (e as NodeJS.ErrnoException)?.code;
   const why =
-    code === 'ENOENT' || code === 'ENOTDIR' ? 'its folder does not exist' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENOSPC' ? 'the disk is full' : (code ?? (e as Error)?.message ?? String(e));
+    code === 'ENOENT' || code === 'ENOTDIR'
+      ? 'its folder does not exist'
+      : code === 'EACCES' || code === 'EPERM'
+        ? 'permission denied'
+        : code === 'ENOSPC'
+          ? 'the disk is full'
+          : (code ?? (e as Error)?.message ?? String(e));
   return new AccordError('ACCORD_ERR_IO', `cannot write ${shown}: ${why}`, {}, { cause: e });
 }

@@ -43,9 +43,9 @@ export function buildRequest(tc: TestCase, seed = 0): HttpRequest {
     headers['content-type'] ??= 'application/x-www-form-urlencoded';
   } else if (s.request.parts.length > 0) {
     const boundary = `accord-${seedFrom(tc.name, seed).toString(16)}`;
-    body = s.request.parts
-      .map((p) => `--${boundary}\r\ncontent-disposition: form-data; name="${p.name}"\r\n\r\n${examples.get(p.name) ?? generateText(p.pattern, ctx)}\r\n`)
-      .join('') + `--${boundary}--\r\n`;
+    body =
+      s.request.parts.map((p) => `--${boundary}\r\ncontent-disposition: form-data; name="${p.name}"\r\n\r\n${examples.get(p.name) ?? generateText(p.pattern, ctx)}\r\n`).join('') +
+      `--${boundary}--\r\n`;
     headers['content-type'] ??= `multipart/form-data; boundary=${boundary}`;
   }
   return { method: s.request.method, path, query, headers, body };

@@ -88,7 +88,8 @@ export function compareQuery(a: readonly QueryParam[], aScope: Scope, b: readonl
   for (const bq of b) {
     const aq = a.find((q) => q.name === bq.name);
     const at = `${where} ${bq.name}`;
-    if (!aq) out.push({ kind: 'unexpected', target: 'query', path: at, name: bq.name, a: 'no such query parameter', b: `query parameter ${bq.name} ${describePattern(bq.pattern)}` });
+    if (!aq)
+      out.push({ kind: 'unexpected', target: 'query', path: at, name: bq.name, a: 'no such query parameter', b: `query parameter ${bq.name} ${describePattern(bq.pattern)}` });
     else run(c, () => c.value(aq.pattern, bq.pattern, at, 'text'));
     if (opts.stopAtFirst && out.length + c.differences.length > 0) break;
   }
@@ -100,7 +101,15 @@ export function compareQuery(a: readonly QueryParam[], aScope: Scope, b: readonl
  * wants every declared one and no other, so each side's set must contain the
  * other's; shared ones compare by type. `what` names them in reports.
  */
-export function compareFields(a: readonly FormField[], aScope: Scope, b: readonly FormField[], bScope: Scope, where: string, what: 'form field' | 'part', opts: CompareOptions = {}): Difference[] {
+export function compareFields(
+  a: readonly FormField[],
+  aScope: Scope,
+  b: readonly FormField[],
+  bScope: Scope,
+  where: string,
+  what: 'form field' | 'part',
+  opts: CompareOptions = {},
+): Difference[] {
   const c = new Comparer(aScope, bScope, opts.stopAtFirst, opts.stopAtFirst);
   const out: Difference[] = [];
   for (const af of a) {
@@ -125,7 +134,8 @@ export function samePathShape(a: readonly PathSegment[], b: readonly PathSegment
 
 /** Path segments of two paths of the same shape: each of B's segment values must be accepted by A's. */
 export function comparePath(a: readonly PathSegment[], aScope: Scope, b: readonly PathSegment[], bScope: Scope, where: string, opts: CompareOptions = {}): Difference[] {
-  if (!samePathShape(a, b)) return [{ kind: 'type', target: 'value', path: where, a: `/${a.map((s) => s.name).join('/')}`, b: `/${b.map((s) => s.name).join('/')}`, narrower: false }];
+  if (!samePathShape(a, b))
+    return [{ kind: 'type', target: 'value', path: where, a: `/${a.map((s) => s.name).join('/')}`, b: `/${b.map((s) => s.name).join('/')}`, narrower: false }];
   const c = new Comparer(aScope, bScope, opts.stopAtFirst, opts.stopAtFirst);
   a.forEach((as, i) => {
     const bs = b[i];

@@ -19,7 +19,8 @@ export function matchBody(pattern: Pattern | undefined, body: ParsedBody, scope:
   }
   if (kind === 'json') {
     const json = body.asJson();
-    if (json instanceof AccordError) return [{ path: where, expected: 'a JSON document', actual: `${body.text.trim() === '' ? 'an empty body' : shown(body.text, 60)} (${json.message})` }];
+    if (json instanceof AccordError)
+      return [{ path: where, expected: 'a JSON document', actual: `${body.text.trim() === '' ? 'an empty body' : shown(body.text, 60)} (${json.message})` }];
     return prefixPaths(where, matchJson(pattern, json.value, scope, '', limit));
   }
   return prefixPaths(where, matchText(pattern, body.text.trim(), scope));

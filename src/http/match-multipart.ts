@@ -22,7 +22,9 @@ interface Part {
 export function matchMultipart(parts: readonly FormField[], body: string, contentType: string | undefined, scope: Scope): Mismatch[] {
   const boundary = boundaryOf(contentType);
   if (boundary === undefined) {
-    return [{ path: at(WHERE.requestHeader, 'Content-Type'), expected: 'multipart/form-data with a boundary', actual: contentType === undefined ? 'no such header' : shown(contentType) }];
+    return [
+      { path: at(WHERE.requestHeader, 'Content-Type'), expected: 'multipart/form-data with a boundary', actual: contentType === undefined ? 'no such header' : shown(contentType) },
+    ];
   }
   const given = splitParts(body, boundary);
   if (given === undefined) return [{ path: WHERE.requestBody, expected: `a multipart body with parts separated by --${boundary}`, actual: shown(body) }];

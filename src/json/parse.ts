@@ -9,7 +9,6 @@ import { MAX_JSON_DEPTH } from '../limits';
  * same rule as XML's (256 levels).
  */
 
-
 export class JsonTooDeep extends Error {
   constructor(readonly limit: number) {
     super(`JSON nested deeper than ${limit} levels`);

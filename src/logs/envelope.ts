@@ -27,7 +27,10 @@ export class EnvelopeCapture {
   private searchedTo = 0;
   private readonly close: string;
 
-  constructor(readonly qname: string, readonly maxChars: number) {
+  constructor(
+    readonly qname: string,
+    readonly maxChars: number,
+  ) {
     this.close = `</${qname}`;
   }
 

@@ -44,7 +44,11 @@ interface Block {
 export class CxfExtractor implements TextExtractor {
   private block?: Block;
 
-  constructor(private readonly file: string, private readonly sink: ExtractSink, private readonly limits: LogLimits) {}
+  constructor(
+    private readonly file: string,
+    private readonly sink: ExtractSink,
+    private readonly limits: LogLimits,
+  ) {}
 
   get busy(): boolean {
     return this.block !== undefined;
@@ -199,7 +203,11 @@ export class CxfExtractor implements TextExtractor {
     const truncated = b.fields.get('Messages');
     if (truncated && /truncated/i.test(truncated)) {
       this.sink.problem(
-        new AccordError('ACCORD_ERR_LOG', `CXF cut this payload short (${truncated.trim().replace(/^\((.*)\)$/, '$1')}); raise the logging interceptor's limit to log whole messages`, { file: this.file, line: b.payloadLine }),
+        new AccordError(
+          'ACCORD_ERR_LOG',
+          `CXF cut this payload short (${truncated.trim().replace(/^\((.*)\)$/, '$1')}); raise the logging interceptor's limit to log whole messages`,
+          { file: this.file, line: b.payloadLine },
+        ),
       );
       return;
     }

@@ -27,7 +27,11 @@ export class EnvelopeExtractor implements TextExtractor {
   private open?: Open;
   private held?: LoggedMessage;
 
-  constructor(private readonly file: string, private readonly sink: ExtractSink, private readonly limits: LogLimits) {}
+  constructor(
+    private readonly file: string,
+    private readonly sink: ExtractSink,
+    private readonly limits: LogLimits,
+  ) {}
 
   get busy(): boolean {
     return this.open !== undefined;
@@ -37,7 +41,9 @@ export class EnvelopeExtractor implements TextExtractor {
     const start = findEnvelopeStart(l.text);
     if (!start) return false;
     if (l.overlong) {
-      this.sink.problem(new AccordError('ACCORD_ERR_LOG', `this line is longer than ${this.limits.maxLineChars} characters; the envelope on it is not read`, { file: this.file, line: l.line }));
+      this.sink.problem(
+        new AccordError('ACCORD_ERR_LOG', `this line is longer than ${this.limits.maxLineChars} characters; the envelope on it is not read`, { file: this.file, line: l.line }),
+      );
       return true;
     }
     const before = cleanContext(l.text.slice(0, start.index));

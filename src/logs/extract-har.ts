@@ -16,7 +16,13 @@ export function looksLikeHar(head: string): boolean {
  * and each element of `log.entries` is cut out and parsed on its own, so the
  * file is never held whole and one entry is bounded in size.
  */
-export async function scanHar(file: string, chunks: AsyncIterable<string>, sink: ExtractSink, limits: LogLimits, include: readonly string[] = []): Promise<{ lines: number; entries: number }> {
+export async function scanHar(
+  file: string,
+  chunks: AsyncIterable<string>,
+  sink: ExtractSink,
+  limits: LogLimits,
+  include: readonly string[] = [],
+): Promise<{ lines: number; entries: number }> {
   const stack: { open: '{' | '['; key?: string }[] = [];
   let inString = false;
   let escape = false;
@@ -34,7 +40,12 @@ export async function scanHar(file: string, chunks: AsyncIterable<string>, sink:
     try {
       value = parseJson(text);
     } catch (e) {
-      sink.problem(new AccordError('ACCORD_ERR_JSON', e instanceof JsonTooDeep ? `this HAR entry is ${e.message}` : `this HAR entry is not valid JSON: ${(e as Error).message}`, { file, line: at }));
+      sink.problem(
+        new AccordError('ACCORD_ERR_JSON', e instanceof JsonTooDeep ? `this HAR entry is ${e.message}` : `this HAR entry is not valid JSON: ${(e as Error).message}`, {
+          file,
+          line: at,
+        }),
+      );
       return;
     }
     harEntry(file, at, value, sink, include);

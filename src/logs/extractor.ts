@@ -27,4 +27,5 @@ export interface TextExtractor {
 }
 
 /** Lines that start a new log record: a date, a time, a level or a java.util.logging header. */
-export const RECORD_START = /^(\d{4}-\d{2}-\d{2}[ T]\d|\[\d{4}-\d{2}-\d{2}|\[?\d{2}:\d{2}:\d{2}|[A-Z][a-z]{2} \d{1,2}, \d{4} |(TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|SEVERE|FINE|FINER|FINEST)\b)/;
+export const RECORD_START =
+  /^(\d{4}-\d{2}-\d{2}[ T]\d|\[\d{4}-\d{2}-\d{2}|\[?\d{2}:\d{2}:\d{2}|[A-Z][a-z]{2} \d{1,2}, \d{4} |(TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|SEVERE|FINE|FINER|FINEST)\b)/;

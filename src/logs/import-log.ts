@@ -67,8 +67,17 @@ export interface ImportResult {
 export async function readExchanges(files: string[], onExchange: (x: Exchange) => void, options: ImportLogOptions = {}): Promise<LogReport> {
   const limits: LogLimits = { ...DEFAULT_LOG_LIMITS, ...options.limits };
   const report: LogReport = {
-    files: [], messages: { cxf: 0, line: 0, pretty: 0, har: 0 }, exchanges: 0, scenarios: 0,
-    skippedLines: 0, skipped: new Map(), unpaired: [], unpairedCount: 0, problems: [], problemCount: 0, redactedValues: 0,
+    files: [],
+    messages: { cxf: 0, line: 0, pretty: 0, har: 0 },
+    exchanges: 0,
+    scenarios: 0,
+    skippedLines: 0,
+    skipped: new Map(),
+    unpaired: [],
+    unpairedCount: 0,
+    problems: [],
+    problemCount: 0,
+    redactedValues: 0,
   };
   const problem = (e: AccordError) => {
     if (report.problems.length < REPORT_KEPT) report.problems.push(e);
@@ -144,7 +153,14 @@ export async function readExchanges(files: string[], onExchange: (x: Exchange) =
 export async function importLogs(files: string[], options: ImportLogOptions = {}): Promise<ImportResult> {
   const limits: LogLimits = { ...DEFAULT_LOG_LIMITS, ...options.limits };
   const redactor = new Redactor(options.redact ?? []);
-  const ops = new Operations({ path: options.path, examples: options.examples ?? false, maxExamples: limits.maxExamples, maxOperations: limits.maxOperations, maxShapeNodes: limits.maxShapeNodes, redactor });
+  const ops = new Operations({
+    path: options.path,
+    examples: options.examples ?? false,
+    maxExamples: limits.maxExamples,
+    maxOperations: limits.maxOperations,
+    maxShapeNodes: limits.maxShapeNodes,
+    redactor,
+  });
   const report = await readExchanges(files, (x) => ops.add(x), options);
   report.redactedValues = ops.redactedValues;
   if (ops.overflow > 0) report.skipped.set(`calls of operations beyond the first ${limits.maxOperations}`, { count: ops.overflow, details: new Map() });

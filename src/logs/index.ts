@@ -1,6 +1,6 @@
 import { parseContract } from '../contract/load';
 import type { Contract } from '../contract/model';
-import { AccordError } from '../errors';
+import { AccordError, InternalError } from '../errors';
 import { readExchanges, type ImportLogOptions } from './import-log';
 import { checkExchange } from './verify';
 import type { Mismatch } from '../pattern/mismatch';
@@ -17,7 +17,7 @@ export function parseGenerated(text: string, file: string): Contract {
   try {
     return parseContract(text, file);
   } catch (e) {
-    if (e instanceof AccordError) throw new Error(`accord wrote a contract it cannot read back (a bug): ${e.describe()}`);
+    if (e instanceof AccordError) throw new InternalError(`accord wrote a contract it cannot read back (a bug): ${e.describe()}`, { cause: e });
     throw e;
   }
 }

@@ -16,7 +16,6 @@ export interface JsonShape {
   item?: JsonShape;
 }
 
-
 export function newJsonShape(): JsonShape {
   return { count: 0, nulls: 0, mixed: false, objects: 0 };
 }

@@ -25,4 +25,3 @@ export interface LoggedMessage {
   /** Set on a response that carries its own request (Spring-WS "Sent response [..] for request [..]"). */
   echo?: LoggedMessage;
 }
-

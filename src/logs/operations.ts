@@ -71,8 +71,8 @@ export class Operations {
     const soap = q.format === 'xml' || r.format === 'xml';
     const method = (q.method ?? 'POST').toUpperCase();
     const status = r.status ?? (r.fault ? 500 : 200);
-    const path = soap ? this.options.path ?? q.path ?? '/ws' : templatePath(q.path ?? '/');
-    const operation = soap ? q.operation ?? r.operation : undefined;
+    const path = soap ? (this.options.path ?? q.path ?? '/ws') : templatePath(q.path ?? '/');
+    const operation = soap ? (q.operation ?? r.operation) : undefined;
     // A call with a body and one without cannot share a scenario (a body step either is there or not),
     // nor can an XML body and a JSON one: one body pattern is either.
     const key = `${soap ? 'soap' : 'json'} ${method} ${path} ${operation ?? ''} ${status} ${q.format} ${r.format}`;
@@ -83,8 +83,18 @@ export class Operations {
         return;
       }
       op = {
-        kind: soap ? 'soap' : 'json', method, path, operation, status, fault: r.fault, count: 0, calls: [],
-        requestEmpty: 0, responseEmpty: 0, soapAction: { values: new Set(), seen: 0 }, query: new Map(),
+        kind: soap ? 'soap' : 'json',
+        method,
+        path,
+        operation,
+        status,
+        fault: r.fault,
+        count: 0,
+        calls: [],
+        requestEmpty: 0,
+        responseEmpty: 0,
+        soapAction: { values: new Set(), seen: 0 },
+        query: new Map(),
       };
       this.byKey.set(key, op);
     }
@@ -95,11 +105,7 @@ export class Operations {
       this.body(op, r, 'response');
     } catch (e) {
       if (!(e instanceof ShapeBudgetExceeded)) throw e;
-      throw new AccordError(
-        'ACCORD_ERR_LIMIT',
-        `the logged messages hold ${e.message} by this call: they do not describe one API (is this log a sample of real traffic?)`,
-        q.at,
-      );
+      throw new AccordError('ACCORD_ERR_LIMIT', `the logged messages hold ${e.message} by this call: they do not describe one API (is this log a sample of real traffic?)`, q.at);
     }
     const action = q.headers?.soapaction;
     if (soap && action !== undefined) {

@@ -4,7 +4,6 @@ import { AccordError } from '../errors';
 import { binaryOffset, FILE_LIMITS, openInputStream, shownPath } from '../files';
 import { DEFAULT_LOG_LIMITS, type LogLimits } from './limits';
 
-
 export interface LogLine {
   text: string;
   /** 1-based line number in the (decompressed) file. */
@@ -41,7 +40,8 @@ export async function* readLogText(real: string, limits: LogLimits = DEFAULT_LOG
       onRead?.(total, gzip ? undefined : size);
       if (gzip) {
         inflated += buf.length;
-        if (inflated > limits.maxInflatedBytes) throw new AccordError('ACCORD_ERR_LIMIT', `inflates to more than ${limits.maxInflatedBytes} bytes; refusing to read further`, { file });
+        if (inflated > limits.maxInflatedBytes)
+          throw new AccordError('ACCORD_ERR_LIMIT', `inflates to more than ${limits.maxInflatedBytes} bytes; refusing to read further`, { file });
       }
       if (first) {
         first = false;
@@ -71,7 +71,8 @@ export async function* readLogText(real: string, limits: LogLimits = DEFAULT_LOG
   } catch (e) {
     if (e instanceof AccordError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'Z_DATA_ERROR' || code === 'Z_BUF_ERROR') throw new AccordError('ACCORD_ERR_LOG', `the gzip-compressed log is damaged or cut short (${(e as Error).message})`, { file });
+    if (code === 'Z_DATA_ERROR' || code === 'Z_BUF_ERROR')
+      throw new AccordError('ACCORD_ERR_LOG', `the gzip-compressed log is damaged or cut short (${(e as Error).message})`, { file });
     throw new AccordError('ACCORD_ERR_IO', `cannot read log: ${code ?? (e as Error).message}`, { file });
   } finally {
     if (!stdin) raw.destroy();

@@ -8,7 +8,10 @@ const CREDENTIAL = /(password|passwd|passphrase|secret|apikey|api_key|token)$|^(
 export class Redactor {
   private readonly names: Set<string>;
 
-  constructor(extra: readonly string[] = [], readonly defaults = true) {
+  constructor(
+    extra: readonly string[] = [],
+    readonly defaults = true,
+  ) {
     this.names = new Set(extra.map((n) => n.toLowerCase()));
   }
 

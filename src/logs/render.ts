@@ -20,8 +20,7 @@ const ANYTHING: Pattern = { kind: 'scalar', type: 'anything' };
 export function renderElement(s: ElementShape, names: TypeNames, types: TypeDecl[], optional = false): XmlElementPattern {
   const instances = s.count + s.nil;
   const attributes = s.attributes.map((a) => ({ name: a.name, local: a.local, optional: a.seen < instances, pattern: { kind: 'scalar', type: a.type } as Pattern }));
-  const el = (content: XmlContent[]) =>
-    xmlElement(s.name, { namespaces: [...s.namespaces], attributes, occurs: optional ? 'optional' : 'once', nillable: s.nil > 0, content });
+  const el = (content: XmlContent[]) => xmlElement(s.name, { namespaces: [...s.namespaces], attributes, occurs: optional ? 'optional' : 'once', nillable: s.nil > 0, content });
   const text = (): XmlContent => {
     const scalar: Pattern = { kind: 'scalar', type: s.text! };
     return { kind: 'xml-text', pattern: s.textSeen < s.count && s.text !== 'string' ? { kind: 'optional', inner: scalar } : scalar };

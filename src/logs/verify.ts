@@ -12,8 +12,8 @@ export function toHttpRequest(m: DecodedMessage, pathOverride?: string): HttpReq
   const soap = m.format === 'xml';
   return {
     method: (m.method ?? 'POST').toUpperCase(),
-    path: soap && pathOverride ? pathOverride : m.path ?? (soap ? '/ws' : '/'),
-    query: soap && pathOverride ? [] : m.query ?? [],
+    path: soap && pathOverride ? pathOverride : (m.path ?? (soap ? '/ws' : '/')),
+    query: soap && pathOverride ? [] : (m.query ?? []),
     headers: { ...(m.headers ?? {}) },
     body: m.body,
   };

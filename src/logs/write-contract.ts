@@ -25,7 +25,10 @@ export function writeContract(ops: Operation[], options: WriteOptions): string {
 function scenario(op: Operation, name: string): PrintScenario {
   const comments: string[] = [];
   const tags: string[] = [];
-  const calls = [...op.calls].sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1)).map((c) => formatLocation(c)).join(', ');
+  const calls = [...op.calls]
+    .sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1))
+    .map((c) => formatLocation(c))
+    .join(', ');
   comments.push(`${op.count} logged call${op.count === 1 ? '' : 's'}: ${calls}${op.count > op.calls.length ? ', …' : ''}`);
   const examples = op.examples ? exampleRows(op) : undefined;
   if (op.status >= 300 && !examples) {
@@ -74,7 +77,13 @@ function soapActionStep(op: Operation): Step | undefined {
   const only = a.values.size === 1 ? [...a.values][0] : undefined;
   // A value that would not stay one step (or would read as a placeholder) is written as its type.
   const literal = only !== undefined && only !== '' && only.trim() === only && !/[\u0000-\u001f\u007f]/.test(only) && !/^\(.*\)$/.test(only.trim());
-  return { kind: 'header', side: 'request', name: 'SOAPAction', optional: a.seen < op.count, pattern: literal ? { kind: 'literal', value: only } : { kind: 'scalar', type: 'string' } };
+  return {
+    kind: 'header',
+    side: 'request',
+    name: 'SOAPAction',
+    optional: a.seen < op.count,
+    pattern: literal ? { kind: 'literal', value: only } : { kind: 'scalar', type: 'string' },
+  };
 }
 
 /** A JSON body: an object or array goes in a doc string; a scalar stays on the step's line. */
@@ -91,7 +100,7 @@ function jsonBody(shape: Parameters<typeof renderJson>[0], names: TypeNames, typ
 /** Distinct names: the operation, then its outcome, then its path when that is still not enough. */
 function scenarioNames(ops: Operation[]): string[] {
   const first = ops.map((op) => {
-    const base = op.kind === 'soap' ? op.operation ?? `${op.method} ${op.path}` : `${op.method} ${op.path}`;
+    const base = op.kind === 'soap' ? (op.operation ?? `${op.method} ${op.path}`) : `${op.method} ${op.path}`;
     if (op.status === 200 && !op.fault) return base;
     return `${base} (${op.fault ? 'fault, ' : ''}status ${op.status})`;
   });

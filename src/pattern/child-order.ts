@@ -47,7 +47,7 @@ export function cheapestAlignment(slots: readonly OrderSlot[], children: readonl
   // Filled from the last slot back, one row per slot; the choices are kept to walk forward after.
   const width = (m + 1) * 2;
   const choice = new Uint8Array(n * width);
-  let next = new Int32Array(m + 1);
+  const next = new Int32Array(m + 1);
   for (let j = 0; j <= m; j++) next[j] = m - j;
   for (let i = n - 1; i >= 0; i--) {
     const row = new Int32Array(width);

@@ -53,7 +53,8 @@ export function compareDictionaries(c: CompareContext, a: Of<'dictionary'>, b: O
 /** A dictionary A against an object B: each of B's keys must be a key of A's, with a value A's values accept. */
 export function dictionaryOverObject(c: CompareContext, a: Of<'dictionary'>, b: Of<'object'>, path: string): void {
   for (const f of b.fields) {
-    if (matchText(a.key, f.key, c.aScope).length > 0) c.add({ kind: 'unexpected', target: 'node', path: join(path, `.${f.key}`), name: f.key, a: describePattern(a), b: `key "${f.key}"` });
+    if (matchText(a.key, f.key, c.aScope).length > 0)
+      c.add({ kind: 'unexpected', target: 'node', path: join(path, `.${f.key}`), name: f.key, a: describePattern(a), b: `key "${f.key}"` });
     else c.value(a.value, f.pattern, join(path, `.${f.key}`), 'json');
   }
   if (b.open) c.value(a.value, ANYTHING, join(path, '.*'), 'json');

@@ -79,14 +79,14 @@ export function compareSequences(aAll: SeqSlot[], bAll: SeqSlot[], path: string,
     if (!aNames.has(s.local)) add({ kind: 'unexpected', target: 'node', path: `${path}/${s.local}`, name: s.local, a: 'no such node', b: `node <${s.local}> (${occursWord(s)})` });
   }
   for (const s of aAll) {
-    if (s.min === 1 && !bNames.has(s.local)) add({ kind: 'missing', target: 'node', path: `${path}/${s.local}`, name: s.local, a: `node <${s.local}> (required)`, b: 'no such node' });
+    if (s.min === 1 && !bNames.has(s.local))
+      add({ kind: 'missing', target: 'node', path: `${path}/${s.local}`, name: s.local, a: `node <${s.local}> (required)`, b: 'no such node' });
   }
   const A = aAll.filter((s) => bNames.has(s.local));
   const B = bAll.filter((s) => aNames.has(s.local));
   const m = A.length;
   const n = B.length;
-  const orderDifference = (name: string) =>
-    add({ kind: 'order', target: 'node', path, name, a: sequenceWords(aAll), b: sequenceWords(bAll) });
+  const orderDifference = (name: string) => add({ kind: 'order', target: 'node', path, name, a: sequenceWords(aAll), b: sequenceWords(bAll) });
 
   // The usual case, decided slot by slot: each name once on both sides (so both keep the same names).
   // B's words fit A's iff the order is the same and each slot's count range fits; a pair of
@@ -131,7 +131,11 @@ export function compareSequences(aAll: SeqSlot[], bAll: SeqSlot[], path: string,
     return close(next);
   };
   const accepting = (states: number[]) => states.includes(m * 2);
-  const blocking = (states: number[]): SeqSlot[] => states.map((s) => [s >> 1, s & 1]).filter(([i, k]) => i < m && k === 0 && A[i].min === 1).map(([i]) => A[i]);
+  const blocking = (states: number[]): SeqSlot[] =>
+    states
+      .map((s) => [s >> 1, s & 1])
+      .filter(([i, k]) => i < m && k === 0 && A[i].min === 1)
+      .map(([i]) => A[i]);
   const onlyOptionalInB = (local: string) => B.filter((s) => s.local === local).every((s) => s.min === 0);
 
   const visited = new Set<string>();

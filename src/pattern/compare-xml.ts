@@ -42,7 +42,14 @@ export function compareElements(c: CompareContext, aIn: XmlElementPattern, aName
   }
   for (const aa of a.attributes) {
     if (aa.optional || bAttrs.has(aa.local)) continue;
-    c.add({ kind: 'missing', target: 'node', path: `${path}/@${aa.local}`, name: `@${aa.local}`, a: `attribute ${aa.local} ${describePattern(aa.pattern)}`, b: 'no such attribute' });
+    c.add({
+      kind: 'missing',
+      target: 'node',
+      path: `${path}/@${aa.local}`,
+      name: `@${aa.local}`,
+      a: `attribute ${aa.local} ${describePattern(aa.pattern)}`,
+      b: 'no such attribute',
+    });
   }
 
   const ac = expandContent(a.content, c.aScope);

@@ -119,7 +119,8 @@ export class Comparer implements CompareContext {
     if (b.kind === 'optional') {
       // A keeps its optional wrapper: a null among B's values is still fine.
       if (a.kind === 'optional') return this.value(a, b.inner, path, mode);
-      if (!acceptsValue(a, mode === 'json' ? null : '', mode, this.aScope)) this.add({ kind: 'optional', target: 'node', path, name: lastName(path), a: describePattern(a), b: describePattern(b) });
+      if (!acceptsValue(a, mode === 'json' ? null : '', mode, this.aScope))
+        this.add({ kind: 'optional', target: 'node', path, name: lastName(path), a: describePattern(a), b: describePattern(b) });
       return this.value(a, b.inner, path, mode);
     }
     // Finite B (literals, enums, booleans, null): each value is put to A itself, optional or not.

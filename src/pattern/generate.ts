@@ -33,7 +33,6 @@ export interface GenerateContext {
 /** XML elements made per body before generation keeps to required nodes only. */
 export const XML_NODE_BUDGET = 2000;
 
-
 export type BodyKind = 'xml' | 'json' | 'text';
 
 export interface GeneratedBody {

@@ -37,7 +37,7 @@ export function jsonPatternFromValue(value: unknown): Pattern {
     }
     const optional = rawKey.endsWith('?');
     const key = optional ? rawKey.slice(0, -1) : rawKey;
-    let pattern = jsonPatternFromValue(v);
+    const pattern = jsonPatternFromValue(v);
     if (pattern.kind === 'optional' && !optional) {
       // "(number?)" as a value: key required, value may be null.
       fields.push({ key, optional: false, pattern });

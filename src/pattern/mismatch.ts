@@ -43,7 +43,9 @@ export const SHOWN_MISMATCHES = 50;
 export function formatMismatches(ms: readonly Mismatch[], indent = '  ', cut = false): string[] {
   const lines = ms.slice(0, SHOWN_MISMATCHES).map((m) => `${indent}${formatMismatch(m)}`);
   if (ms.length > SHOWN_MISMATCHES) {
-    lines.push(cut ? `${indent}… and more mismatches (the comparison stops after the first ${SHOWN_MISMATCHES})` : `${indent}… and ${ms.length - SHOWN_MISMATCHES} more mismatches`);
+    lines.push(
+      cut ? `${indent}… and more mismatches (the comparison stops after the first ${SHOWN_MISMATCHES})` : `${indent}… and ${ms.length - SHOWN_MISMATCHES} more mismatches`,
+    );
   }
   return lines;
 }
@@ -74,7 +76,8 @@ function preview(value: unknown, budget: number): string {
   };
   const walk = (v: unknown): boolean => {
     // A string is cut before quoting: a 10 MB text node is not copied to show 80 characters of it.
-    if (v === null || typeof v !== 'object') return put(typeof v === 'string' ? JSON.stringify(v.length > budget ? v.slice(0, budget) : v) : typeof v === 'number' || typeof v === 'boolean' ? String(v) : 'null');
+    if (v === null || typeof v !== 'object')
+      return put(typeof v === 'string' ? JSON.stringify(v.length > budget ? v.slice(0, budget) : v) : typeof v === 'number' || typeof v === 'boolean' ? String(v) : 'null');
     if (Array.isArray(v)) {
       if (!put('[')) return false;
       for (let i = 0; i < v.length; i++) if ((i > 0 && !put(',')) || !walk(v[i])) return false;

@@ -3,20 +3,7 @@
  * (match.ts), generated (generate.ts) and compared (compare.ts); each of those
  * is a pure function over these values plus a Scope that resolves type names.
  */
-export type ScalarType =
-  | 'number'
-  | 'string'
-  | 'boolean'
-  | 'null'
-  | 'date'
-  | 'datetime'
-  | 'time'
-  | 'uuid'
-  | 'email'
-  | 'url'
-  | 'anything'
-  | 'empty'
-  | 'number-in-string';
+export type ScalarType = 'number' | 'string' | 'boolean' | 'null' | 'date' | 'datetime' | 'time' | 'uuid' | 'email' | 'url' | 'anything' | 'empty' | 'number-in-string';
 
 export interface ScalarPattern {
   kind: 'scalar';
@@ -143,17 +130,7 @@ export interface LookupPattern {
 }
 
 export type Pattern =
-  | LookupPattern
-  | ScalarPattern
-  | LiteralPattern
-  | EnumPattern
-  | RefPattern
-  | OptionalPattern
-  | ListPattern
-  | ObjectPattern
-  | ArrayPattern
-  | DictionaryPattern
-  | XmlElementPattern;
+  LookupPattern | ScalarPattern | LiteralPattern | EnumPattern | RefPattern | OptionalPattern | ListPattern | ObjectPattern | ArrayPattern | DictionaryPattern | XmlElementPattern;
 
 /** A pattern with its `(Name)` refs followed: what `resolve` returns. */
 export type ResolvedPattern = Exclude<Pattern, RefPattern>;

@@ -75,7 +75,9 @@ function textContents(text: string, el: XmlElement): XmlContent[] {
   if (parts && parts.length > 1 && parts.join('') === text.replace(/\s+/g, '')) {
     const contents = parts.map((part) => textContent(part, el));
     if (contents.some((c) => c.kind !== 'xml-ref')) {
-      throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', `in <${el.name}>: "${text}" mixes several values in one text; only node types such as (Id)(Id*) may follow each other`, { line: el.line });
+      throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', `in <${el.name}>: "${text}" mixes several values in one text; only node types such as (Id)(Id*) may follow each other`, {
+        line: el.line,
+      });
     }
     return contents;
   }

@@ -37,7 +37,8 @@ export function resolveRunnerConfig(fromJest: unknown, env: NodeJS.ProcessEnv): 
   const problems: string[] = [];
   let options: RawRunnerOptions = {};
   if (fromJest !== undefined && fromJest !== null) {
-    if (typeof fromJest !== 'object' || Array.isArray(fromJest)) problems.push(`${WHERE} must be an object such as { baseUrl: 'http://127.0.0.1:8080' }, found ${JSON.stringify(fromJest)}`);
+    if (typeof fromJest !== 'object' || Array.isArray(fromJest))
+      problems.push(`${WHERE} must be an object such as { baseUrl: 'http://127.0.0.1:8080' }, found ${JSON.stringify(fromJest)}`);
     else {
       options = fromJest as RawRunnerOptions;
       for (const key of Object.keys(options)) {

@@ -65,5 +65,8 @@ export function formatCaseReport(r: CaseResult, baseUrl: string): string {
 }
 
 function indent(s: string): string {
-  return s.split('\n').map((l) => `  ${l}`).join('\n');
+  return s
+    .split('\n')
+    .map((l) => `  ${l}`)
+    .join('\n');
 }

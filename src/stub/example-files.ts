@@ -38,7 +38,9 @@ export function exampleDirs(specFile: string): string[] {
 export function loadExampleFiles(contract: Contract, errors: AccordError[]): FixedExample[] {
   const out: FixedExample[] = [];
   for (const dir of exampleDirs(contract.file)) {
-    const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+    const files = readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .sort();
     for (const name of files) {
       const file = path.join(dir, name);
       try {
@@ -130,12 +132,19 @@ function readExample(file: string): RawExample {
     if (e instanceof SyntaxError) throw new AccordError('ACCORD_ERR_JSON', `example file is not valid JSON: ${excerpt(e.message, 200)}`, { file });
     throw e;
   }
-  const shape = (message: string) => new AccordError('ACCORD_ERR_USAGE', `example file ${message}; expected {"http-request": {"method", "path", "headers"?, "body"?}, "http-response": {"status", "headers"?, "body"?}}`, { file });
+  const shape = (message: string) =>
+    new AccordError(
+      'ACCORD_ERR_USAGE',
+      `example file ${message}; expected {"http-request": {"method", "path", "headers"?, "body"?}, "http-response": {"status", "headers"?, "body"?}}`,
+      { file },
+    );
   if (!isObject(json)) throw shape('is not a JSON object');
   const req = json['http-request'];
   const res = json['http-response'];
-  if (!isObject(req) || typeof req.method !== 'string' || typeof req.path !== 'string' || !req.path.startsWith('/')) throw shape('has no valid "http-request" (method and a path starting with /)');
-  if (!isObject(res) || typeof res.status !== 'number' || !Number.isInteger(res.status) || res.status < 100 || res.status > 599) throw shape('has no valid "http-response" (status from 100 to 599)');
+  if (!isObject(req) || typeof req.method !== 'string' || typeof req.path !== 'string' || !req.path.startsWith('/'))
+    throw shape('has no valid "http-request" (method and a path starting with /)');
+  if (!isObject(res) || typeof res.status !== 'number' || !Number.isInteger(res.status) || res.status < 100 || res.status > 599)
+    throw shape('has no valid "http-response" (status from 100 to 599)');
   const q = req.path.indexOf('?');
   const query: [string, string][] = q < 0 ? [] : [...new URLSearchParams(req.path.slice(q + 1))];
   if (isObject(req.query)) for (const [k, v] of Object.entries(req.query)) query.push([k, String(v)]);

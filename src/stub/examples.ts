@@ -49,7 +49,10 @@ function wholeBody(cell: string): Pattern {
 }
 
 class Narrower {
-  constructor(private readonly values: ReadonlyMap<string, string>, private readonly scope: Scope) {}
+  constructor(
+    private readonly values: ReadonlyMap<string, string>,
+    private readonly scope: Scope,
+  ) {}
 
   pattern(p: Pattern, json: boolean): Pattern {
     switch (p.kind) {
@@ -104,7 +107,7 @@ class Narrower {
   /** The cell as a literal of the pattern's type: in JSON "10" for a (number) is the number 10. */
   literal(p: Pattern, cell: string, json: boolean): Pattern {
     if (!json) return { kind: 'literal', value: cell };
-    let r: Pattern = p;
+    let r: Pattern;
     try {
       r = resolve(p, this.scope);
       while (r.kind === 'optional' || r.kind === 'lookup') r = resolve(r.inner, this.scope);

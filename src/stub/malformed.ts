@@ -34,7 +34,9 @@ export function answerMalformedRequests(server: Server, graceMs: number): void {
       c.refused = true;
       if (!socket.writable) return void socket.destroy();
       const text = `accord stub: ${describe(status, err.code)}\n`;
-      socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
+      socket.end(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+      );
     };
     // A request time-out means the request in flight will never end: answered now.
     if (!waiting(c) || status === 408) return c.refuse();

@@ -65,8 +65,11 @@ function closeness(a: Attempt): number {
 }
 
 export function unknownPathReport(requestLine: string, allowed: string[], table: RouteTable): string {
-  const head = allowed.length > 0 ? `accord stub: ${requestLine} is not served; this path is served for ${allowed.join(', ')}` : `accord stub: no scenario is served at ${requestLine}`;
-  return `${head}\nServed:\n${servedEndpoints(table.routes).map((e) => `  ${e}`).join('\n')}\n`;
+  const head =
+    allowed.length > 0 ? `accord stub: ${requestLine} is not served; this path is served for ${allowed.join(', ')}` : `accord stub: no scenario is served at ${requestLine}`;
+  return `${head}\nServed:\n${servedEndpoints(table.routes)
+    .map((e) => `  ${e}`)
+    .join('\n')}\n`;
 }
 
 /** Distinct `METHOD /path` pairs, in contract order. */

@@ -100,7 +100,12 @@ export async function startStub(options: StubOptions): Promise<RunningStub> {
     options.onReload?.(result);
     return result;
   };
-  const watching = options.watch ? watchSources(sources.filter((s): s is string => typeof s === 'string'), reload) : undefined;
+  const watching = options.watch
+    ? watchSources(
+        sources.filter((s): s is string => typeof s === 'string'),
+        reload,
+      )
+    : undefined;
   let closing: Promise<void> | undefined;
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
@@ -123,7 +128,12 @@ export async function startStub(options: StubOptions): Promise<RunningStub> {
 function serveable(sources: readonly ContractSource[]): RouteTable {
   const table = buildRoutes(loadContracts(sources));
   if (table.routes.length === 0) {
-    throw new AccordError('ACCORD_ERR_USAGE', 'no scenario to serve: the contracts hold no HTTP scenario', {}, { details: table.notServed.map((n) => `"${n.scenario.name}": ${n.reason}`) });
+    throw new AccordError(
+      'ACCORD_ERR_USAGE',
+      'no scenario to serve: the contracts hold no HTTP scenario',
+      {},
+      { details: table.notServed.map((n) => `"${n.scenario.name}": ${n.reason}`) },
+    );
   }
   return table;
 }

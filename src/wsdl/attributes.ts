@@ -24,7 +24,11 @@ export function attributes(e: EmitContext, owner: Element): XmlAttributePattern[
     const earlier = first.get(key);
     if (earlier) {
       const where = placeOf(earlier);
-      throw new AccordError('ACCORD_ERR_WSDL', `attribute ${quoted(key)} is declared twice in the same type (first at line ${where.line ?? '?'}); a type has each attribute once`, placeOf(f.el));
+      throw new AccordError(
+        'ACCORD_ERR_WSDL',
+        `attribute ${quoted(key)} is declared twice in the same type (first at line ${where.line ?? '?'}); a type has each attribute once`,
+        placeOf(f.el),
+      );
     }
     first.set(key, f.el);
   }

@@ -1,10 +1,22 @@
 import type { ScalarType } from '../pattern/types';
 
 const NUMBERS = new Set([
-  'decimal', 'integer', 'int', 'long', 'short', 'byte',
-  'nonNegativeInteger', 'nonPositiveInteger', 'positiveInteger', 'negativeInteger',
-  'unsignedLong', 'unsignedInt', 'unsignedShort', 'unsignedByte',
-  'float', 'double',
+  'decimal',
+  'integer',
+  'int',
+  'long',
+  'short',
+  'byte',
+  'nonNegativeInteger',
+  'nonPositiveInteger',
+  'positiveInteger',
+  'negativeInteger',
+  'unsignedLong',
+  'unsignedInt',
+  'unsignedShort',
+  'unsignedByte',
+  'float',
+  'double',
 ]);
 
 /**

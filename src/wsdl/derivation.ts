@@ -52,7 +52,9 @@ function encodedArray(e: EmitContext, res: Element, hint: string): Content {
   }
   if (!itemType) return { attrs: [], children: [], text: e.anything() };
   const named = e.namedComplexType(itemType);
-  const item = named ? element('item', { typeRef: named, occurs: 'multiple' }) : element('item', { occurs: 'multiple', text: e.contentOfType(itemType, hint).text ?? e.anything() });
+  const item = named
+    ? element('item', { typeRef: named, occurs: 'multiple' })
+    : element('item', { occurs: 'multiple', text: e.contentOfType(itemType, hint).text ?? e.anything() });
   return { attrs: [], children: [item] };
 }
 

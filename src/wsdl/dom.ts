@@ -42,7 +42,11 @@ export function parseDom(text: string, file: string): Document {
       const line = (context as { locator?: { lineNumber?: number; columnNumber?: number } } | undefined)?.locator;
       failure ??= doctype
         ? refusedDoctype(doctype, file)
-        : new AccordError('ACCORD_ERR_XML', `not well-formed XML: ${firstLine(msg)}`, { file, line: line?.lineNumber || undefined, column: line?.lineNumber ? line.columnNumber : undefined });
+        : new AccordError('ACCORD_ERR_XML', `not well-formed XML: ${firstLine(msg)}`, {
+            file,
+            line: line?.lineNumber || undefined,
+            column: line?.lineNumber ? line.columnNumber : undefined,
+          });
       // Stop at the first error, not only a fatal one: xmldom recovers from an error by reading on, and on a run
       // of `<` each recovery searched the rest of the text again (a megabyte of `<` took 30 s). The first error
       // is the one reported either way.
@@ -120,7 +124,10 @@ function refusedDoctype(doctype: Node, file: string): AccordError {
 }
 
 function firstLine(s: string): string {
-  return s.split('\n')[0].replace(/^\[xmldom [^\]]*\]\s*/, '').trim();
+  return s
+    .split('\n')[0]
+    .replace(/^\[xmldom [^\]]*\]\s*/, '')
+    .trim();
 }
 
 export function isElement(n: Node | null | undefined): n is Element {
@@ -148,7 +155,7 @@ function matches(v: string, want: string | readonly string[]): boolean {
 }
 
 export function attr(el: Element, name: string): string | undefined {
-  return el.hasAttribute(name) ? el.getAttribute(name) ?? undefined : undefined;
+  return el.hasAttribute(name) ? (el.getAttribute(name) ?? undefined) : undefined;
 }
 
 export function lineOf(n: Node): number | undefined {
@@ -166,9 +173,7 @@ export function resolveQName(el: Element, value: string): QName {
   const i = v.indexOf(':');
   const prefix = i < 0 ? null : v.slice(0, i);
   const local = i < 0 ? v : v.slice(i + 1);
-  let ns: string | null = null;
-  if (prefix === 'xml') ns = NS.xml;
-  else ns = el.lookupNamespaceURI(prefix ?? '');
+  const ns = prefix === 'xml' ? NS.xml : el.lookupNamespaceURI(prefix ?? '');
   return { ns: ns ?? '', local };
 }
 

@@ -64,7 +64,15 @@ export function element(name: string, parts: ElementParts = {}): XmlElementPatte
     else content.push(c);
   }
   if ((parts.children ?? []).length === 0 && parts.text) content.push(xmlContentOf(parts.text));
-  return xmlElement(name, { namespaces: parts.namespaces, typeRef: parts.typeRef, occurs: parts.occurs, nillable: parts.nillable, attributes: parts.attributes, content, comments });
+  return xmlElement(name, {
+    namespaces: parts.namespaces,
+    typeRef: parts.typeRef,
+    occurs: parts.occurs,
+    nillable: parts.nillable,
+    attributes: parts.attributes,
+    content,
+    comments,
+  });
 }
 
 export const SOAPENC = new Set<string>([NS.soapenc, NS.soap12enc]);

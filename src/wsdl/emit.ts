@@ -27,7 +27,6 @@ export interface EmitStats {
   notes: string[];
 }
 
-
 /**
  * XSD to contract XML. Named complex types become contract types (declared
  * once, used through `specmatic_type`), anonymous ones are written in place;

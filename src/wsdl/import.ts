@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseContract } from '../contract/load';
-import { AccordError } from '../errors';
+import { AccordError, InternalError } from '../errors';
 import { declaredPrefixes, NS } from './dom';
 import { Emitter, type EmitStats } from './emit';
 import { ANYTHING, element, isComment, type Child } from './emit-context';
@@ -112,7 +112,10 @@ export function importWsdl(file: string, options: ImportOptions = {}): ImportRes
   try {
     parseContract(text, `${basename(file)}.spec`);
   } catch (e) {
-    throw new Error(`accord wrote a contract from ${set.root.file} that it cannot read back (a bug, please report it): ${e instanceof AccordError ? e.describe() : String(e)}`);
+    throw new InternalError(
+      `accord wrote a contract from ${set.root.file} that it cannot read back (a bug, please report it): ${e instanceof AccordError ? e.describe() : String(e)}`,
+      { cause: e },
+    );
   }
   return { text, summary };
 }
@@ -133,7 +136,12 @@ function messageNodes(o: OperationModel, m: MessageModel, e: Emitter): MessageNo
     const w = m.wrapper;
     const children = m.body.flatMap((p) => partNode(p));
     // rpc/encoded: the wrapper may say which encoding its children use (SOAP 1.1 section 4.1.1); accepted, not required.
-    const encodingStyle = { name: `${ENVELOPE_PREFIX}:encodingStyle`, local: 'encodingStyle', optional: true, pattern: { kind: 'literal' as const, value: o.soapVersion === '1.1' ? NS.soapenc : NS.soap12enc } };
+    const encodingStyle = {
+      name: `${ENVELOPE_PREFIX}:encodingStyle`,
+      local: 'encodingStyle',
+      optional: true,
+      pattern: { kind: 'literal' as const, value: o.soapVersion === '1.1' ? NS.soapenc : NS.soap12enc },
+    };
     return { headers, body: [element(qualified(e.prefixes.for(w.ns), w.local), { attributes: o.use === 'encoded' ? [encodingStyle] : [], children })] };
   }
   return { headers, body: real(m.body.flatMap((p) => partNode(p))) };

@@ -56,7 +56,10 @@ export class Prefixes {
   private readonly used = new Set<string>();
   private next = 1;
 
-  constructor(private readonly suggested: Map<string, string>, reserved: string[]) {
+  constructor(
+    private readonly suggested: Map<string, string>,
+    reserved: string[],
+  ) {
     for (const r of reserved) this.used.add(r);
   }
 

@@ -137,7 +137,12 @@ function elementRef(e: EmitContext, q: QName, occurs: Occurs, at: Element): Chil
   if (alts.length === 1) return [e.elementNode(alts[0].el, alts[0], occurs)];
   const each: Occurs = occurs === 'multiple' ? 'multiple' : 'optional';
   const nodes = alts.map((d) => e.elementNode(d.el, d, each));
-  return [comment(`substitution group ${decl.name.local}: ${occurs === 'multiple' ? 'any number' : occurs === 'optional' ? 'at most one' : 'one'} of ${nodes.flatMap((n) => (isComment(n) ? [] : [n.name])).join(', ')}`), ...nodes];
+  return [
+    comment(
+      `substitution group ${decl.name.local}: ${occurs === 'multiple' ? 'any number' : occurs === 'optional' ? 'at most one' : 'one'} of ${nodes.flatMap((n) => (isComment(n) ? [] : [n.name])).join(', ')}`,
+    ),
+    ...nodes,
+  ];
 }
 
 function substitutionMembers(e: EmitContext, head: Decl, seen = new Set<string>()): Decl[] {

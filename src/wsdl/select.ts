@@ -53,7 +53,8 @@ export function selectOperations(model: ServiceModel, file: string, prefer: Soap
   }
   const portsUsed = new Set(chosen.map((o) => o.port).filter(Boolean));
   const portsAll = new Set(ops.map((o) => o.port).filter(Boolean));
-  if (portsAll.size > portsUsed.size) choices.push(`ports written: ${[...portsUsed].join(', ')}; ports offering the same operations left out: ${[...portsAll].filter((p) => !portsUsed.has(p)).join(', ')}`);
+  if (portsAll.size > portsUsed.size)
+    choices.push(`ports written: ${[...portsUsed].join(', ')}; ports offering the same operations left out: ${[...portsAll].filter((p) => !portsUsed.has(p)).join(', ')}`);
 
   // An rpc operation is sent as an element named after it: a name XML does not allow cannot be.
   for (const o of [...chosen]) {

@@ -54,14 +54,19 @@ export function writeContract(d: ContractDraft): string {
   const typeStep = (t: TypeDef): Step => ({ kind: 'type', name: t.name, pattern: t.pattern });
 
   // A type only one scenario reaches is declared in that scenario; a shared one once, in the Background.
-  const owner = typeOwners(scenarios.map((s) => rootsOf(s.request, s.response)), d.types);
+  const owner = typeOwners(
+    scenarios.map((s) => rootsOf(s.request, s.response)),
+    d.types,
+  );
   const shared = (name: string) => owner.get(name) === SHARED || !owner.has(name);
   const bg: Step[] = [];
   for (const t of d.types.values()) if (shared(t.name)) bg.push(typeStep(t));
   const single = (m: MessageNodes): m is { headers: []; body: [XmlElementPattern] } => m.headers.length === 0 && Array.isArray(m.body) && m.body.length === 1;
   // The shared envelopes, when at least one scenario fills them in (the others declare their own).
-  if (scenarios.some((s) => single(s.request) && s.op.soapVersion === version)) bg.push({ kind: 'type', name: 'RequestEnvelope', pattern: envelope(version, declarations, [], ref('Request')) });
-  if (scenarios.some((s) => s.response && single(s.response) && s.op.soapVersion === version)) bg.push({ kind: 'type', name: 'ResponseEnvelope', pattern: envelope(version, declarations, [], ref('Response')) });
+  if (scenarios.some((s) => single(s.request) && s.op.soapVersion === version))
+    bg.push({ kind: 'type', name: 'RequestEnvelope', pattern: envelope(version, declarations, [], ref('Request')) });
+  if (scenarios.some((s) => s.response && single(s.response) && s.op.soapVersion === version))
+    bg.push({ kind: 'type', name: 'ResponseEnvelope', pattern: envelope(version, declarations, [], ref('Response')) });
   bg.push({ kind: 'request', method: 'POST', path });
   if (allActions11) bg.push({ kind: 'header', side: 'request', name: 'SOAPAction', optional: false, pattern: ref('SoapAction') });
   bg.push({ kind: 'body', side: 'request', pattern: ref('RequestEnvelope') }, { kind: 'status', status: 200 });
@@ -111,7 +116,8 @@ function actionSteps(o: OperationModel, allActions11: boolean): Step[] {
     if (o.action !== undefined) return [{ kind: 'header', side: 'request', name: 'SOAPAction', optional: false, pattern: literal(`"${o.action}"`) }];
     return [{ kind: 'header', side: 'request', name: 'SOAPAction', optional: true, pattern: literal('""') }];
   }
-  if (o.action !== undefined) return [{ kind: 'header', side: 'request', name: 'Content-Type', optional: false, pattern: literal(`application/soap+xml; charset=utf-8; action="${o.action}"`) }];
+  if (o.action !== undefined)
+    return [{ kind: 'header', side: 'request', name: 'Content-Type', optional: false, pattern: literal(`application/soap+xml; charset=utf-8; action="${o.action}"`) }];
   return [];
 }
 

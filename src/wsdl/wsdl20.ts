@@ -14,8 +14,7 @@ const IN_OUT = 'http://www.w3.org/ns/wsdl/in-out';
  */
 export function readWsdl20(set: LoadedSet): ServiceModel {
   const docs = set.wsdls.filter((d) => d.kind === 'wsdl20');
-  const all = (local: string) =>
-    docs.flatMap((d) => kids(d.root, NS.wsdl20, local).map((el) => ({ el, tns: attr(d.root, 'targetNamespace') ?? '' })));
+  const all = (local: string) => docs.flatMap((d) => kids(d.root, NS.wsdl20, local).map((el) => ({ el, tns: attr(d.root, 'targetNamespace') ?? '' })));
   const byName = (local: string) => new Map(all(local).map((x) => [qkey({ ns: x.tns, local: attr(x.el, 'name') ?? '' }), x]));
   const interfaces = byName('interface');
   const bindings = byName('binding');
@@ -108,4 +107,3 @@ export function readWsdl20(set: LoadedSet): ServiceModel {
   }
   return { name: (services[0] && attr(services[0].el, 'name')) || '', targetNamespace: attr(set.root.root, 'targetNamespace') ?? '', operations, skipped };
 }
-

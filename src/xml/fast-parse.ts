@@ -29,11 +29,12 @@ export interface FastLimits {
 }
 
 /** Characters this path leaves to saxes wherever they appear (saxes refuses most, normalises \r). */
-// eslint-disable-next-line no-control-regex -- control characters are what it looks for
+
 const AWKWARD_CHARS = /[\0-\x08\x0B\x0C\x0D\x0E-\x1F\uD800-\uDFFF\uFFFE\uFFFF]/;
 /** Markup it leaves to saxes: CDATA ends, DOCTYPE and CDATA, processing instructions, character references (two regexps: one with both alternations is twice as slow). */
 const AWKWARD_MARKUP = /]]>|<!(?!--)|<\?(?!xml[ \t\n])|&#/;
-const DECLARATION = /<\?xml[ \t\n]+version[ \t\n]*=[ \t\n]*(["'])1\.0\1(?:[ \t\n]+encoding[ \t\n]*=[ \t\n]*(["'])[A-Za-z][A-Za-z0-9._-]*\2)?(?:[ \t\n]+standalone[ \t\n]*=[ \t\n]*(["'])(?:yes|no)\3)?[ \t\n]*\?>/y;
+const DECLARATION =
+  /<\?xml[ \t\n]+version[ \t\n]*=[ \t\n]*(["'])1\.0\1(?:[ \t\n]+encoding[ \t\n]*=[ \t\n]*(["'])[A-Za-z][A-Za-z0-9._-]*\2)?(?:[ \t\n]+standalone[ \t\n]*=[ \t\n]*(["'])(?:yes|no)\3)?[ \t\n]*\?>/y;
 const ONLY_SPACE = /^[ \t\n]*$/;
 const ENTITY = /&(lt|gt|amp|quot|apos);/g;
 const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
@@ -91,7 +92,10 @@ class Scan {
   private root: XmlElement | undefined;
   private elements = 0;
 
-  constructor(private readonly text: string, private readonly limits: FastLimits) {
+  constructor(
+    private readonly text: string,
+    private readonly limits: FastLimits,
+  ) {
     if (text.startsWith('<?xml')) {
       DECLARATION.lastIndex = 0;
       if (!DECLARATION.test(text)) throw BAIL;

@@ -36,4 +36,3 @@ function write(el: XmlElement, out: string[]): void {
   }
   out.push('</', el.name, '>');
 }
-

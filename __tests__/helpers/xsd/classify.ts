@@ -86,7 +86,8 @@ function repeatsSibling(doc: string, name: string, previous: string): boolean {
 /** libxml2's messages by class; `doc` is the payload the message is about. */
 export function classify(message: string, doc: string, choices: Set<string>): ErrorClass {
   if (/\[facet 'enumeration'\]/.test(message)) return 'enumeration';
-  if (/\[facet '(pattern|length|minLength|maxLength|minInclusive|maxInclusive|minExclusive|maxExclusive|totalDigits|fractionDigits|whiteSpace)'\]/.test(message)) return 'facet (pattern/length/range/digits)';
+  if (/\[facet '(pattern|length|minLength|maxLength|minInclusive|maxInclusive|minExclusive|maxExclusive|totalDigits|fractionDigits|whiteSpace)'\]/.test(message))
+    return 'facet (pattern/length/range/digits)';
   if (/fixed value constraint|does not match the fixed value/.test(message)) return 'fixed value';
   if (/xsi:type|substitution group|is abstract/i.test(message)) return 'xsi:type / substitution';
   if (/No matching global declaration available for the validation root/.test(message)) return 'root not declared';

@@ -7,7 +7,11 @@ export const WSDL11 = 'http://schemas.xmlsoap.org/wsdl/';
 export const WSDL20 = 'http://www.w3.org/ns/wsdl';
 export function parseXml(text: string, where: string): Document {
   const errors: string[] = [];
-  const doc = new DOMParser({ onError: (level: string, msg: string) => { if (level !== 'warning') errors.push(msg); } }).parseFromString(text, 'text/xml');
+  const doc = new DOMParser({
+    onError: (level: string, msg: string) => {
+      if (level !== 'warning') errors.push(msg);
+    },
+  }).parseFromString(text, 'text/xml');
   if (errors.length || !doc.documentElement) throw new Error(`${where}: not well-formed XML: ${errors[0] ?? 'no root'}`);
   return doc;
 }

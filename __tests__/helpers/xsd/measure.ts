@@ -53,7 +53,15 @@ interface Message {
 }
 
 export async function measureWsdl(accord: Accord, file: string, seeds: readonly number[]): Promise<Measurement> {
-  const m: Measurement = { wsdl: path.basename(file), requests: { valid: 0, total: 0 }, responses: { valid: 0, total: 0 }, failures: [], notes: [], rpcOperations: 0, emptyBodies: 0 };
+  const m: Measurement = {
+    wsdl: path.basename(file),
+    requests: { valid: 0, total: 0 },
+    responses: { valid: 0, total: 0 },
+    failures: [],
+    notes: [],
+    rpcOperations: 0,
+    emptyBodies: 0,
+  };
   const set: SchemaSet = buildSchemaSet(file);
   m.notes.push(...set.notes);
   m.rpcOperations = set.rpcOperations;

@@ -46,11 +46,14 @@ export function rpcSchemas(wsdls: readonly WsdlDoc[]): RpcSchemas {
     const root = doc.documentElement!;
     const tns = root.getAttribute('targetNamespace') ?? '';
     for (const m of children(root, WSDL11, 'message')) {
-      messages.set(key(tns, m.getAttribute('name') ?? ''), children(m, WSDL11, 'part').map((p) => {
-        const element = p.getAttribute('element');
-        const q = qname(element ?? p.getAttribute('type') ?? '', p);
-        return { name: p.getAttribute('name') ?? '', kind: element ? 'element' : 'type', ...q };
-      }));
+      messages.set(
+        key(tns, m.getAttribute('name') ?? ''),
+        children(m, WSDL11, 'part').map((p) => {
+          const element = p.getAttribute('element');
+          const q = qname(element ?? p.getAttribute('type') ?? '', p);
+          return { name: p.getAttribute('name') ?? '', kind: element ? 'element' : 'type', ...q };
+        }),
+      );
     }
     for (const pt of children(root, WSDL11, 'portType')) {
       const ops = new Map<string, { input?: string; output?: string }>();
@@ -86,7 +89,10 @@ export function rpcSchemas(wsdls: readonly WsdlDoc[]): RpcSchemas {
         const name = op.getAttribute('name') ?? '';
         const abstract = ops?.get(name);
         let counted = false;
-        for (const [io, suffix] of [['input', ''], ['output', 'Response']] as const) {
+        for (const [io, suffix] of [
+          ['input', ''],
+          ['output', 'Response'],
+        ] as const) {
           const bio = children(op, WSDL11, io)[0];
           const body = bio && soapChild(bio, 'body');
           const parts = abstract?.[io] ? messages.get(abstract[io]!) : undefined;

@@ -245,7 +245,13 @@ function openEncodedArrays(schema: Element, base: string, notes: Set<string>): v
     const p = e.prefix ? `${e.prefix}:` : '';
     const seq = schema.ownerDocument!.createElementNS(XS, `${p}sequence`);
     const any = schema.ownerDocument!.createElementNS(XS, `${p}any`);
-    for (const [k, v] of [['namespace', '##any'], ['minOccurs', '0'], ['maxOccurs', 'unbounded'], ['processContents', 'lax']]) any.setAttribute(k, v);
+    for (const [k, v] of [
+      ['namespace', '##any'],
+      ['minOccurs', '0'],
+      ['maxOccurs', 'unbounded'],
+      ['processContents', 'lax'],
+    ])
+      any.setAttribute(k, v);
     seq.appendChild(any);
     e.insertBefore(seq, children(e)[0] ?? null);
     notes.add(`${path.basename(base)}: soapenc:Array restrictions without particles get lax members (SOAP encoding §5.4.2)`);

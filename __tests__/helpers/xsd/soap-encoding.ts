@@ -14,7 +14,9 @@ export const SOAP_ENC_11 = 'http://schemas.xmlsoap.org/soap/encoding/';
 export const SOAP_ENC_12 = 'http://www.w3.org/2003/05/soap-encoding';
 
 const BUILT_INS =
-  'string boolean float double decimal duration dateTime time date gYearMonth gYear gMonthDay gDay gMonth hexBinary base64Binary anyURI QName NOTATION normalizedString token language Name NMTOKEN NCName NMTOKENS ID IDREF ENTITY IDREFS ENTITIES integer nonPositiveInteger negativeInteger long int short byte nonNegativeInteger unsignedLong unsignedInt unsignedShort unsignedByte positiveInteger'.split(' ');
+  'string boolean float double decimal duration dateTime time date gYearMonth gYear gMonthDay gDay gMonth hexBinary base64Binary anyURI QName NOTATION normalizedString token language Name NMTOKEN NCName NMTOKENS ID IDREF ENTITY IDREFS ENTITIES integer nonPositiveInteger negativeInteger long int short byte nonNegativeInteger unsignedLong unsignedInt unsignedShort unsignedByte positiveInteger'.split(
+    ' ',
+  );
 
 export function soapEncodingSchema(ns: string): string {
   const anyContent = '<xs:sequence><xs:any namespace="##any" minOccurs="0" maxOccurs="unbounded" processContents="lax"/></xs:sequence>';
@@ -30,7 +32,10 @@ export function soapEncodingSchema(ns: string): string {
     `<xs:complexType name="Struct">${anyContent}<xs:attributeGroup ref="tns:commonAttributes"/></xs:complexType>`,
     '<xs:element name="Struct" type="tns:Struct"/>',
     '<xs:simpleType name="base64"><xs:restriction base="xs:base64Binary"/></xs:simpleType>',
-    ...BUILT_INS.map((t) => `<xs:complexType name="${t}"><xs:simpleContent><xs:extension base="xs:${t}"><xs:attributeGroup ref="tns:commonAttributes"/></xs:extension></xs:simpleContent></xs:complexType><xs:element name="${t}" type="tns:${t}"/>`),
+    ...BUILT_INS.map(
+      (t) =>
+        `<xs:complexType name="${t}"><xs:simpleContent><xs:extension base="xs:${t}"><xs:attributeGroup ref="tns:commonAttributes"/></xs:extension></xs:simpleContent></xs:complexType><xs:element name="${t}" type="tns:${t}"/>`,
+    ),
     '</xs:schema>',
   ].join('\n');
 }

@@ -23,7 +23,10 @@ export function payloadsOf(envelope: string): Payload[] {
   const root = parseXml(envelope, 'message').documentElement!;
   if (!ENVELOPES.includes(root.namespaceURI ?? '') || root.localName !== 'Envelope') throw new Error(`not a SOAP envelope: <${root.tagName}>`);
   const out: Payload[] = [];
-  for (const [part, local] of [['header', 'Header'], ['body', 'Body']] as const) {
+  for (const [part, local] of [
+    ['header', 'Header'],
+    ['body', 'Body'],
+  ] as const) {
     for (const holder of children(root, root.namespaceURI!, local)) {
       for (const el of children(holder)) {
         const copy = el.cloneNode(true) as Element;

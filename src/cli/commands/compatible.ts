@@ -41,7 +41,11 @@ Examples:
 Exit codes: 0 compatible, 1 not backward compatible, 2 usage or input error.`,
     )
     .action(async (older: string | undefined, newer: string | undefined, opts: Options) => {
-      if (!older || !newer) throw new ExitError(EXIT_USAGE, 'accord compatible: give two contracts (older, then newer), or use "compatible git file <path>" / "compatible git commits <path> <newer> <older>"');
+      if (!older || !newer)
+        throw new ExitError(
+          EXIT_USAGE,
+          'accord compatible: give two contracts (older, then newer), or use "compatible git file <path>" / "compatible git commits <path> <newer> <older>"',
+        );
       await check(() => sources().plainPairs(older, newer, io.cwd), opts, io);
     });
 

@@ -43,11 +43,18 @@ export function registerImportLog(program: Command, io: Io): void {
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when this command runs
       const logs = require('../../logs') as typeof import('../../logs');
       const maxExamples = Number(opts.maxExamples ?? '50');
-      if (!Number.isInteger(maxExamples) || maxExamples < 1) throw new ExitError(EXIT_USAGE, `accord import log: --max-examples must be a whole number above 0, found "${opts.maxExamples}"`);
+      if (!Number.isInteger(maxExamples) || maxExamples < 1)
+        throw new ExitError(EXIT_USAGE, `accord import log: --max-examples must be a whole number above 0, found "${opts.maxExamples}"`);
       if (opts.path !== undefined && !opts.path.startsWith('/')) throw new ExitError(EXIT_USAGE, `accord import log: --path must start with "/", found "${opts.path}"`);
       const toStdout = opts.output === '-';
       if (files.filter((f) => f === logs.STDIN).length > 1) throw new ExitError(EXIT_USAGE, 'accord import log: standard input (-) can be read only once');
-      const base = files[0] === logs.STDIN ? 'stdin' : path.basename(files[0]).replace(/(\.gz)?$/, '').replace(/\.[^.]*$/, '');
+      const base =
+        files[0] === logs.STDIN
+          ? 'stdin'
+          : path
+              .basename(files[0])
+              .replace(/(\.gz)?$/, '')
+              .replace(/\.[^.]*$/, '');
       const output = toStdout ? undefined : path.resolve(io.cwd, opts.output ?? `${base}.spec`);
       const target = { force: opts.force, shown: output && shown(io, output) };
       if (output) asUsage('accord import log', () => checkOutputFile(output, target));
@@ -97,7 +104,8 @@ export function registerImportLog(program: Command, io: Io): void {
         if (failed === 0) lines.push(`checked: all ${report.exchanges} logged calls match the contract`);
         else {
           lines.push(`checked: ${failed} of ${report.exchanges} logged calls do not match the contract (please report this as a bug in accord):`);
-          for (const b of bad.slice(0, SHOWN)) lines.push(`  ${formatLocation(b.at)}: ${b.mismatches.map((m) => `${m.path}: expected ${m.expected}, found ${m.actual}`).join('; ')}`);
+          for (const b of bad.slice(0, SHOWN))
+            lines.push(`  ${formatLocation(b.at)}: ${b.mismatches.map((m) => `${m.path}: expected ${m.expected}, found ${m.actual}`).join('; ')}`);
         }
       }
       say(`${lines.join('\n')}\n`);
@@ -107,7 +115,9 @@ export function registerImportLog(program: Command, io: Io): void {
 
 function summary(r: import('../../logs').LogReport): string[] {
   const out: string[] = [];
-  const shapes = Object.entries(r.messages).filter(([, n]) => n > 0).map(([s, n]) => `${n} ${s}`);
+  const shapes = Object.entries(r.messages)
+    .filter(([, n]) => n > 0)
+    .map(([s, n]) => `${n} ${s}`);
   out.push(
     `${r.files.length} file${r.files.length === 1 ? '' : 's'}: ${shapes.length ? `${shapes.join(', ')} messages` : 'no messages'}, ${r.exchanges} request/response pair${r.exchanges === 1 ? '' : 's'}, ${r.scenarios} scenario${r.scenarios === 1 ? '' : 's'}`,
   );

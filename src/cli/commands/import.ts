@@ -25,7 +25,8 @@ export function registerImport(program: Command, io: Io): void {
     .option('-f, --force', 'overwrite the output file if it exists (a symlink is replaced by the file, never written through)')
     .addHelpText('after', '\nExamples:\n  accord import wsdl calculator.wsdl\n  accord import wsdl service.wsdl --output contracts/service_v1.spec --soap-version 1.2\n')
     .action((file: string, opts: { output?: string; soapVersion: string; port?: string; force?: boolean }) => {
-      if (opts.soapVersion !== '1.1' && opts.soapVersion !== '1.2') throw new ExitError(EXIT_USAGE, `accord import wsdl: --soap-version must be 1.1 or 1.2, found "${opts.soapVersion}"`);
+      if (opts.soapVersion !== '1.1' && opts.soapVersion !== '1.2')
+        throw new ExitError(EXIT_USAGE, `accord import wsdl: --soap-version must be 1.1 or 1.2, found "${opts.soapVersion}"`);
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when this command runs
       const { importWsdl } = require('../../wsdl') as typeof import('../../wsdl');
       const input = /^[a-z][a-z0-9+.-]+:\/\//i.test(file) ? file : path.resolve(io.cwd, file);
@@ -37,7 +38,12 @@ export function registerImport(program: Command, io: Io): void {
       if (toStdout) writeDocument(io, text);
       else asUsage('accord import wsdl', () => writeOutputFile(output, text, target));
       const s = summary;
-      const parts = [`${s.operations} operation${s.operations === 1 ? '' : 's'}`, `${s.scenarios} scenario${s.scenarios === 1 ? '' : 's'}`, `${s.types} type${s.types === 1 ? '' : 's'}`, `SOAP ${s.soapVersions.join(' and ')}`];
+      const parts = [
+        `${s.operations} operation${s.operations === 1 ? '' : 's'}`,
+        `${s.scenarios} scenario${s.scenarios === 1 ? '' : 's'}`,
+        `${s.types} type${s.types === 1 ? '' : 's'}`,
+        `SOAP ${s.soapVersions.join(' and ')}`,
+      ];
       if (s.anything) parts.push(`${s.anything} node${s.anything === 1 ? '' : 's'} marked (anything)`);
       if (s.unresolved.length) parts.push(`${s.unresolved.length} import${s.unresolved.length === 1 ? '' : 's'} unresolved`);
       if (s.skipped.length) parts.push(`${s.skipped.length} skipped`);

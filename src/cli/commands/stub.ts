@@ -34,7 +34,17 @@ export function registerStub(program: Command, io: Io): void {
         if (r.ok) io.stdout(`accord stub: contracts changed, reloaded. ${servedLines(r.served, r.notServed, io.cwd).join('\n')}\n`);
         else io.stderr(`accord stub: contracts changed but do not load; still serving the previous version:\n${r.error.describe()}\n`);
       };
-      const stub = await startStub({ contracts, port, host: opts.host, maxBodyBytes, verbose: opts.verbose, cors: opts.cors, watch: opts.watch, onReload, log: (line) => io.stderr(`${line}\n`) });
+      const stub = await startStub({
+        contracts,
+        port,
+        host: opts.host,
+        maxBodyBytes,
+        verbose: opts.verbose,
+        cors: opts.cors,
+        watch: opts.watch,
+        onReload,
+        log: (line) => io.stderr(`${line}\n`),
+      });
       const lines = [`accord stub listening on ${stub.url}`, ...servedLines(stub.served, stub.notServed, io.cwd)];
       if (opts.watch) lines.push('Watching the contracts for changes.');
       lines.push('Press Ctrl+C to stop.');
@@ -50,7 +60,9 @@ export function registerStub(program: Command, io: Io): void {
 function servedLines(served: readonly Scenario[], notServed: readonly NotServed[], cwd: string): string[] {
   const lines = [`Serving ${served.length} scenario${served.length === 1 ? '' : 's'}:`];
   for (const s of served) {
-    lines.push(`  ${s.request.method} ${s.request.path} -> ${s.response.status}  "${s.name}"${s.wip ? ' @WIP' : ''}  (${formatLocation({ file: relative(cwd, s.file), line: s.line })})`);
+    lines.push(
+      `  ${s.request.method} ${s.request.path} -> ${s.response.status}  "${s.name}"${s.wip ? ' @WIP' : ''}  (${formatLocation({ file: relative(cwd, s.file), line: s.line })})`,
+    );
   }
   if (notServed.length > 0) {
     lines.push('Not served:');

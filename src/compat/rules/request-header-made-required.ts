@@ -6,7 +6,7 @@ export const requestHeaderMadeRequired = changeRule({
   kind: 'optional',
   targets: ['header'],
   noMirror: {
-    'response-header-made-required': "a response header that becomes required was always allowed: compatible",
-    'request-header-made-optional': "older requests still fit: compatible",
+    'response-header-made-required': 'a response header that becomes required was always allowed: compatible',
+    'request-header-made-optional': 'older requests still fit: compatible',
   },
 });

@@ -6,7 +6,7 @@ export const requestHeaderRequiredAdded = changeRule({
   kind: 'missing',
   targets: ['header'],
   noMirror: {
-    'response-header-required-added': "clients ignore response headers they do not know, so a new response header is compatible",
-    'request-header-required-removed': "undeclared request headers are ignored, so dropping a request header is compatible",
+    'response-header-required-added': 'clients ignore response headers they do not know, so a new response header is compatible',
+    'request-header-required-removed': 'undeclared request headers are ignored, so dropping a request header is compatible',
   },
 });

@@ -6,7 +6,7 @@ export const requestNodeMadeRequired = changeRule({
   kind: 'optional',
   targets: ['node'],
   noMirror: {
-    'response-node-made-required': "a response node that becomes required was always allowed: compatible",
-    'request-node-made-optional': "older requests still fit: compatible",
+    'response-node-made-required': 'a response node that becomes required was always allowed: compatible',
+    'request-node-made-optional': 'older requests still fit: compatible',
   },
 });

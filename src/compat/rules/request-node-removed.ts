@@ -6,6 +6,6 @@ export const requestNodeRemoved = changeRule({
   kind: 'unexpected',
   targets: ['node'],
   noMirror: {
-    'request-node-added': "adding an optional request node is compatible; adding a required one is request-node-required-added",
+    'request-node-added': 'adding an optional request node is compatible; adding a required one is request-node-required-added',
   },
 });

@@ -6,7 +6,7 @@ export const requestObjectClosed = changeRule({
   kind: 'open',
   targets: ['node'],
   noMirror: {
-    'response-object-closed': "older clients accepted the keys that remain: compatible",
-    'request-object-opened': "older requests still fit: compatible",
+    'response-object-closed': 'older clients accepted the keys that remain: compatible',
+    'request-object-opened': 'older requests still fit: compatible',
   },
 });

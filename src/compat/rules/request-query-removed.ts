@@ -6,7 +6,7 @@ export const requestQueryRemoved = changeRule({
   kind: 'unexpected',
   targets: ['query'],
   noMirror: {
-    'response-query-removed': "responses have no query parameters",
-    'request-query-added': "query parameters are optional, so a new one is compatible",
+    'response-query-removed': 'responses have no query parameters',
+    'request-query-added': 'query parameters are optional, so a new one is compatible',
   },
 });

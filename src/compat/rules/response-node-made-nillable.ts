@@ -6,7 +6,7 @@ export const responseNodeMadeNillable = changeRule({
   kind: 'nillable',
   targets: ['node'],
   noMirror: {
-    'request-node-made-nillable': "older requests still fit: compatible",
-    'response-node-made-non-nillable': "older clients accepted the values that remain: compatible",
+    'request-node-made-nillable': 'older requests still fit: compatible',
+    'response-node-made-non-nillable': 'older clients accepted the values that remain: compatible',
   },
 });

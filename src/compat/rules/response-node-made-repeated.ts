@@ -6,7 +6,7 @@ export const responseNodeMadeRepeated = changeRule({
   kind: 'repeated',
   targets: ['node'],
   noMirror: {
-    'request-node-made-repeated': "older requests send one node, which is still accepted: compatible",
-    'response-node-made-single': "one node is a count older clients already accepted: compatible",
+    'request-node-made-repeated': 'older requests send one node, which is still accepted: compatible',
+    'response-node-made-single': 'one node is a count older clients already accepted: compatible',
   },
 });

@@ -6,7 +6,7 @@ export const responseObjectOpened = changeRule({
   kind: 'open',
   targets: ['node'],
   noMirror: {
-    'request-object-opened': "older requests still fit: compatible",
-    'response-object-closed': "older clients accepted the keys that remain: compatible",
+    'request-object-opened': 'older requests still fit: compatible',
+    'response-object-closed': 'older clients accepted the keys that remain: compatible',
   },
 });

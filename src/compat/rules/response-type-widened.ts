@@ -7,7 +7,7 @@ export const responseTypeWidened = changeRule({
   targets: ['value'],
   direction: 'widened',
   noMirror: {
-    'request-type-widened': "older requests still fit: compatible",
-    'response-type-narrowed': "older clients accept every value of a narrower type: compatible",
+    'request-type-widened': 'older requests still fit: compatible',
+    'response-type-narrowed': 'older clients accept every value of a narrower type: compatible',
   },
 });
