@@ -10,7 +10,13 @@ import { registerCommands } from './commands';
  */
 export async function run(argv: string[], given: Io): Promise<number> {
   // Messages quote input (names, contract and log lines, paths, arguments): made printable at the door, so none writes to the terminal. A document is data and goes out as it is.
-  const io: Io = { cwd: given.cwd, stdout: (s) => given.stdout(printable(s)), stderr: (s) => given.stderr(printable(s)), document: given.document ?? given.stdout, progress: given.progress };
+  const io: Io = {
+    cwd: given.cwd,
+    stdout: (s) => given.stdout(printable(s)),
+    stderr: (s) => given.stderr(printable(s)),
+    document: given.document ?? given.stdout,
+    progress: given.progress,
+  };
   const program = new Command();
   program
     .name('accord')
