@@ -39,6 +39,4 @@ export const FILE_LIMITS = {
   symlinkHops: 8,
   /** Leading bytes examined to tell text from binary. */
   sniffBytes: 64 * 1024,
-  /** Characters of input quoted in a message, after escaping control characters. */
-  excerptChars: 80,
 } as const;

@@ -66,6 +66,11 @@ export function quoted(text: string, max = EXCERPT_CHARS): string {
   return `"${excerpt(text, max).replace(/"/g, '\\"')}"`;
 }
 
+/** Whether a one-line message quoting `text` would have to escape any of it (a control character, a bidirectional mark, a line end). */
+export function hasControl(text: string): boolean {
+  return printable(text, { multiline: false }) !== text;
+}
+
 /** Where `count` code points from `from` end (or the end of the text). */
 function codePointsEnd(text: string, from: number, count: number): number {
   let i = from;

@@ -1,5 +1,5 @@
 import { AccordError } from '../errors';
-import { excerpt, hasControl, quoted } from '../files';
+import { excerpt, hasControl, quoted } from '../printable';
 
 /**
  * The git edge: every call is an argument array (no shell), with its exit

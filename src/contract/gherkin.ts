@@ -1,6 +1,6 @@
 import type { GherkinDocument } from '@cucumber/messages';
 import { AccordError, CompositeAccordError } from '../errors';
-import { excerpt } from '../files';
+import { excerpt } from '../printable';
 
 type GherkinLib = typeof import('./gherkin-lib');
 let gherkin: GherkinLib | undefined;

@@ -1,5 +1,4 @@
 export { FILE_LIMITS } from '../limits';
-export { excerpt, quoted, hasControl } from './excerpt';
 export {
   binaryOffset,
   decodeText,

@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, statSync, type Stats } from 'node:fs';
 import { AccordError } from '../errors';
-import { excerpt } from './excerpt';
+import { excerpt } from '../printable';
 import { FILE_LIMITS } from '../limits';
 
 /**

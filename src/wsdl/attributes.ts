@@ -1,7 +1,7 @@
 /** XSD attributes to contract attributes: attribute, attributeGroup (followed by ref) and anyAttribute (not represented). */
 import type { Element } from '@xmldom/xmldom';
 import { AccordError } from '../errors';
-import { quoted } from '../files';
+import { quoted } from '../printable';
 import { attr, kid, kids, NS, placeOf, qkey, resolveQName } from './dom';
 import { builtinScalar } from './builtins';
 import { isAnything, SOAPENC, type EmitContext } from './emit-context';

@@ -6,7 +6,7 @@ import { MAX_TYPE_NESTING } from '../limits';
  * ./derivation, which call back through `EmitContext`.
  */
 import type { Element } from '@xmldom/xmldom';
-import { quoted } from '../files';
+import { quoted } from '../printable';
 import { attr, kid, NS, qkey, resolveQName, type QName } from './dom';
 import { builtinScalar } from './builtins';
 import type { Pattern } from '../pattern/types';

@@ -1,6 +1,6 @@
 import { AccordError } from '../errors';
 import type { OperationModel, ServiceModel, SoapVersion } from './model';
-import { quoted } from '../files';
+import { quoted } from '../printable';
 import { isXmlName } from './names';
 
 export interface Selection {
