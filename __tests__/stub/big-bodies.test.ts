@@ -45,10 +45,13 @@ describe('a large wrong body', () => {
     expect(res.body).toContain('… and more mismatches (the comparison stops after the first 50)');
     // Before: the body was parsed and compared in one block of seconds, and the small request
     // sent meanwhile waited for all of it (its wait was 67 % of the big one's time). Now the
-    // parse gives way every slice: the slowest wait is a slice or a GC pause (measured 9-15 %,
-    // on a loaded machine; the bound leaves room for more).
+    // parse gives way every slice: most waits are a slice; the slowest is the comparison of the
+    // parsed body, which is not sliced, or a GC pause (measured 9-35 % under load). Before, 1-3
+    // small requests were answered in all, one of them after 67 % of the time.
     expect(waits.length).toBeGreaterThanOrEqual(5);
-    expect(Math.max(...waits)).toBeLessThan(total / 3);
+    const sorted = [...waits].sort((a, b) => a - b);
+    expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(total / 10);
+    expect(sorted[sorted.length - 1]).toBeLessThan(total / 2);
   });
 
   it("keeps the stub's memory bounded (RSS of a stub process)", async () => {
