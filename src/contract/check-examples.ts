@@ -4,10 +4,9 @@ import { exampleValue } from '../pattern/generate';
 import { namedPlaces, type Place } from '../pattern/places';
 import type { Pattern, Scope } from '../pattern/types';
 import { quoted } from '../printable';
-import type { Scenario } from './model';
+import { REQUEST_BODY_COLUMN, type Scenario } from './model';
 
 /** The column whose cell is the whole request body (Specmatic's convention). */
-const REQUEST_BODY_COLUMN = '(REQUEST-BODY)';
 
 export interface ExampleProblem {
   line: number;

@@ -3,7 +3,7 @@ import { excerpt } from '../printable';
 import { cachedGherkin } from './ast-cache';
 import { buildContract, type BuildOptions } from './build';
 import { parseGherkin } from './gherkin';
-import type { Contract, Scenario, TestCase } from './model';
+import { REQUEST_BODY_COLUMN, type Contract, type Scenario, type TestCase } from './model';
 
 /** Largest contract file read; a bigger one is almost certainly not a contract. */
 export const MAX_CONTRACT_BYTES = FILE_LIMITS.contractBytes;
@@ -49,7 +49,7 @@ export function scenarioCases(s: Scenario): TestCase[] {
   if (s.examples.length === 0) return [{ scenario: s, name: s.name }];
   return s.examples.map((row, i) => {
     // A test's name is printed by Jest on every run: cells are cut short and control characters escaped.
-    const cells = [...row.values].filter(([k]) => k !== '(REQUEST-BODY)').map(([k, v]) => `${excerpt(k, NAME_CELL_CHARS)}=${excerpt(v, NAME_CELL_CHARS)}`);
+    const cells = [...row.values].filter(([k]) => k !== REQUEST_BODY_COLUMN).map(([k, v]) => `${excerpt(k, NAME_CELL_CHARS)}=${excerpt(v, NAME_CELL_CHARS)}`);
     return { scenario: s, row, name: `${s.name} - example ${i + 1}: ${cells.length > 0 ? cells.join(', ') : 'the request body'}` };
   });
 }

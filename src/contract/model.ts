@@ -3,6 +3,9 @@ import type { Pattern, Scope } from '../pattern/types';
 /** The methods a contract's request line may name. */
 export const HTTP_METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS', 'TRACE']);
 
+/** The Examples column that holds a whole request body (Specmatic's name for it). */
+export const REQUEST_BODY_COLUMN = '(REQUEST-BODY)';
+
 /** The contract as plain data: what the runner, the stub and the compatibility check read. */
 export interface Contract {
   file: string;

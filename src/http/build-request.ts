@@ -1,11 +1,9 @@
-import type { Scenario, TestCase } from '../contract/model';
+import { REQUEST_BODY_COLUMN, type Scenario, type TestCase } from '../contract/model';
 import { generateBody, generateText, type GenerateContext } from '../pattern/generate';
 import { createRandom, seedFrom } from '../pattern/random';
 import { resolve } from '../pattern/resolve';
 import { contentTypeFor } from './content-type';
 import type { HttpRequest } from './message';
-
-const REQUEST_BODY_COLUMN = '(REQUEST-BODY)';
 
 /** A request for one test case, deterministic for a given seed. */
 export function buildRequest(tc: TestCase, seed = 0): HttpRequest {

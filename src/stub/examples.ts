@@ -1,10 +1,8 @@
 import { unreachable } from '../errors';
-import type { ExampleRow, Scenario } from '../contract/model';
+import { REQUEST_BODY_COLUMN, type ExampleRow, type Scenario } from '../contract/model';
 import { patternFromText } from '../pattern/body';
 import { resolve } from '../pattern/resolve';
 import type { Pattern, Scope, XmlContent, XmlElementPattern } from '../pattern/types';
-
-export const REQUEST_BODY_COLUMN = '(REQUEST-BODY)';
 
 /**
  * A scenario narrowed to one Examples row: wherever the request names a column
