@@ -315,16 +315,12 @@ function finishScenario(
   for (const [k, v] of draft.types) own.set(k, v.value);
   const scope = { types: own.size === 0 ? backgroundPatterns : new LayeredMap(own, backgroundPatterns) };
 
+  // What every scenario has, whatever its request and response.
+  const identity = { file, feature, name: gs.name, line, tags, wip: hasWip(tags), scope, examples };
+
   if (draft.kafka !== undefined && !draft.method) {
     return {
-      file,
-      feature,
-      name: gs.name,
-      line,
-      tags,
-      wip: hasWip(tags),
-      scope,
-      examples,
+      ...identity,
       request: { method: 'KAFKA', path: '', segments: [], query: [], headers: [], formFields: [], parts: [], line },
       response: { status: 0, headers: [], line },
       unsupported: `a Kafka message contract (kafka-message ${draft.kafka}); accord runs HTTP scenarios only`,
@@ -395,14 +391,7 @@ function finishScenario(
 
   const { segments, query } = parseRequestPath(draft.path!);
   const scenario: Scenario = {
-    file,
-    feature,
-    name: gs.name,
-    line,
-    tags,
-    wip: hasWip(tags),
-    scope,
-    examples,
+    ...identity,
     request: {
       method: draft.method!.value,
       path: draft.path!,
