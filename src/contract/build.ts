@@ -4,6 +4,7 @@ import { patternFromText } from '../pattern/body';
 import { jsonPatternFromValue } from '../pattern/json-pattern';
 import { nodeTypeNames, parsePlaceholder, referencedNames } from '../pattern/placeholder';
 import { LayeredMap } from '../pattern/layered-map';
+import { followRefs } from '../pattern/resolve';
 import { isScalarName } from '../pattern/scalars';
 import type { JsonField, Pattern, ScalarType } from '../pattern/types';
 import { closest } from '../suggest';
@@ -412,9 +413,8 @@ function finishScenario(
 
 /** The kind a type name finally stands for, following aliases (`type A (B)`); undefined when unknown or circular. */
 function resolvedKind(name: string, typeOf: (name: string) => { value: Pattern } | undefined): Pattern['kind'] | undefined {
-  let p = typeOf(name)?.value;
-  for (let i = 0; p && p.kind === 'ref' && i < 64; i++) p = typeOf(p.name)?.value;
-  return p && p.kind !== 'ref' ? p.kind : undefined;
+  const f = followRefs({ kind: 'ref', name }, (n) => typeOf(n)?.value);
+  return f.error ? undefined : f.p.kind;
 }
 
 function hasWip(tags: string[]): boolean {

@@ -1,4 +1,4 @@
-import type { Scenario } from '../contract/model';
+import type { PathSegment, Scenario } from '../contract/model';
 import { matchText } from '../pattern/match';
 import { append, at, type Mismatch, WHERE } from '../pattern/mismatch';
 import type { ParsedBody } from './body';
@@ -19,7 +19,7 @@ export interface RequestMatch {
  */
 export function matchRequest(s: Scenario, req: HttpRequest, body: ParsedBody, pathSegments: string[], limit = Infinity): RequestMatch {
   const r = s.request;
-  if (r.method !== req.method.toUpperCase() || !pathFits(s, pathSegments)) {
+  if (r.method !== req.method.toUpperCase() || !pathFits(r.segments, pathSegments)) {
     return { endpoint: false, mismatches: [{ path: WHERE.requestPath, expected: `${r.method} ${r.path}`, actual: `${req.method} ${req.path}` }] };
   }
   const out: Mismatch[] = [];
@@ -57,24 +57,30 @@ function requote(v: string): string {
 }
 
 /** Literal segments equal and the same number of segments: parameter types are checked as mismatches. */
-function pathFits(s: Scenario, segments: string[]): boolean {
-  const want = s.request.segments;
+export function pathFits(want: readonly PathSegment[], segments: readonly string[]): boolean {
   if (want.length !== segments.length) return false;
   for (let i = 0; i < want.length; i++) if (!want[i].pattern && want[i].name !== segments[i]) return false;
   return true;
 }
 
+/** A request path's segments, percent-decoded (a segment that does not decode is kept as sent). */
 export function splitPath(path: string): string[] {
-  return path
-    .split('/')
-    .filter((x) => x !== '')
-    .map((x) => {
-      try {
-        return decodeURIComponent(x);
-      } catch {
-        return x;
-      }
-    });
+  const out: string[] = [];
+  // The stub splits every request: no decoding attempted when there is nothing to decode (the usual case).
+  const decode = path.includes('%');
+  for (const x of path.split('/')) {
+    if (x === '') continue;
+    if (!decode) {
+      out.push(x);
+      continue;
+    }
+    try {
+      out.push(decodeURIComponent(x));
+    } catch {
+      out.push(x);
+    }
+  }
+  return out;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Difference, TextMode } from './compare-types';
-import { lookupType } from './resolve';
+import { followed, type Followed } from './resolve';
 import type { Pattern, Scope, XmlElementPattern } from './types';
 
 /*
@@ -26,23 +26,7 @@ export interface CompareContext {
   element(a: XmlElementPattern, aName: string | undefined, b: XmlElementPattern, bName: string | undefined, path: string): void;
 }
 
-export interface Named {
-  p: Pattern;
-  name?: string;
-}
-
-/** Follows refs, remembering the last type name passed through (for recursion-safe memoisation). */
-export function deref(p: Pattern, scope: Scope): Named {
-  let name: string | undefined;
-  let cur = p;
-  for (let i = 0; cur.kind === 'ref' || cur.kind === 'lookup'; i++) {
-    if (i > 64) break;
-    if (cur.kind === 'lookup') {
-      cur = cur.inner;
-      continue;
-    }
-    name = cur.name;
-    cur = lookupType(cur.name, scope);
-  }
-  return { p: cur, name };
+/** Follows refs and lookups, remembering the last type name passed through (for recursion-safe memoisation). */
+export function deref(p: Pattern, scope: Scope): Followed {
+  return followed(p, scope, { lookup: true });
 }

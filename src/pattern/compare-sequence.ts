@@ -1,4 +1,5 @@
 import type { Difference } from './compare-types';
+import { combineOccurs } from './occurs';
 import { lookupType } from './resolve';
 import type { Occurs, Pattern, Scope, XmlContent, XmlElementPattern } from './types';
 
@@ -14,12 +15,6 @@ export interface SeqSlot {
   max: 1 | typeof Infinity;
   pattern: XmlElementPattern;
   name?: string;
-}
-
-function combine(a: Occurs, b: Occurs): Occurs {
-  if (a === 'multiple' || b === 'multiple') return 'multiple';
-  if (a === 'optional' || b === 'optional') return 'optional';
-  return 'once';
 }
 
 function seqSlot(pattern: XmlElementPattern, occurs: Occurs, name?: string): SeqSlot {
@@ -39,7 +34,7 @@ export function expandContent(content: readonly XmlContent[], scope: Scope): Con
     else if (c.kind === 'xml-text') out.text ??= c.pattern;
     else {
       const target = lookupType(c.name, scope);
-      if (target.kind === 'xml') out.slots.push(seqSlot(target, combine(c.occurs, target.occurs), c.name));
+      if (target.kind === 'xml') out.slots.push(seqSlot(target, combineOccurs(c.occurs, target.occurs), c.name));
       else out.text ??= c.occurs === 'once' ? { kind: 'ref', name: c.name } : { kind: 'optional', inner: { kind: 'ref', name: c.name } };
     }
   }

@@ -6,7 +6,7 @@ import { describePattern } from './describe';
 import type { CompareOptions, Difference, TextMode } from './compare-types';
 import type { Pattern, Scope, XmlElementPattern } from './types';
 
-export { deref, type Named } from './compare-context';
+export { deref } from './compare-context';
 export type { CompareOptions, Difference, DifferenceKind, DifferenceTarget, TextMode } from './compare-types';
 
 /**

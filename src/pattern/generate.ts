@@ -3,7 +3,7 @@ import { AccordError, unreachable } from '../errors';
 import { serializeXml } from '../xml/serialize';
 import type { XmlAttribute, XmlElement, XmlNode } from '../xml/tree';
 import type { Random } from './random';
-import { contentSlots, effectiveElement, resolve } from './resolve';
+import { contentSlots, effectiveElement, followRefs, resolve } from './resolve';
 import { matchJson, matchText } from './match';
 import { SCALARS } from './scalars';
 import type { Pattern, Scope, XmlAttributePattern, XmlElementPattern } from './types';
@@ -145,13 +145,9 @@ export function generateJson(p: Pattern, ctx: GenerateContext, key?: string): un
 /** An Examples cell as a JSON value of the pattern's type ("10" for (number) is 10). */
 function exampleToJson(cell: string, p: Pattern, scope: Scope): unknown {
   if (cell === '') return undefined;
-  let r: Pattern;
-  try {
-    r = resolve(p, scope);
-  } catch {
-    return cell;
-  }
-  while (r.kind === 'optional' || r.kind === 'lookup') r = resolve(r.inner, scope);
+  const f = followRefs(p, (n) => scope.types.get(n), { lookup: true, optional: true });
+  if (f.error) return cell;
+  const r = f.p;
   if (cell === 'null' && (p.kind === 'optional' || (r.kind === 'scalar' && r.type === 'null'))) return null;
   if (r.kind === 'scalar' && r.type === 'number' && !Number.isNaN(Number(cell))) return Number(cell);
   if (r.kind === 'scalar' && r.type === 'boolean' && (cell === 'true' || cell === 'false')) return cell === 'true';

@@ -1,17 +1,51 @@
 import { MAX_TYPE_NESTING } from '../limits';
+import { combineOccurs } from './occurs';
 import { AccordError } from '../errors';
 import type { Occurs, Pattern, ResolvedPattern, Scope, XmlContent, XmlElementPattern } from './types';
 
-/** Follows `(Name)` refs to the pattern they name. */
-export function resolve(p: Pattern, scope: Scope): ResolvedPattern {
+/** What `followRefs` looks a name up in: a scope's types, or a contract being read (contract/build.ts). */
+export type TypeLookup = (name: string) => Pattern | undefined;
+
+export interface Followed {
+  p: Pattern;
+  /** The last type name passed through (compare.ts memoises compared pairs by it). */
+  name?: string;
+}
+
+/**
+ * The one walk along `(Name)` refs, every other ref-following goes through here.
+ * `through` also steps into `(name:type)` lookups and `(X?)` optionals for callers
+ * that care about the value's type only. An unknown name or a cycle is reported
+ * as `error`, and the caller decides whether that is a contract error.
+ */
+export function followRefs(p: Pattern, types: TypeLookup, through: { lookup?: boolean; optional?: boolean } = {}): Followed & { error?: 'unknown' | 'circular' } {
+  let name: string | undefined;
   let cur = p;
-  for (let i = 0; cur.kind === 'ref'; i++) {
-    if (i > MAX_TYPE_NESTING) throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', `type (${p.kind === 'ref' ? p.name : '?'}) refers to itself`);
-    const next = scope.types.get(cur.name);
-    if (!next) throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', `unknown type (${cur.name})`);
-    cur = next;
+  for (let i = 0; ; i++) {
+    if (cur.kind === 'lookup' && through.lookup) cur = cur.inner;
+    else if (cur.kind === 'optional' && through.optional) cur = cur.inner;
+    else if (cur.kind !== 'ref') return { p: cur, name };
+    else {
+      if (i > MAX_TYPE_NESTING) return { p: cur, name: cur.name, error: 'circular' };
+      const next = types(cur.name);
+      if (!next) return { p: cur, name: cur.name, error: 'unknown' };
+      name = cur.name;
+      cur = next;
+    }
   }
-  return cur as ResolvedPattern;
+}
+
+/** Follows `(Name)` refs to the pattern they name; an unknown or circular name is a contract error. */
+export function resolve(p: Pattern, scope: Scope): ResolvedPattern {
+  return followed(p, scope, {}).p as ResolvedPattern;
+}
+
+/** followRefs over a scope, an unknown or circular name thrown as a contract error. */
+export function followed(p: Pattern, scope: Scope, through: { lookup?: boolean; optional?: boolean }): Followed {
+  const f = followRefs(p, (n) => scope.types.get(n), through);
+  if (f.error === 'circular') throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', `type (${p.kind === 'ref' ? p.name : f.name}) refers to itself`);
+  if (f.error === 'unknown') throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', `unknown type (${f.name})`);
+  return f;
 }
 
 export function lookupType(name: string, scope: Scope): ResolvedPattern {
@@ -51,12 +85,6 @@ export interface TextSlot {
 
 export type Slot = ElementSlot | TextSlot;
 
-function combine(a: Occurs, b: Occurs): Occurs {
-  if (a === 'multiple' || b === 'multiple') return 'multiple';
-  if (a === 'optional' || b === 'optional') return 'optional';
-  return 'once';
-}
-
 /**
  * Slots computed once per (content, scope) pair: patterns and scopes are plain data that
  * nothing changes after a contract is built, and the stub asks this for every element of
@@ -89,7 +117,7 @@ function expandSlots(content: readonly XmlContent[], scope: Scope): Slot[] {
       slots.push({ kind: 'text', pattern: c.pattern });
     } else {
       const target = lookupType(c.name, scope);
-      if (target.kind === 'xml') slots.push(elementSlot(target, combine(c.occurs, target.occurs)));
+      if (target.kind === 'xml') slots.push(elementSlot(target, combineOccurs(c.occurs, target.occurs)));
       else slots.push({ kind: 'text', pattern: c.occurs === 'once' ? target : { kind: 'optional', inner: target } });
     }
   }

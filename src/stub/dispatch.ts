@@ -1,7 +1,7 @@
 import type { ExampleRow } from '../contract/model';
 import type { ParsedBody } from '../http/body';
 import type { FixedExample } from './example-files';
-import { matchRequest } from '../http/match-request';
+import { matchRequest, pathFits } from '../http/match-request';
 import type { HttpRequest } from '../http/message';
 import { type Mismatch, SHOWN_MISMATCHES } from '../pattern/mismatch';
 import { mayMatch } from './prefilter';
@@ -85,18 +85,11 @@ function candidates(table: RouteTable, method: string, segments: string[]): read
   const parameterised = table.parameterised.get(method);
   if (!parameterised) return literal;
   // Literal paths first: `/pets/search` is more specific than `/pets/(id:string)`.
-  return [...literal, ...parameterised.filter((r) => pathFits(r, segments))];
-}
-
-function pathFits(route: Route, segments: string[]): boolean {
-  const want = route.scenario.request.segments;
-  if (want.length !== segments.length) return false;
-  for (let i = 0; i < want.length; i++) if (!want[i].pattern && want[i].name !== segments[i]) return false;
-  return true;
+  return [...literal, ...parameterised.filter((r) => pathFits(r.scenario.request.segments, segments))];
 }
 
 function allowedMethods(table: RouteTable, segments: string[]): string[] {
   const methods = new Set<string>();
-  for (const r of table.routes) if (pathFits(r, segments)) methods.add(r.method);
+  for (const r of table.routes) if (pathFits(r.scenario.request.segments, segments)) methods.add(r.method);
   return [...methods];
 }

@@ -216,7 +216,7 @@ function answer(table: RouteTable, req: IncomingMessage, res: ServerResponse, bo
   const requestLine = `${request.method} ${req.url ?? '/'}`;
   let outcome: Outcome | undefined;
   try {
-    outcome = dispatch(table, request, segmentsOf(request.path), body);
+    outcome = dispatch(table, request, splitPath(request.path), body);
     if (outcome.kind === 'matched') {
       const r = outcome.fixed ? fixedResponse(outcome.route, outcome.fixed.response) : respond(outcome.route, outcome.row);
       if (NO_BODY.has(r.status)) {
@@ -278,14 +278,6 @@ function toHttpRequest(req: IncomingMessage, body: string): HttpRequest {
   // Node already joins repeated request headers into one string (set-cookie, the exception, is a response header).
   const headers = req.headers as Record<string, string>;
   return { method: (req.method ?? 'GET').toUpperCase(), path, query, headers, body };
-}
-
-/** splitPath, without its per-segment decoding when there is nothing to decode (the usual case). */
-function segmentsOf(path: string): string[] {
-  if (path.includes('%')) return splitPath(path);
-  const out: string[] = [];
-  for (const s of path.split('/')) if (s !== '') out.push(s);
-  return out;
 }
 
 function describeOutcome(o: Outcome | undefined): string {

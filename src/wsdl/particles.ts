@@ -1,4 +1,5 @@
 import { MAX_TYPE_NESTING } from '../limits';
+import { combineOccurs } from '../pattern/occurs';
 /**
  * XSD particles to child nodes: sequence, all, choice, group references,
  * wildcards (xsd:any), local elements, and element refs with their
@@ -165,11 +166,5 @@ function occursOf(el: Element, outer: Occurs): Occurs | 'none' {
   let own: Occurs = 'once';
   if (max === 'unbounded' || Number(max) > 1) own = 'multiple';
   else if (min === '0') own = 'optional';
-  return combine(outer, own);
-}
-
-function combine(a: Occurs, b: Occurs): Occurs {
-  if (a === 'multiple' || b === 'multiple') return 'multiple';
-  if (a === 'optional' || b === 'optional') return 'optional';
-  return 'once';
+  return combineOccurs(outer, own);
 }
