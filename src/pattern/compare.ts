@@ -1,6 +1,7 @@
 import { deref, type CompareContext } from './compare-context';
 import { compareArrays, compareDictionaries, compareLists, compareObjects, dictionaryOverObject, listOverArray } from './compare-json';
-import { acceptsValue, finiteValues, scalarContains } from './compare-scalar';
+import { acceptsValue, finiteValues } from './compare-scalar';
+import { scalarAccepts } from './scalars';
 import { compareElements } from './compare-xml';
 import { describePattern } from './describe';
 import type { CompareOptions, Difference, TextMode } from './compare-types';
@@ -133,7 +134,7 @@ export class Comparer implements CompareContext {
     if (a.kind === 'optional') return this.value(a.inner, b, path, mode);
 
     if (a.kind === 'scalar' && b.kind === 'scalar') {
-      if (!scalarContains(a.type, b.type, mode)) this.typeDifference(a, b, path, mode);
+      if (!scalarAccepts(a.type, b.type, mode)) this.typeDifference(a, b, path, mode);
       return;
     }
     if (COMPOSITE.has(a.kind) && COMPOSITE.has(b.kind) && this.visitedPair(mode, a, b)) return;

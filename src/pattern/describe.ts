@@ -1,10 +1,11 @@
+import { SCALARS } from './scalars';
 import type { Pattern } from './types';
 
 /** How a pattern reads in a report: "(number)", "a JSON object", "node <id>". */
 export function describePattern(p: Pattern): string {
   switch (p.kind) {
     case 'scalar':
-      return `(${p.type === 'number-in-string' ? 'number in string' : p.type})`;
+      return `(${SCALARS[p.type].written})`;
     case 'literal':
       return JSON.stringify(p.value);
     case 'enum':

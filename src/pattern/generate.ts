@@ -5,7 +5,7 @@ import type { XmlAttribute, XmlElement, XmlNode } from '../xml/tree';
 import type { Random } from './random';
 import { contentSlots, effectiveElement, followRefs, resolve } from './resolve';
 import { matchJson, matchText } from './match';
-import { SCALARS } from './scalars';
+import { jsonOf, SCALARS } from './scalars';
 import type { Pattern, Scope, XmlAttributePattern, XmlElementPattern } from './types';
 
 /**
@@ -45,7 +45,8 @@ export function bodyKind(p: Pattern, scope: Scope): BodyKind {
   if (r.kind === 'xml') return 'xml';
   if (r.kind === 'object' || r.kind === 'array' || r.kind === 'list' || r.kind === 'dictionary') return 'json';
   if (r.kind === 'optional' || r.kind === 'lookup') return bodyKind(r.inner, scope);
-  if (r.kind === 'scalar' && (r.type === 'boolean' || r.type === 'null')) return 'json';
+  // A number body is sent as its text ("42"); true, false and null only mean something as JSON.
+  if (r.kind === 'scalar' && (SCALARS[r.type].json === 'boolean' || SCALARS[r.type].json === 'null')) return 'json';
   return 'text';
 }
 
@@ -98,10 +99,7 @@ export function generateJson(p: Pattern, ctx: GenerateContext, key?: string): un
   const r = resolve(p, ctx.scope);
   switch (r.kind) {
     case 'scalar':
-      if (r.type === 'number') return ctx.rng.int(1, 100);
-      if (r.type === 'boolean') return ctx.rng.int(0, 1) === 1;
-      if (r.type === 'null') return null;
-      return SCALARS[r.type].generate(ctx.rng);
+      return jsonOf(r.type, SCALARS[r.type].generate(ctx.rng));
     case 'literal':
       return r.value;
     case 'enum':
@@ -149,8 +147,7 @@ function exampleToJson(cell: string, p: Pattern, scope: Scope): unknown {
   if (f.error) return cell;
   const r = f.p;
   if (cell === 'null' && (p.kind === 'optional' || (r.kind === 'scalar' && r.type === 'null'))) return null;
-  if (r.kind === 'scalar' && r.type === 'number' && !Number.isNaN(Number(cell))) return Number(cell);
-  if (r.kind === 'scalar' && r.type === 'boolean' && (cell === 'true' || cell === 'false')) return cell === 'true';
+  if (r.kind === 'scalar') return jsonOf(r.type, cell);
   if (r.kind === 'enum' && r.base === 'number' && !Number.isNaN(Number(cell))) return Number(cell);
   if (r.kind === 'object' || r.kind === 'array' || r.kind === 'list' || r.kind === 'dictionary') {
     try {

@@ -3,8 +3,8 @@ import type { XmlElement } from '../xml/tree';
 import { cheapestAlignment, explainOrder } from './child-order';
 import { append, type Mismatch, shown } from './mismatch';
 import { contentSlots, effectiveElement, resolve, type ElementSlot, type Slot } from './resolve';
-import { SCALARS } from './scalars';
-import type { Pattern, Scope, XmlElementPattern } from './types';
+import { jsonAccepts, SCALARS } from './scalars';
+import type { Pattern, ScalarType, Scope, XmlElementPattern } from './types';
 import { describePattern } from './describe';
 import { parseJson } from '../json/parse';
 
@@ -129,22 +129,8 @@ export function matchJson(pattern: Pattern, value: unknown, scope: Scope, path =
   }
 }
 
-function matchJsonScalar(type: keyof typeof SCALARS, value: unknown, path: string): Mismatch[] {
-  const bad = (): Mismatch[] => [{ path, expected: SCALARS[type].describe, actual: shown(value) }];
-  switch (type) {
-    case 'number':
-      return typeof value === 'number' ? [] : bad();
-    case 'boolean':
-      return typeof value === 'boolean' ? [] : bad();
-    case 'null':
-      return value === null ? [] : bad();
-    case 'anything':
-      return [];
-    case 'empty':
-      return value === '' || value === null ? [] : bad();
-    default:
-      return typeof value === 'string' && SCALARS[type].test(value) ? [] : bad();
-  }
+function matchJsonScalar(type: ScalarType, value: unknown, path: string): Mismatch[] {
+  return jsonAccepts(type, value) ? [] : [{ path, expected: SCALARS[type].describe, actual: shown(value) }];
 }
 
 function matchJsonArray(items: Pattern[], value: unknown, scope: Scope, path: string, limit: number): Mismatch[] {

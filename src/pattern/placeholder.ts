@@ -1,5 +1,5 @@
 import { AccordError, unreachable } from '../errors';
-import { isScalarName } from './scalars';
+import { scalarWritten } from './scalars';
 import type { Pattern } from './types';
 
 const NAME = /^[A-Za-z_][\w.-]*$/;
@@ -22,7 +22,6 @@ export function parsePlaceholder(text: string): Pattern | undefined {
 
 export function parsePlaceholderInner(inner: string): Pattern {
   if (inner === '') throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', 'empty placeholder "()"');
-  if (inner === 'number in string') return { kind: 'scalar', type: 'number-in-string' };
   const dict = /^dictionary\s+(\S+)\s+(\S+)$/.exec(inner) ?? /^(string|number):\s+(\S+)$/.exec(inner);
   if (dict) return { kind: 'dictionary', key: parsePlaceholderInner(dict[1]), value: parsePlaceholderInner(dict[2]) };
   const lookup = /^([A-Za-z_][\w.-]*):\s*([^\s:]+)$/.exec(inner);
@@ -31,7 +30,8 @@ export function parsePlaceholderInner(inner: string): Pattern {
   if (inner.endsWith('*')) return { kind: 'list', inner: parsePlaceholderInner(inner.slice(0, -1)) };
   if (inner.endsWith('?')) return { kind: 'optional', inner: parsePlaceholderInner(inner.slice(0, -1)) };
   if (inner.endsWith('[]')) return { kind: 'list', inner: parsePlaceholderInner(inner.slice(0, -2)) };
-  if (isScalarName(inner)) return { kind: 'scalar', type: inner };
+  const scalar = scalarWritten(inner);
+  if (scalar) return { kind: 'scalar', type: scalar };
   if (!NAME.test(inner)) {
     throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', `"(${inner})" is not a placeholder: expected a type such as (number), (string), (Pet), (Pet*) or (id?)`);
   }

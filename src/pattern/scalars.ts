@@ -2,14 +2,31 @@ import type { ScalarType } from './types';
 import type { Random } from './random';
 
 /**
- * One row per scalar placeholder: how a text value is recognised and how a
- * sample is made. `widens` lists the types whose values this one also accepts,
- * which the compatibility check uses (string accepts every text value).
+ * How a scalar's value is carried in JSON: a JSON string (checked by the
+ * row's lexical test), a number, a boolean, null only, `''` or null (`empty`),
+ * or any JSON value (`anything`).
  */
-interface ScalarRule {
+export type JsonForm = 'string' | 'number' | 'boolean' | 'null' | 'empty' | 'any';
+
+/**
+ * One row per scalar placeholder: everything accord knows about it. Matching,
+ * generation, comparison, the contract parser and printer and reports all read
+ * the row; adding a scalar is adding a row.
+ */
+export interface ScalarRule {
+  /** How the placeholder is written inside `( )`. */
+  written: string;
+  /** The lexical check on text (XML text, headers, path segments; JSON strings of form 'string'). */
   test(text: string): boolean;
+  /** A sample as text; `jsonOf` turns it into the JSON value. */
   generate(rng: Random): string;
+  /** Report words: "expected a number". */
   describe: string;
+  json: JsonForm;
+  /** The types whose every value this one accepts too ('all': every text), for compatibility. */
+  widens: 'all' | readonly ScalarType[];
+  /** Every value, when there are finitely many: as texts and as JSON values. */
+  values?: { text: readonly string[]; json: readonly unknown[] };
 }
 
 // Every regular expression here must stay linear on hostile text (docs/security.md): no two
@@ -25,49 +42,137 @@ const URL_RE = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/\S+$/;
 const WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima'];
 
 export const SCALARS: Record<ScalarType, ScalarRule> = {
-  number: { test: (t) => NUMBER.test(t), generate: (r) => String(r.int(1, 100)), describe: 'a number' },
-  'number-in-string': { test: (t) => NUMBER.test(t), generate: (r) => String(r.int(1, 100)), describe: 'a number in a string' },
-  string: { test: () => true, generate: (r) => `${r.pick(WORDS)}${r.int(1, 99)}`, describe: 'a string' },
-  boolean: { test: (t) => t === 'true' || t === 'false', generate: (r) => (r.int(0, 1) === 1 ? 'true' : 'false'), describe: 'a boolean' },
-  null: { test: (t) => t === '' || t === 'null', generate: () => '', describe: 'null' },
-  empty: { test: (t) => t === '', generate: () => '', describe: 'empty' },
-  date: { test: (t) => DATE.test(t) && validDate(t.slice(0, 10)), generate: (r) => isoDate(r), describe: 'a date (YYYY-MM-DD)' },
+  number: { written: 'number', test: (t) => NUMBER.test(t), generate: (r) => String(r.int(1, 100)), describe: 'a number', json: 'number', widens: ['number-in-string'] },
+  'number-in-string': {
+    written: 'number in string',
+    test: (t) => NUMBER.test(t),
+    generate: (r) => String(r.int(1, 100)),
+    describe: 'a number in a string',
+    json: 'string',
+    widens: ['number'],
+  },
+  string: { written: 'string', test: () => true, generate: (r) => `${r.pick(WORDS)}${r.int(1, 99)}`, describe: 'a string', json: 'string', widens: 'all' },
+  boolean: {
+    written: 'boolean',
+    test: (t) => t === 'true' || t === 'false',
+    generate: (r) => (r.int(0, 1) === 1 ? 'true' : 'false'),
+    describe: 'a boolean',
+    json: 'boolean',
+    widens: [],
+    values: { text: ['true', 'false'], json: [true, false] },
+  },
+  null: {
+    written: 'null',
+    test: (t) => t === '' || t === 'null',
+    generate: () => '',
+    describe: 'null',
+    json: 'null',
+    widens: ['empty'],
+    values: { text: ['', 'null'], json: [null] },
+  },
+  empty: { written: 'empty', test: (t) => t === '', generate: () => '', describe: 'empty', json: 'empty', widens: [], values: { text: [''], json: ['', null] } },
+  date: {
+    written: 'date',
+    test: (t) => DATE.test(t) && validDate(t.slice(0, 10)),
+    generate: (r) => isoDate(r),
+    describe: 'a date (YYYY-MM-DD)',
+    json: 'string',
+    widens: [],
+  },
   datetime: {
+    written: 'datetime',
     test: (t) => DATETIME.test(t) && validDate(t.slice(0, 10)),
     generate: (r) => `${isoDate(r)}T${pad(r.int(0, 23))}:${pad(r.int(0, 59))}:${pad(r.int(0, 59))}Z`,
     describe: 'a date-time (ISO 8601)',
+    json: 'string',
+    widens: [],
   },
-  time: { test: (t) => TIME.test(t), generate: (r) => `${pad(r.int(0, 23))}:${pad(r.int(0, 59))}:${pad(r.int(0, 59))}`, describe: 'a time (hh:mm:ss)' },
+  time: {
+    written: 'time',
+    test: (t) => TIME.test(t),
+    generate: (r) => `${pad(r.int(0, 23))}:${pad(r.int(0, 59))}:${pad(r.int(0, 59))}`,
+    describe: 'a time (hh:mm:ss)',
+    json: 'string',
+    widens: [],
+  },
   uuid: {
+    written: 'uuid',
     test: (t) => UUID.test(t),
     generate: (r) => {
       const h = (n: number) => Array.from({ length: n }, () => '0123456789abcdef'[r.int(0, 15)]).join('');
       return `${h(8)}-${h(4)}-4${h(3)}-${'89ab'[r.int(0, 3)]}${h(3)}-${h(12)}`;
     },
     describe: 'a UUID',
+    json: 'string',
+    widens: [],
   },
-  email: { test: isEmail, generate: (r) => `${r.pick(WORDS)}${r.int(1, 99)}@example.com`, describe: 'an email address' },
-  url: { test: (t) => URL_RE.test(t), generate: (r) => `https://example.com/${r.pick(WORDS)}`, describe: 'a URL' },
-  anything: { test: () => true, generate: (r) => `${r.pick(WORDS)}${r.int(1, 99)}`, describe: 'anything' },
+  email: { written: 'email', test: isEmail, generate: (r) => `${r.pick(WORDS)}${r.int(1, 99)}@example.com`, describe: 'an email address', json: 'string', widens: [] },
+  url: { written: 'url', test: (t) => URL_RE.test(t), generate: (r) => `https://example.com/${r.pick(WORDS)}`, describe: 'a URL', json: 'string', widens: [] },
+  anything: { written: 'anything', test: () => true, generate: (r) => `${r.pick(WORDS)}${r.int(1, 99)}`, describe: 'anything', json: 'any', widens: 'all' },
 };
 
 export const SCALAR_NAMES = new Set<string>(Object.keys(SCALARS));
+
+const BY_WRITTEN = new Map<string, ScalarType>(Object.entries(SCALARS).map(([type, row]) => [row.written, type as ScalarType]));
 
 export function isScalarName(name: string): name is ScalarType {
   return SCALAR_NAMES.has(name);
 }
 
+/** The scalar a placeholder's text names (`number`, `number in string`), if any. */
+export function scalarWritten(inner: string): ScalarType | undefined {
+  return BY_WRITTEN.get(inner) ?? (isScalarName(inner) ? inner : undefined);
+}
+
+/** Does a JSON value fit the scalar: its JSON form, and for JSON strings the lexical test. */
+export function jsonAccepts(type: ScalarType, value: unknown): boolean {
+  const row = SCALARS[type];
+  switch (row.json) {
+    case 'string':
+      return typeof value === 'string' && row.test(value);
+    case 'number':
+      return typeof value === 'number';
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'null':
+      return value === null;
+    case 'empty':
+      return value === '' || value === null;
+    case 'any':
+      return true;
+  }
+}
+
 /**
- * Text types that accept every value of `narrow`: `string` holds everything,
- * `number-in-string` equals number on text. Used for compatibility.
+ * The JSON value a text stands for as this scalar ("10" is 10 for a number,
+ * "true" is true for a boolean, "null" is null for null); the text itself when
+ * it cannot be one (a later match reports it).
  */
-export function scalarAccepts(wide: ScalarType, narrow: ScalarType): boolean {
+export function jsonOf(type: ScalarType, text: string): unknown {
+  switch (SCALARS[type].json) {
+    case 'number':
+      return text.trim() === '' || Number.isNaN(Number(text)) ? text : Number(text);
+    case 'boolean':
+      return text === 'true' || text === 'false' ? text === 'true' : text;
+    case 'null':
+      return text === '' || text === 'null' ? null : text;
+    default:
+      return text;
+  }
+}
+
+/**
+ * Does scalar `wide` accept every value of scalar `narrow`? On text ('text'),
+ * what the rows' `widens` say; in JSON the two must also share a JSON form (a
+ * JSON string never holds a JSON number). Finite types (boolean, null, empty)
+ * are compared value by value by the caller, not here.
+ */
+export function scalarAccepts(wide: ScalarType, narrow: ScalarType, mode: 'json' | 'text'): boolean {
   if (wide === narrow) return true;
-  if (wide === 'anything') return true;
-  if (wide === 'string') return narrow !== 'null' && narrow !== 'anything';
-  if ((wide === 'number' && narrow === 'number-in-string') || (wide === 'number-in-string' && narrow === 'number')) return true;
-  if (wide === 'null' && narrow === 'empty') return true;
-  return false;
+  const w = SCALARS[wide];
+  if (mode === 'json' && w.json === 'any') return true;
+  const widens = w.widens === 'all' || w.widens.includes(narrow);
+  return widens && (mode === 'text' || w.json === SCALARS[narrow].json);
 }
 
 /**

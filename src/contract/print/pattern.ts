@@ -8,6 +8,7 @@
  */
 import { InternalError, unreachable } from '../../errors';
 import { isPlaceholder } from '../../pattern/placeholder';
+import { SCALARS } from '../../pattern/scalars';
 import type { Pattern, XmlAttributePattern, XmlContent, XmlElementPattern } from '../../pattern/types';
 import { escapeAttribute, escapeText } from '../../xml/serialize';
 
@@ -26,7 +27,7 @@ export function placeholderText(p: Pattern): string | undefined {
 function placeholderInner(p: Pattern): string | undefined {
   switch (p.kind) {
     case 'scalar':
-      return p.type === 'number-in-string' ? 'number in string' : p.type;
+      return SCALARS[p.type].written;
     case 'ref':
       return NAME.test(p.name) ? p.name : unprintable(`type name "${p.name}"`);
     case 'list':
