@@ -58,84 +58,92 @@ export function loadWsdl(file: string): LoadedSet {
   if (rootDoc.kind === 'xsd') {
     throw new AccordError('ACCORD_ERR_WSDL', 'not a WSDL: this is an XML Schema (root <schema>); give the WSDL that uses it', { file: rootDoc.file, line: lineOf(rootDoc.root) });
   }
-  const set: LoadedSet = { root: rootDoc, wsdls: [], schemas: [], unresolved: [], files: [] };
-  const seen = new Map<string, LoadedDoc>();
-  const seenSchemas = new Set<string>();
-  seen.set(rootDoc.file, rootDoc);
-  set.files.push(rootDoc.file);
+  const loader = new Loader(rootDoc);
+  loader.visitWsdl(rootDoc);
+  return loader.set;
+}
 
-  const follow = (from: LoadedDoc, el: Element, location: string): LoadedDoc | undefined => {
+/** The walk over imports and includes: each file read once, each schema element visited once per namespace it takes. */
+class Loader {
+  readonly set: LoadedSet;
+  private readonly seen = new Map<string, LoadedDoc>();
+  private readonly seenSchemas = new Set<string>();
+
+  constructor(rootDoc: LoadedDoc) {
+    this.set = { root: rootDoc, wsdls: [], schemas: [], unresolved: [], files: [rootDoc.file] };
+    this.seen.set(rootDoc.file, rootDoc);
+  }
+
+  private unresolved(location: string, from: LoadedDoc, line: number | undefined, reason: string): undefined {
+    this.set.unresolved.push({ location, file: from.file, line, reason });
+    return undefined;
+  }
+
+  /** The document a location names, read once; undefined (listed as unresolved) when it cannot be. */
+  private follow(from: LoadedDoc, el: Element, location: string): LoadedDoc | undefined {
     const loc = location.trim();
     const line = lineOf(el);
-    if (isUrl(loc)) {
-      set.unresolved.push({ location: loc, file: from.file, line, reason: 'a URL: accord never reaches the network' });
-      return undefined;
-    }
+    if (isUrl(loc)) return this.unresolved(loc, from, line, 'a URL: accord never reaches the network');
     const path = resolvePath(dirname(from.file), decodeLocation(loc));
     let key: string;
     try {
       key = realpathSync(path);
     } catch {
-      set.unresolved.push({ location: loc, file: from.file, line, reason: 'no such file' });
-      return undefined;
+      return this.unresolved(loc, from, line, 'no such file');
     }
-    const known = seen.get(key);
+    const known = this.seen.get(key);
     if (known) return known;
-    if (seen.size >= MAX_FILES) throw new AccordError('ACCORD_ERR_LIMIT', `more than ${MAX_FILES} imported files`, { file: from.file, line });
+    if (this.seen.size >= MAX_FILES) throw new AccordError('ACCORD_ERR_LIMIT', `more than ${MAX_FILES} imported files`, { file: from.file, line });
     let doc: LoadedDoc;
     try {
       doc = readDoc(key, loc);
     } catch (e) {
       if (!(e instanceof AccordError)) throw e;
-      set.unresolved.push({ location: loc, file: from.file, line, reason: e.describe() });
-      return undefined;
+      return this.unresolved(loc, from, line, e.describe());
     }
-    seen.set(key, doc);
-    set.files.push(key);
+    this.seen.set(key, doc);
+    this.set.files.push(key);
     return doc;
-  };
+  }
 
-  const visitSchema = (owner: LoadedDoc, el: Element, chameleon?: string): void => {
+  private visitSchema(owner: LoadedDoc, el: Element, chameleon?: string): void {
     const declared = attr(el, 'targetNamespace') ?? '';
     const targetNamespace = declared || chameleon || '';
     const key = `${owner.file}#${lineOf(el) ?? 0}#${targetNamespace}`;
-    if (seenSchemas.has(key)) return;
-    seenSchemas.add(key);
-    set.schemas.push({ el, file: owner.file, targetNamespace });
+    if (this.seenSchemas.has(key)) return;
+    this.seenSchemas.add(key);
+    this.set.schemas.push({ el, file: owner.file, targetNamespace });
     for (const ref of kids(el, NS.xsd, SCHEMA_LOCATION_ELEMENTS)) {
       const location = attr(ref, 'schemaLocation');
       // An import without schemaLocation names a namespace defined elsewhere in the set (often another inline schema).
       if (!location) continue;
-      const target = follow(owner, ref, location);
+      const target = this.follow(owner, ref, location);
       if (!target) continue;
       if (target.kind !== 'xsd') {
-        set.unresolved.push({ location, file: owner.file, line: lineOf(ref), reason: `not an XML Schema (root <${target.root.localName}>)` });
+        this.unresolved(location, owner, lineOf(ref), `not an XML Schema (root <${target.root.localName}>)`);
         continue;
       }
       const isInclude = ref.localName !== 'import';
-      visitSchema(target, target.root, isInclude ? targetNamespace : undefined);
+      this.visitSchema(target, target.root, isInclude ? targetNamespace : undefined);
     }
-  };
+  }
 
-  const visitWsdl = (d: LoadedDoc): void => {
-    if (set.wsdls.includes(d)) return;
-    set.wsdls.push(d);
+  visitWsdl(d: LoadedDoc): void {
+    if (this.set.wsdls.includes(d)) return;
+    this.set.wsdls.push(d);
     const wsdlNs = d.kind === 'wsdl11' ? NS.wsdl11 : NS.wsdl20;
     for (const types of kids(d.root, wsdlNs, 'types')) {
-      for (const schema of kids(types, NS.xsd, 'schema')) visitSchema(d, schema);
+      for (const schema of kids(types, NS.xsd, 'schema')) this.visitSchema(d, schema);
     }
     for (const imp of kids(d.root, wsdlNs, ['import', 'include'])) {
       const location = attr(imp, 'location');
       if (!location) continue;
-      const target = follow(d, imp, location);
+      const target = this.follow(d, imp, location);
       if (!target) continue;
-      if (target.kind === 'xsd') visitSchema(target, target.root);
-      else visitWsdl(target);
+      if (target.kind === 'xsd') this.visitSchema(target, target.root);
+      else this.visitWsdl(target);
     }
-  };
-
-  visitWsdl(rootDoc);
-  return set;
+  }
 }
 
 function readDoc(file: string, shown = file): LoadedDoc {
