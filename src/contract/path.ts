@@ -14,7 +14,7 @@ export function parseRequestPath(raw: string): { segments: PathSegment[]; query:
     .filter((s) => s !== '')
     .map((s) => {
       const p = parsePlaceholder(s);
-      if (!p) return { name: decodeSafe(s) };
+      if (!p) return { name: decodePercent(s) };
       if (p.kind === 'lookup') return { name: p.key, pattern: p.inner };
       return { name: s.slice(1, -1), pattern: p };
     });
@@ -24,16 +24,17 @@ export function parseRequestPath(raw: string): { segments: PathSegment[]; query:
     .map((pair) => {
       const eq = pair.indexOf('=');
       // Names are written percent-encoded where they must be (the log importer does) and compared decoded.
-      const name = decodeSafe(eq < 0 ? pair : pair.slice(0, eq));
+      const name = decodePercent(eq < 0 ? pair : pair.slice(0, eq));
       const value = eq < 0 ? '(string)' : pair.slice(eq + 1);
-      let pattern: Pattern = parsePlaceholder(value) ?? { kind: 'literal', value: decodeSafe(value) };
+      let pattern: Pattern = parsePlaceholder(value) ?? { kind: 'literal', value: decodePercent(value) };
       if (pattern.kind === 'lookup') pattern = pattern.inner;
       return { name, pattern };
     });
   return { segments, query };
 }
 
-function decodeSafe(s: string): string {
+/** Percent-decoded, or as it is where it is not valid percent-encoding (a stray `%` is a character, not an error). */
+export function decodePercent(s: string): string {
   try {
     return decodeURIComponent(s);
   } catch {

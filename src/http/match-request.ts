@@ -1,4 +1,5 @@
 import type { PathSegment, Scenario } from '../contract/model';
+import { decodePercent } from '../contract/path';
 import { matchText } from '../pattern/match';
 import { append, at, type Mismatch, WHERE } from '../pattern/mismatch';
 import type { ParsedBody } from './body';
@@ -69,16 +70,7 @@ export function splitPath(path: string): string[] {
   // The stub splits every request: no decoding attempted when there is nothing to decode (the usual case).
   const decode = path.includes('%');
   for (const x of path.split('/')) {
-    if (x === '') continue;
-    if (!decode) {
-      out.push(x);
-      continue;
-    }
-    try {
-      out.push(decodeURIComponent(x));
-    } catch {
-      out.push(x);
-    }
+    if (x !== '') out.push(decode ? decodePercent(x) : x);
   }
   return out;
 }

@@ -1,3 +1,4 @@
+import { decodePercent } from '../contract/path';
 import type { Location } from '../errors';
 import type { XmlElement } from '../xml/tree';
 import { elementChildren, textOf } from '../xml/tree';
@@ -197,7 +198,7 @@ export class Operations {
     const actual = (q.path ?? '/').split('/').filter((x) => x !== '');
     template.forEach((seg, i) => {
       const m = /^\(([^:]+):[^)]+\)$/.exec(seg);
-      if (m && actual[i] !== undefined) put(m[1], decodeSafe(actual[i]));
+      if (m && actual[i] !== undefined) put(m[1], decodePercent(actual[i]));
     });
     for (const [k, v] of q.query ?? []) put(k, v);
     const walk = (v: unknown, depth: number): void => {
@@ -209,14 +210,6 @@ export class Operations {
     };
     if (q.format === 'json') walk(q.json, 0);
     return values;
-  }
-}
-
-function decodeSafe(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
   }
 }
 
@@ -241,7 +234,7 @@ export function templatePath(path: string): string {
   const out = segs.map((s, i) => {
     const type = params[i];
     if (!type) return s;
-    const prev = i > 0 && !params[i - 1] ? decodeSafe(segs[i - 1]).replace(/[^A-Za-z0-9]/g, '') : '';
+    const prev = i > 0 && !params[i - 1] ? decodePercent(segs[i - 1]).replace(/[^A-Za-z0-9]/g, '') : '';
     const name = prev && /^[A-Za-z]/.test(prev) ? `${prev.replace(/ies$/, 'y').replace(/([^s])s$/, '$1')}Id` : 'id';
     let unique = name;
     for (let n = 2; used.has(unique); n++) unique = `${name}${n}`;

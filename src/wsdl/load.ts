@@ -1,6 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { dirname, resolve as resolvePath } from 'node:path';
 import type { Document, Element } from '@xmldom/xmldom';
+import { decodePercent } from '../contract/path';
 import { AccordError } from '../errors';
 import { FILE_LIMITS, readInputBytes, refuseBinary, shownPath } from '../files';
 import { attr, kids, lineOf, NS, parseDom } from './dom';
@@ -84,7 +85,7 @@ class Loader {
     const loc = location.trim();
     const line = lineOf(el);
     if (isUrl(loc)) return this.unresolved(loc, from, line, 'a URL: accord never reaches the network');
-    const path = resolvePath(dirname(from.file), decodeLocation(loc));
+    const path = resolvePath(dirname(from.file), decodePercent(loc));
     let key: string;
     try {
       key = realpathSync(path);
@@ -183,14 +184,6 @@ function isUtf16(b: Buffer): boolean {
 /** `http:`, `https:`, `ftp:`, `urn:`, `//host`: anything but a local path (a Windows drive letter is a path). */
 export function isUrl(location: string): boolean {
   return /^[a-z][a-z0-9+.-]+:/i.test(location) || location.startsWith('//');
-}
-
-function decodeLocation(loc: string): string {
-  try {
-    return decodeURIComponent(loc);
-  } catch {
-    return loc;
-  }
 }
 
 /**
