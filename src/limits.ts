@@ -40,3 +40,10 @@ export const FILE_LIMITS = {
   /** Leading bytes examined to tell text from binary. */
   sniffBytes: 64 * 1024,
 } as const;
+
+/**
+ * XSD `pattern` facets (from WSDLs and contracts): a longer pattern, deeper groups, a count above
+ * `repeat` or repetitions expanding past `expandedSize` characters are refused (the facet is left
+ * out of an import, with a note). RE2 itself refuses counts above 1000.
+ */
+export const XSD_PATTERN_LIMITS = { sourceChars: 4096, nesting: 32, repeat: 1000, expandedSize: 100_000 } as const;

@@ -1,6 +1,7 @@
 import { deref, type CompareContext } from './compare-context';
 import { compareArrays, compareDictionaries, compareLists, compareObjects, dictionaryOverObject, listOverArray } from './compare-json';
 import { acceptsValue, finiteValues } from './compare-scalar';
+import { looserFacet } from './facets';
 import { scalarAccepts } from './scalars';
 import { compareElements } from './compare-xml';
 import { describePattern } from './describe';
@@ -115,7 +116,7 @@ export class Comparer implements CompareContext {
     const a = ar.p;
     const b = br.p;
     if (a.kind === 'scalar' && a.type === 'anything') return;
-    if (a.kind === 'scalar' && a.type === 'string' && mode === 'text' && b.kind !== 'xml') return;
+    if (a.kind === 'scalar' && a.type === 'string' && !a.facets && mode === 'text' && b.kind !== 'xml') return;
 
     if (b.kind === 'optional') {
       // A keeps its optional wrapper: a null among B's values is still fine.
@@ -134,7 +135,8 @@ export class Comparer implements CompareContext {
     if (a.kind === 'optional') return this.value(a.inner, b, path, mode);
 
     if (a.kind === 'scalar' && b.kind === 'scalar') {
-      if (!scalarAccepts(a.type, b.type, mode)) this.typeDifference(a, b, path, mode);
+      // Facets: B's must imply A's (a facet A adds or tightens lets B send what A refuses).
+      if (!scalarAccepts(a.type, b.type, mode) || looserFacet(a.type, a.facets, b.type, b.facets) !== undefined) this.typeDifference(a, b, path, mode);
       return;
     }
     if (COMPOSITE.has(a.kind) && COMPOSITE.has(b.kind) && this.visitedPair(mode, a, b)) return;

@@ -1,3 +1,4 @@
+import { facetsText } from './facets';
 import { SCALARS } from './scalars';
 import type { Pattern } from './types';
 
@@ -5,7 +6,7 @@ import type { Pattern } from './types';
 export function describePattern(p: Pattern): string {
   switch (p.kind) {
     case 'scalar':
-      return `(${SCALARS[p.type].written})`;
+      return `(${SCALARS[p.type].written}${facetsText(p.facets)})`;
     case 'literal':
       return JSON.stringify(p.value);
     case 'enum':

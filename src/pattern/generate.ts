@@ -5,6 +5,7 @@ import type { XmlAttribute, XmlElement, XmlNode } from '../xml/tree';
 import type { Random } from './random';
 import { contentSlots, effectiveElement, followRefs, resolve } from './resolve';
 import { matchJson, matchText } from './match';
+import { generateScalar } from './facets';
 import { jsonOf, SCALARS } from './scalars';
 import type { Pattern, Scope, XmlAttributePattern, XmlElementPattern } from './types';
 
@@ -66,7 +67,7 @@ export function generateText(p: Pattern, ctx: GenerateContext, key?: string): st
   const r = resolve(p, ctx.scope);
   switch (r.kind) {
     case 'scalar':
-      return SCALARS[r.type].generate(ctx.rng);
+      return generateScalar(r.type, r.facets, ctx.rng);
     case 'literal':
       return String(r.value ?? '');
     case 'enum':
@@ -99,7 +100,7 @@ export function generateJson(p: Pattern, ctx: GenerateContext, key?: string): un
   const r = resolve(p, ctx.scope);
   switch (r.kind) {
     case 'scalar':
-      return jsonOf(r.type, SCALARS[r.type].generate(ctx.rng));
+      return jsonOf(r.type, generateScalar(r.type, r.facets, ctx.rng));
     case 'literal':
       return r.value;
     case 'enum':

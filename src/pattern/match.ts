@@ -3,8 +3,9 @@ import type { XmlElement } from '../xml/tree';
 import { cheapestAlignment, explainOrder } from './child-order';
 import { append, type Mismatch, shown } from './mismatch';
 import { contentSlots, effectiveElement, resolve, type ElementSlot, type Slot } from './resolve';
+import { describeScalar, normaliseSpace, violatedFacet } from './facets';
 import { jsonAccepts, SCALARS } from './scalars';
-import type { Pattern, ScalarType, Scope, XmlElementPattern } from './types';
+import type { Pattern, ScalarPattern, Scope, XmlElementPattern } from './types';
 import { describePattern } from './describe';
 import { parseJson } from '../json/parse';
 
@@ -32,7 +33,7 @@ export function matchText(pattern: Pattern, text: string | undefined, scope: Sco
   }
   switch (p.kind) {
     case 'scalar':
-      return SCALARS[p.type].test(text) ? [] : [{ path, expected: SCALARS[p.type].describe, actual: shown(text) }];
+      return matchScalar(p, text, path, text);
     case 'literal':
       return String(p.value ?? '') === text ? [] : [{ path, expected: shown(String(p.value ?? '')), actual: shown(text) }];
     case 'enum':
@@ -68,7 +69,8 @@ export function matchJson(pattern: Pattern, value: unknown, scope: Scope, path =
   const here = path;
   switch (p.kind) {
     case 'scalar':
-      return matchJsonScalar(p.type, value, here);
+      if (!jsonAccepts(p.type, value)) return [{ path: here, expected: describeScalar(p.type, p.facets), actual: shown(value) }];
+      return p.facets && (typeof value === 'string' || typeof value === 'number') ? matchScalar(p, String(value), here, value) : [];
     case 'literal':
       return value === p.value ? [] : [{ path: here, expected: shown(p.value), actual: shown(value) }];
     case 'enum':
@@ -129,8 +131,16 @@ export function matchJson(pattern: Pattern, value: unknown, scope: Scope, path =
   }
 }
 
-function matchJsonScalar(type: ScalarType, value: unknown, path: string): Mismatch[] {
-  return jsonAccepts(type, value) ? [] : [{ path, expected: SCALARS[type].describe, actual: shown(value) }];
+/**
+ * A text against a scalar: normalised as the type's XSD whiteSpace says, its
+ * lexical form checked, then each facet; a broken facet is named as written.
+ */
+function matchScalar(p: ScalarPattern, text: string, path: string, actual: unknown): Mismatch[] {
+  const row = SCALARS[p.type];
+  const t = normaliseSpace(text, row.whiteSpace);
+  if (!row.test(t)) return [{ path, expected: describeScalar(p.type, p.facets), actual: shown(actual) }];
+  const broken = p.facets && violatedFacet(p.type, p.facets, t);
+  return broken ? [{ path, expected: describeScalar(p.type, p.facets), actual: `${shown(actual)} (breaks ${broken})` }] : [];
 }
 
 function matchJsonArray(items: Pattern[], value: unknown, scope: Scope, path: string, limit: number): Mismatch[] {

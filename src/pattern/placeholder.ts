@@ -1,4 +1,5 @@
 import { AccordError, unreachable } from '../errors';
+import { inapplicableFacet, splitFacets } from './facets';
 import { scalarWritten } from './scalars';
 import type { Pattern } from './types';
 
@@ -6,7 +7,14 @@ const NAME = /^[A-Za-z_][\w.-]*$/;
 
 export function isPlaceholder(text: string): boolean {
   const t = text.trim();
-  return t.length >= 3 && t.startsWith('(') && t.endsWith(')') && !t.slice(1, -1).includes('(');
+  if (t.length < 3 || !t.startsWith('(') || !t.endsWith(')')) return false;
+  // A facet's quoted value (`pattern="(a|b)"`) may hold parentheses; elsewhere a "(" means this is not one placeholder.
+  let quoted = false;
+  for (let i = 1; i < t.length - 1; i++) {
+    if (t[i] === '"') quoted = !quoted;
+    else if (t[i] === '(' && !quoted) return false;
+  }
+  return !quoted;
 }
 
 /**
@@ -32,6 +40,14 @@ export function parsePlaceholderInner(inner: string): Pattern {
   if (inner.endsWith('[]')) return { kind: 'list', inner: parsePlaceholderInner(inner.slice(0, -2)) };
   const scalar = scalarWritten(inner);
   if (scalar) return { kind: 'scalar', type: scalar };
+  const { head, facets } = splitFacets(inner);
+  if (facets) {
+    const type = scalarWritten(head);
+    if (!type) throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', `"(${head} …)": facets apply to a built-in type such as (string maxLength=10) or (decimal min=0)`);
+    const wrong = inapplicableFacet(type, facets);
+    if (wrong) throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', `"(${head} …)": ${wrong} does not apply to (${head})`);
+    return { kind: 'scalar', type, facets };
+  }
   if (!NAME.test(inner)) {
     throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', `"(${inner})" is not a placeholder: expected a type such as (number), (string), (Pet), (Pet*) or (id?)`);
   }

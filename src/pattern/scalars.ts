@@ -1,3 +1,4 @@
+import { INTEGER_TYPES, XSD_SCALARS } from './scalars-xsd';
 import type { ScalarType } from './types';
 import type { Random } from './random';
 
@@ -27,12 +28,22 @@ export interface ScalarRule {
   widens: 'all' | readonly ScalarType[];
   /** Every value, when there are finitely many: as texts and as JSON values. */
   values?: { text: readonly string[]; json: readonly unknown[] };
+  /** XSD whiteSpace: text is normalised this way before it is checked ('preserve' when absent). */
+  whiteSpace?: 'replace' | 'collapse';
+  /** What length facets count: characters, octets (hex, base64), space-separated items; 'none': they do not apply. Default: characters for JSON strings. */
+  measure?: 'chars' | 'hex' | 'base64' | 'items' | 'none';
+  /** Which order bound facets (min, max…) use: numbers, or ISO date texts of one shape. */
+  order?: 'number' | 'date';
+  /** totalDigits and fractionDigits apply. */
+  digits?: boolean;
+  /** Integer types: the inclusive range (undefined: unbounded on that side). */
+  bounds?: [bigint | undefined, bigint | undefined];
 }
 
 // Every regular expression here must stay linear on hostile text (docs/security.md): no two
 // neighbouring repeats may both take the same character. The old `\d+\.?\d*` let a run of digits
 // split between `\d+` and `\d*` in n ways, so 30,000 digits and an `x` took seconds.
-const NUMBER = /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 const DATETIME = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[T ]([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
@@ -42,14 +53,25 @@ const URL_RE = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/\S+$/;
 const WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima'];
 
 export const SCALARS: Record<ScalarType, ScalarRule> = {
-  number: { written: 'number', test: (t) => NUMBER.test(t), generate: (r) => String(r.int(1, 100)), describe: 'a number', json: 'number', widens: ['number-in-string'] },
+  number: {
+    written: 'number',
+    test: (t) => NUMBER.test(t),
+    generate: (r) => String(r.int(1, 100)),
+    describe: 'a number',
+    json: 'number',
+    widens: ['number-in-string', 'decimal', ...INTEGER_TYPES],
+    order: 'number',
+    digits: true,
+  },
   'number-in-string': {
     written: 'number in string',
     test: (t) => NUMBER.test(t),
     generate: (r) => String(r.int(1, 100)),
     describe: 'a number in a string',
     json: 'string',
-    widens: ['number'],
+    widens: ['number', 'decimal', ...INTEGER_TYPES],
+    order: 'number',
+    digits: true,
   },
   string: { written: 'string', test: () => true, generate: (r) => `${r.pick(WORDS)}${r.int(1, 99)}`, describe: 'a string', json: 'string', widens: 'all' },
   boolean: {
@@ -72,6 +94,7 @@ export const SCALARS: Record<ScalarType, ScalarRule> = {
   },
   empty: { written: 'empty', test: (t) => t === '', generate: () => '', describe: 'empty', json: 'empty', widens: [], values: { text: [''], json: ['', null] } },
   date: {
+    order: 'date',
     written: 'date',
     test: (t) => DATE.test(t) && validDate(t.slice(0, 10)),
     generate: (r) => isoDate(r),
@@ -80,6 +103,7 @@ export const SCALARS: Record<ScalarType, ScalarRule> = {
     widens: [],
   },
   datetime: {
+    order: 'date',
     written: 'datetime',
     test: (t) => DATETIME.test(t) && validDate(t.slice(0, 10)),
     generate: (r) => `${isoDate(r)}T${pad(r.int(0, 23))}:${pad(r.int(0, 59))}:${pad(r.int(0, 59))}Z`,
@@ -109,7 +133,25 @@ export const SCALARS: Record<ScalarType, ScalarRule> = {
   email: { written: 'email', test: isEmail, generate: (r) => `${r.pick(WORDS)}${r.int(1, 99)}@example.com`, describe: 'an email address', json: 'string', widens: [] },
   url: { written: 'url', test: (t) => URL_RE.test(t), generate: (r) => `https://example.com/${r.pick(WORDS)}`, describe: 'a URL', json: 'string', widens: [] },
   anything: { written: 'anything', test: () => true, generate: (r) => `${r.pick(WORDS)}${r.int(1, 99)}`, describe: 'anything', json: 'any', widens: 'all' },
+  ...XSD_SCALARS,
 };
+
+// What the XSD rows widen to follows from their lexical spaces: wider integer ranges, decimals over integers, floats over decimals.
+for (const t of INTEGER_TYPES) {
+  const [lo, hi] = SCALARS[t].bounds!;
+  SCALARS[t].widens = INTEGER_TYPES.filter((n) => {
+    const [nlo, nhi] = SCALARS[n].bounds!;
+    return (lo === undefined || (nlo !== undefined && nlo >= lo)) && (hi === undefined || (nhi !== undefined && nhi <= hi));
+  });
+}
+SCALARS.decimal.widens = INTEGER_TYPES;
+SCALARS.float.widens = ['double', 'decimal', ...INTEGER_TYPES];
+SCALARS.double.widens = ['float', 'decimal', ...INTEGER_TYPES];
+SCALARS.token.widens = ['language', 'qname', 'ncname', 'xml-name', 'nmtoken', 'nmtokens', 'anyURI'];
+SCALARS.normalizedString.widens = ['token', ...SCALARS.token.widens];
+SCALARS['xml-name'].widens = ['qname', 'ncname'];
+SCALARS.qname.widens = ['ncname'];
+SCALARS.nmtoken.widens = ['ncname', 'xml-name', 'qname'];
 
 export const SCALAR_NAMES = new Set<string>(Object.keys(SCALARS));
 
@@ -131,7 +173,7 @@ export function jsonAccepts(type: ScalarType, value: unknown): boolean {
     case 'string':
       return typeof value === 'string' && row.test(value);
     case 'number':
-      return typeof value === 'number';
+      return typeof value === 'number' && row.test(String(value));
     case 'boolean':
       return typeof value === 'boolean';
     case 'null':

@@ -3,11 +3,67 @@
  * (match.ts), generated (generate.ts) and compared (compare.ts); each of those
  * is a pure function over these values plus a Scope that resolves type names.
  */
-export type ScalarType = 'number' | 'string' | 'boolean' | 'null' | 'date' | 'datetime' | 'time' | 'uuid' | 'email' | 'url' | 'anything' | 'empty' | 'number-in-string';
+export type ScalarType =
+  'number' | 'string' | 'boolean' | 'null' | 'date' | 'datetime' | 'time' | 'uuid' | 'email' | 'url' | 'anything' | 'empty' | 'number-in-string' | XsdScalarType;
+
+/** XSD built-in types with a lexical space of their own (pattern/scalars-xsd.ts). */
+export type XsdScalarType =
+  | 'integer'
+  | 'long'
+  | 'int'
+  | 'short'
+  | 'byte'
+  | 'nonNegativeInteger'
+  | 'positiveInteger'
+  | 'nonPositiveInteger'
+  | 'negativeInteger'
+  | 'unsignedLong'
+  | 'unsignedInt'
+  | 'unsignedShort'
+  | 'unsignedByte'
+  | 'decimal'
+  | 'float'
+  | 'double'
+  | 'base64Binary'
+  | 'hexBinary'
+  | 'duration'
+  | 'gYear'
+  | 'gYearMonth'
+  | 'gMonth'
+  | 'gMonthDay'
+  | 'gDay'
+  | 'anyURI'
+  | 'qname'
+  | 'ncname'
+  | 'xml-name'
+  | 'nmtoken'
+  | 'nmtokens'
+  | 'token'
+  | 'normalizedString'
+  | 'language';
+
+/**
+ * Facets (XSD's word) narrowing a scalar: `(string maxLength=18 pattern="[A-Z0-9]{18}")`.
+ * Lengths count characters (octets for base64Binary and hexBinary, items for a list);
+ * bounds and digits apply to numbers. Every `pattern` must match the whole text (XSD syntax).
+ */
+export interface Facets {
+  length?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string[];
+  min?: string;
+  max?: string;
+  minExclusive?: string;
+  maxExclusive?: string;
+  totalDigits?: number;
+  fractionDigits?: number;
+}
 
 export interface ScalarPattern {
   kind: 'scalar';
   type: ScalarType;
+  facets?: Facets;
 }
 
 /** A value written literally in the contract: must be equal. */

@@ -8,6 +8,7 @@
  */
 import { InternalError, unreachable } from '../../errors';
 import { isPlaceholder } from '../../pattern/placeholder';
+import { facetsText } from '../../pattern/facets';
 import { SCALARS } from '../../pattern/scalars';
 import type { Pattern, XmlAttributePattern, XmlContent, XmlElementPattern } from '../../pattern/types';
 import { escapeAttribute, escapeText } from '../../xml/serialize';
@@ -27,14 +28,14 @@ export function placeholderText(p: Pattern): string | undefined {
 function placeholderInner(p: Pattern): string | undefined {
   switch (p.kind) {
     case 'scalar':
-      return SCALARS[p.type].written;
+      return `${SCALARS[p.type].written}${facetsText(p.facets)}`;
     case 'ref':
       return NAME.test(p.name) ? p.name : unprintable(`type name "${p.name}"`);
     case 'list':
     case 'optional': {
       const i = placeholderInner(p.inner);
       // `k:T*` and `dictionary K V*` read as a lookup and a dictionary, not as a list of them.
-      if (i === undefined || i.includes(':') || i.startsWith('dictionary ')) return undefined;
+      if (i === undefined || i.split(' ')[0].includes(':') || i.startsWith('dictionary ')) return undefined;
       return `${i}${p.kind === 'list' ? '*' : '?'}`;
     }
     case 'lookup': {
