@@ -4,6 +4,7 @@ import { createRandom, seedFrom } from '../pattern/random';
 import { resolve } from '../pattern/resolve';
 import { contentTypeFor } from './content-type';
 import type { HttpRequest } from './message';
+import { withOptionalHeadersLeftOut } from './soap-headers';
 
 /** A request for one test case, deterministic for a given seed. */
 export function buildRequest(tc: TestCase, seed = 0): HttpRequest {
@@ -28,7 +29,7 @@ export function buildRequest(tc: TestCase, seed = 0): HttpRequest {
     body = examples.get(REQUEST_BODY_COLUMN)!;
     if (!headers['content-type']) headers['content-type'] = body.trim().startsWith('<') ? 'text/xml; charset=utf-8' : 'application/json';
   } else if (s.request.body) {
-    const generated = generateBody(s.request.body, ctx);
+    const generated = generateBody(s.request.body, { ...ctx, examples: withOptionalHeadersLeftOut(s.request.body, s.scope, examples) });
     body = generated.text;
     if (!headers['content-type']) {
       const root = resolve(s.request.body, s.scope);

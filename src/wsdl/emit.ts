@@ -79,9 +79,9 @@ export class Emitter implements EmitContext {
   }
 
   /** A part typed with `type=` (rpc style): an unqualified node named after the part. */
-  typedNode(name: string, typeQ: QName): Child {
+  typedNode(name: string, typeQ: QName, occurs: Occurs = 'once'): Child {
     const content = this.contentOfType(typeQ, name);
-    return this.finish(name, undefined, content, 'once', false);
+    return this.finish(name, undefined, content, occurs, false);
   }
 
   /** A node the WSDL names with something XML does not allow: left out (a comment says so). */

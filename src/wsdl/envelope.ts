@@ -10,13 +10,15 @@ export function envelopeNamespace(v: SoapVersion): string {
 }
 
 /**
- * `<soapenv:Envelope>` with the header then the body. Without header parts the
- * Header is optional (clients differ on sending an empty one); the body holds
- * given nodes, or a pattern standing for them (a type, or (anything)).
+ * `<soapenv:Envelope>` with the header then the body. Without a required header
+ * entry the Header is optional (clients differ on sending an empty one, and
+ * leave it out when they send no entry); the body holds given nodes, or a
+ * pattern standing for them (a type, or (anything)).
  */
 export function envelope(v: SoapVersion, declarations: [string, string][], headers: XmlElementPattern[], body: XmlElementPattern[] | Pattern): XmlElementPattern {
   const p = ENVELOPE_PREFIX;
-  const header = headers.length === 0 ? element(`${p}:Header`, { occurs: 'optional' }) : element(`${p}:Header`, { children: headers });
+  const required = headers.some((h) => h.occurs === 'once');
+  const header = element(`${p}:Header`, { occurs: required ? undefined : 'optional', children: headers });
   const bodyNode = Array.isArray(body) ? element(`${p}:Body`, { children: body }) : element(`${p}:Body`, { text: body });
   const namespaces = [[`xmlns:${p}`, envelopeNamespace(v)], ...declarations].map(([name, value]) => ({ name, value }));
   return element(`${p}:Envelope`, { namespaces, children: [header, bodyNode] });

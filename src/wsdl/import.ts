@@ -4,7 +4,7 @@ import { parseContract } from '../contract/load';
 import { AccordError, InternalError } from '../errors';
 import { declaredPrefixes, NS } from './dom';
 import { Emitter, type EmitStats } from './emit';
-import { ANYTHING, element, isComment, type Child } from './emit-context';
+import { ANYTHING, element, isComment, type Child, type Occurs } from './emit-context';
 import type { XmlElementPattern } from '../pattern/types';
 import { ENVELOPE_PREFIX } from './envelope';
 import { loadWsdl, type Unresolved } from './load';
@@ -122,15 +122,16 @@ export function importWsdl(file: string, options: ImportOptions = {}): ImportRes
 
 /** Header nodes and body (nodes, or `(anything)` for a WSDL 2.0 `#any`) of one message. */
 function messageNodes(o: OperationModel, m: MessageModel, e: Emitter): MessageNodes {
-  const partNode = (p: MessageModel['body'][number]): Child[] => {
-    if (p.element) return e.globalElement(p.element);
-    if (p.type) return [e.typedNode(p.name, p.type)];
+  const partNode = (p: MessageModel['body'][number], occurs: Occurs = 'once'): Child[] => {
+    if (p.element) return e.globalElement(p.element, occurs);
+    if (p.type) return [e.typedNode(p.name, p.type, occurs)];
     if (p.any) return [];
-    return isXmlName(p.name) ? [element(p.name, { text: e.anything() })] : [];
+    return isXmlName(p.name) ? [element(p.name, { text: e.anything(), occurs })] : [];
   };
   // Nodes left out (illegal names) leave a comment inside types, and nothing at the top of a message.
   const real = (nodes: Child[]) => nodes.filter((n): n is XmlElementPattern => !isComment(n));
-  const headers = real(m.headers.flatMap((p) => partNode(p)));
+  // A header part is optional unless the binding says otherwise: services take a scope or an impersonation header when given.
+  const headers = real(m.headers.flatMap((p) => partNode(p, p.required ? 'once' : 'optional')));
   if (m.body.some((p) => p.any)) return { headers, body: ANYTHING };
   if (m.wrapper) {
     const w = m.wrapper;

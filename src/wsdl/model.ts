@@ -10,6 +10,8 @@ export interface PartModel {
   type?: QName;
   /** For WSDL 2.0 `#any`: any element. */
   any?: boolean;
+  /** A SOAP header part the binding marks required (`wsdl:required="true"`, WSDL 2.0 `required`); other header parts are optional. */
+  required?: boolean;
   /** Where the part is declared, to resolve prefixes and report lines. */
   at: Element;
 }

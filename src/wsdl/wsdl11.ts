@@ -249,7 +249,7 @@ class Wsdl11Reader {
         continue;
       }
       if (msg!.el === own) fromOwnMessage.add(partName);
-      headers.push(partModel(p, partName));
+      headers.push({ ...partModel(p, partName), required: h.getAttributeNS(NS.wsdl11, 'required') === 'true' });
     }
     return { headers, fromOwnMessage };
   }

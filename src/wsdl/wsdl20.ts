@@ -49,6 +49,16 @@ function part(io: Element | undefined, label: string): PartModel[] {
   return [{ name: label, element: resolveQName(io, el), at: io }];
 }
 
+/** The `wsoap:header` blocks a binding operation's input or output declares; optional unless `required="true"`. */
+function headers(bop: Element | undefined, direction: 'input' | 'output'): PartModel[] {
+  const io = bop ? kid(bop, NS.wsdl20, direction) : undefined;
+  if (!io) return [];
+  return kids(io, NS.wsdl20soap, 'header').flatMap((h) => {
+    const el = attr(h, 'element');
+    return el ? [{ name: resolveQName(h, el).local, element: resolveQName(h, el), required: attr(h, 'required') === 'true', at: h }] : [];
+  });
+}
+
 const isSoapBinding = (b: Component) => attr(b.el, 'type') === SOAP_BINDING_TYPE;
 
 class Wsdl20Reader {
@@ -149,8 +159,8 @@ class Wsdl20Reader {
       const ref = attr(b, 'ref');
       return ref !== undefined && resolveQName(b, ref).local === name;
     });
-    const input: MessageModel = { body: part(kid(op, NS.wsdl20, 'input'), 'In'), headers: [] };
-    const output: MessageModel | undefined = ONE_WAY.has(pattern) ? undefined : { body: part(kid(op, NS.wsdl20, 'output'), 'Out'), headers: [] };
+    const input: MessageModel = { body: part(kid(op, NS.wsdl20, 'input'), 'In'), headers: headers(bop, 'input') };
+    const output: MessageModel | undefined = ONE_WAY.has(pattern) ? undefined : { body: part(kid(op, NS.wsdl20, 'output'), 'Out'), headers: headers(bop, 'output') };
     const faults: FaultModel[] = kids(op, NS.wsdl20, 'outfault').map((f) => {
       const ref = resolveQName(f, attr(f, 'ref') ?? '').local;
       const decl = facts.faultDecls.get(ref);
