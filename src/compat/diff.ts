@@ -1,5 +1,5 @@
 import { WHERE } from '../pattern/mismatch';
-import type { Contract, Scenario } from '../contract/model';
+import { apiText, endpointText, type Contract, type Scenario } from '../contract/model';
 import type { CompareOptions, Difference } from '../pattern/compare';
 import { compareBodies, compareFields, compareHeaders, comparePath, compareQuery, samePathShape } from '../http/compare-http';
 import type { Change, ContractDiff, ScenarioDiff, Side } from './model';
@@ -28,10 +28,6 @@ export function diffContracts(older: Contract, newer: Contract): ContractDiff {
   return { older, newer, scenarios, skipped };
 }
 
-export function apiOf(s: Scenario): string {
-  return `${s.request.method} ${s.request.path} -> ${s.response.status}`;
-}
-
 interface Endpoint {
   candidates: Scenario[];
   byStatus: Map<number, Scenario[]>;
@@ -46,7 +42,7 @@ class Endpoints {
   constructor(private readonly newer: Scenario[]) {}
 
   of(o: Scenario): Endpoint {
-    const key = `${o.request.method} ${o.request.path}`;
+    const key = endpointText(o.request);
     let e = this.cache.get(key);
     if (!e) {
       const candidates = this.newer.filter((n) => n.request.method === o.request.method && samePathShape(o.request.segments, n.request.segments));
@@ -69,7 +65,7 @@ class Endpoints {
  * (checked with a quick yes/no first). With no same-named one, the closest is reported.
  */
 function diffScenario(o: Scenario, e: Endpoint): ScenarioDiff {
-  const api = apiOf(o);
+  const api = apiText(o);
   const sameStatus = e.byStatus.get(o.response.status) ?? [];
   if (sameStatus.length === 0) return { older: o, api, candidates: e.candidates, changes: [] };
   const named = sameStatus.find((n) => n.name === o.name);

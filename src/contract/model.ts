@@ -88,6 +88,16 @@ export interface Scenario {
   kafka?: string;
 }
 
+/** `POST /pets/(id:number)`: a request's endpoint as users see it in every report. */
+export function endpointText(r: Pick<RequestSpec, 'method' | 'path'>): string {
+  return `${r.method} ${r.path}`;
+}
+
+/** `POST /pets/(id:number) -> 200`: a scenario's API as the runner, the stub and the compatibility check show it. */
+export function apiText(s: Pick<Scenario, 'request' | 'response'>): string {
+  return `${endpointText(s.request)} -> ${s.response.status}`;
+}
+
 /** One runnable case: a scenario, with one Examples row when it has any. */
 export interface TestCase {
   scenario: Scenario;

@@ -1,4 +1,4 @@
-import { REQUEST_BODY_COLUMN, type Scenario, type TestCase } from '../contract/model';
+import { REQUEST_BODY_COLUMN, type TestCase } from '../contract/model';
 import { generateBody, generateText, type GenerateContext } from '../pattern/generate';
 import { createRandom, seedFrom } from '../pattern/random';
 import { resolve } from '../pattern/resolve';
@@ -48,8 +48,4 @@ export function buildRequest(tc: TestCase, seed = 0): HttpRequest {
     headers['content-type'] ??= `multipart/form-data; boundary=${boundary}`;
   }
   return { method: s.request.method, path, query, headers, body };
-}
-
-export function describeEndpoint(s: Scenario): string {
-  return `${s.request.method} ${s.request.path} -> ${s.response.status}`;
 }

@@ -1,4 +1,4 @@
-import type { PathSegment, Scenario } from '../contract/model';
+import { endpointText, type PathSegment, type Scenario } from '../contract/model';
 import { decodePercent } from '../contract/path';
 import { matchText } from '../pattern/match';
 import { append, at, type Mismatch, WHERE } from '../pattern/mismatch';
@@ -21,7 +21,7 @@ export interface RequestMatch {
 export function matchRequest(s: Scenario, req: HttpRequest, body: ParsedBody, pathSegments: string[], limit = Infinity): RequestMatch {
   const r = s.request;
   if (r.method !== req.method.toUpperCase() || !pathFits(r.segments, pathSegments)) {
-    return { endpoint: false, mismatches: [{ path: WHERE.requestPath, expected: `${r.method} ${r.path}`, actual: `${req.method} ${req.path}` }] };
+    return { endpoint: false, mismatches: [{ path: WHERE.requestPath, expected: endpointText(r), actual: endpointText(req) }] };
   }
   const out: Mismatch[] = [];
   r.segments.forEach((seg, i) => {

@@ -1,4 +1,4 @@
-import type { Contract, Scenario } from '../contract/model';
+import { endpointText, type Contract, type Scenario } from '../contract/model';
 import { ParsedBody } from '../http/body';
 import { matchRequest, splitPath } from '../http/match-request';
 import { matchResponse } from '../http/match-response';
@@ -44,5 +44,5 @@ export function checkExchange(contract: Contract, x: Exchange, pathOverride?: st
     if (mismatches.length === 0) return { scenario: s, mismatches: [] };
     if (!best || mismatches.length < best.length) best = mismatches;
   }
-  return { mismatches: best ?? [{ path: WHERE.requestPath, expected: 'a scenario for this endpoint', actual: `${req.method} ${req.path}` }] };
+  return { mismatches: best ?? [{ path: WHERE.requestPath, expected: 'a scenario for this endpoint', actual: endpointText(req) }] };
 }

@@ -1,6 +1,6 @@
-import type { TestCase } from '../contract/model';
+import { apiText, type TestCase } from '../contract/model';
 import { AccordError, formatLocation } from '../errors';
-import { buildRequest, describeEndpoint } from '../http/build-request';
+import { buildRequest } from '../http/build-request';
 import { requestUrl, send, type SendOptions } from '../http/client';
 import { matchResponse } from '../http/match-response';
 import type { HttpRequest, HttpResponse } from '../http/message';
@@ -47,7 +47,7 @@ const MAX_SHOWN_BODY = 2000;
 export function formatCaseReport(r: CaseResult, baseUrl: string): string {
   const s = r.testCase.scenario;
   const where = formatLocation({ file: s.file, line: r.testCase.row?.line ?? s.line });
-  const lines = [`Scenario "${r.testCase.name}" (${where})`, `API: ${describeEndpoint(s)} at ${baseUrl}`];
+  const lines = [`Scenario "${r.testCase.name}" (${where})`, `API: ${apiText(s)} at ${baseUrl}`];
   if (r.error) lines.push(`  ${r.error}`);
   lines.push(...formatMismatches(r.mismatches));
   if (r.request && r.target) {

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { Contract, Scenario } from '../contract/model';
+import { endpointText, type Contract, type Scenario } from '../contract/model';
 import { AccordError, formatLocation } from '../errors';
 import { FILE_LIMITS, readInputText } from '../files';
 import { excerpt } from '../printable';
@@ -81,7 +81,7 @@ function loadOne(file: string, contract: Contract): FixedExample {
     return { file, scenario: narrow(s, ex, segments), owner: s, response: ex.response };
   }
   if (closest) throw invalid(file, `its request matches no scenario of ${contract.file}; closest is "${closest.s.name}" (${where(closest.s)})`, closest.mismatches);
-  throw invalid(file, `no scenario of ${contract.file} is at ${ex.request.method} ${ex.request.path}`, []);
+  throw invalid(file, `no scenario of ${contract.file} is at ${endpointText(ex.request)}`, []);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { apiText, endpointText } from '../contract/model';
 import { AccordError, formatLocation } from '../errors';
 import type { ParsedBody } from '../http/body';
 import { formatMismatches, WHERE } from '../pattern/mismatch';
@@ -25,7 +26,7 @@ export function noMatchReport(requestLine: string, attempts: Attempt[], body: Pa
   const lines = [`accord stub: no scenario matches ${requestLine}`, ''];
   for (const { a } of near) {
     const s = a.route.scenario;
-    lines.push(`Scenario "${s.name}" (${formatLocation({ file: s.file, line: s.line })})`, `API: ${s.request.method} ${s.request.path} -> ${s.response.status}`);
+    lines.push(`Scenario "${s.name}" (${formatLocation({ file: s.file, line: s.line })})`, `API: ${apiText(s)}`);
     lines.push(...formatMismatches(a.mismatches, '  ', true));
     lines.push('');
   }
@@ -74,5 +75,5 @@ export function unknownPathReport(requestLine: string, allowed: string[], table:
 
 /** Distinct `METHOD /path` pairs, in contract order. */
 export function servedEndpoints(routes: readonly Route[]): string[] {
-  return [...new Set(routes.map((r) => `${r.scenario.request.method} ${r.scenario.request.path}`))];
+  return [...new Set(routes.map((r) => endpointText(r.scenario.request)))];
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import path from 'node:path';
 import { formatLocation } from '../../errors';
-import type { Scenario } from '../../contract/model';
+import { apiText, type Scenario } from '../../contract/model';
 import type { NotServed, ReloadResult } from '../../stub';
 import { EXIT_USAGE, ExitError, type Io } from '../exit';
 
@@ -60,9 +60,7 @@ export function registerStub(program: Command, io: Io): void {
 function servedLines(served: readonly Scenario[], notServed: readonly NotServed[], cwd: string): string[] {
   const lines = [`Serving ${served.length} scenario${served.length === 1 ? '' : 's'}:`];
   for (const s of served) {
-    lines.push(
-      `  ${s.request.method} ${s.request.path} -> ${s.response.status}  "${s.name}"${s.wip ? ' @WIP' : ''}  (${formatLocation({ file: relative(cwd, s.file), line: s.line })})`,
-    );
+    lines.push(`  ${apiText(s)}  "${s.name}"${s.wip ? ' @WIP' : ''}  (${formatLocation({ file: relative(cwd, s.file), line: s.line })})`);
   }
   if (notServed.length > 0) {
     lines.push('Not served:');
