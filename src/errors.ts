@@ -74,6 +74,16 @@ export class InternalError extends Error {
   }
 }
 
+/**
+ * The one wording of a bug at the edges (the CLI, its process, the stub): anything that reaches one and
+ * is not a user's AccordError. The stack goes where a maintainer reads it, the message where a client does.
+ */
+export function internalErrorText(e: unknown, o: { stack?: boolean; during?: string } = {}): string {
+  const bug = e instanceof Error ? e : new InternalError(String(e));
+  const detail = o.stack && bug.stack ? bug.stack : bug instanceof AccordError ? bug.describe() : bug.message;
+  return `internal error (please report it)${o.during ? ` ${o.during}` : ''}: ${detail}`;
+}
+
 /** Adds a user's error (every one of a composite) to those being gathered; anything else is a bug and goes on. */
 export function gather(errors: AccordError[], e: unknown): void {
   if (e instanceof CompositeAccordError) errors.push(...e.errors);

@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { AccordError } from '../errors';
+import { AccordError, internalErrorText } from '../errors';
 import { printable } from '../printable';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, ExitError, type Io } from './exit';
 import { registerCommands } from './commands';
@@ -48,7 +48,7 @@ function exitCodeFor(e: unknown, io: Io): number {
     io.stderr(`accord: ${e.describe()}\n`);
     return EXIT_USAGE;
   }
-  io.stderr(`accord: internal error (please report it): ${(e as Error)?.stack ?? String(e)}\n`);
+  io.stderr(`accord: ${internalErrorText(e, { stack: true })}\n`);
   return EXIT_FAILED;
 }
 
@@ -60,7 +60,7 @@ export function main(): void {
       process.exitCode = code;
     },
     (e) => {
-      process.stderr.write(`accord: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
+      process.stderr.write(`accord: ${internalErrorText(e, { stack: true })}\n`);
       process.exitCode = EXIT_FAILED;
     },
   );

@@ -17,7 +17,7 @@ export function parseGenerated(text: string, file: string): Contract {
   try {
     return parseContract(text, file);
   } catch (e) {
-    if (e instanceof AccordError) throw new InternalError(`accord wrote a contract it cannot read back (a bug): ${e.describe()}`, { cause: e });
+    if (e instanceof AccordError) throw new InternalError(`accord wrote a contract it cannot read back: ${e.describe()}`, { cause: e });
     throw e;
   }
 }

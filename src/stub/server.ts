@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Scenario } from '../contract/model';
-import { AccordError } from '../errors';
+import { AccordError, internalErrorText } from '../errors';
 import { ParsedBody } from '../http/body';
 import { XML_SLICE } from '../limits';
 import { looksLikeXml } from '../xml/parse';
@@ -243,8 +243,9 @@ function answer(table: RouteTable, req: IncomingMessage, res: ServerResponse, bo
 
 function internalError(res: ServerResponse, requestLine: string, e: unknown, o: HandlerOptions): void {
   // Contracts are checked at start-up, so this is a bug; the client still gets a clear answer, not a dropped socket.
-  o.log(`accord stub: internal error answering ${requestLine}: ${(e as Error)?.stack ?? String(e)}`);
-  if (!res.headersSent) send(res, 500, `accord stub: internal error answering ${requestLine}: ${e instanceof AccordError ? e.describe() : (e as Error)?.message}\n`);
+  const during = `answering ${requestLine}`;
+  o.log(`accord stub: ${internalErrorText(e, { stack: true, during })}`);
+  if (!res.headersSent) send(res, 500, `accord stub: ${internalErrorText(e, { during })}\n`);
   else res.destroy();
 }
 

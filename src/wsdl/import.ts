@@ -112,10 +112,7 @@ export function importWsdl(file: string, options: ImportOptions = {}): ImportRes
   try {
     parseContract(text, `${basename(file)}.spec`);
   } catch (e) {
-    throw new InternalError(
-      `accord wrote a contract from ${set.root.file} that it cannot read back (a bug, please report it): ${e instanceof AccordError ? e.describe() : String(e)}`,
-      { cause: e },
-    );
+    throw new InternalError(`accord wrote a contract from ${set.root.file} that it cannot read back: ${e instanceof AccordError ? e.describe() : String(e)}`, { cause: e });
   }
   return { text, summary };
 }
