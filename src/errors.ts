@@ -75,6 +75,26 @@ export class InternalError extends Error {
 }
 
 /**
+ * The one form of a control-flow exception: a walk that ends early (a fast path that cannot go on, a
+ * budget spent, a comparison that has its answer) throws its own Stop, made once, and the function that
+ * began the walk catches that one (`untilStopped`) and turns it into a value. A Stop is not an error: it
+ * carries no stack, never leaves the function that caught it, and a user never sees it.
+ */
+export class Stop {
+  constructor(readonly why: string) {}
+}
+
+/** What `walk` returns, or `undefined` when it threw `stop`; anything else thrown goes on. */
+export function untilStopped<T>(stop: Stop, walk: () => T): T | undefined {
+  try {
+    return walk();
+  } catch (e) {
+    if (e !== stop) throw e;
+    return undefined;
+  }
+}
+
+/**
  * The one wording of a bug at the edges (the CLI, its process, the stub): anything that reaches one and
  * is not a user's AccordError. The stack goes where a maintainer reads it, the message where a client does.
  */

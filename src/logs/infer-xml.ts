@@ -1,3 +1,4 @@
+import { Stop } from '../errors';
 import type { XmlElement } from '../xml/tree';
 import { isNamespaceDeclaration, textOf } from '../xml/tree';
 import { classifyText, type TextType, widen } from './scalar';
@@ -51,12 +52,16 @@ const MAX_ALIGN_CELLS = 250_000;
 export interface ShapeBudget {
   left: number;
   readonly limit: number;
+  /** Thrown when `left` runs out, and caught by whoever made the budget. */
+  readonly spent: Stop;
 }
 
-export class ShapeBudgetExceeded extends Error {}
+export function shapeBudget(limit: number): ShapeBudget {
+  return { left: limit, limit, spent: new Stop(`more than ${limit} distinct nodes`) };
+}
 
 export function newShape(el: XmlElement, budget?: ShapeBudget): ElementShape {
-  if (budget && --budget.left < 0) throw new ShapeBudgetExceeded(`more than ${budget.limit} distinct nodes`);
+  if (budget && --budget.left < 0) throw budget.spent;
   return { name: el.name, prefix: el.prefix, local: el.local, namespaces: [], attributes: [], textSeen: 0, slots: [], count: 0, nil: 0 };
 }
 

@@ -3,8 +3,8 @@ import type { Location } from '../errors';
 import type { XmlElement } from '../xml/tree';
 import { elementChildren, textOf } from '../xml/tree';
 import type { DecodedMessage } from './decode';
-import { AccordError } from '../errors';
-import { mergeElement, ShapeBudgetExceeded, type ElementShape, type ShapeBudget } from './infer-xml';
+import { AccordError, untilStopped } from '../errors';
+import { mergeElement, shapeBudget, type ElementShape, type ShapeBudget } from './infer-xml';
 import { mergeJson, type JsonShape } from './infer-json';
 import type { Exchange } from './pair';
 import type { Redactor } from './redact';
@@ -64,7 +64,7 @@ export class Operations {
   private readonly budget: ShapeBudget;
 
   constructor(private readonly options: GroupOptions) {
-    this.budget = { left: options.maxShapeNodes, limit: options.maxShapeNodes };
+    this.budget = shapeBudget(options.maxShapeNodes);
   }
 
   add(x: Exchange): void {
@@ -101,12 +101,17 @@ export class Operations {
     }
     op.count++;
     if (op.calls.length < MAX_CALLS_SHOWN) op.calls.push(q.at);
-    try {
+    const merged = untilStopped(this.budget.spent, () => {
       this.body(op, q, 'request');
       this.body(op, r, 'response');
-    } catch (e) {
-      if (!(e instanceof ShapeBudgetExceeded)) throw e;
-      throw new AccordError('ACCORD_ERR_LIMIT', `the logged messages hold ${e.message} by this call: they do not describe one API (is this log a sample of real traffic?)`, q.at);
+      return true;
+    });
+    if (!merged) {
+      throw new AccordError(
+        'ACCORD_ERR_LIMIT',
+        `the logged messages hold ${this.budget.spent.why} by this call: they do not describe one API (is this log a sample of real traffic?)`,
+        q.at,
+      );
     }
     const action = q.headers?.soapaction;
     if (soap && action !== undefined) {

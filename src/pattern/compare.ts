@@ -1,3 +1,4 @@
+import { Stop, untilStopped } from '../errors';
 import { deref, type CompareContext } from './compare-context';
 import { compareArrays, compareDictionaries, compareLists, compareObjects, dictionaryOverObject, listOverArray } from './compare-json';
 import { acceptsValue, finiteValues } from './compare-scalar';
@@ -32,14 +33,10 @@ export type { CompareOptions, Difference, DifferenceKind, DifferenceTarget, Text
  */
 
 /** Thrown inside a comparison that stops at its first difference; never escapes this module. */
-const STOP = Symbol('stop');
+const STOP = new Stop('the first difference is found');
 
 export function run(c: Comparer, work: () => void): Difference[] {
-  try {
-    work();
-  } catch (e) {
-    if (e !== STOP) throw e;
-  }
+  untilStopped(STOP, work);
   return c.differences;
 }
 

@@ -1,3 +1,4 @@
+import { Stop, untilStopped } from '../errors';
 import type { ExampleRow, Scenario } from '../contract/model';
 import { attributeValue, elementText, occurrences, slotElement, XML_NODE_BUDGET, type GenerateContext } from '../pattern/generate';
 import type { Random } from '../pattern/random';
@@ -28,21 +29,16 @@ const MAX_COMPILED_DEPTH = 20;
 /** Compiled parts beyond this are left to the core generator too (nothing real comes near). */
 const MAX_PARTS = 5_000;
 
-class GiveUp extends Error {}
+const GIVE_UP = new Stop('too deep or too large to compile');
 
 export function compileXmlTemplate(s: Scenario, row?: ExampleRow): XmlTemplate | undefined {
   if (!s.response.body) return undefined;
   const examples = row?.values;
   const compiler = new Compiler(s.scope);
-  let emit: Emit;
-  try {
-    const root = resolve(s.response.body, s.scope);
-    if (root.kind !== 'xml') return undefined;
-    emit = compiler.element(root, 0, true);
-  } catch (e) {
-    if (e instanceof GiveUp) return undefined;
-    throw e;
-  }
+  const root = resolve(s.response.body, s.scope);
+  if (root.kind !== 'xml') return undefined;
+  const emit = untilStopped(GIVE_UP, () => compiler.element(root, 0, true));
+  if (!emit) return undefined;
   const scope = s.scope;
   return (rng) => {
     const out: string[] = [];
@@ -64,7 +60,7 @@ class Compiler {
 
   /** generateXml: how many times the node occurs, then the node itself. */
   element(p: XmlElementPattern, depth: number, root = false): Emit {
-    if (depth > MAX_COMPILED_DEPTH || ++this.parts > MAX_PARTS) throw new GiveUp();
+    if (depth > MAX_COMPILED_DEPTH || ++this.parts > MAX_PARTS) throw GIVE_UP;
     const eff = effectiveElement(p, this.scope);
     const one = this.oneElement(eff, depth + 1);
     return (ctx, out) => {

@@ -1,4 +1,4 @@
-import { AccordError } from '../errors';
+import { AccordError, Stop, untilStopped } from '../errors';
 import type { XmlAttribute, XmlElement, XmlNode } from './tree';
 
 /**
@@ -39,19 +39,16 @@ const ONLY_SPACE = /^[ \t\n]*$/;
 const ENTITY = /&(lt|gt|amp|quot|apos);/g;
 const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
-class Bail extends Error {}
-const BAIL = new Bail();
+/** Anything the fast path does not handle: the full parser reads the document instead. */
+const BAIL = new Stop('not a plain document');
 
 export function fastParseXml(text: string, limits: FastLimits): XmlElement | undefined {
   if (awkward(text)) return undefined;
-  try {
+  return untilStopped(BAIL, () => {
     const scan = new Scan(text, limits);
     scan.step(text.length);
     return scan.finish();
-  } catch (e) {
-    if (e === BAIL) return undefined;
-    throw e;
-  }
+  });
 }
 
 /**
@@ -72,8 +69,9 @@ export async function fastParseXmlInSlices(text: string, limits: FastLimits, sli
       await pause();
     }
   } catch (e) {
-    if (e === BAIL) return undefined;
-    throw e;
+    // untilStopped, across the awaits.
+    if (e !== BAIL) throw e;
+    return undefined;
   }
 }
 
