@@ -3,6 +3,7 @@ import { MESSAGES, renderSentence } from './messages';
 import type { ContractDiff, Finding, ScenarioResult, Verdict } from './model';
 import type { Contract } from '../contract/model';
 import { RULES } from './rules';
+import { locateFinding } from './locate';
 
 /** Stage two: every rule over every scenario's diff. */
 export function judge(diff: ContractDiff): Verdict {
@@ -11,7 +12,14 @@ export function judge(diff: ContractDiff): Verdict {
     for (const rule of RULES) {
       for (const hit of rule.check(d)) {
         const msg = MESSAGES[rule.id];
-        findings.push({ ...hit, rule: rule.id, side: rule.side, message: `${d.api}: ${renderSentence(msg.sentence, hit)}`, reason: msg.reason });
+        findings.push({
+          ...hit,
+          rule: rule.id,
+          side: rule.side,
+          message: `${d.api}: ${renderSentence(msg.sentence, hit)}`,
+          reason: msg.reason,
+          location: locateFinding(hit.path, d),
+        });
       }
     }
     const result: ScenarioResult = { scenario: d.older.name, line: d.older.line, api: d.api, compatible: findings.length === 0, findings };

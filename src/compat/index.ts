@@ -5,13 +5,16 @@ import { AccordError, gather, throwGathered } from '../errors';
 import { checkCompatibility } from './check';
 import { versionHint } from './naming';
 import type { FileReport } from './report';
-import type { FilePair } from './sources';
+import type { FilePair, Version } from './sources';
+import type { Verdict } from './model';
+import { locateInWsdl, readWsdlSide, type WsdlSide } from './wsdl-versions';
 
 export { checkCompatibility, judge } from './check';
 export { diffContracts } from './diff';
 export { RULES, RULES_BY_ID } from './rules';
 export { MESSAGES } from './messages';
 export { formatJson, formatText, type FileReport } from './report';
+export { formatError, formatGithub, formatJunit, formatSarif, type CiFormat } from './ci-formats';
 export type { Verdict, Finding, Change, ScenarioDiff, ContractDiff, Rule } from './model';
 
 const LENIENT: BuildOptions = { checkExamples: false };
@@ -28,6 +31,7 @@ export function compareVersions(pair: FilePair, parse: (text: string, file: stri
   if (!pair.older && !pair.newer) throw new Error(`internal: ${pair.file} has neither version`);
   // Examples are not part of the promise: a version with a stale Examples cell is still compared.
   // Both versions are read before any error is thrown, so a user sees every error of both at once.
+  if (pair.older?.wsdl || pair.newer?.wsdl) return compareWsdlVersions(pair, parse);
   const errors: AccordError[] = [];
   const read = (version: { text: string; label: string }): Contract | undefined => {
     try {
@@ -42,20 +46,45 @@ export function compareVersions(pair: FilePair, parse: (text: string, file: stri
   const unchanged = pair.older && pair.newer && pair.older.text === pair.newer.text;
   const older = pair.older ? (unchanged ? newer : read(pair.older)) : undefined;
   throwGathered(errors);
-  if (!older) {
-    return {
-      file: pair.file,
-      status: 'new',
-      newer: pair.newer!.label,
-      note: pair.olderWhere,
-      inFolder: pair.inFolder,
-      verdict: { compatible: true, testsRun: 0, passed: 0, failed: 0, results: [], skipped: [] },
-    };
-  }
+  if (!older) return newContract(pair);
+  return judged(pair, older, newer);
+}
+
+function judged(pair: FilePair, older: Contract, newer: Contract | undefined, locate?: (v: Verdict) => void): FileReport {
   const verdict = checkCompatibility(older, newer ?? empty(pair.file));
+  locate?.(verdict);
   const report: FileReport = { file: pair.file, status: newer ? 'compared' : 'removed', older: pair.older!.label, inFolder: pair.inFolder, verdict };
   if (newer) report.newer = pair.newer!.label;
   else report.note = pair.newerWhere;
   if (!verdict.compatible) report.hint = versionHint(pair.versioned ?? pair.file);
   return report;
+}
+
+function newContract(pair: FilePair): FileReport {
+  return {
+    file: pair.file,
+    status: 'new',
+    newer: pair.newer!.label,
+    note: pair.olderWhere,
+    inFolder: pair.inFolder,
+    verdict: { compatible: true, testsRun: 0, passed: 0, failed: 0, results: [], skipped: [] },
+  };
+}
+
+/** Two WSDL versions, each imported in memory, judged as contracts, the findings pointed at WSDL lines. */
+function compareWsdlVersions(pair: FilePair, parse: (text: string, file: string, options?: BuildOptions) => Contract): FileReport {
+  const errors: AccordError[] = [];
+  const read = (v: Version): WsdlSide | undefined => {
+    try {
+      return readWsdlSide(v.wsdl!, v.label, parse, LENIENT);
+    } catch (e) {
+      gather(errors, e);
+      return undefined;
+    }
+  };
+  const newer = pair.newer ? read(pair.newer) : undefined;
+  const older = pair.older ? read(pair.older) : undefined;
+  throwGathered(errors);
+  if (!older) return newContract(pair);
+  return judged(pair, older.contract, newer?.contract, (v) => locateInWsdl(v, older, newer));
 }

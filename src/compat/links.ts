@@ -4,6 +4,7 @@ import { readContractFile } from '../contract/load';
 import { AccordError } from '../errors';
 import { decodeText, FILE_LIMITS, ioError, limitError, shownPath } from '../files';
 import { entryAt, readBlob, SYMLINK_MODE } from './git';
+import type { WsdlSource } from './wsdl-versions';
 
 /**
  * Contracts read in the git modes, where the files may come from someone
@@ -18,6 +19,8 @@ export interface Version {
   /** Where the text came from, for messages: "HEAD:contracts/api.spec", "contracts/api.spec". */
   label: string;
   text: string;
+  /** A WSDL version: compared as the contract imported from it (`text` is then unused). */
+  wsdl?: WsdlSource;
 }
 
 function refused(message: string): AccordError {

@@ -72,6 +72,16 @@ export interface Rule {
   check(diff: ScenarioDiff): Hit[];
 }
 
+/** Where a finding points: a line of the newer version (the changed node, or its nearest ancestor there) or, when the newer has no such scenario, of the older. */
+export interface FindingLocation {
+  version: 'older' | 'newer';
+  line: number;
+  /** For a node the newer version removed: its line in the older version. */
+  olderLine?: number;
+  /** Set when the line is not in the compared contract file itself (a WSDL or XSD it was imported from). */
+  file?: string;
+}
+
 export interface Finding extends Hit {
   rule: string;
   side: RuleSide;
@@ -79,6 +89,7 @@ export interface Finding extends Hit {
   message: string;
   /** Why it breaks someone. */
   reason: string;
+  location: FindingLocation;
 }
 
 export interface ScenarioResult {

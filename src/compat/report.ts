@@ -1,4 +1,5 @@
-import type { Verdict } from './model';
+import { printable } from '../printable';
+import type { Finding, Verdict } from './model';
 
 /** One contract file's outcome: compared, new (no older version), or gone (no newer version). */
 export interface FileReport {
@@ -36,7 +37,7 @@ export function formatText(reports: readonly FileReport[]): string {
       if (res.compatible) continue;
       lines.push('', `In scenario "${res.scenario}"`, `API: ${res.api}`);
       for (const f of res.findings) {
-        lines.push('', `  >> ${f.path}`, '', `  ${f.message}`, `  Why: ${f.reason} [${f.rule}]`);
+        lines.push('', `  >> ${f.path}`, '', `  ${f.message}`, `  Why: ${f.reason} [${f.rule}]`, `  At: ${findingWhere(r, f)}`);
       }
     }
     if (r.hint) lines.push('', r.hint);
@@ -77,9 +78,32 @@ export function formatJson(reports: readonly FileReport[]): string {
       passed: r.verdict.passed,
       failed: r.verdict.failed,
       skipped: r.verdict.skipped,
-      results: r.verdict.results,
+      results: r.verdict.results.map((res) => ({ ...res, findings: res.findings.map((f) => ({ ...f, where: findingWhere(r, f) })) })),
       hint: r.hint ?? null,
     })),
   };
-  return `${JSON.stringify(doc, null, 2)}\n`;
+  return `${JSON.stringify(cleanDocument(doc), null, 2)}\n`;
+}
+
+/** The file and line a finding points at, as CI tools take them: the line only when it is a line of that file. */
+export function findingPlace(r: FileReport, f: Finding): { file: string; line?: number } {
+  if (f.location.file) return { file: f.location.file, line: f.location.line };
+  if (f.location.version === 'newer') return { file: r.file, line: f.location.line };
+  return { file: r.file };
+}
+
+/** `contracts/x.spec:12`, `HEAD:contracts/x.spec:12`, `service.wsdl:40`: where a finding is, in words. */
+export function findingWhere(r: FileReport, f: Finding): string {
+  if (f.location.file) return `${f.location.file}:${f.location.line}`;
+  const file = f.location.version === 'newer' ? (r.newer ?? r.file) : (r.older ?? r.file);
+  const older = f.location.olderLine !== undefined ? ` (was ${r.older ?? 'older'}:${f.location.olderLine})` : '';
+  return `${file}:${f.location.line}${older}`;
+}
+
+/** Every string of a JSON document made printable (JSON.stringify leaves DEL, C1 controls and bidi marks as they are). */
+export function cleanDocument<T>(value: T): T {
+  if (typeof value === 'string') return printable(value) as T;
+  if (Array.isArray(value)) return value.map((v) => cleanDocument(v)) as T;
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [printable(k), cleanDocument(v)])) as T;
+  return value;
 }

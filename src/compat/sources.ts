@@ -4,6 +4,7 @@ import { AccordError } from '../errors';
 import { readContractFile } from '../contract/load';
 import { listFiles, objectType, repoRoot, requireCommit, resolveCommit } from './git';
 import { committedVersion, isLink, workingVersion, type Version } from './links';
+import { isWsdlFile, wsdlAtCommit, wsdlOnDisk } from './wsdl-versions';
 
 export type { Version } from './links';
 
@@ -81,6 +82,19 @@ export function plainPairs(olderArg: string, newerArg: string, cwd: string): Fil
   if (!kn) throw usage(`no such file or folder: ${newerArg}`);
   if (ko !== kn)
     throw usage(`compare a file with a file or a folder with a folder: ${olderArg} is a ${ko === 'dir' ? 'folder' : 'file'}, ${newerArg} is a ${kn === 'dir' ? 'folder' : 'file'}`);
+  if (ko === 'file' && (isWsdlFile(olderArg) || isWsdlFile(newerArg))) {
+    if (!isWsdlFile(olderArg) || !isWsdlFile(newerArg)) throw usage(`compare a WSDL with a WSDL: ${isWsdlFile(olderArg) ? newerArg : olderArg} is not a .wsdl file`);
+    return [
+      {
+        file: newerArg,
+        versioned: olderArg,
+        older: { label: olderArg, text: '', wsdl: wsdlOnDisk(olderArg, cwd) },
+        newer: { label: newerArg, text: '', wsdl: wsdlOnDisk(newerArg, cwd) },
+        olderWhere: olderArg,
+        newerWhere: newerArg,
+      },
+    ];
+  }
   if (ko === 'file') {
     return [
       {
@@ -142,6 +156,10 @@ export async function workingTreePairs(arg: string, cwd: string): Promise<FilePa
   const { root, rel } = await locate(arg, cwd);
   if (!kind) throw usage(`${arg} is not in the working tree (no such file or folder)`);
   const head = await resolveCommit(root, 'HEAD');
+  if (kind === 'file' && isWsdlFile(rel)) {
+    const older = head && (await objectType(root, head, rel)) === 'blob' ? { label: `HEAD:${rel}`, text: '', wsdl: await wsdlAtCommit(root, head, rel, 'HEAD') } : undefined;
+    return [{ file: arg, older, newer: { label: arg, text: '', wsdl: wsdlOnDisk(arg, cwd) }, olderWhere: 'HEAD', newerWhere: 'the working tree' }];
+  }
   if (kind === 'file') {
     const older = head && (await objectType(root, head, rel)) === 'blob' ? await committedVersion(root, head, rel, 'HEAD') : undefined;
     return [{ file: arg, older, newer: workingVersion(root, abs, arg), olderWhere: 'HEAD', newerWhere: 'the working tree' }];
@@ -171,6 +189,27 @@ export async function commitPairs(arg: string, newerRef: string, olderRef: strin
   if (kind === 'blob') {
     const olderKind = await objectType(root, older, rel);
     if (olderKind === 'tree') throw new AccordError('ACCORD_ERR_GIT', `${arg} is a folder in ${olderRef} and a file in ${newerRef}`);
+    if (isWsdlFile(rel)) {
+      // The newer side keeps the path as the user wrote it: CI annotations land on the file in the checkout.
+      const newerWsdl = await wsdlAtCommit(root, newer, rel, newerRef);
+      const shownNewer = {
+        ...newerWsdl,
+        shown: (f: string) =>
+          path
+            .join(path.relative(cwd, root), newerWsdl.shown(f).slice(newerRef.length + 1))
+            .split(path.sep)
+            .join('/'),
+      };
+      return [
+        {
+          file: arg,
+          older: olderKind === 'blob' ? { label: `${olderRef}:${rel}`, text: '', wsdl: await wsdlAtCommit(root, older, rel, olderRef) } : undefined,
+          newer: { label: arg, text: '', wsdl: shownNewer },
+          olderWhere: olderRef,
+          newerWhere: newerRef,
+        },
+      ];
+    }
     return [
       {
         file: arg,

@@ -6,7 +6,7 @@ import { nodeTypeNames, parsePlaceholder, referencedNames } from '../pattern/pla
 import { LayeredMap } from '../pattern/layered-map';
 import { followRefs } from '../pattern/resolve';
 import { isScalarName } from '../pattern/scalars';
-import type { JsonField, Pattern, ScalarType } from '../pattern/types';
+import type { JsonField, Pattern, ScalarType, XmlElementPattern } from '../pattern/types';
 import { closest } from '../suggest';
 import { checkExamples } from './check-examples';
 import { notAContract } from './gherkin';
@@ -162,7 +162,9 @@ function patternArgument(step: Step, inline: string, what: string): Pattern {
   const text = inline.trim() !== '' ? inline : step.docString?.content;
   if (text === undefined || text.trim() === '') throw syntax(`${what} needs a value: a placeholder such as (number), a type (Name), XML, JSON or a """ block`);
   try {
-    return patternFromText(text);
+    // XML nodes count their lines from the text's first line; the model keeps lines of the file, so a report can point at a node.
+    const first = inline.trim() !== '' ? step.location.line - 1 : (step.docString?.location.line ?? step.location.line);
+    return atFileLines(patternFromText(text), first + leadingLines(text));
   } catch (e) {
     if (e instanceof AccordError && inline.trim() === '' && step.docString && e.location.line !== undefined) {
       throw new AccordError(e.code, `${what}: ${e.message}`, { line: step.docString.location.line + e.location.line, column: e.location.column });
@@ -170,6 +172,23 @@ function patternArgument(step: Step, inline: string, what: string): Pattern {
     if (e instanceof AccordError) throw new AccordError(e.code, `${what}: ${e.message}`);
     throw e;
   }
+}
+
+/** Blank lines before the text: the parser reads it trimmed. */
+function leadingLines(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length && text.charCodeAt(i) <= 32; i++) if (text[i] === '\n') n++;
+  return n;
+}
+
+function atFileLines(p: Pattern, offset: number): Pattern {
+  if (p.kind !== 'xml') return p;
+  const walk = (el: XmlElementPattern): void => {
+    if (el.line !== undefined) el.line += offset;
+    for (const c of el.content) if (c.kind === 'xml') walk(c);
+  };
+  walk(p);
+  return p;
 }
 
 function applyStep(draft: Draft, step: Step, notes: ContractNote[]): void {

@@ -5,6 +5,10 @@ import type { FileReport } from '../../compat';
 import type { FilePair } from '../../compat/sources';
 import { EXIT_FAILED, EXIT_USAGE, ExitError, writeDocument, type Io } from '../exit';
 import { startProgress } from '../progress';
+import { quoted } from '../../printable';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- package.json sits outside src/
+const VERSION = (require('../../../package.json') as { version: string }).version;
 
 // Loaded only when the command runs, so other commands (the stub's start-up) do not pay for it.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -12,8 +16,12 @@ const compat = () => require('../../compat') as typeof import('../../compat');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const sources = () => require('../../compat/sources') as typeof import('../../compat/sources');
 
+const FORMATS = ['text', 'json', 'junit', 'github', 'sarif'] as const;
+type Format = (typeof FORMATS)[number];
+
 interface Options {
   json?: boolean;
+  format?: string;
 }
 
 /**
@@ -29,7 +37,8 @@ export function registerCompatible(program: Command, io: Io): void {
     .showHelpAfterError(false)
     .argument('[older]', 'older contract file (or folder)')
     .argument('[newer]', 'newer contract file (or folder)')
-    .option('--json', 'print the verdict as JSON')
+    .option('--json', 'print the verdict as JSON (the same as --format json)')
+    .option('--format <format>', `how to print the verdict: ${FORMATS.join(', ')}`)
     .addHelpText(
       'after',
       `
@@ -37,16 +46,24 @@ Examples:
   accord compatible git file contracts/api_math_v1.spec
   accord compatible git commits contracts/api_math_v1.spec HEAD HEAD^1
   accord compatible old/api_math_v1.spec new/api_math_v1.spec
+  accord compatible old/service.wsdl new/service.wsdl
+  accord compatible git commits contracts HEAD HEAD^1 --format github
 
 Exit codes: 0 compatible, 1 not backward compatible, 2 usage or input error.`,
     )
     .action(async (older: string | undefined, newer: string | undefined, opts: Options) => {
-      if (!older || !newer)
-        throw new ExitError(
-          EXIT_USAGE,
-          'accord compatible: give two contracts (older, then newer), or use "compatible git file <path>" / "compatible git commits <path> <newer> <older>"',
-        );
-      await check(() => sources().plainPairs(older, newer, io.cwd), opts, io);
+      await check(
+        () => {
+          if (!older || !newer)
+            throw new ExitError(
+              EXIT_USAGE,
+              'accord compatible: give two contracts (older, then newer), or use "compatible git file <path>" / "compatible git commits <path> <newer> <older>"',
+            );
+          return sources().plainPairs(older, newer, io.cwd);
+        },
+        opts,
+        io,
+      );
     });
 
   const git = compatible
@@ -61,7 +78,8 @@ Exit codes: 0 compatible, 1 not backward compatible, 2 usage or input error.`,
     .command('file')
     .description('compare the working-tree version of a contract (or every contract under a folder) with its version at HEAD')
     .argument('<contract_path>', 'contract file or folder in a git work tree')
-    .option('--json', 'print the verdict as JSON')
+    .option('--json', 'print the verdict as JSON (the same as --format json)')
+    .option('--format <format>', `how to print the verdict: ${FORMATS.join(', ')}`)
     .action(async (file: string, opts: Options, cmd: Command) => {
       await check(() => sources().workingTreePairs(file, io.cwd), merged(opts, cmd), io);
     });
@@ -71,20 +89,45 @@ Exit codes: 0 compatible, 1 not backward compatible, 2 usage or input error.`,
     .argument('<contract_path>', 'contract file or folder in a git work tree')
     .argument('<newer_ref>', 'newer commit: HEAD, a branch, a hash ...')
     .argument('<older_ref>', 'older commit: HEAD^1, main~3, a hash ...')
-    .option('--json', 'print the verdict as JSON')
+    .option('--json', 'print the verdict as JSON (the same as --format json)')
+    .option('--format <format>', `how to print the verdict: ${FORMATS.join(', ')}`)
     .action(async (file: string, newerRef: string, olderRef: string, opts: Options, cmd: Command) => {
       await check(() => sources().commitPairs(file, newerRef, olderRef, io.cwd), merged(opts, cmd), io);
     });
 }
 
-/** `--json` may be written before `git` (an option of `compatible`) or after the subcommand. */
+/** `--json` and `--format` may be written before `git` (options of `compatible`) or after the subcommand. */
 function merged(opts: Options, cmd: Command): Options {
-  let json = opts.json;
-  for (let c: Command | null = cmd.parent; c && !json; c = c.parent) json = (c.opts() as Options).json;
-  return { json };
+  let { json, format } = opts;
+  for (let c: Command | null = cmd.parent; c; c = c.parent) {
+    const o = c.opts() as Options;
+    json ||= o.json;
+    format ??= o.format;
+  }
+  return { json, format };
+}
+
+/** The format asked for; a wrong one is a usage error (exit 2), said in text since no format is known. */
+function formatOf(opts: Options): Format {
+  const f = opts.format ?? (opts.json ? 'json' : 'text');
+  if (!(FORMATS as readonly string[]).includes(f)) throw new ExitError(EXIT_USAGE, `accord compatible: unknown --format ${quoted(f)}: use one of ${FORMATS.join(', ')}`);
+  if (opts.json && f !== 'json') throw new ExitError(EXIT_USAGE, `accord compatible: --json and --format ${f} ask for two formats: give one`);
+  return f as Format;
 }
 
 async function check(pairs: () => FilePair[] | Promise<FilePair[]>, opts: Options, io: Io): Promise<void> {
+  const format = formatOf(opts);
+  try {
+    await compare(pairs, format, io);
+  } catch (e) {
+    // Exit 1 has printed its report; a mistake (exit 2) still gives CI a document it can read, and the message on stderr.
+    const usage = e instanceof AccordError || (e instanceof ExitError && e.exitCode === EXIT_USAGE);
+    if (usage && format !== 'text') writeDocument(io, compat().formatError(format, e, (e as Error).message, VERSION));
+    throw e;
+  }
+}
+
+async function compare(pairs: () => FilePair[] | Promise<FilePair[]>, format: Format, io: Io): Promise<void> {
   const reports: FileReport[] = [];
   const errors: AccordError[] = [];
   const list = await pairs();
@@ -97,6 +140,9 @@ async function check(pairs: () => FilePair[] | Promise<FilePair[]>, opts: Option
         reports.push(compat().compareVersions(pair, parseContractCached));
       } catch (e) {
         gather(errors, e);
+      } finally {
+        pair.older?.wsdl?.dispose?.();
+        pair.newer?.wsdl?.dispose?.();
       }
     }
   } finally {
@@ -104,8 +150,16 @@ async function check(pairs: () => FilePair[] | Promise<FilePair[]>, opts: Option
   }
   // Every contract error of every file, printed by the entry point as the stub's are (exit 2).
   throwGathered(errors);
-  if (opts.json) writeDocument(io, compat().formatJson(reports));
-  else io.stdout(compat().formatText(reports));
+  writeReport(reports, format, io);
   // Exit 0 is the normal return; a break is exit 1, with the report already printed.
   if (!reports.every((r) => r.verdict.compatible)) throw new ExitError(EXIT_FAILED);
+}
+
+function writeReport(reports: FileReport[], format: Format, io: Io): void {
+  const c = compat();
+  if (format === 'text') io.stdout(c.formatText(reports));
+  else if (format === 'json') writeDocument(io, c.formatJson(reports));
+  else if (format === 'junit') writeDocument(io, c.formatJunit(reports));
+  else if (format === 'github') writeDocument(io, c.formatGithub(reports));
+  else writeDocument(io, c.formatSarif(reports, VERSION));
 }

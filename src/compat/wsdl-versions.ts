@@ -1,0 +1,158 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { BuildOptions } from '../contract/build';
+import type { Contract } from '../contract/model';
+import { AccordError, CompositeAccordError } from '../errors';
+import { FILE_LIMITS } from '../files';
+import type { LoadedSet } from '../wsdl/load';
+import { entryAt, readBlob, SYMLINK_MODE } from './git';
+import type { FindingLocation, Verdict } from './model';
+import { WsdlLines, type WsdlPlace } from './wsdl-lines';
+
+/**
+ * A WSDL version compared as the contract accord's importer writes from it,
+ * imported in memory: the same scenarios, types and patterns a user would get
+ * from `accord import wsdl`, so every construct the importer understands (and
+ * every one it learns later) takes part in the check with no code here.
+ * Findings are then pointed at the WSDL or XSD line of the changed node.
+ */
+
+/** A WSDL on disk (a user's file, or a commit's files written to a temp folder), and how its files are named to the user. */
+export interface WsdlSource {
+  path: string;
+  /** An absolute path of a loaded file, as the user should see it ("HEAD:wsdl/types.xsd", "wsdl/types.xsd"). */
+  shown(file: string): string;
+  /** Removes what was written for it (a commit's files). */
+  dispose?(): void;
+}
+
+export function isWsdlFile(name: string): boolean {
+  return path.extname(name).toLowerCase() === '.wsdl';
+}
+
+// The importer is a job of its own: loaded only when a WSDL is compared (architecture.md: compat -> wsdl).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const wsdl = () => require('../wsdl') as typeof import('../wsdl');
+
+export interface WsdlSide {
+  contract: Contract;
+  lines: WsdlLines;
+  source: WsdlSource;
+}
+
+/** Imports one version; errors name the user's files (not a temp folder). */
+export function readWsdlSide(source: WsdlSource, label: string, parse: (text: string, file: string, options?: BuildOptions) => Contract, options: BuildOptions): WsdlSide {
+  try {
+    const { text } = wsdl().importWsdl(source.path);
+    const set: LoadedSet = wsdl().loadWsdl(source.path);
+    return { contract: parse(text, label, options), lines: new WsdlLines(set), source };
+  } catch (e) {
+    throw renamed(e, source);
+  }
+}
+
+function renamed(e: unknown, source: WsdlSource): unknown {
+  const one = (x: AccordError) => new AccordError(x.code, x.message, { ...x.location, file: x.location.file ? source.shown(x.location.file) : undefined }, { details: x.details });
+  if (e instanceof CompositeAccordError) return new CompositeAccordError(e.errors.map(one));
+  if (e instanceof AccordError) return one(e);
+  return e;
+}
+
+/** Points every finding at the WSDL line of its node: in the newer version when it is there, else in the older. */
+export function locateInWsdl(verdict: Verdict, older: WsdlSide, newer: WsdlSide | undefined): void {
+  for (const res of verdict.results) {
+    for (const f of res.findings) {
+      const n = newer && placeIn(newer, res.scenario, f.path);
+      const o = placeIn(older, res.scenario, f.path);
+      let location: FindingLocation | undefined;
+      if (n && (n.exact || !o?.exact)) location = at('newer', n, newer!);
+      else if (o) location = at('older', o, older);
+      if (location) {
+        if (n && o && !n.exact && o.exact) location = { ...at('newer', n, newer!), olderLine: o.line };
+        f.location = location;
+      }
+    }
+  }
+}
+
+function at(version: 'older' | 'newer', p: WsdlPlace, side: WsdlSide): FindingLocation {
+  return { version, line: p.line, file: side.source.shown(p.file) };
+}
+
+/** The node's declaration when the path is a body path below Body, else (or when not found) the operation. */
+function placeIn(side: WsdlSide, scenario: string, findingPath: string): (WsdlPlace & { exact: boolean }) | undefined {
+  const space = findingPath.indexOf(' ');
+  const where = space < 0 ? findingPath : findingPath.slice(0, space);
+  if (where === 'REQUEST.BODY' || where === 'RESPONSE.BODY') {
+    const names = findingPath
+      .slice(space + 1)
+      .split('/')
+      .map((n) => (n.endsWith(']') && n.includes('[') ? n.slice(0, n.lastIndexOf('[')) : n));
+    const body = names.indexOf('Body');
+    const found = body >= 0 ? side.lines.element(names.slice(body + 1)) : undefined;
+    if (found) return found;
+  }
+  const op = side.lines.operation(scenario);
+  return op && { ...op, exact: where !== 'REQUEST.BODY' && where !== 'RESPONSE.BODY' && !where.includes('/') };
+}
+
+/**
+ * A WSDL at a commit, with the local files it imports or includes at the same
+ * commit, written to a temp folder at their places relative to the repository
+ * root, so the importer reads them as it reads a working tree. Imports are
+ * followed as the importer reports them missing; a file outside the
+ * repository, a symlink or a missing one is left unresolved (the importer says so).
+ */
+export async function wsdlAtCommit(root: string, commit: string, rel: string, where: string): Promise<WsdlSource> {
+  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'accord-wsdl-')));
+  const dispose = () => rmSync(dir, { recursive: true, force: true });
+  const source: WsdlSource = { path: path.join(dir, rel), shown: (f) => `${where}:${path.relative(dir, f).split(path.sep).join('/')}`, dispose };
+  try {
+    const written = new Set<string>();
+    const fetch = async (file: string): Promise<boolean> => {
+      if (written.has(file)) return false;
+      written.add(file);
+      const entry = await entryAt(root, commit, file);
+      if (!entry || entry.mode === SYMLINK_MODE || entry.type !== 'blob') return false;
+      const bytes = await readBlob(root, commit, file, FILE_LIMITS.wsdlBytes);
+      if (!bytes) throw new AccordError('ACCORD_ERR_LIMIT', `${where}:${file} is larger than ${FILE_LIMITS.wsdlBytes} bytes`);
+      mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      writeFileSync(path.join(dir, file), bytes);
+      return true;
+    };
+    if (!(await fetch(rel))) throw new AccordError('ACCORD_ERR_GIT', `${rel} is not a file in ${where}`);
+    for (let round = 0; round < FILE_LIMITS.wsdlFiles; round++) {
+      const missing = wsdl()
+        .loadWsdl(source.path)
+        .unresolved.filter((u) => u.reason === 'no such file')
+        .map((u) =>
+          path
+            .relative(dir, path.resolve(path.dirname(u.file), decodeLocation(u.location)))
+            .split(path.sep)
+            .join('/'),
+        )
+        .filter((f) => !f.startsWith('../') && f !== '..' && !path.isAbsolute(f));
+      let added = false;
+      for (const f of missing) added = (await fetch(f)) || added;
+      if (!added) break;
+    }
+    return source;
+  } catch (e) {
+    dispose();
+    throw renamed(e, source);
+  }
+}
+
+/** A working-tree WSDL: read where it is, named relative to the current folder. */
+export function wsdlOnDisk(file: string, cwd: string): WsdlSource {
+  return { path: path.resolve(cwd, file), shown: (f) => path.relative(cwd, f).split(path.sep).join('/') || f };
+}
+
+function decodeLocation(loc: string): string {
+  try {
+    return decodeURIComponent(loc.trim());
+  } catch {
+    return loc.trim();
+  }
+}
