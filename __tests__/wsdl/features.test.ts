@@ -108,22 +108,25 @@ describe('XSD constructs, as written for features.wsdl', () => {
   });
 
   test('extension, group, attributeGroup from a chameleon include: one flattened type with typed attributes', () => {
-    expect(text).toContain('<SPECMATIC_TYPE id="(number)" lang.opt="(string)" schema.opt="2.0" created="(datetime)" version.opt="(number)">');
+    expect(text).toContain('<SPECMATIC_TYPE id="(int)" lang.opt="(language)" schema.opt="2.0" created="(datetime)" version.opt="(int)">');
     expect(text).toMatch(
-      /<f:first>\(string\)<\/f:first>\n\s+<f:last>\(string\)<\/f:last>\n\s+<f:age specmatic_occurs="optional">\(number\)<\/f:age>\n\s+<f:email specmatic_occurs="multiple">\(string\)<\/f:email>\n\s+<f:nickname specmatic_nillable="true">\(string\)<\/f:nickname>\n\s+<f:salary>\(number\)<\/f:salary>/,
+      /<f:first>\(string\)<\/f:first>\n\s+<f:last>\(string\)<\/f:last>\n\s+<f:age specmatic_occurs="optional">\(int\)<\/f:age>\n\s+<f:email specmatic_occurs="multiple">\(string\)<\/f:email>\n\s+<f:nickname specmatic_nillable="true">\(string\)<\/f:nickname>\n\s+<f:salary>\(decimal\)<\/f:salary>/,
     );
   });
 
-  test('simple types: enumerations (string and number) are enums; list, union, pattern and other built-ins are strings', () => {
+  test('simple types: enumerations are enums; lists, unions and facets keep their named types; built-ins with a lexical space have their own placeholder', () => {
     expect(text).toContain('enum Status (string) values active,retired');
-    expect(text).toContain('enum Priority (number) values 1,2,3');
+    expect(text).toContain('enum Priority (int) values 1,2,3');
+    expect(text).toContain('type Tags (list string)');
+    expect(text).toContain('type IdOrName (int | string)');
+    expect(text).toContain('type Code (string pattern="[A-Z]{3}")');
     for (const [node, placeholder] of [
-      ['tags', 'string'],
-      ['key', 'string'],
-      ['code', 'string'],
-      ['month', 'string'],
-      ['blob', 'string'],
-      ['count', 'number'],
+      ['tags', 'Tags'],
+      ['key', 'IdOrName'],
+      ['code', 'Code'],
+      ['month', 'gYearMonth'],
+      ['blob', 'base64Binary'],
+      ['count', 'positiveInteger'],
       ['ok', 'boolean'],
       ['when', 'date'],
       ['at', 'time'],
@@ -131,7 +134,7 @@ describe('XSD constructs, as written for features.wsdl', () => {
     ]) {
       expect(text).toContain(`<f:${node}>(${placeholder})</f:${node}>`);
     }
-    expect(text).toContain('<SPECMATIC_TYPE currency="(string)">(number)</SPECMATIC_TYPE>');
+    expect(text).toContain('<SPECMATIC_TYPE currency="(string)">(decimal)</SPECMATIC_TYPE>');
   });
 
   test('soap:header part (optional: not sent) in the request Header, operation without soap:operation gets an empty optional SOAPAction, one-way has no response', () => {

@@ -260,10 +260,8 @@ function applyStep(draft: Draft, step: Step, notes: ContractNote[]): void {
       if (!m) throw syntax('enum needs a name, a base type and values, e.g. "enum Status (string) values available,sold"');
       if (m[3]) throw syntax(`enum ${m[1]}: the base type (${m[2]}?) cannot be nullable; to make a value nullable use the enum as (${m[1]}?)`);
       if (!isScalarName(m[2])) throw syntax(`enum ${m[1]}: unknown base type (${m[2]})`);
-      const values = m[4]
-        .split(',')
-        .map((v) => v.trim())
-        .filter((v) => v !== '');
+      const values = enumValues(m[4]);
+      if (values === undefined) throw syntax(`enum ${m[1]}: values [...] must be a JSON array of strings, e.g. ["", "A B"]`);
       if (m[2] === 'number') {
         const bad = values.find((v) => Number.isNaN(Number(v)));
         if (bad) throw syntax(`enum ${m[1]} is (number) but "${bad}" is not a number`);
@@ -457,4 +455,26 @@ function exampleRows(gs: GherkinScenario): ExampleRow[] {
     }
   }
   return rows;
+}
+
+/**
+ * An enum's values: `a,b,c` (trimmed, empty ones dropped), or a JSON array of
+ * strings (`["", "A B", "x,y"]`) for values a plain list cannot carry: the
+ * empty value, commas, spaces at either end. Undefined for a malformed array.
+ */
+export function enumValues(text: string): string[] | undefined {
+  const t = text.trim();
+  if (t.startsWith('[') && t.endsWith(']')) {
+    try {
+      const parsed: unknown = JSON.parse(t);
+      if (Array.isArray(parsed) && parsed.every((v) => typeof v === 'string')) return parsed as string[];
+    } catch {
+      // not JSON: fall through to undefined
+    }
+    return undefined;
+  }
+  return t
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
 }

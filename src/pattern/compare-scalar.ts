@@ -20,6 +20,8 @@ export function finiteValues(p: Pattern, mode: TextMode): unknown[] | undefined 
       return mode === 'json' && p.base === 'number' ? p.values.map(Number) : p.values;
     case 'scalar':
       return mode === 'json' ? SCALARS[p.type].values?.json.slice() : SCALARS[p.type].values?.text.slice();
+    case 'text-list':
+    case 'union':
     case 'ref':
     case 'optional':
     case 'list':

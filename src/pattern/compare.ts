@@ -131,6 +131,18 @@ export class Comparer implements CompareContext {
     }
     if (a.kind === 'optional') return this.value(a.inner, b, path, mode);
 
+    // A union B may send any member's value; a union A accepts B when one member does.
+    if (b.kind === 'union') return b.members.forEach((m) => this.value(a, m, path, mode));
+    if (a.kind === 'union') {
+      if (!a.members.some((m) => encompasses(m, this.aScope, b, this.bScope, mode, { stopAtFirst: true }).length === 0)) this.typeDifference(a, b, path, mode);
+      return;
+    }
+    if (a.kind === 'text-list' && b.kind === 'text-list') {
+      this.value(a.item, b.item, path, mode);
+      // Lists' length facets count items, as nmtokens' row does.
+      if (looserFacet('nmtokens', a.facets, 'nmtokens', b.facets) !== undefined) this.typeDifference(a, b, path, mode);
+      return;
+    }
     if (a.kind === 'scalar' && b.kind === 'scalar') {
       // Facets: B's must imply A's (a facet A adds or tightens lets B send what A refuses).
       if (!scalarAccepts(a.type, b.type, mode) || looserFacet(a.type, a.facets, b.type, b.facets) !== undefined) this.typeDifference(a, b, path, mode);

@@ -7,6 +7,10 @@ export function describePattern(p: Pattern): string {
   switch (p.kind) {
     case 'scalar':
       return `(${SCALARS[p.type].written}${facetsText(p.facets)})`;
+    case 'text-list':
+      return `(list ${describePattern(p.item).slice(1, -1)}${facetsText(p.facets)})`;
+    case 'union':
+      return `(${p.members.map((m) => describePattern(m).replace(/^\((.*)\)$/, '$1')).join(' | ')})`;
     case 'literal':
       return JSON.stringify(p.value);
     case 'enum':

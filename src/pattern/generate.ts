@@ -7,7 +7,7 @@ import { contentSlots, effectiveElement, followRefs, resolve } from './resolve';
 import { matchJson, matchText } from './match';
 import { generateScalar } from './facets';
 import { jsonOf, SCALARS } from './scalars';
-import type { Pattern, Scope, XmlAttributePattern, XmlElementPattern } from './types';
+import type { Facets, Pattern, Scope, XmlAttributePattern, XmlElementPattern } from './types';
 
 /**
  * Generation: a value of the pattern's shape. Values come from `examples`
@@ -68,6 +68,10 @@ export function generateText(p: Pattern, ctx: GenerateContext, key?: string): st
   switch (r.kind) {
     case 'scalar':
       return generateScalar(r.type, r.facets, ctx.rng);
+    case 'text-list':
+      return Array.from({ length: listLength(r.facets, ctx) }, () => generateText(r.item, ctx)).join(' ');
+    case 'union':
+      return generateText(ctx.rng.pick(r.members), ctx);
     case 'literal':
       return String(r.value ?? '');
     case 'enum':
@@ -101,6 +105,9 @@ export function generateJson(p: Pattern, ctx: GenerateContext, key?: string): un
   switch (r.kind) {
     case 'scalar':
       return jsonOf(r.type, generateScalar(r.type, r.facets, ctx.rng));
+    case 'text-list':
+    case 'union':
+      return generateText(r, ctx);
     case 'literal':
       return r.value;
     case 'enum':
@@ -158,6 +165,13 @@ function exampleToJson(cell: string, p: Pattern, scope: Scope): unknown {
     }
   }
   return cell;
+}
+
+/** How many items a `(list T)` gets: its length facets, else as many as a repetition. */
+function listLength(f: Facets | undefined, ctx: GenerateContext): number {
+  if (f?.length !== undefined) return f.length;
+  const n = repeatCount(ctx);
+  return Math.min(Math.max(n, f?.minLength ?? 1), f?.maxLength ?? Infinity);
 }
 
 function repeatCount(ctx: GenerateContext): number {

@@ -5,7 +5,7 @@ import { append, type Mismatch, shown } from './mismatch';
 import { contentSlots, effectiveElement, resolve, type ElementSlot, type Slot } from './resolve';
 import { describeScalar, normaliseSpace, violatedFacet } from './facets';
 import { jsonAccepts, SCALARS } from './scalars';
-import type { Pattern, ScalarPattern, Scope, XmlElementPattern } from './types';
+import type { Pattern, ScalarPattern, Scope, TextListPattern, XmlElementPattern } from './types';
 import { describePattern } from './describe';
 import { parseJson } from '../json/parse';
 
@@ -34,6 +34,10 @@ export function matchText(pattern: Pattern, text: string | undefined, scope: Sco
   switch (p.kind) {
     case 'scalar':
       return matchScalar(p, text, path, text);
+    case 'text-list':
+      return matchTextList(p, text, scope, path);
+    case 'union':
+      return p.members.some((m) => matchText(m, text, scope, path).length === 0) ? [] : [{ path, expected: `one of ${describePattern(p)}`, actual: shown(text) }];
     case 'literal':
       return String(p.value ?? '') === text ? [] : [{ path, expected: shown(String(p.value ?? '')), actual: shown(text) }];
     case 'enum':
@@ -71,6 +75,9 @@ export function matchJson(pattern: Pattern, value: unknown, scope: Scope, path =
     case 'scalar':
       if (!jsonAccepts(p.type, value)) return [{ path: here, expected: describeScalar(p.type, p.facets), actual: shown(value) }];
       return p.facets && (typeof value === 'string' || typeof value === 'number') ? matchScalar(p, String(value), here, value) : [];
+    case 'text-list':
+    case 'union':
+      return typeof value === 'string' ? matchText(p, value, scope, here) : [{ path: here, expected: describePattern(p), actual: shown(value) }];
     case 'literal':
       return value === p.value ? [] : [{ path: here, expected: shown(p.value), actual: shown(value) }];
     case 'enum':
@@ -141,6 +148,19 @@ function matchScalar(p: ScalarPattern, text: string, path: string, actual: unkno
   if (!row.test(t)) return [{ path, expected: describeScalar(p.type, p.facets), actual: shown(actual) }];
   const broken = p.facets && violatedFacet(p.type, p.facets, t);
   return broken ? [{ path, expected: describeScalar(p.type, p.facets), actual: `${shown(actual)} (breaks ${broken})` }] : [];
+}
+
+/** `(list T)`: each space-separated item a T; the list's facets count items (nmtokens' row measures so) and see the whole text. */
+function matchTextList(p: TextListPattern, text: string, scope: Scope, path: string): Mismatch[] {
+  const t = normaliseSpace(text, 'collapse');
+  const out: Mismatch[] = [];
+  const items = t === '' ? [] : t.split(' ');
+  for (let i = 0; i < items.length && out.length < 10; i++) {
+    for (const m of matchText(p.item, items[i], scope, path)) out.push({ ...m, expected: `item ${i + 1} of the list: ${m.expected}` });
+  }
+  const broken = p.facets && violatedFacet('nmtokens', p.facets, t);
+  if (broken) out.push({ path, expected: describePattern(p), actual: `${shown(text)} (breaks ${broken})` });
+  return out;
 }
 
 function matchJsonArray(items: Pattern[], value: unknown, scope: Scope, path: string, limit: number): Mismatch[] {

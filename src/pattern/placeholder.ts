@@ -30,6 +30,15 @@ export function parsePlaceholder(text: string): Pattern | undefined {
 
 export function parsePlaceholderInner(inner: string): Pattern {
   if (inner === '') throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', 'empty placeholder "()"');
+  const members = unionMembers(inner);
+  if (members.length > 1) return { kind: 'union', members: members.map(parsePlaceholderInner) };
+  if (inner.startsWith('list ')) {
+    const { head, facets } = splitFacets(inner.slice(5).trim());
+    if (/\s/.test(head) || head === '') throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', `"(${inner})": a list names its item type, e.g. (list Color) or (list int maxLength=3)`);
+    const wrong = facets && inapplicableFacet('nmtokens', facets);
+    if (wrong) throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', `"(${inner})": ${wrong} does not apply to a list (its length facets count items)`);
+    return facets ? { kind: 'text-list', item: parsePlaceholderInner(head), facets } : { kind: 'text-list', item: parsePlaceholderInner(head) };
+  }
   const dict = /^dictionary\s+(\S+)\s+(\S+)$/.exec(inner) ?? /^(string|number):\s+(\S+)$/.exec(inner);
   if (dict) return { kind: 'dictionary', key: parsePlaceholderInner(dict[1]), value: parsePlaceholderInner(dict[2]) };
   const lookup = /^([A-Za-z_][\w.-]*):\s*([^\s:]+)$/.exec(inner);
@@ -54,6 +63,24 @@ export function parsePlaceholderInner(inner: string): Pattern {
   return { kind: 'ref', name: inner };
 }
 
+/** `A | B | C` split at each `|` outside a facet's quoted value (one member when there is none). */
+function unionMembers(inner: string): string[] {
+  const out: string[] = [];
+  let quoted = false;
+  let start = 0;
+  for (let i = 0; i < inner.length; i++) {
+    if (inner[i] === '"') quoted = !quoted;
+    else if (inner[i] === '|' && !quoted) {
+      out.push(inner.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  out.push(inner.slice(start).trim());
+  if (out.length > 1 && out.some((m) => m === ''))
+    throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', `"(${inner})": a union names a type on each side of "|", e.g. (date | datetime)`);
+  return out;
+}
+
 /** Names referred to by a pattern (directly), for checking that every type exists. */
 export function referencedNames(p: Pattern, out: Set<string> = new Set()): Set<string> {
   switch (p.kind) {
@@ -70,6 +97,12 @@ export function referencedNames(p: Pattern, out: Set<string> = new Set()): Set<s
       break;
     case 'array':
       for (const i of p.items) referencedNames(i, out);
+      break;
+    case 'text-list':
+      referencedNames(p.item, out);
+      break;
+    case 'union':
+      for (const m of p.members) referencedNames(m, out);
       break;
     case 'dictionary':
       referencedNames(p.key, out);

@@ -52,6 +52,8 @@ export function namedPlaces(body: Pattern, scope: Scope): Place[] {
       case 'dictionary':
         return json(r.value, `${path}.*`, depth + 1);
       case 'scalar':
+      case 'text-list':
+      case 'union':
       case 'literal':
       case 'enum':
         return;

@@ -66,6 +66,19 @@ export interface ScalarPattern {
   facets?: Facets;
 }
 
+/** `(list T)`: text of items separated by spaces, each a T (XSD xs:list). Length facets count the items. */
+export interface TextListPattern {
+  kind: 'text-list';
+  item: Pattern;
+  facets?: Facets;
+}
+
+/** `(A | B)`: a text that is a value of one of the members (XSD xs:union). */
+export interface UnionPattern {
+  kind: 'union';
+  members: Pattern[];
+}
+
 /** A value written literally in the contract: must be equal. */
 export interface LiteralPattern {
   kind: 'literal';
@@ -186,7 +199,19 @@ export interface LookupPattern {
 }
 
 export type Pattern =
-  LookupPattern | ScalarPattern | LiteralPattern | EnumPattern | RefPattern | OptionalPattern | ListPattern | ObjectPattern | ArrayPattern | DictionaryPattern | XmlElementPattern;
+  | LookupPattern
+  | ScalarPattern
+  | TextListPattern
+  | UnionPattern
+  | LiteralPattern
+  | EnumPattern
+  | RefPattern
+  | OptionalPattern
+  | ListPattern
+  | ObjectPattern
+  | ArrayPattern
+  | DictionaryPattern
+  | XmlElementPattern;
 
 /** A pattern with its `(Name)` refs followed: what `resolve` returns. */
 export type ResolvedPattern = Exclude<Pattern, RefPattern>;

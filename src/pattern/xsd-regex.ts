@@ -13,7 +13,8 @@ import type { Random } from './random';
  *
  * Approximations (docs/wsdl-import.md): `\i` and `\c` use XML 1.0 fifth
  * edition's name characters; `\p{Is…}` knows the common blocks only (others
- * are refused); `\d` and `\w` use the Unicode version of this Node.js.
+ * are refused); categories (`\p{L}`, `\d`, `\w`) use this Node.js's Unicode
+ * tables, for the Basic Multilingual Plane only (see `category`).
  */
 
 /** Sorted, disjoint code-point ranges [lo, hi]. */
@@ -354,25 +355,26 @@ const BLOCKS: Record<string, [number, number]> = {
   HangulSyllables: [0xac00, 0xd7af],
 };
 
-let everyCodePoint: string | undefined;
+let everyBmpCodePoint: string | undefined;
 const categories = new Map<string, Ranges>();
 
 /**
  * A Unicode general category as ranges, read from this Node.js's own tables:
- * one string of every code point, matched in runs by the native engine (a
- * fixed, linear expression over accord's own text, not over input).
+ * one string of every code point of the Basic Multilingual Plane, matched in
+ * runs by the native engine (a fixed, linear expression over accord's own
+ * text, not over input). Only the BMP: all of Unicode took a second and more
+ * per category; characters beyond it are in no category here (so `\p{L}`
+ * refuses them and `\w`, a complement, accepts them).
  */
 function category(name: string): Ranges {
   const known = categories.get(name);
   if (known) return known;
-  if (everyCodePoint === undefined) {
+  if (everyBmpCodePoint === undefined) {
+    const codes: number[] = [];
+    for (let c = 0; c <= 0xffff; c++) if (c < 0xd800 || c > 0xdfff) codes.push(c);
     const parts: string[] = [];
-    for (let cp = 0; cp <= MAX_CP; cp += 0x1000) {
-      const chunk: number[] = [];
-      for (let c = cp; c < Math.min(cp + 0x1000, MAX_CP + 1); c++) if (c < 0xd800 || c > 0xdfff) chunk.push(c);
-      parts.push(String.fromCodePoint(...chunk));
-    }
-    everyCodePoint = parts.join('');
+    for (let i = 0; i < codes.length; i += 4096) parts.push(String.fromCharCode(...codes.slice(i, i + 4096)));
+    everyBmpCodePoint = parts.join('');
   }
   let re: RegExp;
   try {
@@ -381,14 +383,11 @@ function category(name: string): Ranges {
     throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', `unknown Unicode category ${name}`);
   }
   const ranges: Ranges = [];
-  for (const m of everyCodePoint.matchAll(re)) {
-    const first = m[0].codePointAt(0)!;
-    const end = m[0].charCodeAt(m[0].length - 1);
-    const last = end >= 0xdc00 && end <= 0xdfff ? m[0].codePointAt(m[0].length - 2)! : end;
-    ranges.push([first, last]);
-  }
-  categories.set(name, ranges);
-  return ranges;
+  for (const m of everyBmpCodePoint.matchAll(re)) ranges.push([m[0].charCodeAt(0), m[0].charCodeAt(m[0].length - 1)]);
+  // A run may reach across the surrogates, left out of the string: they are no characters.
+  const set = subtract(ranges, [[0xd800, 0xdfff]]);
+  categories.set(name, set);
+  return set;
 }
 
 let word: Ranges | undefined;

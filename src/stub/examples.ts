@@ -71,6 +71,8 @@ class Narrower {
       case 'xml':
         return this.element(p);
       case 'scalar':
+      case 'text-list':
+      case 'union':
       case 'literal':
       case 'enum':
       case 'ref':

@@ -1,15 +1,43 @@
 import type { ScalarType } from '../pattern/types';
 
-const NUMBERS = new Set([
+/**
+ * XSD built-in types whose placeholder is not their own name: the rest of
+ * XSD's built-ins with a lexical space have a row of that name in
+ * pattern/scalars-xsd.ts (integer, unsignedByte, base64Binary, gYear, …).
+ */
+const RENAMED: Record<string, ScalarType> = {
+  dateTime: 'datetime',
+  dateTimeStamp: 'datetime',
+  QName: 'qname',
+  NOTATION: 'qname',
+  NCName: 'ncname',
+  ID: 'ncname',
+  IDREF: 'ncname',
+  ENTITY: 'ncname',
+  Name: 'xml-name',
+  NMTOKEN: 'nmtoken',
+  NMTOKENS: 'nmtokens',
+  IDREFS: 'nmtokens',
+  ENTITIES: 'nmtokens',
+  anyType: 'anything',
+  anySimpleType: 'anything',
+  anyAtomicType: 'anything',
+};
+
+const SAME = new Set<string>([
+  'string',
+  'boolean',
+  'date',
+  'time',
   'decimal',
   'integer',
-  'int',
   'long',
+  'int',
   'short',
   'byte',
   'nonNegativeInteger',
-  'nonPositiveInteger',
   'positiveInteger',
+  'nonPositiveInteger',
   'negativeInteger',
   'unsignedLong',
   'unsignedInt',
@@ -17,20 +45,26 @@ const NUMBERS = new Set([
   'unsignedByte',
   'float',
   'double',
+  'base64Binary',
+  'hexBinary',
+  'duration',
+  'gYear',
+  'gYearMonth',
+  'gMonth',
+  'gMonthDay',
+  'gDay',
+  'anyURI',
+  'token',
+  'normalizedString',
+  'language',
 ]);
 
 /**
- * The placeholder for an XSD built-in type: integer and decimal kinds (and
- * float/double) are numbers, boolean, date, dateTime and time have their own,
- * anyType and anySimpleType accept anything, everything else is a string.
+ * The placeholder for an XSD built-in type: its own row where XSD gives it a
+ * lexical space (integer kinds with their ranges, binary, durations, names…),
+ * anyType and anySimpleType accept anything, an unknown name is a string.
  */
 export function builtinScalar(local: string): ScalarType {
-  if (NUMBERS.has(local)) return 'number';
-  if (local === 'boolean') return 'boolean';
-  if (local === 'date') return 'date';
-  if (local === 'dateTime') return 'datetime';
-  // time has a placeholder of its own (hh:mm:ss, optional fraction and zone): nearer than string.
-  if (local === 'time') return 'time';
-  if (local === 'anyType' || local === 'anySimpleType') return 'anything';
-  return 'string';
+  if (SAME.has(local)) return local as ScalarType;
+  return RENAMED[local] ?? 'string';
 }

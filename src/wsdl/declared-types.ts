@@ -1,9 +1,9 @@
-/** Declared contract types: what the emitter declares (an XML node type with root `<SPECMATIC_TYPE>`, or an enum). */
-import type { EnumPattern, XmlElementPattern } from '../pattern/types';
+/** Declared contract types: what the emitter declares (an XML node type with root `<SPECMATIC_TYPE>`, an enum, a simple type with facets, a list or union). */
+import type { Pattern } from '../pattern/types';
 
 export interface TypeDef {
   name: string;
-  pattern: XmlElementPattern | EnumPattern;
+  pattern: Pattern;
   /** The XSD construct it comes from, e.g. `complexType Person`. */
   source: string;
 }

@@ -9,6 +9,7 @@ import type { Element } from '@xmldom/xmldom';
 import { quoted } from '../printable';
 import { attr, kid, NS, qkey, resolveQName, type QName } from './dom';
 import { builtinScalar } from './builtins';
+import { isPlaceholder } from '../pattern/placeholder';
 import type { Pattern } from '../pattern/types';
 import type { TypeDef } from './declared-types';
 import { complexDerived, simpleContent } from './derivation';
@@ -50,7 +51,13 @@ export class Emitter implements EmitContext {
     readonly prefixes: Prefixes,
     readonly stats: EmitStats,
   ) {
-    this.simple = new SimpleTypes(index, this.names, this.types, (ns) => this.prefixFor(ns));
+    this.simple = new SimpleTypes(
+      index,
+      this.names,
+      this.types,
+      (ns) => this.prefixFor(ns),
+      (m) => this.note(m),
+    );
   }
 
   /** Declares everything queued while emitting; call once all operations are emitted. */
@@ -128,6 +135,10 @@ export class Emitter implements EmitContext {
       else if (st) content = { attrs: [], children: [], text: this.simple.anonymousText(st, name) };
       else content = { attrs: [], children: [], text: this.anything() };
     }
+    // A fixed value is the only one a simple-content element may hold: sent and matched as written (unless it would read as a placeholder).
+    const fixed = attr(el, 'fixed');
+    if (fixed !== undefined && content.text !== undefined && content.children.length === 0 && !typeRef && !isPlaceholder(fixed))
+      content = { ...content, text: { kind: 'literal', value: fixed } };
     return this.finish(nodeName, typeRef, content, occurs, nillable);
   }
 

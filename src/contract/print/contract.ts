@@ -87,9 +87,10 @@ function stepText(step: Step, s: PrintStyle): [string, string?] {
     case 'type': {
       if (step.pattern.kind === 'enum') {
         const p = step.pattern;
-        const bad = p.values.find((v) => v === '' || v.includes(',') || v.trim() !== v || /[\r\n]/.test(v));
-        if (p.name !== step.name || bad !== undefined) throw new InternalError(`cannot be written in a contract: enum ${step.name} (value ${JSON.stringify(bad)})`);
-        return [`enum ${step.name} (${p.base}) values ${p.values.join(',')}`];
+        if (p.name !== step.name) throw new InternalError(`cannot be written in a contract: enum ${step.name} named ${p.name}`);
+        // A plain comma list where it reads back the same; else a JSON array (the empty value, commas, spaces at the ends).
+        const plain = p.values.length > 0 && p.values.every((v) => v !== '' && !v.includes(',') && v.trim() === v && !/[\r\n]/.test(v)) && !p.values[0].startsWith('[');
+        return [`enum ${step.name} (${p.base}) values ${plain ? p.values.join(',') : JSON.stringify(p.values)}`];
       }
       const t = patternText(step.pattern, `type ${step.name}`);
       if ('inline' in t) return [`type ${step.name} ${t.inline}`];

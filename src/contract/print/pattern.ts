@@ -49,6 +49,16 @@ function placeholderInner(p: Pattern): string | undefined {
       if (k === undefined || v === undefined || /\s/.test(k) || /\s/.test(v)) return undefined;
       return `dictionary ${k} ${v}`;
     }
+    case 'text-list': {
+      const i = placeholderInner(p.item);
+      return i !== undefined && !/\s/.test(i) ? `list ${i}${facetsText(p.facets)}` : unprintable('a list whose item is not a name (declare the item as a type)');
+    }
+    case 'union': {
+      const ms = p.members.map(placeholderInner);
+      if (ms.some((m) => m === undefined || m.startsWith('list ') || m.startsWith('dictionary ') || m.split(' ')[0].includes(':')))
+        return unprintable('a union member that is not a name or scalar');
+      return ms.join(' | ');
+    }
     case 'literal':
     case 'enum':
     case 'object':
