@@ -10,7 +10,7 @@ export function describePattern(p: Pattern): string {
     case 'text-list':
       return `(list ${describePattern(p.item).slice(1, -1)}${facetsText(p.facets)})`;
     case 'union':
-      return `(${p.members.map((m) => describePattern(m).replace(/^\((.*)\)$/, '$1')).join(' | ')})`;
+      return `(${p.members.map((m) => unwrapped(describePattern(m))).join(' | ')})`;
     case 'literal':
       return JSON.stringify(p.value);
     case 'enum':
@@ -32,4 +32,9 @@ export function describePattern(p: Pattern): string {
     case 'xml':
       return `node <${p.local}>`;
   }
+}
+
+/** "(x)" without its parentheses, for a union's members. */
+function unwrapped(text: string): string {
+  return text.startsWith('(') && text.endsWith(')') ? text.slice(1, -1) : text;
 }

@@ -26,7 +26,7 @@ export function facetsText(f: Facets | undefined): string {
   for (const k of FACET_KEYS) {
     const v = f[k];
     if (v === undefined) continue;
-    if (k === 'pattern') for (const p of v as string[]) out += ` pattern="${p.replace(/"/g, '""')}"`;
+    if (k === 'pattern') for (const p of v as string[]) out += ` pattern="${p.replaceAll('"', '""')}"`;
     else out += ` ${k}=${String(v)}`;
   }
   return out;
@@ -140,7 +140,7 @@ export function lengthOf(text: string, row: ScalarRule): number {
     case 'hex':
       return text.length / 2;
     case 'base64': {
-      const t = text.replace(/ /g, '');
+      const t = text.replaceAll(' ', '');
       return (t.length / 4) * 3 - (t.endsWith('==') ? 2 : t.endsWith('=') ? 1 : 0);
     }
     case 'items':
@@ -179,9 +179,18 @@ export function violatedFacet(type: ScalarType, f: Facets, text: string): string
 function digitsOf(text: string): { total: number; fraction: number } | undefined {
   const m = NUMERIC.exec(text);
   if (!m) return undefined;
-  const int = m[2].replace(/^0+/, '');
-  const frac = (m[3] ?? '').replace(/0+$/, '');
+  const int = trimZeros(m[2], 'start');
+  const frac = trimZeros(m[3] ?? '', 'end');
   return { total: Math.max(1, int.length + frac.length), fraction: frac.length };
+}
+
+/** Leading or trailing zeros off, by hand: `/0+$/` retries from every zero of a long run (quadratic). */
+function trimZeros(digits: string, side: 'start' | 'end'): string {
+  let a = 0;
+  let b = digits.length;
+  if (side === 'start') while (a < b && digits[a] === '0') a++;
+  else while (b > a && digits[b - 1] === '0') b--;
+  return digits.slice(a, b);
 }
 
 const NUMERIC = /^([+-]?)(\d*)(?:\.(\d*))?$/;
@@ -301,7 +310,9 @@ function numberWithin(row: ScalarRule, f: Facets, rng: Random): string {
   const exclusive = (v: number) => (f.minExclusive !== undefined && v <= Number(f.minExclusive)) || (f.maxExclusive !== undefined && v >= Number(f.maxExclusive));
   for (let i = 0; i < 20; i++) {
     const v = Math.round((from + rng.next() * (to - from)) * scale) / scale;
-    if (!exclusive(v) && v >= from && v <= to) return fraction === 0 ? String(Math.round(v)) : v.toFixed(fraction).replace(/\.?0+$/, '');
+    if (!exclusive(v) && v >= from && v <= to) if (fraction === 0) return String(Math.round(v));
+    const fixed = trimZeros(v.toFixed(fraction), 'end');
+    return fixed.endsWith('.') ? fixed.slice(0, -1) : fixed;
   }
   return String(Math.ceil(from));
 }
