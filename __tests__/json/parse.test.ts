@@ -1,5 +1,5 @@
 import { parseContract } from '../../src/contract/load';
-import { JsonTooDeep, parseJson } from '../../src/json/parse';
+import { JsonTooDeep, parseJson, readJson } from '../../src/json/parse';
 import { MAX_JSON_DEPTH } from '../../src/limits';
 import { startStub } from '../../src/stub';
 import { post } from '../stub/helpers';
@@ -40,5 +40,13 @@ describe('JSON with a nesting limit', () => {
     } finally {
       await stub.close();
     }
+  });
+});
+
+describe('readJson: what is wrong as a value, worded to follow "… is"', () => {
+  test('a value, bad JSON, too deep', () => {
+    expect(readJson('{"a": 1}')).toEqual({ value: { a: 1 } });
+    expect(readJson('{"a": }')).toEqual({ problem: expect.stringMatching(/^not valid JSON: /), syntax: true });
+    expect(readJson(nested(257))).toEqual({ problem: 'JSON nested deeper than 256 levels', syntax: false });
   });
 });

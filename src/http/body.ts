@@ -1,7 +1,7 @@
 import { AccordError } from '../errors';
 import { parseXml, parseXmlInSlices } from '../xml/parse';
 import type { XmlElement } from '../xml/tree';
-import { JsonTooDeep, parseJson } from '../json/parse';
+import { readJson } from '../json/parse';
 
 /**
  * An HTTP body parsed at most once per kind, however many scenarios look at it
@@ -42,11 +42,8 @@ export class ParsedBody {
 
   asJson(): { value: unknown } | AccordError {
     if (this.json === undefined) {
-      try {
-        this.json = { value: parseJson(this.text) };
-      } catch (e) {
-        this.json = new AccordError('ACCORD_ERR_JSON', e instanceof JsonTooDeep ? e.message : `not valid JSON: ${(e as Error).message}`);
-      }
+      const read = readJson(this.text);
+      this.json = 'problem' in read ? new AccordError('ACCORD_ERR_JSON', read.problem) : read;
     }
     return this.json;
   }

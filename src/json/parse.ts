@@ -27,6 +27,20 @@ export function parseJson(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
   return JSON.parse(json);
 }
 
+/**
+ * parseJson with what is wrong as a value: `problem` completes "… is <problem>" ("not valid JSON: …",
+ * "JSON nested deeper than 256 levels"), so each caller says only where the text came from; `syntax` is false for a text refused for its depth.
+ */
+export function readJson(text: string, maxDepth = MAX_JSON_DEPTH): { value: unknown } | { problem: string; syntax: boolean } {
+  try {
+    return { value: parseJson(text, maxDepth) };
+  } catch (e) {
+    if (e instanceof JsonTooDeep) return { problem: e.message, syntax: false };
+    if (e instanceof SyntaxError) return { problem: `not valid JSON: ${e.message}`, syntax: true };
+    throw e;
+  }
+}
+
 function tooDeep(text: string, maxDepth: number): boolean {
   let depth = 0;
   let inString = false;

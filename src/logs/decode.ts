@@ -4,7 +4,7 @@ import { parseXml } from '../xml/parse';
 import type { XmlElement } from '../xml/tree';
 import { findEnvelopeStart, soapParts } from './envelope';
 import type { LoggedMessage } from './message';
-import { JsonTooDeep, parseJson } from '../json/parse';
+import { readJson } from '../json/parse';
 
 /** A logged message with its body parsed once: what pairing and merging read. */
 export interface DecodedMessage extends LoggedMessage {
@@ -54,11 +54,8 @@ export function decodeMessage(m: LoggedMessage): Decoded {
     if (m.unhinted) direction = parts.fault || /Response$/.test(parts.operation.local) ? 'response' : 'request';
     return { ok: { ...m, echo: undefined, direction, format: 'xml', xml, operation: parts.operation.local, fault: parts.fault } };
   }
-  try {
-    return { ok: { ...m, echo: undefined, format: 'json', json: parseJson(text), fault: false } };
-  } catch (e) {
-    if (e instanceof JsonTooDeep) return { problem: new AccordError('ACCORD_ERR_JSON', `the logged ${m.direction} is ${e.message}`, m.at) };
-    if (m.shape === 'cxf') return { skip: 'CXF messages whose payload is neither XML nor JSON' };
-    return { problem: new AccordError('ACCORD_ERR_JSON', `the logged ${m.direction} is not valid JSON: ${(e as Error).message}`, m.at) };
-  }
+  const read = readJson(text);
+  if ('value' in read) return { ok: { ...m, echo: undefined, format: 'json', json: read.value, fault: false } };
+  if (m.shape === 'cxf' && read.syntax) return { skip: 'CXF messages whose payload is neither XML nor JSON' };
+  return { problem: new AccordError('ACCORD_ERR_JSON', `the logged ${m.direction} is ${read.problem}`, m.at) };
 }

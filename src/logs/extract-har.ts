@@ -4,7 +4,7 @@ import type { ExtractSink } from './extractor';
 import type { LogLimits } from './limits';
 import type { LoggedMessage } from './message';
 import { pathOf } from './extract-cxf';
-import { JsonTooDeep, parseJson } from '../json/parse';
+import { readJson } from '../json/parse';
 
 /** A HAR file starts with an object whose first key is "log". */
 export function looksLikeHar(head: string): boolean {
@@ -36,18 +36,12 @@ export async function scanHar(
 
   const finishEntry = (text: string, at: number) => {
     entries++;
-    let value: unknown;
-    try {
-      value = parseJson(text);
-    } catch (e) {
-      sink.problem(
-        new AccordError('ACCORD_ERR_JSON', e instanceof JsonTooDeep ? `this HAR entry is ${e.message}` : `this HAR entry is not valid JSON: ${(e as Error).message}`, {
-          file,
-          line: at,
-        }),
-      );
+    const read = readJson(text);
+    if ('problem' in read) {
+      sink.problem(new AccordError('ACCORD_ERR_JSON', `this HAR entry is ${read.problem}`, { file, line: at }));
       return;
     }
+    const value = read.value;
     harEntry(file, at, value, sink, include);
   };
 

@@ -1,22 +1,18 @@
 import { AccordError } from '../errors';
 import { parsePlaceholder } from './placeholder';
 import type { JsonField, Pattern } from './types';
-import { JsonTooDeep, parseJson } from '../json/parse';
+import { readJson } from '../json/parse';
 
 export function jsonPatternFromText(text: string): Pattern {
-  let value: unknown;
+  const read = readJson(text);
+  if ('value' in read) return jsonPatternFromValue(read.value);
+  if (!read.syntax) throw new AccordError('ACCORD_ERR_JSON', read.problem);
+  // Older contracts write keys unquoted ({name: "(string)"}); accept that form too.
   try {
-    value = parseJson(text);
-  } catch (e) {
-    if (e instanceof JsonTooDeep) throw new AccordError('ACCORD_ERR_JSON', e.message);
-    // Older contracts write keys unquoted ({name: "(string)"}); accept that form too.
-    try {
-      value = JSON.parse(text.replace(/([{,]\s*)([A-Za-z_$][\w$-]*\??)\s*:/g, '$1"$2":'));
-    } catch {
-      throw new AccordError('ACCORD_ERR_JSON', `not valid JSON: ${(e as Error).message}`);
-    }
+    return jsonPatternFromValue(JSON.parse(text.replace(/([{,]\s*)([A-Za-z_$][\w$-]*\??)\s*:/g, '$1"$2":')));
+  } catch {
+    throw new AccordError('ACCORD_ERR_JSON', read.problem);
   }
-  return jsonPatternFromValue(value);
 }
 
 export function jsonPatternFromValue(value: unknown): Pattern {

@@ -11,7 +11,7 @@ import type { HttpRequest, HttpResponse } from '../http/message';
 import { patternFromText } from '../pattern/body';
 import { formatMismatches, type Mismatch } from '../pattern/mismatch';
 import type { Pattern } from '../pattern/types';
-import { JsonTooDeep, parseJson } from '../json/parse';
+import { readJson } from '../json/parse';
 
 /**
  * Example files, in Specmatic's layout: JSON files in `<contract>_examples/`
@@ -125,14 +125,9 @@ function narrow(s: Scenario, ex: RawExample, segments: string[]): Scenario {
 
 function readExample(file: string): RawExample {
   const text = readInputText(file, { what: 'example file', limit: FILE_LIMITS.exampleBytes });
-  let json: unknown;
-  try {
-    json = parseJson(text);
-  } catch (e) {
-    if (e instanceof JsonTooDeep) throw new AccordError('ACCORD_ERR_JSON', `example file is ${e.message}`, { file });
-    if (e instanceof SyntaxError) throw new AccordError('ACCORD_ERR_JSON', `example file is not valid JSON: ${excerpt(e.message, 200)}`, { file });
-    throw e;
-  }
+  const read = readJson(text);
+  if ('problem' in read) throw new AccordError('ACCORD_ERR_JSON', `example file is ${excerpt(read.problem, 200)}`, { file });
+  const json = read.value;
   const shape = (message: string) =>
     new AccordError(
       'ACCORD_ERR_USAGE',
