@@ -295,7 +295,7 @@ const AUDITED: Record<string, Record<string, Hostile[]>> = {
   'stub/example-files.ts': {
     [String.raw`/\.(spec|wsdl)$/i`]: [h('.spec', '', 'x')],
   },
-  'stub/report.ts': {
+  'http/closeness.ts': {
     [String.raw`/[/.[]/`]: [h('a')],
   },
   'stub/watch.ts': {

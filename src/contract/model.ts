@@ -1,3 +1,4 @@
+import { formatLocation } from '../errors';
 import type { Pattern, Scope } from '../pattern/types';
 
 /** The methods a contract's request line may name. */
@@ -96,6 +97,11 @@ export function endpointText(r: Pick<RequestSpec, 'method' | 'path'>): string {
 /** `POST /pets/(id:number) -> 200`: a scenario's API as the runner, the stub and the compatibility check show it. */
 export function apiText(s: Pick<Scenario, 'request' | 'response'>): string {
   return `${endpointText(s.request)} -> ${s.response.status}`;
+}
+
+/** `Scenario "name" (file:line)` and `API: …`: how every report (runner, stub, validate) names the scenario it speaks of. */
+export function scenarioHeading(s: Scenario, o: { name?: string; line?: number; at?: string } = {}): [string, string] {
+  return [`Scenario "${o.name ?? s.name}" (${formatLocation({ file: s.file, line: o.line ?? s.line })})`, `API: ${apiText(s)}${o.at ? ` at ${o.at}` : ''}`];
 }
 
 /** One runnable case: a scenario, with one Examples row when it has any. */

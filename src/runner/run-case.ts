@@ -1,5 +1,5 @@
-import { apiText, type TestCase } from '../contract/model';
-import { AccordError, formatLocation } from '../errors';
+import { scenarioHeading, type TestCase } from '../contract/model';
+import { AccordError } from '../errors';
 import { buildRequest } from '../http/build-request';
 import { requestUrl, send, type SendOptions } from '../http/client';
 import { matchResponse } from '../http/match-response';
@@ -46,8 +46,7 @@ const MAX_SHOWN_BODY = 2000;
 /** The failure text a user reads: where, what differed, and what went over the wire; printable, since most of it is the service's bytes. */
 export function formatCaseReport(r: CaseResult, baseUrl: string): string {
   const s = r.testCase.scenario;
-  const where = formatLocation({ file: s.file, line: r.testCase.row?.line ?? s.line });
-  const lines = [`Scenario "${r.testCase.name}" (${where})`, `API: ${apiText(s)} at ${baseUrl}`];
+  const lines: string[] = scenarioHeading(s, { name: r.testCase.name, line: r.testCase.row?.line, at: baseUrl });
   if (r.error) lines.push(`  ${r.error}`);
   lines.push(...formatMismatches(r.mismatches));
   if (r.request && r.target) {

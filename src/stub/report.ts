@@ -1,6 +1,7 @@
-import { apiText, endpointText } from '../contract/model';
-import { AccordError, formatLocation } from '../errors';
+import { endpointText, scenarioHeading } from '../contract/model';
+import { AccordError } from '../errors';
 import type { ParsedBody } from '../http/body';
+import { closeness } from '../http/closeness';
 import { formatMismatches, WHERE } from '../pattern/mismatch';
 import type { Attempt } from './dispatch';
 import type { Route, RouteTable } from './route';
@@ -19,14 +20,16 @@ export function noMatchReport(requestLine: string, attempts: Attempt[], body: Pa
     const names = attempts.map((a) => `"${a.route.scenario.name}"`).join(', ');
     return `accord stub: the body of ${requestLine} is not well-formed ${malformed}\nThe scenarios served there expect ${malformed.startsWith('XML') ? 'an XML' : 'a JSON'} body: ${names}\n`;
   }
-  const ranked = attempts.map((a) => ({ a, closeness: closeness(a) })).sort((x, y) => y.closeness - x.closeness || x.a.mismatches.length - y.a.mismatches.length);
+  const ranked = attempts
+    .map((a) => ({ a, closeness: closeness(a.mismatches, WHERE.requestBody) }))
+    .sort((x, y) => y.closeness - x.closeness || x.a.mismatches.length - y.a.mismatches.length);
   const best = ranked[0].closeness;
   const near = ranked.filter((r) => r.closeness === best).slice(0, MAX_DETAILED);
   const far = ranked.filter((r) => !near.includes(r));
   const lines = [`accord stub: no scenario matches ${requestLine}`, ''];
   for (const { a } of near) {
     const s = a.route.scenario;
-    lines.push(`Scenario "${s.name}" (${formatLocation({ file: s.file, line: s.line })})`, `API: ${apiText(s)}`);
+    lines.push(...scenarioHeading(s));
     lines.push(...formatMismatches(a.mismatches, '  ', true));
     lines.push('');
   }
@@ -45,24 +48,6 @@ function malformedBody(attempts: Attempt[], body: ParsedBody): string | undefine
   const where = parsed.location.line !== undefined ? `line ${parsed.location.line}, column ${parsed.location.column ?? 0}: ` : '';
   const what = body.text.trim() === '' ? 'the body is empty' : `${where}${parsed.message}`;
   return `${kind === 'xml' ? 'XML' : 'JSON'} (${what})`;
-}
-
-/**
- * How far into the request a scenario got before it disagreed: the depth of its
- * shallowest body mismatch. A SOAP request for another operation differs at
- * `Envelope/Body`; one with a bad field differs at `Envelope/Body/op/field`,
- * deeper, so that scenario is the one the user meant. Header-only or path-only
- * differences mean the body was right: closest of all.
- */
-function closeness(a: Attempt): number {
-  let shallowest = Infinity;
-  for (const m of a.mismatches) {
-    if (!m.path.startsWith(WHERE.requestBody)) continue;
-    const rest = m.path.slice(WHERE.requestBody.length).trim();
-    const depth = rest === '' ? 0 : rest.split(/[/.[]/).length;
-    if (depth < shallowest) shallowest = depth;
-  }
-  return shallowest;
 }
 
 export function unknownPathReport(requestLine: string, allowed: string[], table: RouteTable): string {
