@@ -27,6 +27,7 @@ const LAYER: Record<string, number> = {
   wsdl: 5,
   logs: 5,
   example: 5,
+  validate: 5,
   cli: 6,
   'index.ts': 7,
 };

@@ -31,6 +31,8 @@ export const FILE_LIMITS = {
   wsdlBytes: 32 * 1024 * 1024,
   /** Files one WSDL import may pull in through imports and includes. */
   wsdlFiles: 500,
+  /** One message checked by `accord validate` (a file or standard input). */
+  messageBytes: 16 * 1024 * 1024,
   /** One example file (`<contract>_examples/*.json`). */
   exampleBytes: 16 * 1024 * 1024,
   /** One entry of the parsed-contract cache; a bigger one is ignored and the contract parsed again. */

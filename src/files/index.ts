@@ -15,4 +15,4 @@ export {
   type InputFile,
 } from './read';
 export { checkOutputFile, writeOutputFile, type OutputFile } from './write';
-export { openInputStream } from './stream';
+export { openInputStream, readStreamText } from './stream';

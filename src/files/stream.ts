@@ -1,6 +1,6 @@
 import { constants, createReadStream, promises as fsp, type ReadStream } from 'node:fs';
 import { AccordError } from '../errors';
-import { ioError, refuseIrregular, shownPath } from './read';
+import { decodeText, ioError, limitError, refuseIrregular, shownPath } from './read';
 
 /**
  * A regular file opened for streaming (logs, which may be far larger than
@@ -19,4 +19,23 @@ export async function openInputStream(file: string, input: { what: string; shown
     throw e instanceof AccordError ? e : ioError(e, shown, input.what);
   }
   return createReadStream('', { fd: handle, highWaterMark: input.highWaterMark ?? 64 * 1024 });
+}
+
+/**
+ * A stream read whole as UTF-8 text (standard input given as "-"), counted as it comes and refused one
+ * byte past `limit`: a pipe has no size to check first, and a binary one is refused as a file would be.
+ */
+export async function readStreamText(stream: NodeJS.ReadableStream, input: { what: string; limit: number; shown: string }): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const b = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += b.length;
+    if (size > input.limit) {
+      if ('destroy' in stream && typeof stream.destroy === 'function') stream.destroy();
+      throw limitError(input.shown, input.what, input.limit);
+    }
+    chunks.push(b);
+  }
+  return decodeText(Buffer.concat(chunks), input.shown, input.what);
 }

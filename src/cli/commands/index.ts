@@ -4,6 +4,7 @@ import { registerCompatible } from './compatible';
 import { registerImport } from './import';
 import { registerImportLog } from './import-log';
 import { registerStub } from './stub';
+import { registerValidate } from './validate';
 
 /**
  * Every command is declared here and lives in its own module under commands/.
@@ -14,4 +15,5 @@ export function registerCommands(program: Command, io: Io): void {
   registerCompatible(program, io);
   registerImport(program, io);
   registerImportLog(program, io);
+  registerValidate(program, io);
 }
