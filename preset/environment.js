@@ -1,7 +1,9 @@
 'use strict';
 const { createRequire } = require('node:module');
 const path = require('node:path');
-const { resolveRunnerConfig, CONFIG_GLOBAL } = require('../dist/runner/config.js');
+const { resolveRunnerConfig, CONFIG_GLOBAL, RUNTIME_GLOBAL } = require('../dist/runner/config.js');
+// Loaded once per worker, here outside the per-file sandbox: each test file gets it through its global.
+const { createRuntime } = require('../dist/runner/runtime.js');
 const { isWip } = require('../dist/runner/wip.js');
 
 /**
@@ -23,8 +25,8 @@ function nodeEnvironmentFor(rootDir) {
 }
 
 /**
- * Node environment plus two things: the runner's configuration on the global,
- * and @WIP scenarios turned into skipped tests once they have run (Jest has no
+ * Node environment plus three things: the runner's configuration and the worker's
+ * runtime (src/runner/runtime.ts) on the global, and @WIP scenarios turned into skipped tests once they have run (Jest has no
  * "aborted" status; a skipped test is `pending` in results and `<skipped/>` in
  * jest-junit). The runtime has recorded the verdict, which the preset's test
  * runner puts back on the skipped test (src/runner/wip.ts).
@@ -36,6 +38,7 @@ function accordEnvironment(NodeEnvironment) {
       const options = (config.projectConfig.testEnvironmentOptions || {}).accord;
       const silent = Boolean(config.globalConfig && config.globalConfig.silent);
       this.global[CONFIG_GLOBAL] = { ...resolveRunnerConfig(options, process.env), silent };
+      this.global[RUNTIME_GLOBAL] = createRuntime(this.global);
     }
 
     handleTestEvent(event) {

@@ -28,6 +28,8 @@ export interface RawRunnerOptions {
 
 export const CONFIG_GLOBAL = '__ACCORD_CONFIG__';
 export const WIP_GLOBAL = '__ACCORD_WIP__';
+/** The runtime the preset's environment hands each test file (src/runner/runtime.ts). */
+export const RUNTIME_GLOBAL = '__ACCORD_RUNTIME__';
 
 const WHERE = 'testEnvironmentOptions.accord';
 const OPTIONS = ['baseUrl', 'timeoutMs', 'seed'] as const;

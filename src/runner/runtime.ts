@@ -9,9 +9,13 @@ import { formatCaseReport, runCase } from './run-case';
 import { markWip, recordWipVerdict } from './wip';
 
 /**
- * Loaded by the code the transformer writes for each .spec file, inside Jest's
- * sandbox. Parsing is repeated here (it is cheap) so the model never has to be
- * serialised into the generated code.
+ * What the code the transformer writes for each .spec file calls. The preset's test
+ * environment loads this module once per Jest worker, outside the per-file sandbox, and
+ * hands each file a `Runtime` bound to that file's global (RUNTIME_GLOBAL): loading it
+ * and undici into every file's module registry, and running it there unoptimised, cost
+ * ~150-200 ms a file. Under another environment the generated code requires this module
+ * in the sandbox instead, bound to the sandbox's own global. Parsing is repeated here
+ * (it is cheap) so the model never has to be serialised into the generated code.
  */
 export interface OpenedContract {
   file: string;
@@ -37,22 +41,32 @@ export function open(file: string, source: string): OpenedContract {
   }
 }
 
-function config(): RunnerConfig {
-  const g = globalThis as Record<string, unknown>;
-  return (g[CONFIG_GLOBAL] as RunnerConfig | undefined) ?? resolveRunnerConfig(undefined, process.env);
+/** The runtime the generated code uses: everything that touches a test file's global goes through `global`. */
+export interface Runtime {
+  open(file: string, source: string): OpenedContract;
+  timeout(): number;
+  body(opened: OpenedContract, index: number): () => Promise<void>;
+  contractFailure(opened: OpenedContract): () => void;
+  closeAgent(): Promise<void>;
 }
 
-export function timeout(): number {
-  return config().timeoutMs + 5_000;
+export function createRuntime(global: Record<string, unknown>): Runtime {
+  const config = (): RunnerConfig => (global[CONFIG_GLOBAL] as RunnerConfig | undefined) ?? resolveRunnerConfig(undefined, process.env);
+  return {
+    open,
+    timeout: () => config().timeoutMs + 5_000,
+    body: (opened, index) => body(global, config, opened, index),
+    contractFailure,
+    closeAgent,
+  };
 }
 
 /** The function Jest runs for one case. */
-export function body(opened: OpenedContract, index: number): () => Promise<void> {
+function body(g: Record<string, unknown>, config: () => RunnerConfig, opened: OpenedContract, index: number): () => Promise<void> {
   return async () => {
     const tc = opened.cases[index];
     const cfg = config();
     const line = tc.row?.line ?? tc.scenario.line;
-    const g = globalThis as Record<string, unknown>;
     // The name Jest gives the test: the describe block (the Feature) and the case.
     const fullName = `${opened.contract?.name || 'contract'} ${tc.name}`;
     if (tc.scenario.wip) markWip(g, fullName);
@@ -79,14 +93,14 @@ async function check(tc: TestCase, cfg: RunnerConfig): Promise<string | undefine
 }
 
 /** The single failing test a contract that does not parse turns into. */
-export function contractFailure(opened: OpenedContract): () => void {
+function contractFailure(opened: OpenedContract): () => void {
   return () => {
     const e = opened.error!;
     throw reportError(`contract error:\n${e.describe()}`, e.location.file ?? opened.file, e.location.line ?? 1);
   };
 }
 
-export async function closeAgent(): Promise<void> {
+async function closeAgent(): Promise<void> {
   const a = agent;
   agent = undefined;
   if (a) await a.close();

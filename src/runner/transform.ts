@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { parseContractCached, testCases } from '../contract/load';
 import { AccordError } from '../errors';
+import { RUNTIME_GLOBAL } from './config';
 
 /**
  * Turns a .spec file into a Jest test file. Each `test(...)` call is written on
@@ -14,7 +15,8 @@ export function transformSpec(source: string, file: string, runtimePath: string)
     lines[line - 1] = lines[line - 1] ? `${lines[line - 1]} ${code}` : code;
   };
   const q = JSON.stringify;
-  put(1, `const __accord = require(${q(runtimePath)}); const __opened = __accord.open(${q(file)}, ${q(source)});`);
+  // The preset's environment has put the worker's runtime on the global; under another environment it is loaded here.
+  put(1, `const __accord = globalThis[${q(RUNTIME_GLOBAL)}] ?? require(${q(runtimePath)}).createRuntime(globalThis); const __opened = __accord.open(${q(file)}, ${q(source)});`);
   let contract;
   try {
     contract = parseContractCached(source, file);

@@ -1,0 +1,152 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * Contract suites with many files under Jest (issue 14): 1,000 SOAP pet-lookup scenarios in
+ * 50 `.spec` files, run by Jest with accord's preset against a node:http server answering a
+ * fixed envelope, next to the floor: plain Jest running 50 `.test.js` files of 20 trivial
+ * async tests. Both in the same temp project, the same Jest, default workers, a warm transform
+ * cache (each is run once first), alternated for several rounds; the medians and their ratio
+ * are printed. Target: accord / plain Jest <= 1.3. Also 1,000 scenarios in one file, for the
+ * per-file cost. Run by `npm run bench` (after a build); `--rounds N` (default 5).
+ */
+const { spawn } = require('node:child_process');
+const { mkdirSync, mkdtempSync, rmSync, writeFileSync } = require('node:fs');
+const http = require('node:http');
+const { tmpdir } = require('node:os');
+const path = require('node:path');
+
+const ROOT = path.resolve(argValue('--root') ?? path.join(__dirname, '..'));
+const ROUNDS = Number(argValue('--rounds') ?? 5);
+const FILES = 50;
+const PER_FILE = 20;
+const TARGET = 1.3;
+
+const ANSWER =
+  '<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Header/><soapenv:Body>' +
+  '<pet:getPetResponse xmlns:pet="http://example.com/petstore"><pet:id>10</pet:id><pet:name>Archie</pet:name><pet:type>dog</pet:type><pet:status>available</pet:status></pet:getPetResponse>' +
+  '</soapenv:Body></soapenv:Envelope>';
+
+function argValue(name) {
+  const i = process.argv.indexOf(name);
+  return i < 0 ? undefined : process.argv[i + 1];
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+function specFile(n, scenarios) {
+  const env = (inner) =>
+    `    """\n    <soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/">\n      <soapenv:Header/>\n      <soapenv:Body>\n${inner}      </soapenv:Body>\n    </soapenv:Envelope>\n    """\n`;
+  let s = `Feature: Pet lookup ${n}\n`;
+  for (let i = 0; i < scenarios; i++) {
+    s +=
+      `\n  Scenario: Get pet ${n}.${i}\n    Given type PetRequest\n` +
+      env('        <pet:getPetRequest xmlns:pet="http://example.com/petstore">\n          <pet:id>(number)</pet:id>\n        </pet:getPetRequest>\n') +
+      `    And type PetResponse\n` +
+      env(
+        '        <pet:getPetResponse xmlns:pet="http://example.com/petstore">\n          <pet:id>(number)</pet:id>\n          <pet:name>(string)</pet:name>\n          <pet:type>(string)</pet:type>\n          <pet:status>(string)</pet:status>\n        </pet:getPetResponse>\n',
+      ) +
+      `    When POST /ws\n    And request-body (PetRequest)\n    Then status 200\n    And response-body (PetResponse)\n`;
+  }
+  return s;
+}
+
+function plainFile(n) {
+  let s = `describe('plain ${n}', () => {\n`;
+  for (let i = 0; i < PER_FILE; i++) s += `  test('t${i}', async () => { await Promise.resolve(); expect(${i}).toBe(${i}); });\n`;
+  return `${s}});\n`;
+}
+
+/** One project folder per suite, each with its own Jest config and cache folder. */
+function project(dir, name, config, files) {
+  const root = path.join(dir, name);
+  mkdirSync(path.join(root, 'tests'), { recursive: true });
+  for (const [file, text] of Object.entries(files)) writeFileSync(path.join(root, 'tests', file), text);
+  writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: `bench-${name}`, private: true }));
+  writeFileSync(path.join(root, 'jest.config.js'), `module.exports = ${config};\n`);
+  return root;
+}
+
+/**
+ * Runs Jest in a child, asynchronously (the service answering the scenarios lives in this process),
+ * under bash's `time`, which adds the CPU time of Jest's workers to Jest's own: on a machine shared
+ * with other work the wall clock says more about the neighbours than about Jest.
+ */
+async function runJest(root, env) {
+  const t = performance.now();
+  const jest = [process.execPath, path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci', '--silent'].map((a) => `'${a}'`).join(' ');
+  const child = spawn('bash', ['-c', `TIMEFORMAT='accord-bench-cpu %U %S'; time ${jest}`], {
+    cwd: root,
+    env: { ...process.env, ...env, CI: 'true', FORCE_COLOR: '0' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const status = await new Promise((resolve) => child.on('close', resolve));
+  const ms = performance.now() - t;
+  if (status !== 0) throw new Error(`jest in ${root} exited ${status}:\n${stderr.slice(-3000)}`);
+  const cpu = /accord-bench-cpu ([\d.]+) ([\d.]+)/.exec(stderr);
+  return { ms, cpuMs: (Number(cpu[1]) + Number(cpu[2])) * 1000 };
+}
+
+async function main() {
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'text/xml; charset=utf-8', 'content-length': Buffer.byteLength(ANSWER) });
+      res.end(ANSWER);
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const env = { ACCORD_BASE_URL: `http://127.0.0.1:${server.address().port}` };
+  // `--keep <dir>`: the projects are written there and left (to profile by hand); otherwise a temp folder.
+  const keep = argValue('--keep');
+  const dir = keep ? path.resolve(keep) : mkdtempSync(path.join(tmpdir(), 'accord-bench-jest-'));
+  try {
+    const preset = `{ ...require(${JSON.stringify(path.join(ROOT, 'preset', 'create-preset.js'))}).createPreset(), rootDir: __dirname, cacheDirectory: __dirname + '/.cache' }`;
+    const files = {};
+    for (let n = 0; n < FILES; n++) files[`pets_${n}.spec`] = specFile(n, PER_FILE);
+    const many = project(dir, 'accord-many', preset, files);
+    const one = project(dir, 'accord-one', preset, { 'pets.spec': specFile(0, FILES * PER_FILE) });
+    const plainFiles = {};
+    for (let n = 0; n < FILES; n++) plainFiles[`plain_${n}.test.js`] = plainFile(n);
+    const plain = project(dir, 'plain', `{ rootDir: __dirname, cacheDirectory: __dirname + '/.cache' }`, plainFiles);
+    const suites = [
+      ['plain Jest, 50 files x 20 trivial async tests', plain],
+      ['accord, 1,000 scenarios in 50 .spec files', many],
+      ['accord, 1,000 scenarios in one .spec file', one],
+    ];
+    console.log(
+      `Jest ${require(path.join(ROOT, 'node_modules', 'jest', 'package.json')).version}, Node ${process.version}, load average ${require('node:os').loadavg()[0].toFixed(2)}, median of ${ROUNDS} alternated rounds, warm transform cache`,
+    );
+    for (const [, root] of suites) await runJest(root, env); // fills the transform caches
+    const runs = suites.map(() => []);
+    const ratios = [];
+    const cpuRatios = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      const round = [];
+      for (const [, root] of suites) round.push(await runJest(root, env));
+      round.forEach((run, i) => runs[i].push(run));
+      ratios.push(round[1].ms / round[0].ms);
+      cpuRatios.push(round[1].cpuMs / round[0].cpuMs);
+    }
+    const s = (ms) => (ms / 1000).toFixed(2);
+    const wall = (i) => median(runs[i].map((r) => r.ms));
+    const cpu = (i) => median(runs[i].map((r) => r.cpuMs));
+    suites.forEach(([label], i) => console.log(`${label.padEnd(48)} wall ${s(wall(i))} s, CPU ${s(cpu(i))} s  (wall by round: ${runs[i].map((r) => s(r.ms)).join(' ')})`));
+    console.log(
+      `accord's cost per extra file (50 files vs one): wall ${((wall(1) - wall(2)) / (FILES - 1)).toFixed(0)} ms, CPU ${((cpu(1) - cpu(2)) / (FILES - 1)).toFixed(0)} ms`,
+    );
+    const ratio = median(ratios);
+    const cpuRatio = median(cpuRatios);
+    console.log(`${ratio <= TARGET ? 'ok  ' : 'MISS'} 50 .spec files / plain Jest 50 files, wall clock: ${ratio.toFixed(2)} (median of per-round ratios) <= ${TARGET}`);
+    console.log(`${cpuRatio <= TARGET ? 'ok  ' : 'MISS'} 50 .spec files / plain Jest 50 files, CPU time: ${cpuRatio.toFixed(2)} (median of per-round ratios) <= ${TARGET}`);
+  } finally {
+    server.close();
+    if (!keep) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e) => {
+  console.error(e.stack ?? e);
+  process.exit(1);
+});
