@@ -38,7 +38,7 @@ function accordEnvironment(NodeEnvironment) {
       const options = (config.projectConfig.testEnvironmentOptions || {}).accord;
       const silent = Boolean(config.globalConfig && config.globalConfig.silent);
       this.global[CONFIG_GLOBAL] = { ...resolveRunnerConfig(options, process.env), silent };
-      this.global[RUNTIME_GLOBAL] = createRuntime(this.global);
+      this.global[RUNTIME_GLOBAL] = createRuntime(this.global, { perWorker: true });
     }
 
     handleTestEvent(event) {

@@ -50,14 +50,19 @@ export interface Runtime {
   closeAgent(): Promise<void>;
 }
 
-export function createRuntime(global: Record<string, unknown>): Runtime {
+/**
+ * `perWorker`: the runtime of the preset's environment, whose connections serve every test
+ * file of the worker; each file's afterAll then leaves them open (undici unrefs idle sockets,
+ * so they never keep Jest from exiting). Otherwise each file closes them when it is done.
+ */
+export function createRuntime(global: Record<string, unknown>, options: { perWorker?: boolean } = {}): Runtime {
   const config = (): RunnerConfig => (global[CONFIG_GLOBAL] as RunnerConfig | undefined) ?? resolveRunnerConfig(undefined, process.env);
   return {
     open,
     timeout: () => config().timeoutMs + 5_000,
     body: (opened, index) => body(global, config, opened, index),
     contractFailure,
-    closeAgent,
+    closeAgent: options.perWorker ? async () => {} : closeAgent,
   };
 }
 
