@@ -183,3 +183,22 @@ describe('Request sent', () => {
     }
   });
 });
+
+describe('Response read', () => {
+  const tc = () => testCases(parseContract('Feature: f\n  Scenario: get a pet\n    When GET /pets/1\n    Then status 200\n    And response-body (string)\n', 'pets.spec'))[0];
+
+  it('reads a body of many chunks whole, and refuses one past the size limit with a sentence', async () => {
+    const big = 'x'.repeat(300_000);
+    const server = await startServer(() => ({ status: 200, type: 'text/plain', body: big }));
+    try {
+      const whole = await runCase(tc(), { baseUrl: server.url });
+      expect(whole.passed).toBe(true);
+      expect(whole.response?.body).toBe(big);
+      const capped = await runCase(tc(), { baseUrl: server.url, maxBodyBytes: 100_000 });
+      expect(capped.passed).toBe(false);
+      expect(capped.error).toContain('response body is larger than 100000 bytes');
+    } finally {
+      await server.close();
+    }
+  });
+});
