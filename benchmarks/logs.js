@@ -40,8 +40,8 @@ async function main() {
     console.log(`saxes alone on the log's ${result.docs} XML documents (the floor): ${result.saxesMs} ms (${mbps(result.saxesMs)} MB/s of log)`);
     console.log(`import:  ${result.importMs} ms (${mbps(result.importMs)} MB/s), ${result.exchanges} pairs, ${result.scenarios} scenarios, ${result.problems} problems`);
     console.log(`verify:  ${result.verifyMs} ms (${mbps(result.verifyMs)} MB/s), ${result.unmatched} calls not matching`);
-    console.log(`import / saxes floor: ${(result.importMs / result.saxesMs).toFixed(2)}; verify / saxes floor: ${(result.verifyMs / result.saxesMs).toFixed(2)}`);
-    console.log(`peak RSS: ${result.peakRssMb} MB (target < ${TARGET_RSS_MB} MB) ${result.peakRssMb < TARGET_RSS_MB ? 'ok' : 'OVER'}`);
+    console.log(`note import / saxes floor: ${(result.importMs / result.saxesMs).toFixed(2)}; verify / saxes floor: ${(result.verifyMs / result.saxesMs).toFixed(2)}`);
+    console.log(`${result.peakRssMb < TARGET_RSS_MB ? 'ok  ' : 'MISS'} peak RSS of the import and verify ${result.peakRssMb} MB < ${TARGET_RSS_MB} MB`);
     if (result.peakRssMb >= TARGET_RSS_MB || result.unmatched > 0 || result.problems > 0) process.exitCode = 1;
   } finally {
     rmSync(dir, { recursive: true, force: true });
