@@ -76,8 +76,9 @@ export interface Rule {
 export interface FindingLocation {
   version: 'older' | 'newer';
   line: number;
-  /** For a node the newer version removed: its line in the older version. */
+  /** For a node the newer version removed: its line in the older version (in `olderFile` when that is not the compared file). */
   olderLine?: number;
+  olderFile?: string;
   /** Set when the line is not in the compared contract file itself (a WSDL or XSD it was imported from). */
   file?: string;
 }

@@ -94,9 +94,8 @@ export function findingPlace(r: FileReport, f: Finding): { file: string; line?: 
 
 /** `contracts/x.spec:12`, `HEAD:contracts/x.spec:12`, `service.wsdl:40`: where a finding is, in words. */
 export function findingWhere(r: FileReport, f: Finding): string {
-  if (f.location.file) return `${f.location.file}:${f.location.line}`;
-  const file = f.location.version === 'newer' ? (r.newer ?? r.file) : (r.older ?? r.file);
-  const older = f.location.olderLine !== undefined ? ` (was ${r.older ?? 'older'}:${f.location.olderLine})` : '';
+  const file = f.location.file ?? (f.location.version === 'newer' ? (r.newer ?? r.file) : (r.older ?? r.file));
+  const older = f.location.olderLine !== undefined ? ` (was ${f.location.olderFile ?? r.older ?? 'older'}:${f.location.olderLine})` : '';
   return `${file}:${f.location.line}${older}`;
 }
 

@@ -69,7 +69,7 @@ export function locateInWsdl(verdict: Verdict, older: WsdlSide, newer: WsdlSide 
       if (n && (n.exact || !o?.exact)) location = at('newer', n, newer!);
       else if (o) location = at('older', o, older);
       if (location) {
-        if (n && o && !n.exact && o.exact) location = { ...at('newer', n, newer!), olderLine: o.line };
+        if (n && o && !n.exact && o.exact) location = { ...at('newer', n, newer!), olderLine: o.line, olderFile: older.source.shown(o.file) };
         f.location = location;
       }
     }
@@ -80,7 +80,7 @@ function at(version: 'older' | 'newer', p: WsdlPlace, side: WsdlSide): FindingLo
   return { version, line: p.line, file: side.source.shown(p.file) };
 }
 
-/** The node's declaration when the path is a body path below Body, else (or when not found) the operation. */
+/** The node's declaration when the path is a body path below Body or Header, else (or when not found) the operation. */
 function placeIn(side: WsdlSide, scenario: string, findingPath: string): (WsdlPlace & { exact: boolean }) | undefined {
   const space = findingPath.indexOf(' ');
   const where = space < 0 ? findingPath : findingPath.slice(0, space);
@@ -89,8 +89,8 @@ function placeIn(side: WsdlSide, scenario: string, findingPath: string): (WsdlPl
       .slice(space + 1)
       .split('/')
       .map((n) => (n.endsWith(']') && n.includes('[') ? n.slice(0, n.lastIndexOf('[')) : n));
-    const body = names.indexOf('Body');
-    const found = body >= 0 ? side.lines.element(names.slice(body + 1)) : undefined;
+    // Below Body or Header (index 1, under Envelope) start the message's global elements.
+    const found = names[1] === 'Body' || names[1] === 'Header' ? side.lines.element(names.slice(2)) : undefined;
     if (found) return found;
   }
   const op = side.lines.operation(scenario);

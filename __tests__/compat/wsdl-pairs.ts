@@ -1,0 +1,362 @@
+/**
+ * Labelled pairs of small WSDL versions: a base service and, for each change,
+ * the newer version and the verdict. `rules` is what accord says today.
+ *
+ * Some changes are decided only once the importer and comparison learn the
+ * construct (issue 13: facets, occurrence bounds, xs:choice, optional SOAP
+ * headers, fault scenarios). Those cases carry `when: { feature, rules }`: the
+ * verdict expected once that feature has landed. Turning one on is adding its
+ * name to LANDED below; nothing else changes, since the WSDL check is the
+ * importer's contract compared by the exact pattern comparison.
+ */
+export type Feature = 'facets' | 'bounds' | 'choice' | 'headers' | 'faults';
+
+/** Features of issue 13 that have landed on this branch: their cases are held to `when.rules`. */
+export const LANDED: ReadonlySet<Feature> = new Set<Feature>([]);
+
+export interface WsdlCase {
+  label: string;
+  /** The older WSDL from the base, when it is not the base itself. */
+  older?: (base: string) => string;
+  /** The newer WSDL (and any extra files beside it) from the base. */
+  newer: (base: string) => string;
+  files?: Record<string, string>;
+  /** Rule ids found today; [] means compatible. */
+  rules: string[];
+  /** The verdict once a feature of issue 13 has landed. */
+  when?: { feature: Feature; rules: string[] };
+}
+
+const TNS = 'http://example.com/pets';
+
+export function baseWsdl(opts: { tns?: string; schema?: string; address?: string } = {}): string {
+  const tns = opts.tns ?? TNS;
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<definitions name="PetService" targetNamespace="${tns}"
+  xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
+  xmlns:tns="${tns}" xmlns:xsd="http://www.w3.org/2001/XMLSchema">
+  <types>
+${opts.schema ?? schema(tns)}
+  </types>
+  <message name="GetPetIn"><part name="parameters" element="tns:getPet"/></message>
+  <message name="GetPetOut"><part name="parameters" element="tns:getPetResponse"/></message>
+  <message name="ListPetsIn"><part name="parameters" element="tns:listPets"/></message>
+  <message name="ListPetsOut"><part name="parameters" element="tns:listPetsResponse"/></message>
+  <portType name="PetPort">
+    <operation name="getPet"><input message="tns:GetPetIn"/><output message="tns:GetPetOut"/></operation>
+    <operation name="listPets"><input message="tns:ListPetsIn"/><output message="tns:ListPetsOut"/></operation>
+  </portType>
+  <binding name="PetBinding" type="tns:PetPort">
+    <soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/>
+    <operation name="getPet">
+      <soap:operation soapAction="urn:getPet"/>
+      <input><soap:body use="literal"/></input>
+      <output><soap:body use="literal"/></output>
+    </operation>
+    <operation name="listPets">
+      <soap:operation soapAction="urn:listPets"/>
+      <input><soap:body use="literal"/></input>
+      <output><soap:body use="literal"/></output>
+    </operation>
+  </binding>
+  <service name="PetService">
+    <port name="PetPort" binding="tns:PetBinding"><soap:address location="${opts.address ?? 'http://pets.example.com/ws/pets'}"/></port>
+  </service>
+</definitions>
+`;
+}
+
+/** The schema: inline types, a named type, an enum, a repeated node. */
+export function schema(tns = TNS, body = SCHEMA_BODY): string {
+  return `    <xsd:schema targetNamespace="${tns}" xmlns:tns="${tns}" elementFormDefault="qualified">
+${body}
+    </xsd:schema>`;
+}
+
+export const SCHEMA_BODY = `      <xsd:simpleType name="Status">
+        <xsd:restriction base="xsd:string">
+          <xsd:enumeration value="available"/>
+          <xsd:enumeration value="sold"/>
+        </xsd:restriction>
+      </xsd:simpleType>
+      <xsd:complexType name="Pet">
+        <xsd:sequence>
+          <xsd:element name="id" type="xsd:int"/>
+          <xsd:element name="name" type="xsd:string"/>
+          <xsd:element name="status" type="tns:Status"/>
+          <xsd:element name="tag" type="xsd:string" minOccurs="0"/>
+        </xsd:sequence>
+      </xsd:complexType>
+      <xsd:element name="getPet">
+        <xsd:complexType>
+          <xsd:sequence>
+            <xsd:element name="id" type="xsd:int"/>
+            <xsd:element name="code" type="xsd:string"/>
+          </xsd:sequence>
+        </xsd:complexType>
+      </xsd:element>
+      <xsd:element name="getPetResponse">
+        <xsd:complexType><xsd:sequence><xsd:element name="pet" type="tns:Pet"/></xsd:sequence></xsd:complexType>
+      </xsd:element>
+      <xsd:element name="listPets">
+        <xsd:complexType>
+          <xsd:sequence>
+            <xsd:element name="status" type="tns:Status"/>
+            <xsd:element name="owner" type="xsd:string" maxOccurs="unbounded"/>
+          </xsd:sequence>
+        </xsd:complexType>
+      </xsd:element>
+      <xsd:element name="listPetsResponse">
+        <xsd:complexType><xsd:sequence><xsd:element name="pet" type="tns:Pet" maxOccurs="unbounded"/></xsd:sequence></xsd:complexType>
+      </xsd:element>`;
+
+/** `text` with `from` replaced by `to`, checking that `from` is there (a case that changes nothing is a broken case). */
+export function swap(from: string, to: string): (text: string) => string {
+  return (text) => {
+    if (!text.includes(from)) throw new Error(`case does not apply: ${from} not in the base`);
+    return text.replace(from, to);
+  };
+}
+
+const GET_PET_CODE = '<xsd:element name="code" type="xsd:string"/>';
+const PET_NAME = '<xsd:element name="name" type="xsd:string"/>';
+const PET_ID = '<xsd:element name="id" type="xsd:int"/>\n          <xsd:element name="name"';
+const OWNER = '<xsd:element name="owner" type="xsd:string" maxOccurs="unbounded"/>';
+const RESPONSE_PET = '<xsd:element name="pet" type="tns:Pet" maxOccurs="unbounded"/>';
+const GET_RESPONSE_PET = '<xsd:complexType><xsd:sequence><xsd:element name="pet" type="tns:Pet"/></xsd:sequence></xsd:complexType>';
+const SOLD = '<xsd:enumeration value="sold"/>';
+const NAME_MAX_10 = '<xsd:element name="name"><xsd:simpleType><xsd:restriction base="xsd:string"><xsd:maxLength value="10"/></xsd:restriction></xsd:simpleType></xsd:element>';
+
+/** A WSDL whose types live in an included XSD instead of inline. */
+export const TYPES_XSD = `<?xml version="1.0" encoding="UTF-8"?>
+<xsd:schema targetNamespace="${TNS}" xmlns:tns="${TNS}" xmlns:xsd="http://www.w3.org/2001/XMLSchema" elementFormDefault="qualified">
+${SCHEMA_BODY}
+</xsd:schema>
+`;
+
+/** getPet declares a fault (portType and binding). */
+function FAULT(t: string): string {
+  return swap(
+    '  <portType name="PetPort">',
+    '  <message name="NotFound"><part name="fault" element="tns:notFound"/></message>\n  <portType name="PetPort">',
+  )(
+    swap(
+      '<output message="tns:GetPetOut"/></operation>',
+      '<output message="tns:GetPetOut"/><fault name="notFound" message="tns:NotFound"/></operation>',
+    )(
+      swap(
+        '      <output><soap:body use="literal"/></output>\n    </operation>\n    <operation name="listPets">',
+        '      <output><soap:body use="literal"/></output>\n      <fault name="notFound"><soap:fault name="notFound" use="literal"/></fault>\n    </operation>\n    <operation name="listPets">',
+      )(
+        swap(
+          '      <xsd:element name="getPet">',
+          '      <xsd:element name="notFound"><xsd:complexType><xsd:sequence><xsd:element name="id" type="xsd:int"/></xsd:sequence></xsd:complexType></xsd:element>\n      <xsd:element name="getPet">',
+        )(t),
+      ),
+    ),
+  );
+}
+
+export const CASES: WsdlCase[] = [
+  { label: 'nothing changed', newer: (t) => t, rules: [] },
+  {
+    label: 'operation added',
+    newer: (t) =>
+      swap(
+        '  </portType>',
+        '    <operation name="adoptPet"><input message="tns:GetPetIn"/><output message="tns:GetPetOut"/></operation>\n  </portType>',
+      )(
+        swap(
+          '  </binding>',
+          '    <operation name="adoptPet"><soap:operation soapAction="urn:adoptPet"/><input><soap:body use="literal"/></input><output><soap:body use="literal"/></output></operation>\n  </binding>',
+        )(t),
+      ),
+    rules: [],
+  },
+  {
+    label: 'operation removed',
+    newer: (t) =>
+      swap(
+        '    <operation name="listPets"><input message="tns:ListPetsIn"/><output message="tns:ListPetsOut"/></operation>\n',
+        '',
+      )(
+        swap(
+          '    <operation name="listPets">\n      <soap:operation soapAction="urn:listPets"/>\n      <input><soap:body use="literal"/></input>\n      <output><soap:body use="literal"/></output>\n    </operation>\n',
+          '',
+        )(t),
+      ),
+    // Every operation is on one POST: the older listPets is held to the closest newer scenario (getPet), and each difference is named.
+    rules: ['request-node-removed', 'request-node-required-added', 'request-type-changed', 'response-node-added', 'response-node-removed'],
+  },
+  {
+    label: 'operation renamed (its SOAPAction with it)',
+    newer: (t) => t.replaceAll('operation name="getPet"', 'operation name="fetchPet"').replace('urn:getPet', 'urn:fetchPet'),
+    rules: ['request-type-changed'],
+  },
+  {
+    label: 'request node added, required',
+    newer: swap(GET_PET_CODE, `${GET_PET_CODE}\n            <xsd:element name="owner" type="xsd:string"/>`),
+    rules: ['request-node-required-added'],
+  },
+  { label: 'request node added, optional', newer: swap(GET_PET_CODE, `${GET_PET_CODE}\n            <xsd:element name="owner" type="xsd:string" minOccurs="0"/>`), rules: [] },
+  { label: 'request node removed', newer: swap(`\n            ${GET_PET_CODE}`, ''), rules: ['request-node-removed'] },
+  { label: 'request node made optional', newer: swap(GET_PET_CODE, '<xsd:element name="code" type="xsd:string" minOccurs="0"/>'), rules: [] },
+  { label: 'request node made repeated', newer: swap(GET_PET_CODE, '<xsd:element name="code" type="xsd:string" maxOccurs="unbounded"/>'), rules: [] },
+  {
+    label: 'request node made single',
+    newer: swap(OWNER, '<xsd:element name="owner" type="xsd:string"/>'),
+    // A repeated node is read as 0..n today (its minOccurs="1" is lost), so "exactly one" is also "made required".
+    rules: ['request-node-made-required', 'request-node-made-single'],
+    when: { feature: 'bounds', rules: ['request-node-made-single'] },
+  },
+  { label: 'response node added', newer: swap(PET_NAME, `${PET_NAME}\n          <xsd:element name="age" type="xsd:int"/>`), rules: ['response-node-added'] },
+  { label: 'response node removed', newer: swap(`\n          ${PET_NAME}`, ''), rules: ['response-node-removed'] },
+  {
+    label: 'response node made optional',
+    newer: swap(GET_RESPONSE_PET, GET_RESPONSE_PET.replace('type="tns:Pet"', 'type="tns:Pet" minOccurs="0"')),
+    rules: ['response-node-made-optional'],
+  },
+  {
+    label: 'response node made repeated',
+    newer: swap(GET_RESPONSE_PET, GET_RESPONSE_PET.replace('type="tns:Pet"', 'type="tns:Pet" maxOccurs="unbounded"')),
+    // As above: 1..n is read as 0..n today.
+    rules: ['response-node-made-optional', 'response-node-made-repeated'],
+    when: { feature: 'bounds', rules: ['response-node-made-repeated'] },
+  },
+  { label: 'response node made single', newer: swap(RESPONSE_PET, '<xsd:element name="pet" type="tns:Pet"/>'), rules: [] },
+  { label: 'request type narrowed (string to int)', newer: swap(GET_PET_CODE, '<xsd:element name="code" type="xsd:int"/>'), rules: ['request-type-narrowed'] },
+  {
+    label: 'request type widened (int to string)',
+    newer: swap(
+      '<xsd:element name="id" type="xsd:int"/>\n            <xsd:element name="code"',
+      '<xsd:element name="id" type="xsd:string"/>\n            <xsd:element name="code"',
+    ),
+    rules: [],
+  },
+  // Pet is in the request of no operation: its id is response-only.
+  {
+    label: 'response type widened (int to string)',
+    newer: swap(PET_ID, '<xsd:element name="id" type="xsd:string"/>\n          <xsd:element name="name"'),
+    rules: ['response-type-widened'],
+  },
+  { label: 'response type narrowed (string to int)', newer: swap(PET_NAME, '<xsd:element name="name" type="xsd:int"/>'), rules: [] },
+  // Status is in listPets' request and in every Pet of a response: one more value breaks the responses, one fewer the request.
+  { label: 'enum value added', newer: swap(SOLD, `${SOLD}\n          <xsd:enumeration value="lost"/>`), rules: ['response-type-widened'] },
+  { label: 'enum value removed', newer: swap(`\n          ${SOLD}`, ''), rules: ['request-type-narrowed'] },
+  { label: 'soapAction changed', newer: swap('soapAction="urn:getPet"', 'soapAction="urn:getPet2"'), rules: ['request-type-changed'] },
+  { label: 'address host changed, same path', newer: swap('http://pets.example.com/ws/pets', 'https://api.example.org/ws/pets'), rules: [] },
+  { label: 'address path changed', newer: swap('http://pets.example.com/ws/pets', 'http://pets.example.com/v2/pets'), rules: ['scenario-removed'] },
+  { label: 'target namespace changed', newer: (t) => t.replaceAll(TNS, 'http://example.com/pets/v2'), rules: [] },
+  {
+    label: 'refactoring: types moved into an included XSD',
+    newer: (t) => t.replace(schema(), schema(TNS, '      <xsd:include schemaLocation="types.xsd"/>')),
+    files: { 'types.xsd': TYPES_XSD },
+    rules: [],
+  },
+  {
+    label: 'refactoring: xs:extension of a base with the same content',
+    newer: (t) =>
+      swap(
+        '      <xsd:complexType name="Pet">\n        <xsd:sequence>\n          <xsd:element name="id" type="xsd:int"/>\n',
+        '      <xsd:complexType name="Entity"><xsd:sequence><xsd:element name="id" type="xsd:int"/></xsd:sequence></xsd:complexType>\n      <xsd:complexType name="Pet">\n        <xsd:complexContent><xsd:extension base="tns:Entity">\n        <xsd:sequence>\n',
+      )(
+        swap(
+          'minOccurs="0"/>\n        </xsd:sequence>\n      </xsd:complexType>',
+          'minOccurs="0"/>\n        </xsd:sequence>\n        </xsd:extension></xsd:complexContent>\n      </xsd:complexType>',
+        )(t),
+      ),
+    rules: [],
+  },
+  { label: 'fault added', newer: (t) => FAULT(t), rules: [] },
+  {
+    label: 'request SOAP header added (required)',
+    newer: (t) =>
+      swap(
+        '  <message name="GetPetOut">',
+        '  <message name="Auth"><part name="auth" element="tns:auth"/></message>\n  <message name="GetPetOut">',
+      )(
+        swap(
+          '    <operation name="getPet">\n      <soap:operation soapAction="urn:getPet"/>\n      <input><soap:body use="literal"/></input>',
+          '    <operation name="getPet">\n      <soap:operation soapAction="urn:getPet"/>\n      <input><soap:body use="literal"/><soap:header message="tns:Auth" part="auth" use="literal"/></input>',
+        )(swap('      <xsd:element name="getPet">', '      <xsd:element name="auth" type="xsd:string"/>\n      <xsd:element name="getPet">')(t)),
+      ),
+    // The envelope's Header was optional and is now required, with <auth> in it.
+    rules: ['request-node-made-required', 'request-node-required-added'],
+  },
+  {
+    label: 'request SOAP header added, wsdl:required="false"',
+    newer: (t) =>
+      swap(
+        '  <message name="GetPetOut">',
+        '  <message name="Auth"><part name="auth" element="tns:auth"/></message>\n  <message name="GetPetOut">',
+      )(
+        swap(
+          '    <operation name="getPet">\n      <soap:operation soapAction="urn:getPet"/>\n      <input><soap:body use="literal"/></input>',
+          '    <operation name="getPet">\n      <soap:operation soapAction="urn:getPet"/>\n      <input><soap:body use="literal"/><soap:header message="tns:Auth" part="auth" use="literal" wsdl:required="false" xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/"/></input>',
+        )(swap('      <xsd:element name="getPet">', '      <xsd:element name="auth" type="xsd:string"/>\n      <xsd:element name="getPet">')(t)),
+      ),
+    rules: ['request-node-made-required', 'request-node-required-added'],
+    when: { feature: 'headers', rules: [] },
+  },
+  {
+    label: 'fault removed',
+    older: (t) => FAULT(t),
+    newer: (t) => t,
+    // Today faults are not scenarios; once they are (a 500 answer with a Fault), dropping one takes that answer away.
+    rules: [],
+    when: { feature: 'faults', rules: ['status-changed'] },
+  },
+  {
+    label: 'response SOAP header added',
+    newer: (t) =>
+      swap(
+        '  <message name="GetPetOut">',
+        '  <message name="Trace"><part name="trace" element="tns:trace"/></message>\n  <message name="GetPetOut">',
+      )(
+        swap(
+          '      <output><soap:body use="literal"/></output>\n    </operation>\n    <operation name="listPets">',
+          '      <output><soap:body use="literal"/><soap:header message="tns:Trace" part="trace" use="literal"/></output>\n    </operation>\n    <operation name="listPets">',
+        )(swap('      <xsd:element name="getPet">', '      <xsd:element name="trace" type="xsd:string"/>\n      <xsd:element name="getPet">')(t)),
+      ),
+    // A strict reader of the older contract meets a header node it does not know.
+    rules: ['response-node-added'],
+  },
+  {
+    label: 'facet added in the request (maxLength 10)',
+    newer: swap(
+      '<xsd:element name="code" type="xsd:string"/>',
+      '<xsd:element name="code"><xsd:simpleType><xsd:restriction base="xsd:string"><xsd:maxLength value="10"/></xsd:restriction></xsd:simpleType></xsd:element>',
+    ),
+    rules: [],
+    when: { feature: 'facets', rules: ['request-type-narrowed'] },
+  },
+  {
+    label: 'facet added in the response (maxLength 10): narrowed, compatible',
+    newer: swap(PET_NAME, NAME_MAX_10),
+    rules: [],
+  },
+  {
+    label: 'facet dropped in the response (maxLength 10 to any string)',
+    older: swap(PET_NAME, NAME_MAX_10),
+    newer: (t) => t,
+    rules: [],
+    when: { feature: 'facets', rules: ['response-type-widened'] },
+  },
+  {
+    label: 'occurrence bounds tightened in the request (maxOccurs unbounded to 3)',
+    newer: swap(OWNER, '<xsd:element name="owner" type="xsd:string" maxOccurs="3"/>'),
+    // Today maxOccurs="3" is read as "repeated", like unbounded.
+    rules: [],
+    when: { feature: 'bounds', rules: ['request-node-made-single'] },
+  },
+  {
+    label: 'request choice instead of a sequence',
+    newer: swap(
+      '          <xsd:sequence>\n            <xsd:element name="id" type="xsd:int"/>\n            <xsd:element name="code" type="xsd:string"/>\n          </xsd:sequence>',
+      '          <xsd:choice>\n            <xsd:element name="id" type="xsd:int"/>\n            <xsd:element name="code" type="xsd:string"/>\n          </xsd:choice>',
+    ),
+    // Today a choice is read as a sequence of optional nodes: requests with both still fit. Once choice lands, exactly one is allowed.
+    rules: [],
+    when: { feature: 'choice', rules: ['request-node-removed'] },
+  },
+];
