@@ -11,6 +11,8 @@ function createPreset() {
     transform: { '\\.spec$': require.resolve('./transformer.js') },
     testEnvironment: require.resolve('./environment.js'),
     testRunner: require.resolve('./test-runner.js'),
+    // Contract coverage after the run; a project that lists its own reporters adds 'accord-contracts/coverage-reporter'.
+    reporters: ['default', require.resolve('./coverage-reporter.js')],
   };
 }
 module.exports = { createPreset };

@@ -32,7 +32,8 @@ export const WIP_GLOBAL = '__ACCORD_WIP__';
 export const RUNTIME_GLOBAL = '__ACCORD_RUNTIME__';
 
 const WHERE = 'testEnvironmentOptions.accord';
-const OPTIONS = ['baseUrl', 'timeoutMs', 'seed'] as const;
+// coverageThreshold, coverageFile and wsdl are read by the preset's coverage reporter (coverage.ts).
+const OPTIONS = ['baseUrl', 'timeoutMs', 'seed', 'coverageThreshold', 'coverageFile', 'wsdl'] as const;
 const DEFAULT_TIMEOUT_MS = 10_000;
 
 export function resolveRunnerConfig(fromJest: unknown, env: NodeJS.ProcessEnv): RunnerConfig {
