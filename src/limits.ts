@@ -16,6 +16,9 @@ export const XML_LIMITS = { maxDepth: 256, maxAttributes: 256, maxElements: 200_
 /** A large XML body is parsed this many characters per turn of the event loop (a few ms), so a server keeps answering others. */
 export const XML_SLICE = 128 * 1024;
 
+/** Negative tests (opt-in): generated invalid requests kept per scenario (each is one Jest test). */
+export const MAX_NEGATIVE_PER_SCENARIO = 32;
+
 /** Generation: nesting beyond which optional and repeated parts are left out (a recursive type must end). */
 export const MAX_GENERATE_DEPTH = 24;
 

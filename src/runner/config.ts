@@ -18,12 +18,15 @@ export interface RunnerConfig {
   problems: string[];
   /** Jest's --silent: accord prints nothing of its own (results still carry everything). */
   silent?: boolean;
+  /** Also send generated invalid requests, each expected to be rejected (negative.ts). */
+  negative: boolean;
 }
 
 export interface RawRunnerOptions {
   baseUrl?: unknown;
   timeoutMs?: unknown;
   seed?: unknown;
+  negative?: unknown;
 }
 
 export const CONFIG_GLOBAL = '__ACCORD_CONFIG__';
@@ -33,7 +36,7 @@ export const RUNTIME_GLOBAL = '__ACCORD_RUNTIME__';
 
 const WHERE = 'testEnvironmentOptions.accord';
 // coverageThreshold, coverageFile and wsdl are read by the preset's coverage reporter (coverage.ts).
-const OPTIONS = ['baseUrl', 'timeoutMs', 'seed', 'coverageThreshold', 'coverageFile', 'wsdl'] as const;
+const OPTIONS = ['baseUrl', 'timeoutMs', 'seed', 'negative', 'coverageThreshold', 'coverageFile', 'wsdl'] as const;
 const DEFAULT_TIMEOUT_MS = 10_000;
 
 export function resolveRunnerConfig(fromJest: unknown, env: NodeJS.ProcessEnv): RunnerConfig {
@@ -65,7 +68,8 @@ export function resolveRunnerConfig(fromJest: unknown, env: NodeJS.ProcessEnv): 
   }
   const timeoutMs = number(pick('ACCORD_TIMEOUT_MS', 'timeoutMs'), 'a number of milliseconds above 0', (n) => n > 0, problems) ?? DEFAULT_TIMEOUT_MS;
   const seed = number(pick('ACCORD_SEED', 'seed'), 'a whole number', (n) => Number.isSafeInteger(n), problems) ?? 0;
-  return { baseUrl, timeoutMs, seed, problems };
+  const negative = flag(pick('ACCORD_NEGATIVE', 'negative'), problems);
+  return { baseUrl, timeoutMs, seed, negative, problems };
 }
 
 function number(given: { value: unknown; from: string } | undefined, what: string, ok: (n: number) => boolean, problems: string[]): number | undefined {
@@ -83,4 +87,14 @@ function isHttpUrl(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** true/false, or 1/0 and true/false in an environment variable. */
+function flag(given: { value: unknown; from: string } | undefined, problems: string[]): boolean {
+  if (!given) return false;
+  const v = given.value;
+  if (v === true || v === 'true' || v === '1') return true;
+  if (v === false || v === 'false' || v === '0') return false;
+  problems.push(`${given.from} must be true or false (1 or 0), found ${JSON.stringify(v)}`);
+  return false;
 }

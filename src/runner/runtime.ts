@@ -7,6 +7,7 @@ import { CONFIG_GLOBAL, resolveRunnerConfig, type RunnerConfig } from './config'
 import { reportError } from './error-display';
 import { formatCaseReport, runCase } from './run-case';
 import { markWip, recordWipVerdict } from './wip';
+import { negativeRequests, runNegative, type Mutation } from './negative';
 
 /**
  * What the code the transformer writes for each .spec file calls. The preset's test
@@ -87,14 +88,49 @@ function body(g: Record<string, unknown>, config: () => RunnerConfig, opened: Op
   };
 }
 
-/** What is wrong with one case, as the report a user reads; undefined when it passed. */
-async function check(tc: TestCase, cfg: RunnerConfig): Promise<string | undefined> {
+/** Why no case can run with these settings, or undefined. */
+function settingsProblem(cfg: RunnerConfig): string | undefined {
   if (cfg.problems.length > 0) return `accord's settings need fixing before any scenario can run:\n${cfg.problems.map((p) => `  - ${p}`).join('\n')}`;
   if (!cfg.baseUrl) {
     return 'accord does not know where the service is: set ACCORD_BASE_URL (e.g. ACCORD_BASE_URL=http://127.0.0.1:8080 npx jest) or testEnvironmentOptions: { accord: { baseUrl } } in the Jest config';
   }
-  const result = await runCase(tc, { baseUrl: cfg.baseUrl, timeoutMs: cfg.timeoutMs, seed: cfg.seed, dispatcher: sharedAgent() });
-  return result.passed ? undefined : formatCaseReport(result, cfg.baseUrl);
+  return undefined;
+}
+
+/** What is wrong with one case, as the report a user reads; undefined when it passed. */
+async function check(tc: TestCase, cfg: RunnerConfig): Promise<string | undefined> {
+  const setup = settingsProblem(cfg);
+  if (setup !== undefined) return setup;
+  const baseUrl = cfg.baseUrl!;
+  const result = await runCase(tc, { baseUrl, timeoutMs: cfg.timeoutMs, seed: cfg.seed, dispatcher: sharedAgent() });
+  return result.passed ? undefined : formatCaseReport(result, baseUrl);
+}
+
+type Declare = (name: string, fn: () => Promise<void>, timeout?: number) => void;
+
+/**
+ * With `negative: true` (or ACCORD_NEGATIVE=1), each scenario's generated invalid requests, declared
+ * as tests of their own inside the contract's describe block: `<case> [negative: <mutation>]`.
+ * @WIP and unsupported scenarios have none.
+ */
+export function negativeTests(opened: OpenedContract): void {
+  const cfg = config();
+  const declare = (globalThis as { test?: Declare }).test;
+  if (!cfg.negative || !declare) return;
+  for (const tc of opened.cases) {
+    if (tc.scenario.unsupported || tc.scenario.wip) continue;
+    for (const m of negativeRequests(tc, cfg.seed)) declare(`${tc.name} [negative: ${m.name}]`, negativeBody(tc, m), timeout());
+  }
+}
+
+function negativeBody(tc: TestCase, m: Mutation): () => Promise<void> {
+  return async () => {
+    const cfg = config();
+    const line = tc.row?.line ?? tc.scenario.line;
+    const setup = settingsProblem(cfg);
+    const failure = setup ?? (await runNegative(tc, m, cfg.baseUrl!, { timeoutMs: cfg.timeoutMs, dispatcher: sharedAgent() }));
+    if (failure !== undefined) throw reportError(failure, tc.scenario.file, line);
+  };
 }
 
 /** The single failing test a contract that does not parse turns into. */

@@ -1,0 +1,246 @@
+import type { TestCase } from '../contract/model';
+import { AccordError } from '../errors';
+import { ParsedBody } from '../http/body';
+import { buildRequest } from '../http/build-request';
+import { send, type SendOptions } from '../http/client';
+import { matchRequest, splitPath } from '../http/match-request';
+import type { HttpRequest, HttpResponse } from '../http/message';
+import { parseJson } from '../json/parse';
+import { MAX_NEGATIVE_PER_SCENARIO } from '../limits';
+import { printable, printableBody } from '../printable';
+import { parseXml } from '../xml/parse';
+import { serializeXml } from '../xml/serialize';
+import { textOf, type XmlElement } from '../xml/tree';
+
+/**
+ * Negative tests (opt-in): for each scenario, requests the contract itself
+ * rejects, made from the valid request the scenario generates by one
+ * mutation each: a required node left out, a value of the wrong type, a node
+ * the contract does not have, a value past a facet, a wrong SOAPAction. A
+ * candidate is kept only when the scenario's own request matcher rejects it,
+ * so accord never expects a provider to refuse what the contract allows, and
+ * every constraint the matcher learns (facets, bounds, choice) makes more
+ * candidates count with no change here. Candidates are linear in the nodes of
+ * the request and at most MAX_NEGATIVE_PER_SCENARIO are kept, chosen by the seed.
+ */
+export interface Mutation {
+  /** "missing Envelope/Body/getPet/id", "wrong type pets[0].age", "wrong SOAPAction". */
+  name: string;
+  request: HttpRequest;
+}
+
+/** A mutation not made yet: the request is built only for those tried. */
+interface Candidate {
+  name: string;
+  make: () => HttpRequest;
+}
+
+/** Candidates tried per scenario at most (each costs a serialisation and a match): the work stays linear in the request's size. */
+const MAX_TRIED = MAX_NEGATIVE_PER_SCENARIO * 8;
+
+const UNEXPECTED = 'accordUnexpected';
+const WRONG_TYPE_TEXT = 'accord-wrong-type';
+const WRONG_ACTION = '"urn:accord:wrong-action"';
+/** Longer than any sensible maxLength, short enough to send anywhere. */
+const LONG_TEXT = 'x'.repeat(1025);
+/** More digits than any sensible totalDigits or maxInclusive. */
+const BIG_NUMBER = '9'.repeat(40);
+
+/** A value of the same kind past any sensible facet: a huge number for a number, a long text otherwise. */
+function pastFacets(current: string): string {
+  const t = current.trim();
+  return t !== '' && [...t].every((c) => (c >= '0' && c <= '9') || c === '.' || c === '-') ? BIG_NUMBER : LONG_TEXT;
+}
+
+export function negativeRequests(tc: TestCase, seed = 0): Mutation[] {
+  let valid: HttpRequest;
+  try {
+    valid = buildRequest(tc, seed);
+  } catch (e) {
+    if (e instanceof AccordError) return [];
+    throw e;
+  }
+  const candidates: Candidate[] = [];
+  const soapAction = Object.keys(valid.headers).find((h) => h === 'soapaction');
+  if (soapAction) candidates.push({ name: 'wrong SOAPAction', make: () => ({ ...valid, headers: { ...valid.headers, [soapAction]: WRONG_ACTION } }) });
+  candidates.push(...bodyMutations(valid));
+  const kept: Mutation[] = [];
+  const ordered = rotated(candidates, seed);
+  for (let i = 0; i < ordered.length && i < MAX_TRIED && kept.length < MAX_NEGATIVE_PER_SCENARIO; i++) {
+    const request = ordered[i].make();
+    if (rejects(tc, request)) kept.push({ name: ordered[i].name, request });
+  }
+  return kept;
+}
+
+/** The contract's own verdict on a request: true when the scenario does not accept it. */
+function rejects(tc: TestCase, req: HttpRequest): boolean {
+  return matchRequest(tc.scenario, req, new ParsedBody(req.body), splitPath(req.path), 1).mismatches.length > 0;
+}
+
+/** The same order for the same seed: when there are more candidates than are tried, the seed says where to start. */
+function rotated<T>(list: T[], seed: number): T[] {
+  if (list.length <= MAX_NEGATIVE_PER_SCENARIO) return list;
+  const start = Math.abs(seed) % list.length;
+  return [...list.slice(start), ...list.slice(0, start)];
+}
+
+function bodyMutations(valid: HttpRequest): Candidate[] {
+  const text = valid.body.trim();
+  if (text.startsWith('<')) return xmlMutations(valid);
+  if (text.startsWith('{') || text.startsWith('[')) return jsonMutations(valid);
+  return [];
+}
+
+// ---- XML ----
+
+function xmlMutations(valid: HttpRequest): Candidate[] {
+  let root: XmlElement;
+  try {
+    root = parseXml(valid.body);
+  } catch (e) {
+    if (e instanceof AccordError) return [];
+    throw e;
+  }
+  const out: Candidate[] = [];
+  const add = (name: string, el: XmlElement, parent: XmlElement | undefined, change: () => void) =>
+    out.push({ name, make: () => ({ ...valid, body: edited(root, el, parent, change) }) });
+  // The SOAP envelope and its Body are the frame, not the message: mutations start below them.
+  const body = root.local === 'Envelope' ? elements(root).find((c) => c.local === 'Body') : undefined;
+  const tops = body
+    ? elements(body).map((el) => ({ el, parent: body as XmlElement | undefined, path: `${root.local}/Body/${el.local}` }))
+    : [{ el: root, parent: undefined, path: root.local }];
+  const queue = [...tops];
+  // Each node once: linear in the nodes of the request.
+  for (let i = 0; i < queue.length; i++) {
+    const { el, parent, path } = queue[i];
+    const kids = elements(el);
+    if (parent) add(`missing ${path}`, el, parent, () => remove(parent, el));
+    if (kids.length === 0) {
+      add(`wrong type ${path}`, el, parent, () => setText(el, WRONG_TYPE_TEXT));
+      const past = pastFacets(textOf(el));
+      add(`facet violated ${path}`, el, parent, () => setText(el, past));
+    }
+    for (const k of kids) queue.push({ el: k, parent: el, path: `${path}/${k.local}` });
+  }
+  for (const { el, parent, path } of tops) {
+    const extra: XmlElement = {
+      type: 'element',
+      name: `${el.prefix ? `${el.prefix}:` : ''}${UNEXPECTED}`,
+      prefix: el.prefix,
+      local: UNEXPECTED,
+      attributes: [],
+      children: [{ type: 'text', value: '1' }],
+    };
+    add(`unexpected node ${path}/${UNEXPECTED}`, el, parent, () => el.children.push(extra));
+  }
+  return out;
+}
+
+function elements(el: XmlElement): XmlElement[] {
+  return el.children.filter((c): c is XmlElement => c.type === 'element');
+}
+
+/** The document serialised with one change made, then the change undone: one tree serves every mutation. A change touches only `el`'s or its parent's child list. */
+function edited(root: XmlElement, el: XmlElement, parent: XmlElement | undefined, change: () => void): string {
+  const own = el.children;
+  const siblings = parent?.children;
+  el.children = [...own];
+  try {
+    change();
+    return serializeXml(root);
+  } finally {
+    el.children = own;
+    if (parent && siblings) parent.children = siblings;
+  }
+}
+
+function remove(parent: XmlElement, el: XmlElement): void {
+  parent.children = parent.children.filter((c) => c !== el);
+}
+
+function setText(el: XmlElement, value: string): void {
+  el.children = [{ type: 'text', value }];
+}
+
+// ---- JSON ----
+
+function jsonMutations(valid: HttpRequest): Candidate[] {
+  let doc: unknown;
+  try {
+    doc = parseJson(valid.body);
+  } catch {
+    return [];
+  }
+  const out: Candidate[] = [];
+  const withValue = (v: unknown) => ({ ...valid, body: JSON.stringify(v) });
+  const add = (name: string, value: () => unknown) => out.push({ name, make: () => withValue(value()) });
+  const walk = (value: unknown, path: string, set: (v: unknown) => unknown, unset?: () => unknown): void => {
+    if (unset) add(`missing ${path}`, unset);
+    add(`wrong type ${path || '(body)'}`, () => set(wrongType(value)));
+    if (typeof value === 'string') add(`facet violated ${path}`, () => set(LONG_TEXT));
+    if (typeof value === 'number') add(`facet violated ${path}`, () => set(Number(BIG_NUMBER)));
+    if (value && typeof value === 'object' && !Array.isArray(value)) {
+      const obj = value as Record<string, unknown>;
+      for (const k of Object.keys(obj)) {
+        const at = path ? `${path}.${k}` : k;
+        walk(
+          obj[k],
+          at,
+          (v) => set({ ...obj, [k]: v }),
+          () => set(Object.fromEntries(Object.entries(obj).filter(([key]) => key !== k))),
+        );
+      }
+      add(`unexpected key ${path ? `${path}.` : ''}${UNEXPECTED}`, () => set({ ...obj, [UNEXPECTED]: 1 }));
+    } else if (Array.isArray(value) && value.length > 0) {
+      walk(value[0], `${path}[0]`, (v) => set([v, ...value.slice(1)]));
+    }
+  };
+  walk(doc, '', (v) => v);
+  return out;
+}
+
+function wrongType(value: unknown): unknown {
+  return typeof value === 'string' ? 12345 : WRONG_TYPE_TEXT;
+}
+
+// ---- Running one ----
+
+/** A rejection: any 4xx, or a 500 whose body is a SOAP Fault. */
+export function isRejection(res: HttpResponse): boolean {
+  if (res.status >= 400 && res.status < 500) return true;
+  if (res.status !== 500) return false;
+  try {
+    const env = parseXml(res.body);
+    const body = env.local === 'Envelope' ? elements(env).find((c) => c.local === 'Body') : undefined;
+    return body !== undefined && elements(body).some((c) => c.local === 'Fault');
+  } catch (e) {
+    if (e instanceof AccordError) return false;
+    throw e;
+  }
+}
+
+/** Sends one invalid request; the failure text when the provider did not reject it, undefined when it did. */
+export async function runNegative(tc: TestCase, m: Mutation, baseUrl: string, options: SendOptions): Promise<string | undefined> {
+  let res: HttpResponse;
+  try {
+    res = await send(baseUrl, m.request, options);
+  } catch (e) {
+    if (e instanceof AccordError) return `negative test "${m.name}" of "${tc.name}": no answer: ${e.describe()}`;
+    throw e;
+  }
+  if (isRejection(res)) return undefined;
+  const lines = [
+    `The provider accepted an invalid request (mutation: ${m.name}) of scenario "${tc.name}" (${tc.scenario.file}:${tc.row?.line ?? tc.scenario.line}):`,
+    `it answered ${res.status}; expected a 4xx status or a SOAP Fault (500 with a Fault envelope)`,
+    '',
+    'Request sent:',
+    `  ${m.request.method} ${m.request.path}`,
+    ...Object.entries(m.request.headers).map(([k, v]) => `  ${k}: ${v}`),
+    `  ${printableBody(m.request.body, undefined, 2000).split('\n').join('\n  ')}`,
+    '',
+    `Response received: ${res.status}`,
+    `  ${printableBody(res.body, res.binary, 2000).split('\n').join('\n  ')}`,
+  ];
+  return printable(lines.join('\n'));
+}
