@@ -48,6 +48,8 @@ export interface Runtime {
   timeout(): number;
   body(opened: OpenedContract, index: number): () => Promise<void>;
   contractFailure(opened: OpenedContract): () => void;
+  /** Declares the opt-in negative tests of a contract (in its describe block). */
+  negativeTests(opened: OpenedContract): void;
   closeAgent(): Promise<void>;
 }
 
@@ -60,11 +62,17 @@ export function createRuntime(global: Record<string, unknown>, options: { perWor
   const config = (): RunnerConfig => (global[CONFIG_GLOBAL] as RunnerConfig | undefined) ?? resolveRunnerConfig(undefined, process.env);
   return {
     open,
-    timeout: () => config().timeoutMs + 5_000,
+    timeout: () => caseTimeout(config()),
     body: (opened, index) => body(global, config, opened, index),
     contractFailure,
+    negativeTests: (opened) => negativeTests(global, config, opened),
     closeAgent: options.perWorker ? async () => {} : closeAgent,
   };
+}
+
+/** Jest's time-out for one case: the request's own time-out and room to report. */
+function caseTimeout(cfg: RunnerConfig): number {
+  return cfg.timeoutMs + 5_000;
 }
 
 /** The function Jest runs for one case. */
@@ -113,17 +121,18 @@ type Declare = (name: string, fn: () => Promise<void>, timeout?: number) => void
  * as tests of their own inside the contract's describe block: `<case> [negative: <mutation>]`.
  * @WIP and unsupported scenarios have none.
  */
-export function negativeTests(opened: OpenedContract): void {
+function negativeTests(g: Record<string, unknown>, config: () => RunnerConfig, opened: OpenedContract): void {
   const cfg = config();
-  const declare = (globalThis as { test?: Declare }).test;
+  // The test file's own `test`: this module may be loaded outside the file's sandbox (once per worker).
+  const declare = g.test as Declare | undefined;
   if (!cfg.negative || !declare) return;
   for (const tc of opened.cases) {
     if (tc.scenario.unsupported || tc.scenario.wip) continue;
-    for (const m of negativeRequests(tc, cfg.seed)) declare(`${tc.name} [negative: ${m.name}]`, negativeBody(tc, m), timeout());
+    for (const m of negativeRequests(tc, cfg.seed)) declare(`${tc.name} [negative: ${m.name}]`, negativeBody(tc, m, config), caseTimeout(cfg));
   }
 }
 
-function negativeBody(tc: TestCase, m: Mutation): () => Promise<void> {
+function negativeBody(tc: TestCase, m: Mutation, config: () => RunnerConfig): () => Promise<void> {
   return async () => {
     const cfg = config();
     const line = tc.row?.line ?? tc.scenario.line;
