@@ -75,7 +75,7 @@ describe('optional SOAP header parts', () => {
     expect(body).not.toMatch(/Scope/);
     const stub = await startStub({ contracts: contract, port: 0, log: () => undefined });
     try {
-      const post = (b: string) => fetch(`${stub.url}/login`, { method: 'POST', headers: { 'content-type': 'application/soap+xml; action="urn:Login"' }, body: b });
+      const post = (b: string) => fetch(`${stub.url}/login20`, { method: 'POST', headers: { 'content-type': 'application/soap+xml; action="urn:Login"' }, body: b });
       const soap12 = (s: string) => s.replace('http://schemas.xmlsoap.org/soap/envelope/', 'http://www.w3.org/2003/05/soap-envelope');
       expect((await post(soap12(envelope(credentials)))).status).toBe(200);
       expect((await post(soap12(envelope('')))).status).toBe(400);

@@ -1,6 +1,7 @@
 import { Stop } from '../errors';
 import type { XmlElement } from '../xml/tree';
 import { isNamespaceDeclaration, textOf } from '../xml/tree';
+import { isXsiAttribute } from '../xml/bookkeeping';
 import { classifyText, type TextType, widen } from './scalar';
 
 /**
@@ -42,9 +43,6 @@ export interface Slot {
   multiple: boolean;
 }
 
-/** xsi attributes the matcher ignores on actual documents; a contract leaves them out too. */
-const XSI_LOCALS = new Set(['type', 'nil', 'schemaLocation', 'noNamespaceSchemaLocation']);
-
 /** Alignment beyond this many cells falls back to an in-order merge (hostile documents stay linear). */
 const MAX_ALIGN_CELLS = 250_000;
 
@@ -73,7 +71,8 @@ export function mergeElement(shape: ElementShape | undefined, el: XmlElement, bu
       if (!s.namespaces.some((n) => n.name === a.name)) s.namespaces.push({ name: a.name, value: a.value });
       continue;
     }
-    if (a.prefix && XSI_LOCALS.has(a.local)) {
+    // xsi attributes the matcher ignores on actual documents: a contract leaves them out too.
+    if (isXsiAttribute(a)) {
       if (a.local === 'nil' && a.value === 'true') nil = true;
       continue;
     }

@@ -1,4 +1,5 @@
 import { unreachable } from '../errors';
+import { isBookkeepingAttribute } from '../xml/bookkeeping';
 import type { XmlElement } from '../xml/tree';
 import { cheapestAlignment, explainOrder } from './child-order';
 import { append, type Mismatch, shown } from './mismatch';
@@ -190,8 +191,6 @@ function matchJsonArray(items: Pattern[], value: unknown, scope: Scope, path: st
 
 // ---------- XML ----------
 
-const XSI_ATTRIBUTES = new Set(['type', 'nil', 'schemaLocation', 'noNamespaceSchemaLocation']);
-
 /** Matches a whole document: the root's name is part of the path. */
 export function matchXml(pattern: Pattern, el: XmlElement, scope: Scope, limit = Infinity): Mismatch[] {
   const p = resolve(pattern, scope);
@@ -233,7 +232,7 @@ function matchAttributes(p: XmlElementPattern, el: XmlElement, scope: Scope, pat
   const seen = new Set<string>();
   for (const a of el.attributes) {
     if (a.name === 'xmlns' || a.prefix === 'xmlns') continue;
-    if (a.prefix && XSI_ATTRIBUTES.has(a.local)) {
+    if (isBookkeepingAttribute(a)) {
       if (a.local === 'nil' && a.value === 'true') nil = true;
       continue;
     }

@@ -6,7 +6,14 @@ import { WSDL_CORPUS, hasCorpus, wsdlCorpus } from '../corpus';
  * is beside the clone) and accord's own WSDL fixtures (always there).
  */
 const FIXTURES = path.resolve(__dirname, '..', '..', 'fixtures');
-const OWN = [path.join(FIXTURES, 'wsdl', 'features', 'features.wsdl'), path.join(FIXTURES, 'soap', 'petstore.wsdl'), path.join(FIXTURES, 'wsdl', 'facets', 'facets.wsdl')];
+const OWN = [
+  path.join(FIXTURES, 'wsdl', 'features', 'features.wsdl'),
+  path.join(FIXTURES, 'soap', 'petstore.wsdl'),
+  path.join(FIXTURES, 'wsdl', 'facets', 'facets.wsdl'),
+  path.join(FIXTURES, 'wsdl', 'soap-headers', 'login.wsdl'),
+  path.join(FIXTURES, 'wsdl', 'soap-headers', 'login20.wsdl'),
+  path.join(FIXTURES, 'wsdl', 'rpc-encoded', 'quotes.wsdl'),
+];
 
 export interface Target {
   /** The corpus folder, or `fixture:<file>`. */

@@ -1,0 +1,83 @@
+import path from 'node:path';
+import { parseContract } from '../../src/contract/load';
+import { matchXml } from '../../src/pattern/match';
+import { startStub } from '../../src/stub';
+import { importWsdl } from '../../src/wsdl';
+import { parseXml } from '../../src/xml/parse';
+import { WSDL_FIXTURES } from './fixtures';
+import { failures, host, runAll } from '../helpers/soap-host';
+
+/**
+ * rpc/encoded as real servers and clients send it (issue 13, class 6): SOAP::Lite puts
+ * soap:encodingStyle on the Envelope, Axis 1 on the operation wrapper, and both type every
+ * element with xsi:type and every array with soapenc:arrayType. The contract imported from
+ * the WSDL accepts them.
+ */
+const WSDL = path.join(WSDL_FIXTURES, 'rpc-encoded', 'quotes.wsdl');
+const ENC = 'http://schemas.xmlsoap.org/soap/encoding/';
+
+/** SOAP::Lite style: encodingStyle on the Envelope, xsi:type on every element, the array's arrayType. */
+const soapLiteRequest =
+  `<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" xmlns:soapenc="${ENC}" xmlns:xsd="http://www.w3.org/2001/XMLSchema"` +
+  ` xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" soap:encodingStyle="${ENC}"><soap:Body>` +
+  '<getQuotes xmlns="urn:accord:quotes"><symbols xsi:type="soapenc:Array" soapenc:arrayType="xsd:string[2]">' +
+  '<item xsi:type="xsd:string">IBM</item><item xsi:type="xsd:string">SAP</item></symbols>' +
+  '<currency xsi:type="xsd:string">EUR</currency></getQuotes></soap:Body></soap:Envelope>';
+
+/** Axis 1 style: encodingStyle on the wrapper, a typed array of structs with soapenc:arrayType and an offset. */
+const axisResponse =
+  `<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">` +
+  `<soapenv:Body><ns1:getQuotesResponse soapenv:encodingStyle="${ENC}" xmlns:ns1="urn:accord:quotes">` +
+  `<quotes xsi:type="soapenc:Array" soapenc:arrayType="ns1:Quote[1]" soapenc:offset="[0]" xmlns:soapenc="${ENC}">` +
+  '<item xsi:type="ns1:Quote"><symbol xsi:type="xsd:string">IBM</symbol><price xsi:type="xsd:double">101.5</price></item>' +
+  '</quotes></ns1:getQuotesResponse></soapenv:Body></soapenv:Envelope>';
+
+describe('rpc/encoded messages as real services send them', () => {
+  const contract = parseContract(importWsdl(WSDL).text, 'quotes.spec');
+  const scenario = contract.scenarios[0];
+
+  test('the stub accepts a SOAP::Lite request (encodingStyle on the Envelope, xsi:type, soapenc:arrayType)', async () => {
+    const stub = await startStub({ contracts: contract, port: 0, log: () => undefined });
+    try {
+      const res = await fetch(`${stub.url}/quotes`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/xml', soapaction: '"urn:accord:quotes#getQuotes"' },
+        body: soapLiteRequest,
+      });
+      expect([res.status, res.status === 200 ? '' : await res.text()]).toEqual([200, '']);
+    } finally {
+      await stub.close();
+    }
+  });
+
+  test('the response contract accepts an Axis 1 response (encodingStyle on the wrapper, typed array of structs)', () => {
+    expect(matchXml(scenario.response.body!, parseXml(axisResponse), scenario.scope)).toEqual([]);
+  });
+
+  test('encodingStyle on any element, and SOAP-encoded attributes, are not data: a real one on the Body is accepted', () => {
+    const onBody = axisResponse.replace('<soapenv:Body>', `<soapenv:Body soapenv:encodingStyle="${ENC}">`);
+    expect(matchXml(scenario.response.body!, parseXml(onBody), scenario.scope)).toEqual([]);
+  });
+
+  test('a real service (the soap package) answering with xsi:type and soapenc:arrayType passes the contract tests', async () => {
+    const typed = (type: string, value: unknown) => ({ attributes: { 'xsi:type': type }, $value: value });
+    const hosted = await host(WSDL, '/quotes', {
+      QuoteService: {
+        QuotePort: {
+          getQuotes: () => ({
+            quotes: {
+              attributes: { 'xsi:type': 'soapenc:Array', 'soapenc:arrayType': 'tns:Quote[1]', 'xmlns:soapenc': ENC, 'soapenc:offset': '[0]' },
+              item: [{ attributes: { 'xsi:type': 'tns:Quote' }, symbol: typed('xsd:string', 'IBM'), price: typed('xsd:double', 101.5) }],
+            },
+          }),
+        },
+      },
+    });
+    try {
+      const results = await runAll(WSDL, hosted);
+      expect(failures(results, hosted.url)).toEqual([]);
+    } finally {
+      await hosted.close();
+    }
+  });
+});

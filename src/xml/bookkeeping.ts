@@ -1,0 +1,24 @@
+import type { XmlAttribute } from './tree';
+
+/**
+ * Prefixed attributes that say how a document is encoded rather than carry
+ * data: XML Schema instance attributes (`xsi:type`, `xsi:nil`, schema
+ * locations); SOAP's `encodingStyle`, which SOAP 1.1 (4.1.1) allows on any
+ * element and SOAP::Lite puts on the Envelope; SOAP-encoded arrays' `arrayType`,
+ * `offset` and `position` (SOAP 1.2: `itemType`, `arraySize`); and the
+ * attributes of a header entry (`mustUnderstand`, `actor`, `role`, `relay`).
+ * Real rpc/encoded servers and WS-* clients send them whatever the WSDL says.
+ * Matching does not report them unless a contract declares them. Namespaces are not compared (prefixes vary), as
+ * elsewhere in matching.
+ */
+const XSI = new Set(['type', 'nil', 'schemaLocation', 'noNamespaceSchemaLocation']);
+const BOOKKEEPING = new Set([...XSI, 'encodingStyle', 'arrayType', 'offset', 'position', 'itemType', 'arraySize', 'mustUnderstand', 'actor', 'role', 'relay']);
+
+export function isBookkeepingAttribute(a: XmlAttribute): boolean {
+  return a.prefix !== '' && BOOKKEEPING.has(a.local);
+}
+
+/** `xsi:type`, `xsi:nil` and the schema locations: the log importer leaves these out of a contract (it keeps SOAP's, as sent). */
+export function isXsiAttribute(a: XmlAttribute): boolean {
+  return a.prefix !== '' && XSI.has(a.local);
+}
