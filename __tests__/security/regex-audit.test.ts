@@ -303,7 +303,6 @@ const AUDITED: Record<string, Record<string, Hostile[]>> = {
   },
   'wsdl/address.ts': {
     [String.raw`/^[a-z][a-z0-9+.-]*:\/\//i`]: [h('a', '', ':/')],
-    [String.raw`/[?#]/`]: [h('a')],
     [String.raw`/[()\s]/`]: [h('a')],
   },
   'wsdl/attributes.ts': {

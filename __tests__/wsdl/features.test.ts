@@ -26,6 +26,7 @@ const GOLDEN: Golden[] = [
   ['rpc-encoded', 'quotes.wsdl', {}],
   ['soap-headers', 'login.wsdl', {}],
   ['soap-headers', 'login20.wsdl', {}],
+  ['transport', 'upload.wsdl', {}],
   ['wsdl20', 'orders.wsdl', {}],
   ['wsdl20', 'orders.wsdl', { soapVersion: '1.2' }],
   ['imports', 'main.wsdl', {}],

@@ -20,6 +20,7 @@ const NAMES = [
   'soap-headers/login.wsdl', // soap:header parts optional unless wsdl:required="true"
   'soap-headers/login20.wsdl', // WSDL 2.0 wsoap:header, optional unless required="true"
   'rpc-encoded/quotes.wsdl', // rpc/encoded over SOAP 1.1, arrays of a built-in and of a struct
+  'transport/upload.wsdl', // address with trailing slash and query, URL wsdl:import, SwA, MTOM
   '../soap/petstore.wsdl', // the example service's WSDL
 ];
 

@@ -11,7 +11,9 @@ export function buildRequest(tc: TestCase, seed = 0): HttpRequest {
   const s = tc.scenario;
   const examples = tc.row?.values ?? new Map<string, string>();
   const ctx: GenerateContext = { scope: s.scope, rng: createRandom(seedFrom(tc.name, seed)), examples };
-  const path = '/' + s.request.segments.map((seg) => encodeURIComponent(seg.pattern ? generateText(seg.pattern, ctx, seg.name) : seg.name)).join('/');
+  let path = '/' + s.request.segments.map((seg) => encodeURIComponent(seg.pattern ? generateText(seg.pattern, ctx, seg.name) : seg.name)).join('/');
+  // A trailing slash is sent as written (`POST /2.0/`): servers often answer the path without it with a redirect or a 404.
+  if (s.request.segments.length > 0 && s.request.path.split('?')[0].endsWith('/')) path += '/';
   const query: [string, string][] = [];
   for (const q of s.request.query) {
     const v = examples.get(q.name);

@@ -56,4 +56,6 @@ export interface ServiceModel {
   operations: OperationModel[];
   /** Things left out, with the reason (HTTP bindings, notification operations, ...). */
   skipped: string[];
+  /** Things written differently from what the WSDL says, with the reason (attachments, undefined messages). */
+  notes: string[];
 }

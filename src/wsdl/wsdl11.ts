@@ -4,6 +4,7 @@ import { attr, kid, kids, lineOf, NS, qkey, resolveQName, type QName } from './d
 import type { LoadedDoc, LoadedSet } from './load';
 import type { FaultModel, MessageModel, OperationModel, PartModel, ServiceModel, SoapVersion } from './model';
 import { addressPath } from './address';
+import { attachmentParts, soapPartOf } from './mime';
 
 interface Named {
   el: Element;
@@ -65,6 +66,7 @@ class Wsdl11Reader {
   private readonly services: Map<string, Named>;
   private readonly rootTns: string;
   private readonly skipped: string[] = [];
+  private readonly notes: string[] = [];
   private readonly operations: OperationModel[] = [];
   private readonly viaPort = new Set<Element>();
   /** Operations of a port type by name, looked up once per binding operation. */
@@ -96,6 +98,7 @@ class Wsdl11Reader {
       targetNamespace: this.rootTns,
       operations: this.operations,
       skipped: this.skipped,
+      notes: [...new Set(this.notes)],
     };
   }
 
@@ -207,8 +210,10 @@ class Wsdl11Reader {
     if (!m) return [];
     const msg = find(this.messages, resolveQName(io, m));
     if (!msg) {
-      this.skipped.push(`message ${m} (line ${lineOf(io) ?? '?'}): not defined; its parts are left out`);
-      return [];
+      // Most often defined in a WSDL imported from a URL, which accord does not fetch: any body is accepted, not an empty one.
+      const why = this.set.unresolved.length > 0 ? ' (an import was not loaded)' : '';
+      this.notes.push(`message ${m} (line ${lineOf(io) ?? '?'}): not defined${why}; its body is (anything)`);
+      return [{ name: 'part', any: true, at: io }];
     }
     return kids(msg.el, NS.wsdl11, 'part').map((p) => partModel(p));
   }
@@ -216,14 +221,21 @@ class Wsdl11Reader {
   /** A message as bound: header parts (`soap:header`), body parts (`soap:body parts=`, else the rest), the rpc wrapper. */
   private message(abstract: Element, bound: Element | undefined, style: 'document' | 'rpc', opName: string, isOutput: boolean): MessageModel {
     const all = this.partsOf(abstract);
-    const body = bound ? kid(bound, SOAP_URIS, 'body') : undefined;
+    const soapPart = bound ? soapPartOf(bound) : undefined;
+    const body = soapPart ? kid(soapPart, SOAP_URIS, 'body') : undefined;
     const listed = body ? attr(body, 'parts') : undefined;
-    const { headers, fromOwnMessage } = this.headerParts(abstract, bound);
+    const { headers, fromOwnMessage } = this.headerParts(abstract, soapPart);
+    const attachments = bound ? attachmentParts(bound) : [];
+    for (const a of attachments) {
+      this.notes.push(
+        `operation ${opName} ${isOutput ? 'output' : 'input'}: part ${a.part} is a MIME attachment (${a.type}, SOAP with Attachments); the contract holds the SOAP part only`,
+      );
+    }
     let bodyParts: PartModel[];
     if (listed !== undefined) {
       const names = listed.trim().split(/\s+/).filter(Boolean);
       bodyParts = all.filter((p) => names.includes(p.name));
-    } else bodyParts = all.filter((p) => !fromOwnMessage.has(p.name));
+    } else bodyParts = all.filter((p) => !fromOwnMessage.has(p.name) && !attachments.some((a) => a.part === p.name));
     const wrapperNs = (body && attr(body, 'namespace')) || this.rootTns;
     return {
       wrapper: style === 'rpc' ? { ns: wrapperNs, local: isOutput ? `${opName}Response` : opName } : undefined,

@@ -97,6 +97,7 @@ class Wsdl20Reader {
       targetNamespace: attr(this.set.root.root, 'targetNamespace') ?? '',
       operations: this.operations,
       skipped: this.skipped,
+      notes: [],
     };
   }
 

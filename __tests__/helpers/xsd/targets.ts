@@ -13,6 +13,7 @@ const OWN = [
   path.join(FIXTURES, 'wsdl', 'soap-headers', 'login.wsdl'),
   path.join(FIXTURES, 'wsdl', 'soap-headers', 'login20.wsdl'),
   path.join(FIXTURES, 'wsdl', 'rpc-encoded', 'quotes.wsdl'),
+  path.join(FIXTURES, 'wsdl', 'transport', 'upload.wsdl'),
 ];
 
 export interface Target {
