@@ -70,6 +70,11 @@ export function makeWorkspace(setup?: string): Workspace {
   write('cxf.log.1.gz', gzipSync(log('cxf-logging-feature.log')));
   write('cxf.log', log('cxf-interceptors.log'));
   write('recording.har', log('recording.har'));
+  // Messages for `accord validate` (docs/validate.md): an Add request of the calculator, and one with a bad number.
+  const add = (a: string) =>
+    `<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:tns="http://tempuri.org/">\n  <soapenv:Body><tns:Add><intA>${a}</intA><intB>3</intB></tns:Add></soapenv:Body>\n</soapenv:Envelope>\n`;
+  write('add.xml', add('2'));
+  write('add-bad.xml', add('two'));
 
   if (setup === 'compatible-change') write('contracts/math/api_math_v1.spec', MATH_GROWN);
   else if (setup === 'breaking-change') write('contracts/math/api_math_v1.spec', MATH_BROKEN);
