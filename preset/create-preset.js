@@ -7,7 +7,8 @@ function createPreset() {
   return {
     moduleFileExtensions: ['js', 'mjs', 'cjs', 'jsx', 'ts', 'tsx', 'json', 'node', 'spec'],
     testMatch: ['**/*.spec'],
-    testPathIgnorePatterns: ['/node_modules/'],
+    // `accord contracts pull` keeps whole checkouts and consumed contracts (for stubs) under .accord/: only .accord/provides/ are tests.
+    testPathIgnorePatterns: ['/node_modules/', '/\\.accord/(checkouts|consumes)/'],
     transform: { '\\.spec$': require.resolve('./transformer.js') },
     testEnvironment: require.resolve('./environment.js'),
     testRunner: require.resolve('./test-runner.js'),

@@ -20,7 +20,8 @@ function loadExeca(): Promise<Execa> {
   return execaFn;
 }
 
-async function git(cwd: string, args: string[]): Promise<GitResult> {
+/** One git command, an argument array (no shell); its exit code, stdout and stderr. Used by the shared-repository pull too. */
+export async function git(cwd: string, args: string[]): Promise<GitResult> {
   const r = await run(cwd, args);
   return { code: r.code, stdout: r.stdout.toString('utf8'), stderr: r.stderr };
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Io } from '../exit';
 import { registerCompatible } from './compatible';
+import { registerContracts } from './contracts';
 import { registerImport } from './import';
 import { registerImportLog } from './import-log';
 import { registerStub } from './stub';
@@ -13,6 +14,7 @@ import { registerValidate } from './validate';
 export function registerCommands(program: Command, io: Io): void {
   registerStub(program, io);
   registerCompatible(program, io);
+  registerContracts(program, io);
   registerImport(program, io);
   registerImportLog(program, io);
   registerValidate(program, io);

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { formatLocation } from '../../errors';
 import { apiText, type Scenario } from '../../contract/model';
@@ -15,7 +16,10 @@ export function registerStub(program: Command, io: Io): void {
   program
     .command('stub')
     .description('serve contracts as a stub: answers requests that match a scenario, explains the ones that do not')
-    .argument('<contracts...>', '.spec files, folders searched recursively for them, or .wsdl files')
+    .argument(
+      '[contracts...]',
+      '.spec files, folders searched recursively for them, or .wsdl files (default: the contracts accord.config.json consumes, after accord contracts pull)',
+    )
     .option('-p, --port <port>', 'port to listen on (0 picks a free one)', '9000')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--max-body-bytes <bytes>', 'largest request body accepted; larger gets 413', String(10 * 1024 * 1024))
@@ -29,7 +33,8 @@ export function registerStub(program: Command, io: Io): void {
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (see above); require, not import(), so Jest needs no VM modules
       const { startStub } = require('../../stub') as typeof import('../../stub');
       // Paths stay as typed when they are relative to this process, so reports name files the way the user does.
-      const contracts = io.cwd === process.cwd() ? paths : paths.map((p) => path.resolve(io.cwd, p));
+      const given = paths.length > 0 ? paths : consumed(io.cwd);
+      const contracts = io.cwd === process.cwd() ? given : given.map((p) => path.resolve(io.cwd, p));
       const onReload = (r: ReloadResult) => {
         if (r.ok) io.stdout(`accord stub: contracts changed, reloaded. ${servedLines(r.served, r.notServed, io.cwd).join('\n')}\n`);
         else io.stderr(`accord stub: contracts changed but do not load; still serving the previous version:\n${r.error.describe()}\n`);
@@ -55,6 +60,19 @@ export function registerStub(program: Command, io: Io): void {
       io.stderr(`accord stub: ${signal} received, closing\n`);
       await stub.close();
     });
+}
+
+/** With no paths: what accord.config.json consumes, as `accord contracts pull` left it. */
+function consumed(cwd: string): string[] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only without paths
+  const shared = require('../../shared') as typeof import('../../shared');
+  const config = shared.readProjectConfig(cwd);
+  const dirs = config ? config.sources.filter((s) => s.consumes.length > 0).map((s) => shared.cachePaths(config, s).consumes) : [];
+  if (dirs.length === 0)
+    throw new ExitError(EXIT_USAGE, 'accord stub: give the contracts to serve (files or folders), or name the ones this project consumes in accord.config.json');
+  const missing = dirs.filter((d) => !existsSync(d));
+  if (missing.length > 0) throw new ExitError(EXIT_USAGE, `accord stub: ${path.relative(cwd, missing[0])} is not there yet: run accord contracts pull first`);
+  return dirs;
 }
 
 function servedLines(served: readonly Scenario[], notServed: readonly NotServed[], cwd: string): string[] {

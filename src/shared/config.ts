@@ -1,0 +1,127 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { readInputBytes } from '../files';
+import { AccordError } from '../errors';
+import { parseJson } from '../json/parse';
+import { hasControl, quoted } from '../printable';
+
+/**
+ * Contract sources a project names, in `accord.config.json` or under
+ * `"accord"` in package.json: git repositories (a URL or a local path) at a
+ * branch, tag or commit, and which of their contracts this project provides
+ * (runs as tests) and consumes (serves as stubs).
+ */
+export interface ContractSource {
+  /** A short name: the cache folder's (`.accord/provides/<name>/...`). */
+  name: string;
+  git: string;
+  ref: { kind: 'branch' | 'tag' | 'commit'; value: string } | undefined;
+  provides: string[];
+  consumes: string[];
+}
+
+export interface ProjectConfig {
+  /** The file the settings were read from. */
+  file: string;
+  root: string;
+  sources: ContractSource[];
+}
+
+export const CONFIG_FILE = 'accord.config.json';
+/** Where pulled contracts go, under the project root. */
+export const CACHE_DIR = '.accord';
+
+const SOURCE_KEYS = ['name', 'git', 'branch', 'tag', 'commit', 'provides', 'consumes'];
+
+function problem(file: string, message: string): AccordError {
+  return new AccordError('ACCORD_ERR_USAGE', message, { file });
+}
+
+/** The project's settings from `dir` (accord.config.json first, else package.json's "accord"); undefined when neither has any. */
+export function readProjectConfig(dir: string): ProjectConfig | undefined {
+  const own = path.join(dir, CONFIG_FILE);
+  if (existsSync(own)) return fromValue(readJson(own), own, dir);
+  const pkg = path.join(dir, 'package.json');
+  if (existsSync(pkg)) {
+    const value = readJson(pkg) as Record<string, unknown> | null;
+    if (value && typeof value === 'object' && 'accord' in value) return fromValue(value.accord, `${pkg} ("accord")`, dir);
+  }
+  return undefined;
+}
+
+function readJson(file: string): unknown {
+  const text = readInputBytes(file, { what: 'settings file', limit: 1024 * 1024, shown: file }).toString('utf8');
+  try {
+    return parseJson(text);
+  } catch (e) {
+    throw problem(file, `not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+function fromValue(value: unknown, file: string, root: string): ProjectConfig {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw problem(file, 'the settings must be an object such as { "sources": [...] }');
+  const v = value as Record<string, unknown>;
+  for (const k of Object.keys(v)) if (k !== 'sources') throw problem(file, `unknown setting ${quoted(k)}: the settings are "sources"`);
+  if (!Array.isArray(v.sources)) throw problem(file, '"sources" must be a list of { "git": ..., "branch" | "tag" | "commit": ..., "provides": [...], "consumes": [...] }');
+  const sources = v.sources.map((s, i) => source(s, `${file}: sources[${i}]`));
+  const names = new Set<string>();
+  for (const s of sources) {
+    if (names.has(s.name)) throw problem(file, `two sources are named ${quoted(s.name)}: give one a "name"`);
+    names.add(s.name);
+  }
+  return { file, root, sources };
+}
+
+function source(value: unknown, where: string): ContractSource {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw problem(where, 'a source must be an object with "git"');
+  const s = value as Record<string, unknown>;
+  for (const k of Object.keys(s)) if (!SOURCE_KEYS.includes(k)) throw problem(where, `unknown key ${quoted(k)}: the keys are ${SOURCE_KEYS.join(', ')}`);
+  const text = (k: string): string | undefined => {
+    if (s[k] === undefined) return undefined;
+    if (typeof s[k] !== 'string' || s[k] === '' || hasControl(s[k] as string)) throw problem(where, `"${k}" must be a non-empty string`);
+    return s[k] as string;
+  };
+  const gitUrl = text('git');
+  if (!gitUrl) throw problem(where, '"git" is missing: a repository URL or a local path');
+  // An argument that starts with "-" would be read by git as an option.
+  if (gitUrl.startsWith('-')) throw problem(where, `"git" cannot start with "-": ${quoted(gitUrl)}`);
+  const refs = (['branch', 'tag', 'commit'] as const).filter((k) => s[k] !== undefined);
+  if (refs.length > 1) throw problem(where, `give one of "branch", "tag" or "commit", not ${refs.join(' and ')}`);
+  const ref = refs[0] ? { kind: refs[0], value: text(refs[0])! } : undefined;
+  if (ref && ref.value.startsWith('-')) throw problem(where, `"${ref.kind}" cannot start with "-"`);
+  if (ref?.kind === 'commit' && !isHex(ref.value)) throw problem(where, `"commit" must be a full or abbreviated hash, found ${quoted(ref.value)}`);
+  const list = (k: string): string[] => {
+    if (s[k] === undefined) return [];
+    if (!Array.isArray(s[k]) || !(s[k] as unknown[]).every((x) => typeof x === 'string' && x !== '')) throw problem(where, `"${k}" must be a list of paths in the repository`);
+    const paths = s[k] as string[];
+    for (const p of paths) if (path.isAbsolute(p) || p.replaceAll('\\', '/').split('/').includes('..')) throw problem(where, `${quoted(p)} in "${k}" leaves the repository`);
+    return paths;
+  };
+  const name = text('name') ?? defaultName(gitUrl);
+  if (!isSafeName(name)) throw problem(where, `"name" may hold letters, digits, ".", "_" and "-" only, found ${quoted(name)}`);
+  return { name, git: gitUrl, ref, provides: list('provides'), consumes: list('consumes') };
+}
+
+function isHex(s: string): boolean {
+  return s.length >= 7 && s.length <= 64 && [...s].every((c) => (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'));
+}
+
+function isSafeName(s: string): boolean {
+  return s !== '.' && s !== '..' && [...s].every((c) => (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c === '.' || c === '_' || c === '-');
+}
+
+/** The repository's last path segment without `.git`: `git@host:team/contracts.git` → `contracts`. */
+function defaultName(url: string): string {
+  let end = url.length;
+  while (end > 0 && (url[end - 1] === '/' || url[end - 1] === '\\')) end--;
+  const last = url.slice(0, end).replaceAll('\\', '/').replaceAll(':', '/').split('/').pop() ?? 'contracts';
+  const base = last.endsWith('.git') ? last.slice(0, -4) : last;
+  const safe = [...base].map((c) => (isSafeName(c) ? c : '_')).join('');
+  return safe === '' || safe === '.' || safe === '..' ? 'contracts' : safe;
+}
+
+/** Where a source's provided and consumed contracts are kept after a pull. */
+export function cachePaths(config: ProjectConfig, s: ContractSource): { checkout: string; provides: string; consumes: string } {
+  const base = path.join(config.root, CACHE_DIR);
+  return { checkout: path.join(base, 'checkouts', s.name), provides: path.join(base, 'provides', s.name), consumes: path.join(base, 'consumes', s.name) };
+}
