@@ -12,7 +12,7 @@
 export type Feature = 'facets' | 'bounds' | 'choice' | 'headers' | 'faults';
 
 /** Features of issue 13 that have landed on this branch: their cases are held to `when.rules`. */
-export const LANDED: ReadonlySet<Feature> = new Set<Feature>([]);
+export const LANDED: ReadonlySet<Feature> = new Set<Feature>(['facets', 'headers']);
 
 export interface WsdlCase {
   label: string;
@@ -280,7 +280,23 @@ export const CASES: WsdlCase[] = [
           '    <operation name="getPet">\n      <soap:operation soapAction="urn:getPet"/>\n      <input><soap:body use="literal"/><soap:header message="tns:Auth" part="auth" use="literal"/></input>',
         )(swap('      <xsd:element name="getPet">', '      <xsd:element name="auth" type="xsd:string"/>\n      <xsd:element name="getPet">')(t)),
       ),
-    // The envelope's Header was optional and is now required, with <auth> in it.
+    // Before optional headers: the envelope's Header was optional and became required, with <auth> in it.
+    // Since: a soap:header is optional unless wsdl:required="true", so adding one is compatible.
+    rules: ['request-node-made-required', 'request-node-required-added'],
+    when: { feature: 'headers', rules: [] },
+  },
+  {
+    label: 'request SOAP header added, wsdl:required="true"',
+    newer: (t) =>
+      swap(
+        '  <message name="GetPetOut">',
+        '  <message name="Auth"><part name="auth" element="tns:auth"/></message>\n  <message name="GetPetOut">',
+      )(
+        swap(
+          '    <operation name="getPet">\n      <soap:operation soapAction="urn:getPet"/>\n      <input><soap:body use="literal"/></input>',
+          '    <operation name="getPet">\n      <soap:operation soapAction="urn:getPet"/>\n      <input><soap:body use="literal"/><soap:header message="tns:Auth" part="auth" use="literal" wsdl:required="true" xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/"/></input>',
+        )(swap('      <xsd:element name="getPet">', '      <xsd:element name="auth" type="xsd:string"/>\n      <xsd:element name="getPet">')(t)),
+      ),
     rules: ['request-node-made-required', 'request-node-required-added'],
   },
   {
