@@ -41,7 +41,7 @@ describe('a WSDL as a stub source', () => {
         },
       );
       expect(r.status).toBe(400);
-      expect(r.body).toContain('REQUEST.BODY Envelope/Body/sendData/in/count: expected a number, found "one"');
+      expect(r.body).toContain('REQUEST.BODY Envelope/Body/sendData/in/count: expected an integer from -32768 to 32767, found "one"');
     } finally {
       proc.child.kill('SIGTERM');
       await proc.exited;

@@ -277,7 +277,7 @@ describe('input errors that were internal errors (exit 1, a stack trace): now lo
     </xs:schema>`),
     );
     const { text } = importWsdl(file);
-    expect(text).toContain('a="(number)"');
+    expect(text).toContain('a="(int)"');
     expect(text).not.toContain('a.opt=');
     parseContract(text);
   });
