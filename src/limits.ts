@@ -52,3 +52,10 @@ export const FILE_LIMITS = {
  * out of an import, with a note). RE2 itself refuses counts above 1000.
  */
 export const XSD_PATTERN_LIMITS = { sourceChars: 4096, nesting: 32, repeat: 1000, expandedSize: 100_000 } as const;
+
+/**
+ * The stub's run-time state: requests kept in its journal (the oldest are dropped), characters
+ * of each request body kept there (the rest is cut, and the entry says so), and expectations
+ * registered at once.
+ */
+export const STUB_LIMITS = { journalEntries: 1000, journalBodyChars: 16 * 1024, expectations: 10_000 } as const;

@@ -6,7 +6,7 @@ import { ParsedBody } from '../http/body';
 import { XML_SLICE } from '../limits';
 import { looksLikeXml } from '../xml/parse';
 import { splitPath } from '../http/match-request';
-import type { HttpRequest } from '../http/message';
+import type { HttpRequest, HttpResponse } from '../http/message';
 import { printable } from '../printable';
 import { loadContracts, type ContractSource } from './contracts';
 import { allowOrigin, answerPreflight, isPreflight } from './cors';
@@ -14,7 +14,12 @@ import { dispatch, type Outcome } from './dispatch';
 import { noMatchReport, unknownPathReport } from './report';
 import { answerMalformedRequests } from './malformed';
 import { fixedResponse, respond } from './respond';
-import type { NotServed, RouteTable } from './route';
+import type { NotServed, Route, RouteTable } from './route';
+import { answerAdmin, isAdminPath } from './admin';
+import { handleOf, refOf, type ExpectationHandle, type ExpectationInput } from './expectations';
+import { checkDelay, delayOf, malformed, type Delay, type FaultKind } from './faults';
+import type { CallFilter, JournalEntry } from './journal';
+import { StubState } from './state';
 import { buildRoutes } from './routes';
 import { watchSources } from './watch';
 
@@ -40,6 +45,10 @@ export interface StubOptions {
   watch?: boolean;
   /** Told about every reload, by `watch` or `reload()`. */
   onReload?: (result: ReloadResult) => void;
+  /** Only expectations and examples (example files, Examples rows) answer; any other request gets 400 saying why. Default false. */
+  strict?: boolean;
+  /** Wait before every answer (an expectation's own delay replaces it): milliseconds, or `{ min, max }` for a random wait. */
+  delayMs?: Delay;
 }
 
 /** What a reload did: the new scenarios serving, or why the previous ones still are. */
@@ -58,6 +67,16 @@ export interface RunningStub {
    * result says why. Contracts given as parsed objects are kept as they are.
    */
   reload(): ReloadResult;
+  /**
+   * Sets an answer for requests that carry the given values, checked against the contract
+   * first: throws an AccordError with the mismatches when it does not fit. Newest wins;
+   * `times` makes it transient, and several transient ones answer in turn (a sequence).
+   */
+  expect(input: ExpectationInput): ExpectationHandle;
+  /** Removes every expectation and empties the request journal (call it between tests). */
+  reset(): void;
+  /** The requests received, oldest first (at most the journal's size), with what answered each. */
+  calls(filter?: CallFilter): JournalEntry[];
   /** Stops accepting connections and resolves when every connection is closed. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -74,7 +93,7 @@ const NO_BODY = new Set([204, 205, 304]);
 /** Loads the contracts once, starts the server and resolves when it is listening. */
 export async function startStub(options: StubOptions): Promise<RunningStub> {
   const sources = Array.isArray(options.contracts) ? options.contracts : [options.contracts as ContractSource];
-  const state = { table: serveable(sources) };
+  const state = new StubState(serveable(sources));
   const host = options.host ?? '127.0.0.1';
   const write = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   // Log lines quote requests (a path, a header, a body): printable, so a client cannot write to the terminal of whoever reads the log.
@@ -84,6 +103,8 @@ export async function startStub(options: StubOptions): Promise<RunningStub> {
     log,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     cors: options.cors ?? false,
+    strict: options.strict ?? false,
+    delay: options.delayMs === undefined ? undefined : checkDelay(options.delayMs, (why) => new AccordError('ACCORD_ERR_USAGE', `delayMs ${why}`)),
   });
   const server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS }, handler);
   answerMalformedRequests(server, HEADERS_TIMEOUT_MS);
@@ -117,6 +138,9 @@ export async function startStub(options: StubOptions): Promise<RunningStub> {
       return state.table.notServed;
     },
     reload,
+    expect: (input) => handleOf(state.expect(input), state.expectations),
+    reset: () => state.reset(),
+    calls: (filter) => state.journal.calls(filter),
     close: () => {
       watching?.close();
       return (closing ??= closeServer(server));
@@ -161,9 +185,11 @@ interface HandlerOptions {
   log: (line: string) => void;
   maxBodyBytes: number;
   cors: boolean;
+  strict: boolean;
+  delay?: Delay;
 }
 
-function makeHandler(state: { table: RouteTable }, o: HandlerOptions) {
+function makeHandler(state: StubState, o: HandlerOptions) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     // The table as it is when the request arrives: a reload meanwhile does not change its answer.
     const table = state.table;
@@ -197,48 +223,103 @@ function makeHandler(state: { table: RouteTable }, o: HandlerOptions) {
       if (refused) return;
       const text = more ? Buffer.concat(more).toString('utf8') : first ? first.toString('utf8') : '';
       first = more = undefined;
+      if (isAdminPath(req.url ?? '/')) return answerAdmin(state, req.method ?? 'GET', req.url ?? '/', text, res);
       const body = new ParsedBody(text);
       if (text.length > XML_SLICE && looksLikeXml(text)) {
         // Parsed a slice per turn of the event loop: other clients are answered meanwhile.
         body.parseXmlAhead().then(
-          () => answer(table, req, res, body, o, started),
+          () => answer(state, table, req, res, body, o, started),
           (e: unknown) => internalError(res, `${req.method} ${req.url ?? '/'}`, e, o),
         );
         return;
       }
-      answer(table, req, res, body, o, started);
+      answer(state, table, req, res, body, o, started);
     });
   };
 }
 
-function answer(table: RouteTable, req: IncomingMessage, res: ServerResponse, body: ParsedBody, o: HandlerOptions, started: number): void {
+function answer(state: StubState, table: RouteTable, req: IncomingMessage, res: ServerResponse, body: ParsedBody, o: HandlerOptions, started: number): void {
   const request = toHttpRequest(req, body.text);
   const requestLine = `${request.method} ${req.url ?? '/'}`;
   let outcome: Outcome | undefined;
+  let said: string | undefined;
   try {
-    outcome = dispatch(table, request, splitPath(request.path), body);
-    if (outcome.kind === 'matched') {
-      const r = outcome.fixed ? fixedResponse(outcome.route, outcome.fixed.response) : respond(outcome.route, outcome.row);
-      if (NO_BODY.has(r.status)) {
-        // These statuses carry no body by definition (RFC 9110), whatever the contract says.
-        res.writeHead(r.status, r.headers);
-        res.end();
-      } else {
-        // A known length spares the client chunked decoding and the server a write.
-        r.headers['content-length'] = String(Buffer.byteLength(r.body));
-        res.writeHead(r.status, r.headers);
-        res.end(r.body);
-      }
-    } else if (outcome.kind === 'no-match') {
-      send(res, 400, noMatchReport(requestLine, outcome.attempts, body));
+    const segments = splitPath(request.path);
+    // No expectations (the usual case in a benchmark or a plain stub): not even a look-up.
+    const taken = state.expectations.size > 0 ? state.expectations.take(request, segments, body) : undefined;
+    if (taken) {
+      said = `expectation ${taken.id} (${taken.route.label})`;
+      const r = taken.response ? fixedResponse(taken.route, taken.response) : withHeaders(respond(taken.route), taken.extraHeaders);
+      state.journal.record(request, {
+        status: taken.fault && taken.fault !== 'soap-fault' && taken.fault !== 'malformed-body' ? undefined : r.status,
+        answeredBy: 'expectation',
+        expectation: taken.id,
+        scenario: refOf(taken.owner),
+        fault: taken.fault,
+      });
+      deliver(res, r, delayOf(taken.delay ?? o.delay), taken.fault);
     } else {
-      const headers: Record<string, string> = outcome.allowed.length > 0 ? { allow: outcome.allowed.join(', ') } : {};
-      send(res, outcome.allowed.length > 0 ? 405 : 404, unknownPathReport(requestLine, outcome.allowed, table), headers);
+      outcome = dispatch(table, request, segments, body);
+      if (outcome.kind === 'matched' && o.strict && !outcome.row && !outcome.fixed) {
+        const report = strictReport(requestLine, outcome.route);
+        state.journal.record(request, { status: 400, answeredBy: 'none', scenario: refOf(outcome.route.scenario), report });
+        send(res, 400, report);
+      } else if (outcome.kind === 'matched') {
+        const r = outcome.fixed ? fixedResponse(outcome.route, outcome.fixed.response) : respond(outcome.route, outcome.row);
+        state.journal.record(request, { status: r.status, answeredBy: outcome.fixed || outcome.row ? 'example' : 'scenario', scenario: refOf(outcome.route.scenario) });
+        deliver(res, r, delayOf(o.delay));
+      } else if (outcome.kind === 'no-match') {
+        const report = noMatchReport(requestLine, outcome.attempts, body);
+        state.journal.record(request, { status: 400, answeredBy: 'none', report });
+        send(res, 400, report);
+      } else {
+        const headers: Record<string, string> = outcome.allowed.length > 0 ? { allow: outcome.allowed.join(', ') } : {};
+        const report = unknownPathReport(requestLine, outcome.allowed, table);
+        const status = outcome.allowed.length > 0 ? 405 : 404;
+        state.journal.record(request, { status, answeredBy: 'none', report });
+        send(res, status, report, headers);
+      }
     }
   } catch (e) {
     internalError(res, requestLine, e, o);
   }
-  if (o.verbose) o.log(`${requestLine} -> ${res.statusCode} ${describeOutcome(outcome)} (${(performance.now() - started).toFixed(2)} ms)`);
+  if (o.verbose) o.log(`${requestLine} -> ${res.statusCode} ${said ?? describeOutcome(outcome)} (${(performance.now() - started).toFixed(2)} ms)`);
+}
+
+/** Writes an answer, after its delay, or breaks it as the fault says. */
+function deliver(res: ServerResponse, r: HttpResponse, delayMs: number, fault?: FaultKind): void {
+  if (delayMs > 0) {
+    const timer = setTimeout(() => deliver(res, r, 0, fault), delayMs);
+    // A client that gives up waiting frees the timer.
+    res.once('close', () => clearTimeout(timer));
+    return;
+  }
+  if (fault === 'connection-reset') return void res.socket?.resetAndDestroy();
+  if (fault === 'empty-response') return void res.socket?.end();
+  const sent = fault === 'malformed-body' ? malformed(r) : r;
+  if (NO_BODY.has(sent.status)) {
+    // These statuses carry no body by definition (RFC 9110), whatever the contract says.
+    res.writeHead(sent.status, sent.headers);
+    res.end();
+  } else {
+    // A known length spares the client chunked decoding and the server a write.
+    sent.headers['content-length'] = String(Buffer.byteLength(sent.body));
+    res.writeHead(sent.status, sent.headers);
+    res.end(sent.body);
+  }
+}
+
+function withHeaders(r: HttpResponse, extra: Record<string, string>): HttpResponse {
+  for (const [k, v] of Object.entries(extra)) r.headers[k] = v;
+  return r;
+}
+
+function strictReport(requestLine: string, route: Route): string {
+  return (
+    `accord stub (strict): no expectation or example answers ${requestLine}\n` +
+    `It fits ${route.label}, but in strict mode only expectations and examples (example files, Examples rows) answer; ` +
+    `set an expectation for it or add an example.\n`
+  );
 }
 
 function internalError(res: ServerResponse, requestLine: string, e: unknown, o: HandlerOptions): void {

@@ -1,0 +1,263 @@
+import type { Scenario } from '../contract/model';
+import { AccordError } from '../errors';
+import { ParsedBody } from '../http/body';
+import { matchRequest, splitPath } from '../http/match-request';
+import type { HttpRequest, HttpResponse } from '../http/message';
+import { formatMismatches } from '../pattern/mismatch';
+import { STUB_LIMITS } from '../limits';
+import type { XmlElement } from '../xml/tree';
+import { type Delay, type FaultKind, FAULT_KINDS, checkDelay, soapFaultAnswer } from './faults';
+import { fitExample, isObject, readExampleShape, type RawExample } from './fit-example';
+import type { Route, RouteTable } from './route';
+import { literalKey } from './routes';
+
+/**
+ * Answers set at run time, each checked against the contract when it is set:
+ * its request must match a served scenario and its response satisfy that
+ * scenario, or it is refused with the mismatches a failing test would show.
+ * A consumer's test can therefore never rely on an answer the real service
+ * would not give.
+ */
+
+/** What `stub.expect()` and `POST /_accord/expectations` take. */
+export interface ExpectationInput {
+  request: { method: string; path: string; query?: Record<string, string | number>; headers?: Record<string, string | number>; body?: unknown };
+  /** Left out (or its status or body left out): the contract's status, a body generated from the contract. */
+  response?: { status?: number; headers?: Record<string, string | number>; body?: unknown };
+  /** Answer this many requests, then stop answering (transient). Left out: answer until removed. */
+  times?: number;
+  /** Wait this long before answering: milliseconds, or `{ min, max }` for a random wait in that range. */
+  delayMs?: Delay;
+  /** Instead of the response: break the connection or the answer (see faults.ts). */
+  fault?: FaultKind;
+}
+
+/** Where a scenario is written, as reports and the journal name it. */
+export interface ScenarioRef {
+  name: string;
+  file: string;
+  line: number;
+}
+
+export interface ExpectationHandle {
+  readonly id: string;
+  /** The scenario of the contract it was checked against. */
+  readonly scenario: ScenarioRef;
+  /** Requests it has answered so far. */
+  readonly used: number;
+  /** Answers left for a transient expectation (`times`); undefined for a permanent one. */
+  readonly remaining: number | undefined;
+  /** Stops it answering; false when it was already gone (used up, removed, or reset). */
+  remove(): boolean;
+}
+
+export interface Expectation {
+  id: string;
+  input: ExpectationInput;
+  /** The owning scenario narrowed to the expectation's request values: the ordinary matcher decides. */
+  matcher: Scenario;
+  owner: Scenario;
+  route: Route;
+  /** Undefined: generated from the route per request. */
+  response?: HttpResponse;
+  /** Headers given without a body: added to the generated answer. */
+  extraHeaders: Record<string, string>;
+  remaining?: number;
+  used: number;
+  delay?: Delay;
+  fault?: FaultKind;
+  /** Plain words of the request body every match must contain: a substring test before the full match. */
+  words: string[];
+  key: string;
+  live: boolean;
+}
+
+export class Expectations {
+  private next = 1;
+  private count = 0;
+  private readonly byEndpoint = new Map<string, Expectation[]>();
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** Checks the input against the served scenarios and registers it; an AccordError (with the mismatches) when it does not fit. */
+  add(input: unknown, table: RouteTable): Expectation {
+    const { raw, parsed } = readInput(input);
+    if (this.count >= STUB_LIMITS.expectations) {
+      throw new AccordError('ACCORD_ERR_LIMIT', `expectation refused: ${STUB_LIMITS.expectations} expectations are registered already (remove some, or reset)`);
+    }
+    const fit = fitExample(
+      raw,
+      table.routes.map((r) => r.scenario),
+    );
+    // The mismatches are in the message itself: a test that lets this throw shows the message only.
+    if (!fit.ok) throw new AccordError('ACCORD_ERR_USAGE', [`expectation refused: ${fit.why}`, ...formatMismatches(fit.mismatches)].join('\n'));
+    const route = table.routes.find((r) => r.scenario === fit.owner)!;
+    const given = parsed.fault === 'soap-fault' ? { ...soapFaultAnswer(table, raw.request, route).response } : raw.response;
+    const e: Expectation = {
+      id: `e${this.next++}`,
+      input: parsed,
+      matcher: fit.scenario,
+      owner: fit.owner,
+      route,
+      response: given?.body !== undefined ? { status: given.status ?? fit.owner.response.status, headers: given.headers, body: given.body } : undefined,
+      extraHeaders: given?.body === undefined ? (given?.headers ?? {}) : {},
+      remaining: parsed.times,
+      used: 0,
+      delay: parsed.delayMs,
+      fault: parsed.fault,
+      words: wordsOf(raw.request.body),
+      key: endpointKey(raw.request.method, splitPath(raw.request.path)),
+      live: true,
+    };
+    let list = this.byEndpoint.get(e.key);
+    if (!list) this.byEndpoint.set(e.key, (list = []));
+    list.push(e);
+    this.count++;
+    return e;
+  }
+
+  /**
+   * The expectation that answers a request, used once: transient ones (with `times`) first,
+   * oldest first, so several of them make a sequence; then the newest permanent one.
+   */
+  take(req: HttpRequest, segments: string[], body: ParsedBody): Expectation | undefined {
+    const list = this.byEndpoint.get(endpointKey(req.method, segments));
+    if (!list) return undefined;
+    for (const e of list) {
+      if (e.remaining !== undefined && fits(e, req, segments, body)) {
+        e.used++;
+        if (--e.remaining! === 0) this.remove(e.id);
+        return e;
+      }
+    }
+    for (let i = list.length - 1; i >= 0; i--) {
+      const e = list[i];
+      if (e.remaining === undefined && fits(e, req, segments, body)) {
+        e.used++;
+        return e;
+      }
+    }
+    return undefined;
+  }
+
+  remove(id: string): boolean {
+    for (const [key, list] of this.byEndpoint) {
+      const i = list.findIndex((e) => e.id === id);
+      if (i < 0) continue;
+      list[i].live = false;
+      list.splice(i, 1);
+      if (list.length === 0) this.byEndpoint.delete(key);
+      this.count--;
+      return true;
+    }
+    return false;
+  }
+
+  clear(): void {
+    for (const list of this.byEndpoint.values()) for (const e of list) e.live = false;
+    this.byEndpoint.clear();
+    this.count = 0;
+  }
+
+  /** In the order they were set. */
+  list(): Expectation[] {
+    return [...this.byEndpoint.values()].flat().sort((a, b) => Number(a.id.slice(1)) - Number(b.id.slice(1)));
+  }
+}
+
+export function handleOf(e: Expectation, store: Expectations): ExpectationHandle {
+  return {
+    id: e.id,
+    scenario: refOf(e.owner),
+    get used() {
+      return e.used;
+    },
+    get remaining() {
+      return e.remaining;
+    },
+    remove: () => e.live && store.remove(e.id),
+  };
+}
+
+export function refOf(s: Scenario): ScenarioRef {
+  return { name: s.name, file: s.file, line: s.line };
+}
+
+/** An expectation as `GET /_accord/expectations` lists it. */
+export function describeExpectation(e: Expectation): Record<string, unknown> {
+  return { id: e.id, scenario: refOf(e.owner), used: e.used, remaining: e.remaining, ...e.input };
+}
+
+function fits(e: Expectation, req: HttpRequest, segments: string[], body: ParsedBody): boolean {
+  for (const w of e.words) if (!body.text.includes(w)) return false;
+  return matchRequest(e.matcher, req, body, segments, 1).mismatches.length === 0;
+}
+
+function endpointKey(method: string, segments: readonly string[]): string {
+  return `${method.toUpperCase()} ${literalKey(segments)}`;
+}
+
+/** The input read strictly: a misspelt key is an error, not an expectation that silently answers everything. */
+function readInput(input: unknown): { raw: RawExample; parsed: ExpectationInput } {
+  const bad = (message: string) =>
+    new AccordError('ACCORD_ERR_USAGE', `expectation ${message}; expected {"request": {"method", "path", ...}, "response"?: {...}, "times"?, "delayMs"?, "fault"?}`);
+  if (!isObject(input)) throw bad('is not an object');
+  const unknown = Object.keys(input).filter((k) => !['request', 'response', 'times', 'delayMs', 'fault'].includes(k));
+  if (unknown.length > 0) throw bad(`has unknown keys ${unknown.map((k) => `"${k}"`).join(', ')}`);
+  const { times, delayMs, fault } = input;
+  if (times !== undefined && (typeof times !== 'number' || !Number.isInteger(times) || times < 1)) throw bad('has a "times" that is not a whole number of at least 1');
+  if (delayMs !== undefined) checkDelay(delayMs, (why) => bad(`has a "delayMs" that ${why}`));
+  if (fault !== undefined && !FAULT_KINDS.includes(fault as FaultKind)) throw bad(`has an unknown "fault" (one of ${FAULT_KINDS.join(', ')})`);
+  const raw = readExampleShape(
+    { 'http-request': input.request, 'http-response': input.response },
+    (m) => bad(m.replace('"http-request"', '"request"').replace('"http-response"', '"response"')),
+    false,
+  );
+  if (fault === undefined && raw.response === undefined) raw.response = { headers: {} };
+  return { raw, parsed: input as unknown as ExpectationInput };
+}
+
+/**
+ * Up to a few plain words (letters, digits, `.`, `-`, `_`) of the body's text values, longest
+ * first. A request without one of them cannot carry that value, so the full match is skipped.
+ * Values with other characters are left out: they may be escaped differently in the request.
+ */
+function wordsOf(text: string): string[] {
+  if (text.trim() === '') return [];
+  const body = new ParsedBody(text);
+  const found: string[] = [];
+  const xml = body.asXml();
+  if (!(xml instanceof AccordError)) collectXml(xml, found);
+  else {
+    const json = body.asJson();
+    if (!(json instanceof AccordError)) collectJson(json.value, found, 0);
+  }
+  return [...new Set(found)].sort((a, b) => b.length - a.length).slice(0, 3);
+}
+
+function collectXml(el: XmlElement, out: string[]): void {
+  for (const c of el.children) {
+    if (c.type === 'element') collectXml(c, out);
+    else if (plainWord(c.value.trim())) out.push(c.value.trim());
+  }
+}
+
+function collectJson(v: unknown, out: string[], depth: number): void {
+  if (depth > 64) return;
+  if (typeof v === 'string' || typeof v === 'number') {
+    if (plainWord(String(v))) out.push(String(v));
+  } else if (Array.isArray(v)) for (const x of v) collectJson(x, out, depth + 1);
+  else if (isObject(v)) for (const x of Object.values(v)) collectJson(x, out, depth + 1);
+}
+
+function plainWord(s: string): boolean {
+  if (s.length < 2) return false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const ok = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 45 || c === 46 || c === 95;
+    if (!ok) return false;
+  }
+  return true;
+}

@@ -1,0 +1,167 @@
+import { endpointText, type Scenario } from '../contract/model';
+import { formatLocation } from '../errors';
+import { ParsedBody } from '../http/body';
+import { matchRequest, splitPath } from '../http/match-request';
+import { matchResponse } from '../http/match-response';
+import type { HttpRequest, HttpResponse } from '../http/message';
+import { patternFromText } from '../pattern/body';
+import type { Mismatch } from '../pattern/mismatch';
+import type { Pattern } from '../pattern/types';
+
+/**
+ * A request/response pair given by a user in Specmatic's JSON shape
+ *   { "http-request":  { "method", "path", "query"?, "headers"?, "body"? },
+ *     "http-response": { "status", "headers"?, "body"? } }
+ * and the check that it fits a contract. Example files and expectations both go
+ * through here, so "fits the contract" means one thing.
+ */
+export interface RawExample {
+  request: HttpRequest;
+  /** Undefined when only a request is given (an expectation that answers with a fault or a generated body). */
+  response?: RawResponse;
+  /** Header names and values the example gives. */
+  givenHeaders: [string, string][];
+  givenBody: boolean;
+}
+
+/** A response as given: the status and body may be left out (then the contract's status, a generated body). */
+export interface RawResponse {
+  status?: number;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export type Fit =
+  | { ok: true; owner: Scenario; scenario: Scenario }
+  | { ok: false; why: string; mismatches: Mismatch[] }
+  /** The request fits no scenario at all: not even the method and path are served. */
+  | { ok: false; why: string; mismatches: []; unknownEndpoint: true };
+
+export const EXAMPLE_SHAPE = '{"http-request": {"method", "path", "query"?, "headers"?, "body"?}, "http-response": {"status", "headers"?, "body"?}}';
+
+/**
+ * Reads the JSON shape above; `shape(message)` makes the error for a wrong one.
+ * `responseRequired: false` lets "http-response" be absent and its status and body left out.
+ */
+export function readExampleShape(json: unknown, shape: (message: string) => Error, responseRequired = true): RawExample {
+  if (!isObject(json)) throw shape('is not a JSON object');
+  const req = json['http-request'];
+  const res = json['http-response'];
+  if (!isObject(req) || typeof req.method !== 'string' || typeof req.path !== 'string' || !req.path.startsWith('/'))
+    throw shape('has no valid "http-request" (method and a path starting with /)');
+  let response: RawResponse | undefined;
+  if (res !== undefined || responseRequired) {
+    if (!isObject(res)) throw shape('has no valid "http-response" (status from 100 to 599)');
+    const status = res.status;
+    if (status === undefined ? responseRequired : typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599)
+      throw shape('has no valid "http-response" (status from 100 to 599)');
+    response = { status: status as number | undefined, headers: stringRecord(res.headers), body: res.body === undefined ? undefined : bodyText(res.body) };
+  }
+  const q = req.path.indexOf('?');
+  const query: [string, string][] = q < 0 ? [] : [...new URLSearchParams(req.path.slice(q + 1))];
+  if (isObject(req.query)) for (const [k, v] of Object.entries(req.query)) query.push([k, String(v)]);
+  const requestHeaders = stringRecord(req.headers);
+  return {
+    request: { method: req.method.toUpperCase(), path: q < 0 ? req.path : req.path.slice(0, q), query, headers: requestHeaders, body: bodyText(req.body) },
+    response,
+    givenHeaders: Object.entries(requestHeaders),
+    givenBody: req.body !== undefined,
+  };
+}
+
+/**
+ * The first scenario whose request the example's request matches and whose response the
+ * example's response satisfies, narrowed so that only requests carrying the example's
+ * values match it; else why not, with the closest scenario's mismatches.
+ */
+export function fitExample(ex: RawExample, scenarios: readonly Scenario[], of = ''): Fit {
+  const body = new ParsedBody(ex.request.body);
+  const segments = splitPath(ex.request.path);
+  let closest: { s: Scenario; mismatches: Mismatch[] } | undefined;
+  let wrongResponse: { s: Scenario; mismatches: Mismatch[] } | undefined;
+  for (const s of scenarios) {
+    if (s.unsupported) continue;
+    const m = matchRequest(s, ex.request, body, segments);
+    if (!m.endpoint) continue;
+    if (m.mismatches.length > 0) {
+      if (!closest || m.mismatches.length < closest.mismatches.length) closest = { s, mismatches: m.mismatches };
+      continue;
+    }
+    const wrong = ex.response ? responseFits(s, ex.response) : [];
+    if (wrong.length === 0) return { ok: true, owner: s, scenario: narrow(s, ex, segments) };
+    // Two scenarios may take the same request (a success and a fault): the response picks one.
+    wrongResponse ??= { s, mismatches: wrong };
+  }
+  if (wrongResponse)
+    return { ok: false, why: `its response does not satisfy scenario "${wrongResponse.s.name}" (${where(wrongResponse.s)})`, mismatches: wrongResponse.mismatches };
+  if (closest) return { ok: false, why: `its request matches no scenario${of}; closest is "${closest.s.name}" (${where(closest.s)})`, mismatches: closest.mismatches };
+  return { ok: false, why: `no scenario${of} is at ${endpointText(ex.request)}`, mismatches: [], unknownEndpoint: true };
+}
+
+/**
+ * How a response differs from the scenario's: a left-out status is the scenario's, a left-out
+ * body is generated from the contract (so it fits and is not compared).
+ */
+export function responseFits(s: Scenario, r: RawResponse): Mismatch[] {
+  const response: HttpResponse = { status: r.status ?? s.response.status, headers: r.headers, body: r.body ?? '' };
+  return matchResponse(r.body === undefined ? { ...s, response: { ...s.response, body: undefined } } : s, response);
+}
+
+/**
+ * Headers an example may show but that do not pick it: transport details, and
+ * Content-Type, whose parameters (charset) vary by client while the body itself
+ * is compared. A scenario that declares one of them still has it checked.
+ */
+const IGNORED_HEADERS = new Set(['content-type', 'content-length', 'host', 'connection', 'transfer-encoding', 'accept-encoding', 'user-agent']);
+
+/** The owning scenario, with the example's path, query, header and body values as literals. */
+function narrow(s: Scenario, ex: RawExample, segments: string[]): Scenario {
+  const literal = (value: string): Pattern => ({ kind: 'literal', value });
+  const query = new Map(ex.request.query);
+  const headers = s.request.headers.map((h) => {
+    const v = ex.request.headers[h.name.toLowerCase()];
+    return v === undefined ? h : { ...h, optional: false, pattern: literal(v) };
+  });
+  for (const [name, value] of ex.givenHeaders) {
+    if (IGNORED_HEADERS.has(name) || headers.some((h) => h.name.toLowerCase() === name)) continue;
+    headers.push({ name, optional: false, pattern: literal(value), line: s.request.line });
+  }
+  let body = s.request.body;
+  if (ex.givenBody) {
+    try {
+      body = patternFromText(ex.request.body);
+    } catch {
+      body = literal(ex.request.body.trim());
+    }
+  }
+  return {
+    ...s,
+    request: {
+      ...s.request,
+      segments: segments.map((name) => ({ name, pattern: literal(name) })),
+      query: s.request.query.map((q) => (query.has(q.name) ? { ...q, pattern: literal(query.get(q.name)!) } : q)),
+      headers,
+      body,
+    },
+  };
+}
+
+/** A body given as a JSON value is sent as JSON; a string as it is. */
+function bodyText(body: unknown): string {
+  if (body === undefined || body === null) return '';
+  return typeof body === 'string' ? body : JSON.stringify(body);
+}
+
+function stringRecord(v: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (isObject(v)) for (const [k, x] of Object.entries(v)) out[k.toLowerCase()] = String(x);
+  return out;
+}
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function where(s: Scenario): string {
+  return formatLocation({ file: s.file, line: s.line });
+}

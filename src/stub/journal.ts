@@ -1,0 +1,97 @@
+import type { HttpRequest } from '../http/message';
+import { STUB_LIMITS } from '../limits';
+import type { ScenarioRef } from './expectations';
+import type { FaultKind } from './faults';
+
+/**
+ * Every request the stub answered, with what answered it, for a consumer's test
+ * to verify what its client sent. A ring buffer: the newest STUB_LIMITS.journalEntries
+ * are kept, each body cut at STUB_LIMITS.journalBodyChars.
+ */
+export interface JournalEntry {
+  /** 1 for the first request since the stub started (or the journal was cleared). */
+  seq: number;
+  /** When the request was answered, in milliseconds since 1970 (Date.now()). */
+  time: number;
+  method: string;
+  path: string;
+  query: [string, string][];
+  headers: Record<string, string>;
+  body: string;
+  /** The body was longer than the journal keeps; `body` is its start. */
+  bodyCut?: true;
+  /** The status sent; undefined when a fault sent none. */
+  status?: number;
+  /** `expectation`, `example` (an example file or Examples row), `scenario` (a generated answer), or `none` (4xx from the stub). */
+  answeredBy: 'expectation' | 'example' | 'scenario' | 'none';
+  expectation?: string;
+  scenario?: ScenarioRef;
+  fault?: FaultKind;
+  /** Why nothing answered: the stub's 400/404/405 report. */
+  report?: string;
+}
+
+/** What `stub.calls()` and `GET /_accord/requests?…` select by; every given field must hold. */
+export interface CallFilter {
+  method?: string;
+  /** The request path exactly (no query string). */
+  path?: string;
+  /** The answering scenario's name. */
+  scenario?: string;
+  /** The answering expectation, or its id. */
+  expectation?: string | { id: string };
+  answeredBy?: JournalEntry['answeredBy'];
+  /** Only requests nothing answered (`answeredBy: 'none'`). */
+  unmatched?: boolean;
+  /** Text the request body contains. */
+  bodyIncludes?: string;
+}
+
+export class Journal {
+  private readonly entries: (JournalEntry | undefined)[] = new Array(STUB_LIMITS.journalEntries);
+  private seq = 0;
+  private cleared = 0;
+
+  record(req: HttpRequest, answer: Omit<JournalEntry, 'seq' | 'time' | 'method' | 'path' | 'query' | 'headers' | 'body'>): void {
+    const cut = req.body.length > STUB_LIMITS.journalBodyChars;
+    const seq = ++this.seq - this.cleared;
+    const entry: JournalEntry = {
+      seq,
+      time: Date.now(),
+      method: req.method,
+      path: req.path,
+      query: req.query,
+      headers: req.headers,
+      body: cut ? req.body.slice(0, STUB_LIMITS.journalBodyChars) : req.body,
+      ...answer,
+    };
+    if (cut) entry.bodyCut = true;
+    this.entries[this.seq % this.entries.length] = entry;
+  }
+
+  /** Oldest first. */
+  calls(filter: CallFilter = {}): JournalEntry[] {
+    const out: JournalEntry[] = [];
+    const n = this.entries.length;
+    for (let s = Math.max(this.cleared + 1, this.seq - n + 1); s <= this.seq; s++) {
+      const e = this.entries[s % n];
+      if (e && selected(e, filter)) out.push(e);
+    }
+    return out;
+  }
+
+  clear(): void {
+    this.cleared = this.seq;
+  }
+}
+
+export function selected(e: JournalEntry, f: CallFilter): boolean {
+  if (f.method !== undefined && e.method !== f.method.toUpperCase()) return false;
+  if (f.path !== undefined && e.path !== f.path) return false;
+  if (f.scenario !== undefined && e.scenario?.name !== f.scenario) return false;
+  if (f.expectation !== undefined && e.expectation !== (typeof f.expectation === 'string' ? f.expectation : f.expectation.id)) return false;
+  if (f.answeredBy !== undefined && e.answeredBy !== f.answeredBy) return false;
+  if (f.unmatched !== undefined && (e.answeredBy === 'none') !== f.unmatched) return false;
+  if (f.bodyIncludes !== undefined && !e.body.includes(f.bodyIncludes)) return false;
+  return true;
+}
