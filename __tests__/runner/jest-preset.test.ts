@@ -351,9 +351,11 @@ describe('the installed package', () => {
       const api = require(${JSON.stringify(PKG.name)});
       let deep;
       try { require(${JSON.stringify(`${PKG.name}/dist/index.js`)}); deep = 'resolved'; } catch (e) { deep = e.code; }
-      console.log(JSON.stringify({ names: Object.keys(api).sort(), deep }));`;
+      const matchers = require.resolve(${JSON.stringify(`${PKG.name}/jest-matchers`)});
+      console.log(JSON.stringify({ names: Object.keys(api).sort(), deep, matchers }));`;
     const r = spawnSync(process.execPath, ['-e', script], { cwd: app, encoding: 'utf8' });
-    const { names, deep } = JSON.parse(r.stdout);
+    const { names, deep, matchers } = JSON.parse(r.stdout);
+    expect(matchers).toMatch(/preset[\\/]jest-matchers\.js$/);
     expect(names).toEqual(expect.arrayContaining(DOCUMENTED));
     expect(names).not.toContain('startExampleService');
     expect(deep).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');
@@ -362,7 +364,12 @@ describe('the installed package', () => {
     writeFileSync(
       path.join(app, 'check.ts'),
       `import { ${DOCUMENTED.join(', ')} } from '${PKG.name}';
-import type { StubOptions, RunningStub, Contract, CompatibilityVerdict, WsdlImportResult, ImportLogOptions, ErrorCode } from '${PKG.name}';
+import type { StubOptions, RunningStub, Contract, CompatibilityVerdict, WsdlImportResult, ImportLogOptions, ErrorCode, StubClient, ExpectationInput, JournalEntry } from '${PKG.name}';
+import type {} from '${PKG.name}/jest-matchers';
+const client: StubClient = connectStub('http://127.0.0.1:9000');
+const expectation: ExpectationInput = { request: { method: 'GET', path: '/pets/1' }, times: 1, delayMs: { min: 1, max: 5 }, fault: 'empty-response' };
+const journal: Promise<JournalEntry[]> = client.calls({ path: '/ws' });
+const matcherNames: string[] = Object.keys(accordMatchers);
 const options: StubOptions = { contracts: ['contracts'], port: 0 };
 const started: Promise<RunningStub> = startStub(options);
 const wsdl: WsdlImportResult = importWsdl('x.wsdl', { soapVersion: '1.1' });
@@ -370,7 +377,7 @@ const older: Contract = parseContract('Feature: f', 'f.spec');
 const verdict: CompatibilityVerdict = checkCompatibility(older, older);
 const code: ErrorCode | undefined = new AccordError('ACCORD_ERR_USAGE', 'm').code;
 const logs: ImportLogOptions = { examples: true };
-export { started, wsdl, verdict, code, logs, loadContract, importLogs, readExchanges, checkExchange, formatCompatibilityText, encompasses };
+export { started, wsdl, verdict, code, logs, expectation, journal, matcherNames, loadContract, importLogs, readExchanges, checkExchange, formatCompatibilityText, encompasses };
 `,
     );
     const tsc = spawnSync(
@@ -409,6 +416,8 @@ const DOCUMENTED = [
   'formatCompatibilityText',
   'encompasses',
   'AccordError',
+  'connectStub',
+  'accordMatchers',
 ];
 
 function listFiles(dir: string, prefix = ''): string[] {

@@ -4,3 +4,5 @@ export type { NotServed } from './route';
 export type { ExpectationInput, ExpectationHandle, ScenarioRef } from './expectations';
 export type { CallFilter, JournalEntry } from './journal';
 export { FAULT_KINDS, parseDelay, type FaultKind, type Delay } from './faults';
+export { connectStub, type StubClient } from './client';
+export { accordMatchers, type CallCount } from './matchers';

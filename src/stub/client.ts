@@ -1,0 +1,51 @@
+import { AccordError } from '../errors';
+import { send } from '../http/client';
+import type { HttpResponse } from '../http/message';
+import type { ExpectationInput, ScenarioRef } from './expectations';
+import type { CallFilter, JournalEntry } from './journal';
+
+/**
+ * A stub running elsewhere (started by Jest's globalSetup, another process, a container),
+ * driven over its HTTP API: what a test file has when it cannot hold the RunningStub itself.
+ * The same calls as RunningStub's, asynchronous.
+ */
+export interface StubClient {
+  url: string;
+  /** Resolves with the expectation's id and scenario; rejects with the mismatch report when it breaks the contract. */
+  expect(input: ExpectationInput): Promise<{ id: string; scenario: ScenarioRef }>;
+  /** Removes one expectation; false when it was gone already. */
+  remove(id: string): Promise<boolean>;
+  /** Removes every expectation and empties the journal. */
+  reset(): Promise<void>;
+  calls(filter?: CallFilter): Promise<JournalEntry[]>;
+}
+
+export function connectStub(url: string): StubClient {
+  const base = url.endsWith('/') ? url.slice(0, -1) : url;
+  const call = async (method: string, path: string, body = '', query: [string, string][] = []): Promise<HttpResponse> =>
+    send(base, { method, path, query, headers: body ? { 'content-type': 'application/json' } : {}, body });
+  const ok = (r: HttpResponse, what: string): HttpResponse => {
+    if (r.status >= 300) throw new AccordError('ACCORD_ERR_HTTP', `${what}: the stub at ${base} answered ${r.status}: ${r.body.trim()}`);
+    return r;
+  };
+  return {
+    url: base,
+    async expect(input) {
+      const r = await call('POST', '/_accord/expectations', JSON.stringify(input));
+      if (r.status === 400) throw new AccordError('ACCORD_ERR_USAGE', r.body.trim().replace('accord stub: ', ''));
+      return JSON.parse(ok(r, 'setting an expectation').body) as { id: string; scenario: ScenarioRef };
+    },
+    async remove(id) {
+      const r = await call('DELETE', `/_accord/expectations/${encodeURIComponent(id)}`);
+      return r.status === 200;
+    },
+    async reset() {
+      ok(await call('POST', '/_accord/reset'), 'resetting');
+    },
+    async calls(filter = {}) {
+      const query: [string, string][] = [];
+      for (const [k, v] of Object.entries(filter)) if (v !== undefined) query.push([k, typeof v === 'object' ? v.id : String(v)]);
+      return JSON.parse(ok(await call('GET', '/_accord/requests', '', query), 'reading the journal').body) as JournalEntry[];
+    },
+  };
+}
