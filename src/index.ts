@@ -6,7 +6,21 @@ export { AccordError } from './errors';
 export type { ErrorCode } from './errors';
 export { runCase, formatCaseReport } from './runner/run-case';
 export { startStub, DEFAULT_MAX_BODY_BYTES, connectStub, accordMatchers, FAULT_KINDS } from './stub';
-export type { StubOptions, RunningStub, ContractSource, NotServed, StubClient, ExpectationInput, ExpectationHandle, ScenarioRef, CallFilter, JournalEntry, CallCount, FaultKind, Delay } from './stub';
+export type {
+  StubOptions,
+  RunningStub,
+  ContractSource,
+  NotServed,
+  StubClient,
+  ExpectationInput,
+  ExpectationHandle,
+  ScenarioRef,
+  CallFilter,
+  JournalEntry,
+  CallCount,
+  FaultKind,
+  Delay,
+} from './stub';
 export { checkCompatibility, compareVersions, formatJson as formatCompatibilityJson, formatText as formatCompatibilityText, RULES as COMPATIBILITY_RULES } from './compat';
 export type { Verdict as CompatibilityVerdict, Finding as CompatibilityFinding } from './compat';
 export { encompasses } from './pattern/compare';

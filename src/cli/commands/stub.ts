@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { formatLocation } from '../../errors';
+import { AccordError, formatLocation } from '../../errors';
 import { apiText, type Scenario } from '../../contract/model';
 import type { NotServed, ReloadResult } from '../../stub';
 import { EXIT_USAGE, ExitError, type Io } from '../exit';
@@ -25,13 +25,16 @@ export function registerStub(program: Command, io: Io): void {
     .option('--max-body-bytes <bytes>', 'largest request body accepted; larger gets 413', String(10 * 1024 * 1024))
     .option('-v, --verbose', 'log every request and the scenario that answered it')
     .option('--cors', 'answer CORS preflights and allow every origin (for browser apps)')
+    .option('--strict', 'answer only requests an expectation or an example (example file, Examples row) answers; others get 400 saying why')
+    .option('--delay <ms>', 'wait before every answer: milliseconds, or a range such as 100-500 for a random wait')
     .option('-w, --watch', 'reload when a contract or example file changes (a change that does not load keeps the previous version serving)')
     .addHelpText('after', '\nExamples:\n  accord stub contracts/\n  accord stub contracts/soap/api_pet_v1.spec --port 8080 --verbose\n  accord stub contracts/ --watch\n')
-    .action(async (paths: string[], opts: { port: string; host: string; maxBodyBytes: string; verbose?: boolean; cors?: boolean; watch?: boolean }) => {
+    .action(async (paths: string[], opts: StubCliOptions) => {
       const port = wholeNumber(opts.port, '--port', 65535);
       const maxBodyBytes = wholeNumber(opts.maxBodyBytes, '--max-body-bytes', Number.MAX_SAFE_INTEGER);
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (see above); require, not import(), so Jest needs no VM modules
-      const { startStub } = require('../../stub') as typeof import('../../stub');
+      const { startStub, parseDelay } = require('../../stub') as typeof import('../../stub');
+      const delayMs = opts.delay === undefined ? undefined : usage(() => parseDelay(opts.delay!));
       // Paths stay as typed when they are relative to this process, so reports name files the way the user does.
       const given = paths.length > 0 ? paths : consumed(io.cwd);
       const contracts = io.cwd === process.cwd() ? given : given.map((p) => path.resolve(io.cwd, p));
@@ -47,11 +50,14 @@ export function registerStub(program: Command, io: Io): void {
         verbose: opts.verbose,
         cors: opts.cors,
         watch: opts.watch,
+        strict: opts.strict,
+        delayMs,
         onReload,
         log: (line) => io.stderr(`${line}\n`),
       });
       const lines = [`accord stub listening on ${stub.url}`, ...servedLines(stub.served, stub.notServed, io.cwd)];
       if (opts.watch) lines.push('Watching the contracts for changes.');
+      if (opts.strict) lines.push('Strict: only expectations and examples answer.');
       lines.push('Press Ctrl+C to stop.');
       // Listen before saying so: a supervisor may send SIGTERM as soon as it reads the line.
       const stopped = untilSignal();
@@ -73,6 +79,27 @@ function consumed(cwd: string): string[] {
   const missing = dirs.filter((d) => !existsSync(d));
   if (missing.length > 0) throw new ExitError(EXIT_USAGE, `accord stub: ${path.relative(cwd, missing[0])} is not there yet: run accord contracts pull first`);
   return dirs;
+}
+
+interface StubCliOptions {
+  port: string;
+  host: string;
+  maxBodyBytes: string;
+  verbose?: boolean;
+  cors?: boolean;
+  watch?: boolean;
+  strict?: boolean;
+  delay?: string;
+}
+
+/** A bad option value is a usage error (exit 2) with the parser's sentence. */
+function usage<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof AccordError) throw new ExitError(EXIT_USAGE, `accord stub: ${e.message}`);
+    throw e;
+  }
 }
 
 function servedLines(served: readonly Scenario[], notServed: readonly NotServed[], cwd: string): string[] {
