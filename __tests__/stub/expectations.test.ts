@@ -88,6 +88,16 @@ describe('expectations from code', () => {
     expect(typeof json(res.body).petid).toBe('number');
   });
 
+  it('finds the one of a hundred expectations that a request carries the values of (they are indexed by value)', async () => {
+    for (let i = 0; i < 100; i++)
+      stub.expect({ request: { method: 'POST', path: '/ws', body: petRequest(String(1000 + i)) }, response: { body: petResponse(String(1000 + i), `Pet${i}`) } });
+    expect((await post(`${stub.url}/ws`, petRequest('1050', 'S', 'p'))).body).toContain('<pet:name>Pet50</pet:name>');
+    // A character reference still spells the value (the index reads parsed text, not bytes).
+    expect((await post(`${stub.url}/ws`, petRequest('10&#53;1'))).body).toContain('<pet:name>Pet51</pet:name>');
+    expect((await post(`${stub.url}/ws`, petRequest('10'))).body).not.toContain('<pet:name>Pet');
+    expect(stub.calls({ answeredBy: 'expectation' })).toHaveLength(2);
+  });
+
   it('reset() removes every expectation', async () => {
     stub.expect({ request: { method: 'GET', path: '/pets/4' }, response: { body: { petid: 444 } } });
     stub.reset();

@@ -66,8 +66,10 @@ export interface Expectation {
   used: number;
   delay?: Delay;
   fault?: FaultKind;
-  /** Plain words of the request body every match must contain: a substring test before the full match. */
+  /** Plain text values of the request body every match must carry (looked up before the full match). */
   words: string[];
+  /** Registration order. */
+  seq: number;
   key: string;
   live: boolean;
 }
@@ -75,7 +77,7 @@ export interface Expectation {
 export class Expectations {
   private next = 1;
   private count = 0;
-  private readonly byEndpoint = new Map<string, Expectation[]>();
+  private readonly byEndpoint = new Map<string, Bucket>();
 
   get size(): number {
     return this.count;
@@ -95,8 +97,10 @@ export class Expectations {
     if (!fit.ok) throw new AccordError('ACCORD_ERR_USAGE', [`expectation refused: ${fit.why}`, ...formatMismatches(fit.mismatches)].join('\n'));
     const route = table.routes.find((r) => r.scenario === fit.owner)!;
     const given = parsed.fault === 'soap-fault' ? { ...soapFaultAnswer(table, raw.request, route).response } : raw.response;
+    const seq = this.next++;
     const e: Expectation = {
-      id: `e${this.next++}`,
+      id: `e${seq}`,
+      seq,
       input: parsed,
       matcher: fit.scenario,
       owner: fit.owner,
@@ -111,9 +115,15 @@ export class Expectations {
       key: endpointKey(raw.request.method, splitPath(raw.request.path)),
       live: true,
     };
-    let list = this.byEndpoint.get(e.key);
-    if (!list) this.byEndpoint.set(e.key, (list = []));
-    list.push(e);
+    let bucket = this.byEndpoint.get(e.key);
+    if (!bucket) this.byEndpoint.set(e.key, (bucket = { all: [], byWord: new Map(), rest: [] }));
+    bucket.all.push(e);
+    if (e.words.length === 0) bucket.rest.push(e);
+    else {
+      const same = bucket.byWord.get(e.words[0]);
+      if (same) same.push(e);
+      else bucket.byWord.set(e.words[0], [e]);
+    }
     this.count++;
     return e;
   }
@@ -123,8 +133,9 @@ export class Expectations {
    * oldest first, so several of them make a sequence; then the newest permanent one.
    */
   take(req: HttpRequest, segments: string[], body: ParsedBody): Expectation | undefined {
-    const list = this.byEndpoint.get(endpointKey(req.method, segments));
-    if (!list) return undefined;
+    const bucket = this.byEndpoint.get(endpointKey(req.method, segments));
+    if (!bucket) return undefined;
+    const list = candidates(bucket, body);
     for (const e of list) {
       if (e.remaining !== undefined && fits(e, req, segments, body)) {
         e.used++;
@@ -143,12 +154,18 @@ export class Expectations {
   }
 
   remove(id: string): boolean {
-    for (const [key, list] of this.byEndpoint) {
-      const i = list.findIndex((e) => e.id === id);
-      if (i < 0) continue;
-      list[i].live = false;
-      list.splice(i, 1);
-      if (list.length === 0) this.byEndpoint.delete(key);
+    for (const [key, bucket] of this.byEndpoint) {
+      const e = bucket.all.find((x) => x.id === id);
+      if (!e) continue;
+      e.live = false;
+      drop(bucket.all, e);
+      if (e.words.length === 0) drop(bucket.rest, e);
+      else {
+        const same = bucket.byWord.get(e.words[0])!;
+        drop(same, e);
+        if (same.length === 0) bucket.byWord.delete(e.words[0]);
+      }
+      if (bucket.all.length === 0) this.byEndpoint.delete(key);
       this.count--;
       return true;
     }
@@ -156,14 +173,14 @@ export class Expectations {
   }
 
   clear(): void {
-    for (const list of this.byEndpoint.values()) for (const e of list) e.live = false;
+    for (const bucket of this.byEndpoint.values()) for (const e of bucket.all) e.live = false;
     this.byEndpoint.clear();
     this.count = 0;
   }
 
   /** In the order they were set. */
   list(): Expectation[] {
-    return [...this.byEndpoint.values()].flat().sort((a, b) => Number(a.id.slice(1)) - Number(b.id.slice(1)));
+    return [...this.byEndpoint.values()].flatMap((b) => b.all).sort((a, b) => a.seq - b.seq);
   }
 }
 
@@ -190,9 +207,37 @@ export function describeExpectation(e: Expectation): Record<string, unknown> {
   return { id: e.id, scenario: refOf(e.owner), used: e.used, remaining: e.remaining, ...e.input };
 }
 
+/**
+ * The expectations of one endpoint, indexed by the first (longest) plain word of their request
+ * body: a request is compared only with those whose word it carries (and those without
+ * words), so a hundred expectations for a hundred ids cost a few map look-ups, not a hundred
+ * matches.
+ */
+interface Bucket {
+  all: Expectation[];
+  byWord: Map<string, Expectation[]>;
+  rest: Expectation[];
+}
+
+/** The bucket's expectations that may match this body, in registration order. */
+function candidates(bucket: Bucket, body: ParsedBody): Expectation[] {
+  if (bucket.byWord.size === 0) return bucket.rest;
+  let out: Expectation[] | undefined;
+  for (const w of wordsIn(body)) {
+    const same = bucket.byWord.get(w);
+    if (same) (out ??= [...bucket.rest]).push(...same);
+  }
+  if (!out) return bucket.rest;
+  return out.sort((a, b) => a.seq - b.seq);
+}
+
 function fits(e: Expectation, req: HttpRequest, segments: string[], body: ParsedBody): boolean {
-  for (const w of e.words) if (!body.text.includes(w)) return false;
   return matchRequest(e.matcher, req, body, segments, 1).mismatches.length === 0;
+}
+
+function drop(list: Expectation[], e: Expectation): void {
+  const i = list.indexOf(e);
+  if (i >= 0) list.splice(i, 1);
 }
 
 function endpointKey(method: string, segments: readonly string[]): string {
@@ -220,21 +265,27 @@ function readInput(input: unknown): { raw: RawExample; parsed: ExpectationInput 
 }
 
 /**
- * Up to a few plain words (letters, digits, `.`, `-`, `_`) of the body's text values, longest
- * first. A request without one of them cannot carry that value, so the full match is skipped.
- * Values with other characters are left out: they may be escaped differently in the request.
+ * The plain words (letters, digits, `.`, `-`, `_`) among a body's text values, longest first:
+ * what the expectation is indexed by. Values with other characters are left out (they still
+ * count in the full match).
  */
 function wordsOf(text: string): string[] {
   if (text.trim() === '') return [];
-  const body = new ParsedBody(text);
+  return [...wordsIn(new ParsedBody(text))].sort((a, b) => b.length - a.length);
+}
+
+/** The plain words among the text values of a parsed XML or JSON body (the parse is shared with the matcher). */
+function wordsIn(body: ParsedBody): Set<string> {
   const found: string[] = [];
-  const xml = body.asXml();
-  if (!(xml instanceof AccordError)) collectXml(xml, found);
-  else {
+  const t = body.text.trimStart();
+  if (t.startsWith('<')) {
+    const xml = body.asXml();
+    if (!(xml instanceof AccordError)) collectXml(xml, found);
+  } else if (t.startsWith('{') || t.startsWith('[')) {
     const json = body.asJson();
     if (!(json instanceof AccordError)) collectJson(json.value, found, 0);
   }
-  return [...new Set(found)].sort((a, b) => b.length - a.length).slice(0, 3);
+  return new Set(found);
 }
 
 function collectXml(el: XmlElement, out: string[]): void {
@@ -253,7 +304,7 @@ function collectJson(v: unknown, out: string[], depth: number): void {
 }
 
 function plainWord(s: string): boolean {
-  if (s.length < 2) return false;
+  if (s.length === 0) return false;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     const ok = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 45 || c === 46 || c === 95;
