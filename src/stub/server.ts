@@ -104,6 +104,8 @@ export async function startStub(options: StubOptions): Promise<RunningStub> {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     cors: options.cors ?? false,
     strict: options.strict ?? false,
+    wsdlFiles: sources.filter((x): x is string => typeof x === 'string' && x.toLowerCase().endsWith('.wsdl')),
+    scheme: 'http',
     delay: options.delayMs === undefined ? undefined : checkDelay(options.delayMs, (why) => new AccordError('ACCORD_ERR_USAGE', `delayMs ${why}`)),
   });
   const server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS }, handler);
@@ -187,6 +189,9 @@ interface HandlerOptions {
   cors: boolean;
   strict: boolean;
   delay?: Delay;
+  /** WSDLs among the sources: served at `?wsdl` (wsdl-docs.ts). */
+  wsdlFiles: string[];
+  scheme: 'http' | 'https';
 }
 
 function makeHandler(state: StubState, o: HandlerOptions) {
@@ -224,6 +229,7 @@ function makeHandler(state: StubState, o: HandlerOptions) {
       const text = more ? Buffer.concat(more).toString('utf8') : first ? first.toString('utf8') : '';
       first = more = undefined;
       if (isAdminPath(req.url ?? '/')) return answerAdmin(state, req.method ?? 'GET', req.url ?? '/', text, res);
+      if (o.wsdlFiles.length > 0 && req.method === 'GET' && answerWsdl(req, res, o)) return;
       const body = new ParsedBody(text);
       if (text.length > XML_SLICE && looksLikeXml(text)) {
         // Parsed a slice per turn of the event loop: other clients are answered meanwhile.
@@ -307,6 +313,28 @@ function deliver(res: ServerResponse, r: HttpResponse, delayMs: number, fault?: 
     res.writeHead(sent.status, sent.headers);
     res.end(sent.body);
   }
+}
+
+/** `?wsdl` / `?xsd=…` of a stub started from a WSDL; false when the request asks for neither. */
+function answerWsdl(req: IncomingMessage, res: ServerResponse, o: HandlerOptions): boolean {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the DOM is loaded only for a stub of WSDLs
+  const { wsdlDocument } = require('./wsdl-docs') as typeof import('./wsdl-docs');
+  let doc: ReturnType<typeof wsdlDocument>;
+  try {
+    // The address clients used (Host), so a stub in a container hands out an address that reaches it.
+    doc = wsdlDocument(o.wsdlFiles, req.url ?? '/', `${o.scheme}://${req.headers.host ?? '127.0.0.1'}`);
+  } catch (e) {
+    if (!(e instanceof AccordError)) throw e;
+    send(res, 500, `accord stub: cannot serve the WSDL: ${e.describe()}\n`);
+    return true;
+  }
+  if (!doc) return false;
+  if ('missing' in doc) send(res, 404, `accord stub: "${doc.missing}" is not a file the served WSDLs import\n`);
+  else {
+    res.writeHead(200, { 'content-type': 'text/xml; charset=utf-8', 'content-length': String(Buffer.byteLength(doc.text)) });
+    res.end(doc.text);
+  }
+  return true;
 }
 
 function withHeaders(r: HttpResponse, extra: Record<string, string>): HttpResponse {
