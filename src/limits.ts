@@ -38,6 +38,8 @@ export const FILE_LIMITS = {
   messageBytes: 16 * 1024 * 1024,
   /** One example file (`<contract>_examples/*.json`). */
   exampleBytes: 16 * 1024 * 1024,
+  /** A TLS certificate or key file (`accord stub --tls-cert/--tls-key`). */
+  pemBytes: 1024 * 1024,
   /** One entry of the parsed-contract cache; a bigger one is ignored and the contract parsed again. */
   cacheEntryBytes: 64 * 1024 * 1024,
   /** Symlinks followed one after another inside a git commit before giving up (as the kernel's ELOOP). */

@@ -61,7 +61,7 @@ export function startStubProcess(args: string[]): Promise<StubProcess> {
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   return new Promise((resolve, reject) => {
     const onData = () => {
-      const m = /listening on (http:\/\/\S+)/.exec(out);
+      const m = /listening on (https?:\/\/\S+)/.exec(out);
       if (!m) return;
       child.stdout!.off('data', onData);
       resolve({ url: m[1], child, stdout: () => out, stderr: () => err, exited });

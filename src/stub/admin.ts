@@ -19,7 +19,7 @@ export function isAdminPath(url: string): boolean {
   return url.charCodeAt(1) === 95 && (url.startsWith(ADMIN_PREFIXES[0]) || url.startsWith(ADMIN_PREFIXES[1]));
 }
 
-export function answerAdmin(state: StubState, method: string, url: string, text: string, res: ServerResponse): void {
+export function answerAdmin(state: StubState, method: string, url: string, text: string, res: ServerResponse, certificate?: string): void {
   const q = url.indexOf('?');
   let path = q < 0 ? url : url.slice(0, q);
   while (path.endsWith('/')) path = path.slice(0, -1);
@@ -49,6 +49,8 @@ export function answerAdmin(state: StubState, method: string, url: string, text:
         state.reset();
         return json(res, 200, { reset: true });
       }
+    } else if (path === '/_accord/certificate') {
+      if (m === 'GET') return certificate ? plain(res, 200, certificate, 'application/x-pem-file') : text404(res, 'accord stub: this stub serves plain HTTP: no certificate\n');
     } else if (path === '/_specmatic/expectations') {
       if (m === 'POST') return created(res, state.expect(fromSpecmatic(jsonOf(text))), 200);
     } else {
@@ -106,8 +108,8 @@ function text404(res: ServerResponse, text: string): void {
   plain(res, 404, text);
 }
 
-function plain(res: ServerResponse, status: number, text: string): void {
+function plain(res: ServerResponse, status: number, text: string, type = 'text/plain; charset=utf-8'): void {
   const t = printable(text);
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(Buffer.byteLength(t)) });
+  res.writeHead(status, { 'content-type': type, 'content-length': String(Buffer.byteLength(t)) });
   res.end(t);
 }

@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Scenario } from '../contract/model';
 import { AccordError, internalErrorText } from '../errors';
@@ -49,13 +50,21 @@ export interface StubOptions {
   strict?: boolean;
   /** Wait before every answer (an expectation's own delay replaces it): milliseconds, or `{ min, max }` for a random wait. */
   delayMs?: Delay;
+  /**
+   * Serve HTTPS: `true` with a self-signed certificate made at start-up (read it from
+   * `certificate`, or GET /_accord/certificate), or your own `{ cert, key }` (PEM text).
+   */
+  tls?: true | { cert: string; key: string };
 }
 
 /** What a reload did: the new scenarios serving, or why the previous ones still are. */
 export type ReloadResult = { ok: true; served: Scenario[]; notServed: NotServed[] } | { ok: false; error: AccordError };
 
 export interface RunningStub {
+  /** `http://127.0.0.1:41234`, or `https://…` with `tls`. */
   url: string;
+  /** With `tls`: the certificate served (PEM), for a client to trust. */
+  certificate?: string;
   port: number;
   /** Scenarios answered, in the order they are tried (after a reload, the new ones). */
   readonly served: Scenario[];
@@ -95,6 +104,7 @@ export async function startStub(options: StubOptions): Promise<RunningStub> {
   const sources = Array.isArray(options.contracts) ? options.contracts : [options.contracts as ContractSource];
   const state = new StubState(serveable(sources));
   const host = options.host ?? '127.0.0.1';
+  const tls = tlsPair(options.tls, host);
   const write = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   // Log lines quote requests (a path, a header, a body): printable, so a client cannot write to the terminal of whoever reads the log.
   const log = (line: string) => write(printable(line));
@@ -105,10 +115,12 @@ export async function startStub(options: StubOptions): Promise<RunningStub> {
     cors: options.cors ?? false,
     strict: options.strict ?? false,
     wsdlFiles: sources.filter((x): x is string => typeof x === 'string' && x.toLowerCase().endsWith('.wsdl')),
-    scheme: 'http',
+    scheme: tls ? 'https' : 'http',
+    certificate: tls?.cert,
     delay: options.delayMs === undefined ? undefined : checkDelay(options.delayMs, (why) => new AccordError('ACCORD_ERR_USAGE', `delayMs ${why}`)),
   });
-  const server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS }, handler);
+  const timeouts = { requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS };
+  const server: Server = tls ? httpsServer(tls, timeouts, handler) : createServer(timeouts, handler);
   answerMalformedRequests(server, HEADERS_TIMEOUT_MS);
   const port = await listen(server, options.port ?? 0, host);
   const reload = (): ReloadResult => {
@@ -131,8 +143,9 @@ export async function startStub(options: StubOptions): Promise<RunningStub> {
     : undefined;
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    url: `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
+    certificate: tls?.cert,
     get served() {
       return state.table.routes.map((r) => r.scenario);
     },
@@ -148,6 +161,22 @@ export async function startStub(options: StubOptions): Promise<RunningStub> {
       return (closing ??= closeServer(server));
     },
   };
+}
+
+function tlsPair(tls: StubOptions['tls'], host: string): { cert: string; key: string } | undefined {
+  if (!tls) return undefined;
+  if (tls !== true) return tls;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the certificate code is loaded only when asked for
+  return (require('./tls') as typeof import('./tls')).selfSignedCertificate(host);
+}
+
+function httpsServer(tls: { cert: string; key: string }, timeouts: { requestTimeout: number; headersTimeout: number }, handler: RequestListener): Server {
+  try {
+    return createHttpsServer({ ...timeouts, cert: tls.cert, key: tls.key }, handler);
+  } catch (e) {
+    // OpenSSL's words for a file that is not a certificate or key, or a key that is not the certificate's.
+    throw new AccordError('ACCORD_ERR_USAGE', `cannot serve HTTPS with this certificate and key: ${(e as Error).message}`, {}, { cause: e });
+  }
 }
 
 /** The route table of the sources, refusing a set of contracts with nothing to serve. */
@@ -192,6 +221,7 @@ interface HandlerOptions {
   /** WSDLs among the sources: served at `?wsdl` (wsdl-docs.ts). */
   wsdlFiles: string[];
   scheme: 'http' | 'https';
+  certificate?: string;
 }
 
 function makeHandler(state: StubState, o: HandlerOptions) {
@@ -228,7 +258,7 @@ function makeHandler(state: StubState, o: HandlerOptions) {
       if (refused) return;
       const text = more ? Buffer.concat(more).toString('utf8') : first ? first.toString('utf8') : '';
       first = more = undefined;
-      if (isAdminPath(req.url ?? '/')) return answerAdmin(state, req.method ?? 'GET', req.url ?? '/', text, res);
+      if (isAdminPath(req.url ?? '/')) return answerAdmin(state, req.method ?? 'GET', req.url ?? '/', text, res, o.certificate);
       if (o.wsdlFiles.length > 0 && req.method === 'GET' && answerWsdl(req, res, o)) return;
       const body = new ParsedBody(text);
       if (text.length > XML_SLICE && looksLikeXml(text)) {

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { AccordError, formatLocation } from '../../errors';
+import { FILE_LIMITS, readInputText } from '../../files';
 import { apiText, type Scenario } from '../../contract/model';
 import type { NotServed, ReloadResult } from '../../stub';
 import { EXIT_USAGE, ExitError, type Io } from '../exit';
@@ -27,6 +28,9 @@ export function registerStub(program: Command, io: Io): void {
     .option('--cors', 'answer CORS preflights and allow every origin (for browser apps)')
     .option('--strict', 'answer only requests an expectation or an example (example file, Examples row) answers; others get 400 saying why')
     .option('--delay <ms>', 'wait before every answer: milliseconds, or a range such as 100-500 for a random wait')
+    .option('--tls', 'serve HTTPS with a self-signed certificate made at start-up (its PEM at GET /_accord/certificate)')
+    .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM); needs --tls-key')
+    .option('--tls-key <file>', 'the private key (PEM) of --tls-cert')
     .option('-w, --watch', 'reload when a contract or example file changes (a change that does not load keeps the previous version serving)')
     .addHelpText('after', '\nExamples:\n  accord stub contracts/\n  accord stub contracts/soap/api_pet_v1.spec --port 8080 --verbose\n  accord stub contracts/ --watch\n')
     .action(async (paths: string[], opts: StubCliOptions) => {
@@ -34,6 +38,7 @@ export function registerStub(program: Command, io: Io): void {
       const maxBodyBytes = wholeNumber(opts.maxBodyBytes, '--max-body-bytes', Number.MAX_SAFE_INTEGER);
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (see above); require, not import(), so Jest needs no VM modules
       const { startStub, parseDelay } = require('../../stub') as typeof import('../../stub');
+      const tls = tlsOption(opts);
       const delayMs = opts.delay === undefined ? undefined : usage(() => parseDelay(opts.delay!));
       // Paths stay as typed when they are relative to this process, so reports name files the way the user does.
       const given = paths.length > 0 ? paths : consumed(io.cwd);
@@ -52,12 +57,18 @@ export function registerStub(program: Command, io: Io): void {
         watch: opts.watch,
         strict: opts.strict,
         delayMs,
+        tls,
         onReload,
         log: (line) => io.stderr(`${line}\n`),
       });
       const lines = [`accord stub listening on ${stub.url}`, ...servedLines(stub.served, stub.notServed, io.cwd)];
       if (opts.watch) lines.push('Watching the contracts for changes.');
       if (opts.strict) lines.push('Strict: only expectations and examples answer.');
+      if (opts.tls && stub.certificate) {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only with --tls
+        const { fingerprint } = require('../../stub/tls') as typeof import('../../stub/tls');
+        lines.push(`HTTPS with a self-signed certificate (SHA-256 ${fingerprint(stub.certificate)}); its PEM is at ${stub.url}/_accord/certificate`);
+      }
       lines.push('Press Ctrl+C to stop.');
       // Listen before saying so: a supervisor may send SIGTERM as soon as it reads the line.
       const stopped = untilSignal();
@@ -90,6 +101,18 @@ interface StubCliOptions {
   watch?: boolean;
   strict?: boolean;
   delay?: string;
+  tls?: boolean;
+  tlsCert?: string;
+  tlsKey?: string;
+}
+
+function tlsOption(opts: StubCliOptions): true | { cert: string; key: string } | undefined {
+  if ((opts.tlsCert === undefined) !== (opts.tlsKey === undefined)) throw new ExitError(EXIT_USAGE, 'accord stub: --tls-cert and --tls-key go together');
+  if (opts.tlsCert !== undefined && opts.tls) throw new ExitError(EXIT_USAGE, 'accord stub: --tls makes its own certificate; give either --tls or --tls-cert/--tls-key');
+  if (opts.tls) return true;
+  if (opts.tlsCert === undefined) return undefined;
+  const read = (file: string, what: string) => usage(() => readInputText(file, { what, limit: FILE_LIMITS.pemBytes }));
+  return { cert: read(opts.tlsCert, 'TLS certificate'), key: read(opts.tlsKey!, 'TLS key') };
 }
 
 /** A bad option value is a usage error (exit 2) with the parser's sentence. */
