@@ -114,7 +114,7 @@ declare global {
   namespace jest {
     interface Matchers<R> {
       /** The stub received requests matching `filter`: `count` of them (a number, or `{ atLeast, atMost }`); left out, at least one. */
-      toHaveReceived(filter?: import('./journal').CallFilter, count?: import('./matchers').CallCount): R;
+      toHaveReceived(filter?: CallFilter, count?: CallCount): R;
       /** Every request the stub received was answered (none got the stub's 400/404/405). */
       toHaveNoUnmatchedRequests(): R;
     }

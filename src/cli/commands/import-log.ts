@@ -6,7 +6,7 @@ import { EXIT_FAILED, EXIT_USAGE, ExitError, asUsage, writeDocument, type Io } f
 import { bytesProgress, startProgress } from '../progress';
 import { importCommand } from './import';
 
-interface LogCommandOptions {
+export interface LogCommandOptions {
   output?: string;
   path?: string;
   examples?: boolean;
@@ -39,78 +39,80 @@ export function registerImportLog(program: Command, io: Io): void {
       'after',
       '\nExamples:\n  accord import log server.log\n  accord import log cxf.log.1.gz cxf.log --output contracts/pets_v1.spec --path /ws\n  accord import log recording.har --examples --redact accountNumber -o -\n',
     )
-    .action(async (files: string[], opts: LogCommandOptions) => {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when this command runs
-      const logs = require('../../logs') as typeof import('../../logs');
-      const maxExamples = Number(opts.maxExamples ?? '50');
-      if (!Number.isInteger(maxExamples) || maxExamples < 1)
-        throw new ExitError(EXIT_USAGE, `accord import log: --max-examples must be a whole number above 0, found "${opts.maxExamples}"`);
-      if (opts.path !== undefined && !opts.path.startsWith('/')) throw new ExitError(EXIT_USAGE, `accord import log: --path must start with "/", found "${opts.path}"`);
-      const toStdout = opts.output === '-';
-      if (files.filter((f) => f === logs.STDIN).length > 1) throw new ExitError(EXIT_USAGE, 'accord import log: standard input (-) can be read only once');
-      const base =
-        files[0] === logs.STDIN
-          ? 'stdin'
-          : path
-              .basename(files[0])
-              .replace(/(\.gz)?$/, '')
-              .replace(/\.[^.]*$/, '');
-      const output = toStdout ? undefined : path.resolve(io.cwd, opts.output ?? `${base}.spec`);
-      const target = { force: opts.force, shown: output && shown(io, output) };
-      if (output) asUsage('accord import log', () => checkOutputFile(output, target));
-      const say = toStdout ? io.stderr : io.stdout;
-      const options = { path: opts.path, examples: opts.examples, redact: opts.redact, include: opts.include, limits: { maxExamples }, cwd: io.cwd };
-      // An 18 MB log takes seconds to read, and the check reads it again: say how far each has come.
-      const reading = (verb: string) => {
-        const progress = startProgress(io.progress);
-        return { progress, onRead: (file: string, bytes: number, size: number | undefined) => progress.update(bytesProgress(verb, path.basename(file), bytes, size)) };
-      };
+    .action((files: string[], opts: LogCommandOptions) => runImportLog(files, opts, io));
+}
 
-      const read = reading('reading');
-      const { contract, report } = await logs.importLogs(files, { ...options, onRead: read.onRead }).finally(() => read.progress.done());
-      const lines: string[] = [];
-      const problems = report.problems;
-      const problemCount = report.problemCount;
-      if (problemCount > 0 && !opts.skipInvalid) {
-        throw new ExitError(
-          EXIT_USAGE,
-          [
-            `accord import log: ${problemCount} logged message${problemCount === 1 ? '' : 's'} cannot be read; nothing written (use --skip-invalid to leave them out):`,
-            ...problems.slice(0, SHOWN).map((p) => `  ${describe(p)}`),
-            ...(problemCount > SHOWN ? [`  ... and ${problemCount - SHOWN} more`] : []),
-          ].join('\n'),
-        );
-      }
-      if (!contract) {
-        throw new ExitError(EXIT_USAGE, [`accord import log: no request/response pair found in ${files.join(', ')}`, ...summary(report).map((l) => `  ${l}`)].join('\n'));
-      }
-      // Written before checking: a contract that does not take some logged call is still worth a look.
-      if (output) {
-        asUsage('accord import log', () => writeOutputFile(output, contract, target));
-        lines.push(`wrote ${shown(io, output)}`);
-      } else writeDocument(io, contract);
-      lines.push(...summary(report));
-      for (const p of problems.slice(0, SHOWN)) lines.push(`  left out ${describe(p)}`);
-      if (problemCount > SHOWN) lines.push(`  ... and ${problemCount - SHOWN} more left out`);
+/** What `accord import log` does with its files and options; `accord proxy` runs its recording through it too. */
+export async function runImportLog(files: string[], opts: LogCommandOptions, io: Io): Promise<void> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when this command runs
+  const logs = require('../../logs') as typeof import('../../logs');
+  const maxExamples = Number(opts.maxExamples ?? '50');
+  if (!Number.isInteger(maxExamples) || maxExamples < 1)
+    throw new ExitError(EXIT_USAGE, `accord import log: --max-examples must be a whole number above 0, found "${opts.maxExamples}"`);
+  if (opts.path !== undefined && !opts.path.startsWith('/')) throw new ExitError(EXIT_USAGE, `accord import log: --path must start with "/", found "${opts.path}"`);
+  const toStdout = opts.output === '-';
+  if (files.filter((f) => f === logs.STDIN).length > 1) throw new ExitError(EXIT_USAGE, 'accord import log: standard input (-) can be read only once');
+  const base =
+    files[0] === logs.STDIN
+      ? 'stdin'
+      : path
+          .basename(files[0])
+          .replace(/(\.gz)?$/, '')
+          .replace(/\.[^.]*$/, '');
+  const output = toStdout ? undefined : path.resolve(io.cwd, opts.output ?? `${base}.spec`);
+  const target = { force: opts.force, shown: output && shown(io, output) };
+  if (output) asUsage('accord import log', () => checkOutputFile(output, target));
+  const say = toStdout ? io.stderr : io.stdout;
+  const options = { path: opts.path, examples: opts.examples, redact: opts.redact, include: opts.include, limits: { maxExamples }, cwd: io.cwd };
+  // An 18 MB log takes seconds to read, and the check reads it again: say how far each has come.
+  const reading = (verb: string) => {
+    const progress = startProgress(io.progress);
+    return { progress, onRead: (file: string, bytes: number, size: number | undefined) => progress.update(bytesProgress(verb, path.basename(file), bytes, size)) };
+  };
 
-      let failed = 0;
-      const once = files.filter((f) => !logs.readableTwice(f === logs.STDIN ? f : path.resolve(io.cwd, f)));
-      if (opts.verify && once.length > 0) lines.push(`not checked: ${once.map((f) => (f === logs.STDIN ? 'standard input' : f)).join(', ')} cannot be read a second time`);
-      else if (opts.verify) {
-        const parsed = logs.parseGenerated(contract, output ?? '<stdout>');
-        const check = reading('checking');
-        const bad = await logs.verifyLogs(parsed, files, { ...options, onRead: check.onRead }).finally(() => check.progress.done());
-        failed = bad.length;
-        if (failed === 0) lines.push(`checked: all ${report.exchanges} logged calls match the contract`);
-        else {
-          lines.push(`checked: ${failed} of ${report.exchanges} logged calls do not match the contract (please report this as a bug in accord):`);
-          for (const b of bad.slice(0, SHOWN))
-            lines.push(`  ${formatLocation(b.at)}: ${b.mismatches.map((m) => `${m.path}: expected ${m.expected}, found ${m.actual}`).join('; ')}`);
-        }
-      }
-      say(`${lines.join('\n')}\n`);
-      if (failed > 0) throw new ExitError(EXIT_FAILED);
-    });
+  const read = reading('reading');
+  const { contract, report } = await logs.importLogs(files, { ...options, onRead: read.onRead }).finally(() => read.progress.done());
+  const lines: string[] = [];
+  const problems = report.problems;
+  const problemCount = report.problemCount;
+  if (problemCount > 0 && !opts.skipInvalid) {
+    throw new ExitError(
+      EXIT_USAGE,
+      [
+        `accord import log: ${problemCount} logged message${problemCount === 1 ? '' : 's'} cannot be read; nothing written (use --skip-invalid to leave them out):`,
+        ...problems.slice(0, SHOWN).map((p) => `  ${describe(p)}`),
+        ...(problemCount > SHOWN ? [`  ... and ${problemCount - SHOWN} more`] : []),
+      ].join('\n'),
+    );
+  }
+  if (!contract) {
+    throw new ExitError(EXIT_USAGE, [`accord import log: no request/response pair found in ${files.join(', ')}`, ...summary(report).map((l) => `  ${l}`)].join('\n'));
+  }
+  // Written before checking: a contract that does not take some logged call is still worth a look.
+  if (output) {
+    asUsage('accord import log', () => writeOutputFile(output, contract, target));
+    lines.push(`wrote ${shown(io, output)}`);
+  } else writeDocument(io, contract);
+  lines.push(...summary(report));
+  for (const p of problems.slice(0, SHOWN)) lines.push(`  left out ${describe(p)}`);
+  if (problemCount > SHOWN) lines.push(`  ... and ${problemCount - SHOWN} more left out`);
+
+  let failed = 0;
+  const once = files.filter((f) => !logs.readableTwice(f === logs.STDIN ? f : path.resolve(io.cwd, f)));
+  if (opts.verify && once.length > 0) lines.push(`not checked: ${once.map((f) => (f === logs.STDIN ? 'standard input' : f)).join(', ')} cannot be read a second time`);
+  else if (opts.verify) {
+    const parsed = logs.parseGenerated(contract, output ?? '<stdout>');
+    const check = reading('checking');
+    const bad = await logs.verifyLogs(parsed, files, { ...options, onRead: check.onRead }).finally(() => check.progress.done());
+    failed = bad.length;
+    if (failed === 0) lines.push(`checked: all ${report.exchanges} logged calls match the contract`);
+    else {
+      lines.push(`checked: ${failed} of ${report.exchanges} logged calls do not match the contract (please report this as a bug in accord):`);
+      for (const b of bad.slice(0, SHOWN)) lines.push(`  ${formatLocation(b.at)}: ${b.mismatches.map((m) => `${m.path}: expected ${m.expected}, found ${m.actual}`).join('; ')}`);
+    }
+  }
+  say(`${lines.join('\n')}\n`);
+  if (failed > 0) throw new ExitError(EXIT_FAILED);
 }
 
 function summary(r: import('../../logs').LogReport): string[] {

@@ -4,6 +4,7 @@ import { registerCompatible } from './compatible';
 import { registerContracts } from './contracts';
 import { registerImport } from './import';
 import { registerImportLog } from './import-log';
+import { registerProxy } from './proxy';
 import { registerStub } from './stub';
 import { registerValidate } from './validate';
 
@@ -18,4 +19,5 @@ export function registerCommands(program: Command, io: Io): void {
   registerImport(program, io);
   registerImportLog(program, io);
   registerValidate(program, io);
+  registerProxy(program, io);
 }

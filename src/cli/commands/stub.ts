@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { AccordError, formatLocation } from '../../errors';
+import { formatLocation } from '../../errors';
 import { FILE_LIMITS, readInputText } from '../../files';
 import { apiText, type Scenario } from '../../contract/model';
 import type { NotServed, ReloadResult } from '../../stub';
-import { EXIT_USAGE, ExitError, type Io } from '../exit';
+import { EXIT_USAGE, ExitError, asUsage, type Io } from '../exit';
 
 /**
  * `accord stub <contract-or-folder>...`: serves the contracts until SIGINT or
@@ -39,7 +39,7 @@ export function registerStub(program: Command, io: Io): void {
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (see above); require, not import(), so Jest needs no VM modules
       const { startStub, parseDelay } = require('../../stub') as typeof import('../../stub');
       const tls = tlsOption(opts);
-      const delayMs = opts.delay === undefined ? undefined : usage(() => parseDelay(opts.delay!));
+      const delayMs = opts.delay === undefined ? undefined : asUsage('accord stub', () => parseDelay(opts.delay!));
       // Paths stay as typed when they are relative to this process, so reports name files the way the user does.
       const given = paths.length > 0 ? paths : consumed(io.cwd);
       const contracts = io.cwd === process.cwd() ? given : given.map((p) => path.resolve(io.cwd, p));
@@ -111,18 +111,8 @@ function tlsOption(opts: StubCliOptions): true | { cert: string; key: string } |
   if (opts.tlsCert !== undefined && opts.tls) throw new ExitError(EXIT_USAGE, 'accord stub: --tls makes its own certificate; give either --tls or --tls-cert/--tls-key');
   if (opts.tls) return true;
   if (opts.tlsCert === undefined) return undefined;
-  const read = (file: string, what: string) => usage(() => readInputText(file, { what, limit: FILE_LIMITS.pemBytes }));
+  const read = (file: string, what: string) => asUsage('accord stub', () => readInputText(file, { what, limit: FILE_LIMITS.pemBytes }));
   return { cert: read(opts.tlsCert, 'TLS certificate'), key: read(opts.tlsKey!, 'TLS key') };
-}
-
-/** A bad option value is a usage error (exit 2) with the parser's sentence. */
-function usage<T>(f: () => T): T {
-  try {
-    return f();
-  } catch (e) {
-    if (e instanceof AccordError) throw new ExitError(EXIT_USAGE, `accord stub: ${e.message}`);
-    throw e;
-  }
 }
 
 function servedLines(served: readonly Scenario[], notServed: readonly NotServed[], cwd: string): string[] {
@@ -142,13 +132,13 @@ function relative(cwd: string, file: string): string {
   return r.startsWith('..') ? file : r;
 }
 
-function wholeNumber(text: string, option: string, max: number): number {
+export function wholeNumber(text: string, option: string, max: number, command = 'accord stub'): number {
   const n = Number(text);
-  if (!/^\d+$/.test(text.trim()) || n > max) throw new ExitError(EXIT_USAGE, `accord stub: ${option} must be a whole number from 0 to ${max}, found "${text}"`);
+  if (!/^\d+$/.test(text.trim()) || n > max) throw new ExitError(EXIT_USAGE, `${command}: ${option} must be a whole number from 0 to ${max}, found "${text}"`);
   return n;
 }
 
-function untilSignal(): Promise<NodeJS.Signals> {
+export function untilSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     const on = (signal: NodeJS.Signals) => {
       process.off('SIGINT', on);
