@@ -145,22 +145,33 @@ describe('whole bodies', () => {
 });
 
 describe('child sequences: the verdict equals language inclusion (brute force over short words)', () => {
-  type Slot = { name: string; occurs: 'once' | 'optional' | 'multiple' };
+  // Specmatic's words and exact bounds (specmatic_occurs="2..*"), each with the regex quantifier it means.
+  const OCCURS: [string, string][] = [
+    ['', ''],
+    ['optional', '?'],
+    ['multiple', '*'],
+    ['1..*', '+'],
+    ['1..2', '{1,2}'],
+    ['2..*', '{2,}'],
+    ['0..2', '{0,2}'],
+    ['2', '{2}'],
+  ];
+  type Slot = { name: string; occurs: [string, string] };
   const NAMES = ['a', 'b', 'c'];
   let seed = 12345;
   const rnd = (n: number) => {
     seed = (seed * 1103515245 + 12345) % 2147483648;
     return seed % n;
   };
-  const randomSeq = (): Slot[] => Array.from({ length: 1 + rnd(4) }, () => ({ name: NAMES[rnd(3)], occurs: (['once', 'optional', 'multiple'] as const)[rnd(3)] }));
-  const xml = (seq: Slot[]) => `<r>${seq.map((s) => `<${s.name}${s.occurs === 'once' ? '' : ` specmatic_occurs="${s.occurs}"`}>(string)</${s.name}>`).join('')}</r>`;
-  const regex = (seq: Slot[]) => new RegExp(`^${seq.map((s) => `(?:${s.name})${s.occurs === 'once' ? '' : s.occurs === 'optional' ? '?' : '*'}`).join('')}$`);
+  const randomSeq = (): Slot[] => Array.from({ length: 1 + rnd(4) }, () => ({ name: NAMES[rnd(3)], occurs: OCCURS[rnd(seed % 2 ? 3 : OCCURS.length)] }));
+  const xml = (seq: Slot[]) => `<r>${seq.map((s) => `<${s.name}${s.occurs[0] === '' ? '' : ` specmatic_occurs="${s.occurs[0]}"`}>(string)</${s.name}>`).join('')}</r>`;
+  const regex = (seq: Slot[]) => new RegExp(`^${seq.map((s) => `(?:${s.name})${s.occurs[1]}`).join('')}$`);
   const words: string[] = [''];
   for (let len = 1; len <= 6; len++) for (const w of words.filter((x) => x.length === len - 1)) for (const n of NAMES) words.push(w + n);
 
-  test('500 random pairs, unique names and repeated names alike', () => {
+  test('1500 random pairs, unique names and repeated names alike, with exact bounds', () => {
     const wrong: string[] = [];
-    for (let i = 0; i < 500; i++) {
+    for (let i = 0; i < 1500; i++) {
       const a = randomSeq();
       const b = randomSeq();
       const ra = regex(a);

@@ -1,4 +1,5 @@
 import type { Pattern, XmlContent, XmlElementPattern } from '../pattern/types';
+import { MULTIPLE, ONCE, OPTIONAL } from '../pattern/occurs';
 import { xmlElement } from '../pattern/xml-pattern';
 import type { ElementShape } from './infer-xml';
 import type { JsonShape } from './infer-json';
@@ -20,7 +21,7 @@ const ANYTHING: Pattern = { kind: 'scalar', type: 'anything' };
 export function renderElement(s: ElementShape, names: TypeNames, types: TypeDecl[], optional = false): XmlElementPattern {
   const instances = s.count + s.nil;
   const attributes = s.attributes.map((a) => ({ name: a.name, local: a.local, optional: a.seen < instances, pattern: { kind: 'scalar', type: a.type } as Pattern }));
-  const el = (content: XmlContent[]) => xmlElement(s.name, { namespaces: [...s.namespaces], attributes, occurs: optional ? 'optional' : 'once', nillable: s.nil > 0, content });
+  const el = (content: XmlContent[]) => xmlElement(s.name, { namespaces: [...s.namespaces], attributes, occurs: optional ? OPTIONAL : ONCE, nillable: s.nil > 0, content });
   const text = (): XmlContent => {
     const scalar: Pattern = { kind: 'scalar', type: s.text! };
     return { kind: 'xml-text', pattern: s.textSeen < s.count && s.text !== 'string' ? { kind: 'optional', inner: scalar } : scalar };
@@ -38,7 +39,7 @@ export function renderElement(s: ElementShape, names: TypeNames, types: TypeDecl
     if (slot.multiple) {
       const name = names.take(slot.local);
       types.push({ name, pattern: renderElement(slot.shape, names, types) });
-      content.push({ kind: 'xml-ref', name, occurs: 'multiple' });
+      content.push({ kind: 'xml-ref', name, occurs: MULTIPLE });
     } else {
       content.push(renderElement(slot.shape, names, types, slot.seen < s.count));
     }

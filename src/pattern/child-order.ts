@@ -16,8 +16,8 @@ import type { Mismatch } from './mismatch';
 
 export interface OrderSlot {
   local: string;
-  min: 0 | 1;
-  max: 1 | typeof Infinity;
+  min: number;
+  max: number;
 }
 
 /** What the caller does next, in document order: compare a child with a slot's pattern, or report. */
@@ -54,10 +54,10 @@ export function cheapestAlignment(slots: readonly OrderSlot[], children: readonl
     const { min, max } = slots[i];
     for (let j = m; j >= 0; j--) {
       for (let k = 1; k >= 0; k--) {
-        let best = next[j] + (k === 0 && min === 1 ? 1 : 0);
+        let best = next[j] + (k === 0 && min >= 1 ? 1 : 0);
         let how = CLOSE;
         if (j < m) {
-          if (childId[j] === slotId[i] && (k === 0 || max === Infinity) && row[(j + 1) * 2 + 1] <= best) {
+          if (childId[j] === slotId[i] && (k === 0 || max > 1) && row[(j + 1) * 2 + 1] <= best) {
             best = row[(j + 1) * 2 + 1];
             how = TAKE;
           }
@@ -111,7 +111,7 @@ export function explainOrder(slots: readonly OrderSlot[], children: readonly { l
   for (let c = 0; c < m; c++) {
     if (assigned[c] >= 0) continue;
     const candidates = slotsOf.get(children[c].local);
-    const open = candidates?.find((i) => slots[i].max === Infinity || (filled[i] === 0 && !claimed[i]));
+    const open = candidates?.find((i) => slots[i].max > filled[i] + (claimed[i] ? 1 : 0) || (filled[i] === 0 && !claimed[i]));
     home[c] = !candidates ? UNEXPECTED : open === undefined ? TOO_MANY : open;
     if (open !== undefined) claimed[open] = 1;
   }
@@ -159,7 +159,12 @@ export function explainOrder(slots: readonly OrderSlot[], children: readonly { l
     const s = assigned[c];
     if (s >= 0) {
       const index = taken[s]++;
-      steps.push({ kind: 'check', child: c, slot: s, path: `${path}/${local}${slots[s].max === Infinity ? `[${index}]` : ''}` });
+      const at = `${path}/${local}${slots[s].max > 1 ? `[${index}]` : ''}`;
+      // The alignment counts 1 and many only: a bound beyond those is told here, once per slot.
+      const { min, max } = slots[s];
+      if (index === max) steps.push(report(`${path}/${local}`, `at most ${max} nodes <${local}>`, `${filled[s]}`));
+      if (index + 1 === filled[s] && filled[s] < min) steps.push(report(`${path}/${local}`, `at least ${min} nodes <${local}>`, `${filled[s]}`));
+      steps.push({ kind: 'check', child: c, slot: s, path: at });
       checks++;
       continue;
     }
@@ -170,12 +175,14 @@ export function explainOrder(slots: readonly OrderSlot[], children: readonly { l
       if (tooMany.has(local)) continue;
       tooMany.add(local);
       const candidates = slotsOf.get(local)!;
-      const allowed = candidates.length === 1 ? (slots[candidates[0]].min === 1 ? 'one node' : 'at most one node') : `at most ${candidates.length} nodes`;
+      const most = candidates.reduce((n, i) => n + slots[i].max, 0);
+      const allowed =
+        candidates.length === 1 && slots[candidates[0]].min === most ? (most === 1 ? 'one node' : `${most} nodes`) : `at most ${most === 1 ? 'one node' : `${most} nodes`}`;
       let total = 0;
       for (const ch of children) if (ch.local === local) total++;
       steps.push(report(`${path}/${local}`, `${allowed} <${local}>`, `${total}`));
     } else {
-      const at = `${path}/${local}${slots[h].max === Infinity ? `[${occurrence}]` : ''}`;
+      const at = `${path}/${local}${slots[h].max > 1 ? `[${occurrence}]` : ''}`;
       const p = prev[c];
       const q = next[c];
       if (p >= 0 && assigned[p] > h) steps.push(report(at, `node <${local}> before <${children[p].local}>`, `<${local}> after <${children[p].local}>`));

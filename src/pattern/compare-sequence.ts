@@ -1,5 +1,5 @@
 import type { Difference } from './compare-types';
-import { combineOccurs } from './occurs';
+import { boundsWords, combineOccurs, isOnce, withBounds } from './occurs';
 import { lookupType } from './resolve';
 import type { Occurs, Pattern, Scope, XmlContent, XmlElementPattern } from './types';
 
@@ -11,14 +11,14 @@ import type { Occurs, Pattern, Scope, XmlContent, XmlElementPattern } from './ty
 /** One place in an element's child sequence, with the type name it came from when it came through a ref. */
 export interface SeqSlot {
   local: string;
-  min: 0 | 1;
-  max: 1 | typeof Infinity;
+  min: number;
+  max: number;
   pattern: XmlElementPattern;
   name?: string;
 }
 
 function seqSlot(pattern: XmlElementPattern, occurs: Occurs, name?: string): SeqSlot {
-  return { local: pattern.local, min: occurs === 'once' ? 1 : 0, max: occurs === 'multiple' ? Infinity : 1, pattern, name };
+  return { local: pattern.local, min: occurs.min, max: occurs.max, pattern, name };
 }
 
 export interface Content {
@@ -35,18 +35,22 @@ export function expandContent(content: readonly XmlContent[], scope: Scope): Con
     else {
       const target = lookupType(c.name, scope);
       if (target.kind === 'xml') out.slots.push(seqSlot(target, combineOccurs(c.occurs, target.occurs), c.name));
-      else out.text ??= c.occurs === 'once' ? { kind: 'ref', name: c.name } : { kind: 'optional', inner: { kind: 'ref', name: c.name } };
+      else out.text ??= isOnce(c.occurs) ? { kind: 'ref', name: c.name } : { kind: 'optional', inner: { kind: 'ref', name: c.name } };
     }
   }
   return out;
 }
 
+function minWords(min: number): string {
+  return min === 1 ? 'required' : `at least ${min}`;
+}
+
 function occursWord(s: SeqSlot): string {
-  return s.max === Infinity ? 'repeated' : s.min === 0 ? 'optional' : 'required';
+  return boundsWords(s);
 }
 
 export function sequenceWords(slots: readonly SeqSlot[]): string {
-  return `(${slots.map((s) => s.local + (s.max === Infinity ? '*' : s.min === 0 ? '?' : '')).join(', ') || 'none'})`;
+  return `(${slots.map((s) => withBounds(s.local, s)).join(', ') || 'none'})`;
 }
 
 /** A child of B and the child of A it stands for: their contents are compared next. */
@@ -57,7 +61,7 @@ export interface ChildPair {
 }
 
 function childPair(a: SeqSlot, b: SeqSlot, path: string): ChildPair {
-  return { a, b, path: `${path}/${b.local}${a.max === Infinity || b.max === Infinity ? '[*]' : ''}` };
+  return { a, b, path: `${path}/${b.local}${a.max > 1 || b.max > 1 ? '[*]' : ''}` };
 }
 
 /**
@@ -81,6 +85,19 @@ export function compareSequences(aAll: SeqSlot[], bAll: SeqSlot[], path: string,
   const B = bAll.filter((s) => aNames.has(s.local));
   const m = A.length;
   const n = B.length;
+  // B may send fewer of a node than A requires, or more than A allows. The kinds stay 'optional' and 'repeated'
+  // (what the compatibility rules know); the words give the exact bounds.
+  const fewer = (local: string, aMin: number, bMin: number) =>
+    add({ kind: 'optional', target: 'node', path: `${path}/${local}`, name: local, a: minWords(aMin), b: bMin === 0 ? 'optional' : minWords(bMin) });
+  const more = (local: string, aMax: number, bMax: number) =>
+    add({
+      kind: 'repeated',
+      target: 'node',
+      path: `${path}/${local}`,
+      name: local,
+      a: aMax === 1 ? 'at most one' : `at most ${aMax}`,
+      b: bMax === Infinity ? 'repeated' : `up to ${bMax}`,
+    });
   const orderDifference = (name: string) => add({ kind: 'order', target: 'node', path, name, a: sequenceWords(aAll), b: sequenceWords(bAll) });
 
   // The usual case, decided slot by slot: each name once on both sides (so both keep the same names).
@@ -92,13 +109,17 @@ export function compareSequences(aAll: SeqSlot[], bAll: SeqSlot[], path: string,
     const index = new Map(A.map((s, i) => [s.local, i]));
     for (const bs of B) {
       const as = A[index.get(bs.local)!];
-      if (bs.min < as.min) add({ kind: 'optional', target: 'node', path: `${path}/${bs.local}`, name: bs.local, a: 'required', b: 'optional' });
-      if (bs.max > as.max) add({ kind: 'repeated', target: 'node', path: `${path}/${bs.local}`, name: bs.local, a: 'at most one', b: 'repeated' });
+      if (bs.min < as.min) fewer(bs.local, as.min, bs.min);
+      if (bs.max > as.max) more(bs.local, as.max, bs.max);
     }
     return B.map((bs) => childPair(A[index.get(bs.local)!], bs, path));
   }
 
-  // An A state is slot i with k (0 or 1) nodes taken there, encoded i * 2 + k.
+  // A state is slot i with k nodes taken there, encoded i * W + k. Past a slot's min an unbounded
+  // slot's count no longer matters, so k stops there: W stays small unless a bound is large.
+  const cap = (s: SeqSlot) => (s.max === Infinity ? s.min : s.max);
+  const W = Math.max(1, ...A.map(cap), ...B.map(cap)) + 1;
+  const took = (s: SeqSlot, k: number) => (s.max === Infinity ? Math.min(k + 1, s.min) : k + 1);
   const close = (states: Iterable<number>): number[] => {
     const out = new Set<number>();
     const stack = [...states];
@@ -106,32 +127,33 @@ export function compareSequences(aAll: SeqSlot[], bAll: SeqSlot[], path: string,
       const s = stack.pop()!;
       if (out.has(s)) continue;
       out.add(s);
-      const i = s >> 1;
-      const k = s & 1;
-      if (i < m && k >= A[i].min) stack.push((i + 1) * 2);
+      const i = Math.floor(s / W);
+      const k = s % W;
+      if (i < m && k >= A[i].min) stack.push((i + 1) * W);
     }
     return [...out].sort((x, y) => x - y);
   };
+  const canTake = (s: SeqSlot, k: number) => s.max === Infinity || k < s.max;
   const pairs = new Set<number>();
   const step = (states: number[], local: string, bi: number): number[] => {
     const next: number[] = [];
     for (const s of states) {
-      const i = s >> 1;
-      const k = s & 1;
-      if (i < m && A[i].local === local && (k === 0 || A[i].max === Infinity)) {
-        next.push(i * 2 + 1);
+      const i = Math.floor(s / W);
+      const k = s % W;
+      if (i < m && A[i].local === local && canTake(A[i], k)) {
+        next.push(i * W + took(A[i], k));
         pairs.add(i * n + bi);
       }
     }
     return close(next);
   };
-  const accepting = (states: number[]) => states.includes(m * 2);
+  const accepting = (states: number[]) => states.includes(m * W);
   const blocking = (states: number[]): SeqSlot[] =>
     states
-      .map((s) => [s >> 1, s & 1])
-      .filter(([i, k]) => i < m && k === 0 && A[i].min === 1)
+      .map((s) => [Math.floor(s / W), s % W])
+      .filter(([i, k]) => i < m && k < A[i].min)
       .map(([i]) => A[i]);
-  const onlyOptionalInB = (local: string) => B.filter((s) => s.local === local).every((s) => s.min === 0);
+  const fewerInB = (need: SeqSlot) => B.filter((s) => s.local === need.local).every((s) => s.min < need.min);
 
   const visited = new Set<string>();
   const work: [number, number[]][] = [[0, close([0])]];
@@ -140,31 +162,32 @@ export function compareSequences(aAll: SeqSlot[], bAll: SeqSlot[], path: string,
     const key = `${bs}|${as.join(',')}`;
     if (visited.has(key)) continue;
     visited.add(key);
-    const bi = bs >> 1;
-    const bk = bs & 1;
+    const bi = Math.floor(bs / W);
+    const bk = bs % W;
     if (bi === n) {
       if (!accepting(as)) {
         const need = blocking(as)[0];
-        if (need && onlyOptionalInB(need.local)) add({ kind: 'optional', target: 'node', path: `${path}/${need.local}`, name: need.local, a: 'required', b: 'optional' });
+        if (need && fewerInB(need)) fewer(need.local, need.min, Math.min(...B.filter((s) => s.local === need.local).map((s) => s.min)));
         else orderDifference(need?.local ?? '');
       }
       continue;
     }
     const slot = B[bi];
-    if (bk >= slot.min) work.push([(bi + 1) * 2, as]);
-    if (bk === 0 || slot.max === Infinity) {
+    if (bk >= slot.min) work.push([(bi + 1) * W, as]);
+    if (canTake(slot, bk)) {
       const next = step(as, slot.local, bi);
       if (next.length > 0) {
-        work.push([bi * 2 + 1, next]);
+        work.push([bi * W + took(slot, bk), next]);
         continue;
       }
-      const single = A.filter((s) => s.local === slot.local).every((s) => s.max === 1);
-      const justTook = as.some((s) => (s & 1) === 1 && A[s >> 1].local === slot.local);
+      const same = A.filter((s) => s.local === slot.local);
+      const most = same.reduce((t, s) => t + s.max, 0);
+      const justTook = as.some((s) => s % W > 0 && A[Math.floor(s / W)].local === slot.local);
       const need = blocking(as).find((s) => s.local !== slot.local);
-      if (slot.max === Infinity && single && justTook) {
-        add({ kind: 'repeated', target: 'node', path: `${path}/${slot.local}`, name: slot.local, a: 'at most one', b: 'repeated' });
-      } else if (need && onlyOptionalInB(need.local)) {
-        add({ kind: 'optional', target: 'node', path: `${path}/${need.local}`, name: need.local, a: 'required', b: 'optional' });
+      if (same.length === 1 && slot.max > most && justTook) {
+        more(slot.local, most, slot.max);
+      } else if (need && fewerInB(need)) {
+        fewer(need.local, need.min, Math.min(...B.filter((s) => s.local === need.local).map((s) => s.min)));
       } else orderDifference(slot.local);
     }
   }

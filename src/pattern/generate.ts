@@ -6,6 +6,7 @@ import type { Random } from './random';
 import { contentSlots, effectiveElement, followRefs, resolve } from './resolve';
 import { matchJson, matchText } from './match';
 import { generateScalar } from './facets';
+import { occurs } from './occurs';
 import { jsonOf, SCALARS } from './scalars';
 import type { Facets, Pattern, Scope, XmlAttributePattern, XmlElementPattern } from './types';
 
@@ -218,10 +219,12 @@ function generateOneElement(p: XmlElementPattern, ctx: GenerateContext): XmlElem
 
 /** How many times a non-root element occurs: its occurrence, an empty Examples cell, the depth and the body's node budget decide. */
 export function occurrences(p: XmlElementPattern, local: string, ctx: GenerateContext, depth: number, budget: { left: number }): number {
-  const spent = budget.left <= 0;
-  if (p.occurs === 'optional') return ctx.optional === false || ctx.examples?.get(local) === '' || depth > MAX_GENERATE_DEPTH || spent ? 0 : 1;
-  if (p.occurs === 'multiple') return depth > MAX_GENERATE_DEPTH || spent ? 0 : repeatCount(ctx);
-  return 1;
+  const { min, max } = p.occurs;
+  if (min === max) return min;
+  // Past the depth or the node budget only what is required is made; a required repeated node still comes `min` times.
+  if (depth > MAX_GENERATE_DEPTH || budget.left <= 0) return min;
+  if (max === 1) return ctx.optional === false || ctx.examples?.get(local) === '' ? 0 : 1;
+  return Math.min(max, Math.max(min, repeatCount(ctx)));
 }
 
 /** An attribute's value, or undefined when an optional attribute is left out (an empty Examples cell). */
@@ -238,7 +241,7 @@ export function elementText(local: string, p: Pattern, ctx: GenerateContext): st
 
 /** A child slot as the element it generates: its bounds as an occurrence. */
 export function slotElement(slot: { pattern: XmlElementPattern; min: number; max: number }): XmlElementPattern {
-  return { ...slot.pattern, occurs: slot.max === Infinity ? 'multiple' : slot.min === 0 ? 'optional' : 'once' };
+  return { ...slot.pattern, occurs: occurs(slot.min, slot.max) };
 }
 
 /**

@@ -5,6 +5,7 @@ import { cheapestAlignment, explainOrder } from './child-order';
 import { append, type Mismatch, shown } from './mismatch';
 import { contentSlots, effectiveElement, resolve, type ElementSlot, type Slot } from './resolve';
 import { describeScalar, normaliseSpace, violatedFacet } from './facets';
+import { withBounds } from './occurs';
 import { jsonAccepts, SCALARS } from './scalars';
 import type { Pattern, ScalarPattern, Scope, TextListPattern, XmlElementPattern } from './types';
 import { describePattern } from './describe';
@@ -289,7 +290,7 @@ function matchChildren(slots: ElementSlot[], children: XmlElement[], scope: Scop
     for (let k = 0; k < children.length && out.length < limit; k++) {
       const slot = slots[assignment[k]];
       const child = children[k];
-      const multiple = slot.max === Infinity;
+      const multiple = slot.max > 1;
       const index = taken[assignment[k]]++;
       const at = `${path}/${child.local}${multiple ? `[${index}]` : ''}`;
       append(out, matchElement(effectiveElement(slot.pattern, scope), child, scope, at, limit - out.length));
@@ -297,7 +298,7 @@ function matchChildren(slots: ElementSlot[], children: XmlElement[], scope: Scop
     return out;
   }
   if (slots.length > 0) {
-    const expectedNames = slots.map((s) => s.pattern.local + (s.max === Infinity ? '*' : s.min === 0 ? '?' : ''));
+    const expectedNames = slots.map((s) => withBounds(s.pattern.local, s));
     out.push({
       path,
       expected: `child nodes (${expectedNames.join(', ')}) in this order`,

@@ -1,5 +1,5 @@
 import { MAX_TYPE_NESTING } from '../limits';
-import { combineOccurs } from './occurs';
+import { combineOccurs, isOnce } from './occurs';
 import { AccordError } from '../errors';
 import type { Occurs, Pattern, ResolvedPattern, Scope, XmlContent, XmlElementPattern } from './types';
 
@@ -74,8 +74,8 @@ export function effectiveElement(p: XmlElementPattern, scope: Scope): XmlElement
 export interface ElementSlot {
   kind: 'element';
   pattern: XmlElementPattern;
-  min: 0 | 1;
-  max: 1 | typeof Infinity;
+  min: number;
+  max: number;
 }
 
 export interface TextSlot {
@@ -118,12 +118,12 @@ function expandSlots(content: readonly XmlContent[], scope: Scope): Slot[] {
     } else {
       const target = lookupType(c.name, scope);
       if (target.kind === 'xml') slots.push(elementSlot(target, combineOccurs(c.occurs, target.occurs)));
-      else slots.push({ kind: 'text', pattern: c.occurs === 'once' ? target : { kind: 'optional', inner: target } });
+      else slots.push({ kind: 'text', pattern: isOnce(c.occurs) ? target : { kind: 'optional', inner: target } });
     }
   }
   return slots;
 }
 
 function elementSlot(pattern: XmlElementPattern, occurs: Occurs): ElementSlot {
-  return { kind: 'element', pattern, min: occurs === 'once' ? 1 : occurs === 'optional' ? 0 : 0, max: occurs === 'multiple' ? Infinity : 1 };
+  return { kind: 'element', pattern, min: occurs.min, max: occurs.max };
 }

@@ -135,7 +135,11 @@ export interface DictionaryPattern {
   value: Pattern;
 }
 
-export type Occurs = 'once' | 'optional' | 'multiple';
+/** How many times a node occurs: minOccurs..maxOccurs (max Infinity when unbounded); see occurs.ts. */
+export interface Occurs {
+  readonly min: number;
+  readonly max: number;
+}
 
 export interface XmlAttributePattern {
   name: string;

@@ -1,6 +1,7 @@
 import { AccordError } from '../errors';
 import { parseXml } from '../xml/parse';
 import { isNamespaceDeclaration, type XmlElement } from '../xml/tree';
+import { isOnce, MULTIPLE, ONCE, OPTIONAL, parseOccurs } from './occurs';
 import { parsePlaceholder } from './placeholder';
 import type { Occurs, Pattern, XmlAttributePattern, XmlContent, XmlElementPattern } from './types';
 
@@ -14,7 +15,7 @@ export function xmlPatternFromText(text: string): XmlElementPattern {
 export function xmlPatternFromElement(el: XmlElement): XmlElementPattern {
   const namespaces: XmlElementPattern['namespaces'] = [];
   const attributes: XmlAttributePattern[] = [];
-  let occurs: Occurs = 'once';
+  let occurs: Occurs = ONCE;
   let nillable = false;
   let typeRef: string | undefined;
 
@@ -26,10 +27,13 @@ export function xmlPatternFromElement(el: XmlElement): XmlElementPattern {
     const control = CONTROL.exec(a.name);
     if (control) {
       if (control[2] === 'occurs') {
-        if (a.value !== 'optional' && a.value !== 'multiple') {
-          throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', `${a.name}="${a.value}" on <${el.name}>: expected "optional" or "multiple"`, { line: el.line });
+        const read = parseOccurs(a.value);
+        if (!read) {
+          throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', `${a.name}="${a.value}" on <${el.name}>: expected "optional", "multiple" or bounds such as "2..5", "1..*", "3"`, {
+            line: el.line,
+          });
         }
-        occurs = a.value;
+        occurs = read;
       } else if (control[2] === 'nillable') nillable = a.value === 'true';
       else typeRef = a.value;
       continue;
@@ -66,7 +70,7 @@ export function xmlPatternFromElement(el: XmlElement): XmlElementPattern {
  * It is still generated as written.
  */
 function makeEmptyHeaderOptional(p: XmlElementPattern): void {
-  if (p.local === 'Header' && p.content.length === 0 && p.attributes.length === 0 && p.occurs === 'once') p.occurs = 'optional';
+  if (p.local === 'Header' && p.content.length === 0 && p.attributes.length === 0 && isOnce(p.occurs)) p.occurs = OPTIONAL;
 }
 
 /** `(Id)(Id*)`: several node placeholders in a row stand for nodes one after another. */
@@ -99,9 +103,9 @@ function textContent(text: string, el: XmlElement): XmlContent {
 /** A pattern written as element content, as the parser reads it: a ref (possibly repeated or optional) stands for nodes, anything else for the text. */
 export function xmlContentOf(p: Pattern): XmlContent {
   // A ref whose target may be a node type: resolved when used.
-  if (p.kind === 'ref') return { kind: 'xml-ref', name: p.name, occurs: 'once' };
-  if (p.kind === 'list' && p.inner.kind === 'ref') return { kind: 'xml-ref', name: p.inner.name, occurs: 'multiple' };
-  if (p.kind === 'optional' && p.inner.kind === 'ref') return { kind: 'xml-ref', name: p.inner.name, occurs: 'optional' };
+  if (p.kind === 'ref') return { kind: 'xml-ref', name: p.name, occurs: ONCE };
+  if (p.kind === 'list' && p.inner.kind === 'ref') return { kind: 'xml-ref', name: p.inner.name, occurs: MULTIPLE };
+  if (p.kind === 'optional' && p.inner.kind === 'ref') return { kind: 'xml-ref', name: p.inner.name, occurs: OPTIONAL };
   return { kind: 'xml-text', pattern: p };
 }
 
@@ -116,7 +120,7 @@ export function xmlElement(name: string, init: Partial<Omit<XmlElementPattern, '
     namespaces: init.namespaces ?? [],
     attributes: init.attributes ?? [],
     content: init.content ?? [],
-    occurs: init.occurs ?? 'once',
+    occurs: init.occurs ?? ONCE,
     nillable: init.nillable ?? false,
     ...(init.typeRef !== undefined ? { typeRef: init.typeRef } : {}),
     ...(init.comments?.length ? { comments: init.comments } : {}),

@@ -1,6 +1,7 @@
 import { unreachable } from '../errors';
 import { REQUEST_BODY_COLUMN, type ExampleRow, type Scenario } from '../contract/model';
 import { patternFromText } from '../pattern/body';
+import { isOnce } from '../pattern/occurs';
 import { resolve } from '../pattern/resolve';
 import type { Pattern, Scope, XmlContent, XmlElementPattern } from '../pattern/types';
 
@@ -96,7 +97,7 @@ class Narrower {
     if (content.length !== 1) return false;
     const c = content[0];
     if (c.kind === 'xml-text') return true;
-    if (c.kind !== 'xml-ref' || c.occurs !== 'once') return false;
+    if (c.kind !== 'xml-ref' || !isOnce(c.occurs)) return false;
     try {
       return resolve({ kind: 'ref', name: c.name }, this.scope).kind !== 'xml';
     } catch {

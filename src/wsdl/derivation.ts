@@ -10,6 +10,7 @@ import { builtinScalar } from './builtins';
 import type { Pattern, XmlAttributePattern } from '../pattern/types';
 import { element, isAnything, isComment, SOAPENC, type Content, type EmitContext } from './emit-context';
 import { particlesAndAttributes } from './particles';
+import { MULTIPLE } from '../pattern/occurs';
 
 /** Content of a `<complexContent>`: an extension or restriction of a complex base. */
 export function complexDerived(e: EmitContext, cc: Element, hint: string): Content {
@@ -48,13 +49,11 @@ function encodedArray(e: EmitContext, res: Element, hint: string): Content {
   }
   const seq = particlesAndAttributes(e, res, hint);
   if (seq.children.length > 0) {
-    return { attrs: [], children: seq.children.map((c) => (isComment(c) ? c : { ...c, occurs: 'multiple' })) };
+    return { attrs: [], children: seq.children.map((c) => (isComment(c) ? c : { ...c, occurs: MULTIPLE })) };
   }
   if (!itemType) return { attrs: [], children: [], text: e.anything() };
   const named = e.namedComplexType(itemType);
-  const item = named
-    ? element('item', { typeRef: named, occurs: 'multiple' })
-    : element('item', { occurs: 'multiple', text: e.contentOfType(itemType, hint).text ?? e.anything() });
+  const item = named ? element('item', { typeRef: named, occurs: MULTIPLE }) : element('item', { occurs: MULTIPLE, text: e.contentOfType(itemType, hint).text ?? e.anything() });
   return { attrs: [], children: [item] };
 }
 

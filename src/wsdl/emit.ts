@@ -16,6 +16,7 @@ import { complexDerived, simpleContent } from './derivation';
 import { ANYTHING, comment, element, SOAPENC, type Child, type Content, type EmitContext, type Occurs } from './emit-context';
 import { isXmlName, NameTable, Prefixes, qualified } from './names';
 import { particlesAndAttributes } from './particles';
+import { ONCE } from '../pattern/occurs';
 import type { Decl, SchemaIndex } from './xsd';
 import { owningSchema } from './xsd';
 import { SimpleTypes } from './simple-types';
@@ -79,14 +80,14 @@ export class Emitter implements EmitContext {
   // ---------- top-level uses (message parts) ----------
 
   /** The node for a global element (a document/literal part). */
-  globalElement(q: QName, occurs: Occurs = 'once'): Child[] {
+  globalElement(q: QName, occurs: Occurs = ONCE): Child[] {
     const decl = this.index.find('element', q);
     if (!decl) return [this.unresolvedNode(qualified(this.prefixes.for(q.ns), q.local), q, 'element')];
     return [this.elementNode(decl.el, decl, occurs, true)];
   }
 
   /** A part typed with `type=` (rpc style): an unqualified node named after the part. */
-  typedNode(name: string, typeQ: QName, occurs: Occurs = 'once'): Child {
+  typedNode(name: string, typeQ: QName, occurs: Occurs = ONCE): Child {
     const content = this.contentOfType(typeQ, name);
     return this.finish(name, undefined, content, occurs, false);
   }

@@ -5,6 +5,7 @@ import { AccordError, InternalError } from '../errors';
 import { declaredPrefixes, NS } from './dom';
 import { Emitter, type EmitStats } from './emit';
 import { ANYTHING, element, isComment, type Child, type Occurs } from './emit-context';
+import { ONCE, OPTIONAL } from '../pattern/occurs';
 import type { XmlElementPattern } from '../pattern/types';
 import { ENVELOPE_PREFIX } from './envelope';
 import { loadWsdl, type Unresolved } from './load';
@@ -125,7 +126,7 @@ export function importWsdl(file: string, options: ImportOptions = {}): ImportRes
 
 /** Header nodes and body (nodes, or `(anything)` for a WSDL 2.0 `#any`) of one message. */
 function messageNodes(o: OperationModel, m: MessageModel, e: Emitter): MessageNodes {
-  const partNode = (p: MessageModel['body'][number], occurs: Occurs = 'once'): Child[] => {
+  const partNode = (p: MessageModel['body'][number], occurs: Occurs = ONCE): Child[] => {
     if (p.element) return e.globalElement(p.element, occurs);
     if (p.type) return [e.typedNode(p.name, p.type, occurs)];
     if (p.any) return [];
@@ -134,7 +135,7 @@ function messageNodes(o: OperationModel, m: MessageModel, e: Emitter): MessageNo
   // Nodes left out (illegal names) leave a comment inside types, and nothing at the top of a message.
   const real = (nodes: Child[]) => nodes.filter((n): n is XmlElementPattern => !isComment(n));
   // A header part is optional unless the binding says otherwise: services take a scope or an impersonation header when given.
-  const headers = real(m.headers.flatMap((p) => partNode(p, p.required ? 'once' : 'optional')));
+  const headers = real(m.headers.flatMap((p) => partNode(p, p.required ? ONCE : OPTIONAL)));
   if (m.body.some((p) => p.any)) return { headers, body: ANYTHING };
   if (m.wrapper) {
     const w = m.wrapper;

@@ -1,5 +1,6 @@
 import { MAX_TYPE_NESTING } from '../limits';
-import { combineOccurs } from '../pattern/occurs';
+import { combineOccurs, isOnce, MULTIPLE, occurs as bounds, ONCE, OPTIONAL } from '../pattern/occurs';
+import { MAX_OCCURS_BOUND } from '../limits';
 /**
  * XSD particles to child nodes: sequence, all, choice, group references,
  * wildcards (xsd:any), local elements, and element refs with their
@@ -24,7 +25,7 @@ export function particlesAndAttributes(e: EmitContext, owner: Element, hint: str
   let wildcard = false;
   let openOnly = false;
   for (const p of kids(owner, NS.xsd, ['sequence', 'all', 'choice', 'group'])) {
-    const r = particle(e, p, 'once', hint);
+    const r = particle(e, p, ONCE, hint);
     children.push(...r.nodes);
     wildcard ||= r.wildcard;
     openOnly ||= !!r.optionalWildcard;
@@ -51,7 +52,7 @@ function particle(e: EmitContext, p: Element, outer: Occurs, hint: string): Part
     }
     case 'any':
       // An optional wildcard (the usual extension point after declared elements) is left out; a required one makes the content (anything).
-      if (occurs === 'once') return { nodes: [], wildcard: true };
+      if (isOnce(occurs)) return { nodes: [], wildcard: true };
       e.note('optional xsd:any wildcards are left out: extension elements in their place are reported as unexpected');
       return { nodes: [comment('xsd:any (optional) left out')], wildcard: false, optionalWildcard: true };
     case 'sequence':
@@ -69,7 +70,7 @@ function particle(e: EmitContext, p: Element, outer: Occurs, hint: string): Part
     }
     case 'choice': {
       // Every alternative is acceptable: each becomes optional (repeated when the choice repeats).
-      const alt: Occurs = occurs === 'multiple' ? 'multiple' : 'optional';
+      const alt: Occurs = occurs.max > 1 ? MULTIPLE : OPTIONAL;
       const out: Child[] = [comment('')];
       let wildcard = false;
       let open = false;
@@ -80,7 +81,7 @@ function particle(e: EmitContext, p: Element, outer: Occurs, hint: string): Part
         open ||= !!r.optionalWildcard;
       }
       const names = out.slice(1).flatMap((n) => (isComment(n) ? [] : [n.name]));
-      out[0] = comment(`choice: ${occurs === 'multiple' ? 'any number' : occurs === 'optional' ? 'at most one' : 'exactly one'} of ${names.join(', ')}`);
+      out[0] = comment(`choice: ${occurs.max > 1 ? 'any number' : occurs.min === 0 ? 'at most one' : 'exactly one'} of ${names.join(', ')}`);
       return { nodes: names.length > 1 ? out : out.slice(1), wildcard, optionalWildcard: open };
     }
     case 'group': {
@@ -136,11 +137,11 @@ function elementRef(e: EmitContext, q: QName, occurs: Occurs, at: Element): Chil
     return [e.finish(qualified(e.prefixFor(decl.name.ns), decl.name.local), undefined, { attrs: [], children: [], text: e.anything() }, occurs, false)];
   }
   if (alts.length === 1) return [e.elementNode(alts[0].el, alts[0], occurs)];
-  const each: Occurs = occurs === 'multiple' ? 'multiple' : 'optional';
+  const each: Occurs = occurs.max > 1 ? MULTIPLE : OPTIONAL;
   const nodes = alts.map((d) => e.elementNode(d.el, d, each));
   return [
     comment(
-      `substitution group ${decl.name.local}: ${occurs === 'multiple' ? 'any number' : occurs === 'optional' ? 'at most one' : 'one'} of ${nodes.flatMap((n) => (isComment(n) ? [] : [n.name])).join(', ')}`,
+      `substitution group ${decl.name.local}: ${occurs.max > 1 ? 'any number' : occurs.min === 0 ? 'at most one' : 'one'} of ${nodes.flatMap((n) => (isComment(n) ? [] : [n.name])).join(', ')}`,
     ),
     ...nodes,
   ];
@@ -160,11 +161,19 @@ function substitutionMembers(e: EmitContext, head: Decl, seen = new Set<string>(
 
 /** Occurrence of a particle from its minOccurs/maxOccurs, combined with the enclosing one. */
 function occursOf(el: Element, outer: Occurs): Occurs | 'none' {
-  const min = attr(el, 'minOccurs') ?? '1';
-  const max = attr(el, 'maxOccurs') ?? '1';
-  if (max === '0') return 'none';
-  let own: Occurs = 'once';
-  if (max === 'unbounded' || Number(max) > 1) own = 'multiple';
-  else if (min === '0') own = 'optional';
-  return combineOccurs(outer, own);
+  const max = bound(attr(el, 'maxOccurs'), Infinity);
+  if (max === 0) return 'none';
+  // A minOccurs above maxOccurs is an invalid schema: its maxOccurs is kept.
+  const min = Math.min(bound(attr(el, 'minOccurs'), MAX_OCCURS_BOUND), max);
+  return combineOccurs(outer, bounds(min, max));
+}
+
+/** minOccurs/maxOccurs as a number: absent is 1; "unbounded" is Infinity; counts beyond MAX_OCCURS_BOUND are `beyond`. */
+function bound(v: string | undefined, beyond: number): number {
+  if (v === undefined) return 1;
+  const t = v.trim();
+  if (t === 'unbounded') return Infinity;
+  const n = Number(t);
+  if (!Number.isInteger(n) || n < 0) return 1;
+  return n > MAX_OCCURS_BOUND ? beyond : n;
 }

@@ -9,8 +9,9 @@
 import { InternalError, unreachable } from '../../errors';
 import { isPlaceholder } from '../../pattern/placeholder';
 import { facetsText } from '../../pattern/facets';
+import { occursText } from '../../pattern/occurs';
 import { SCALARS } from '../../pattern/scalars';
-import type { Pattern, XmlAttributePattern, XmlContent, XmlElementPattern } from '../../pattern/types';
+import type { Occurs, Pattern, XmlAttributePattern, XmlContent, XmlElementPattern } from '../../pattern/types';
 import { escapeAttribute, escapeText } from '../../xml/serialize';
 
 const NAME = /^[A-Za-z_][\w.-]*$/;
@@ -91,7 +92,8 @@ function xmlLines(el: XmlElementPattern, indent: string): string[] {
   const attrs: string[] = [];
   for (const n of el.namespaces) attrs.push(`${n.name}="${attributeText(n.value)}"`);
   if (el.typeRef !== undefined) attrs.push(`specmatic_type="${attributeText(el.typeRef)}"`);
-  if (el.occurs !== 'once') attrs.push(`specmatic_occurs="${el.occurs}"`);
+  const occurs = occursText(el.occurs);
+  if (occurs !== undefined) attrs.push(`specmatic_occurs="${occurs}"`);
   if (el.nillable) attrs.push('specmatic_nillable="true"');
   for (const a of el.attributes) attrs.push(attribute(a, el));
   const open = `${indent}<${el.name}${attrs.map((a) => ` ${a}`).join('')}`;
@@ -135,13 +137,22 @@ function checkTexts(el: XmlElementPattern): void {
 }
 
 function contentText(c: Exclude<XmlContent, XmlElementPattern>, el: XmlElementPattern): string {
-  if (c.kind === 'xml-ref') return `(${c.name}${c.occurs === 'multiple' ? '*' : c.occurs === 'optional' ? '?' : ''})`;
+  if (c.kind === 'xml-ref') return `(${c.name}${refSuffix(c.occurs, c.name)})`;
   const ph = placeholderText(c.pattern);
   if (ph !== undefined) return ph;
   const v = valueText(c.pattern, `text of <${el.name}>`);
   // The parser trims text and drops empty text.
   if (v === '' || v.trim() !== v) unprintable(`text "${v}" in <${el.name}> (leading or trailing spaces are not kept)`);
   return escapeText(v);
+}
+
+/** `(T)`, `(T?)`, `(T*)`: the only bounds a node placeholder can say (an element with specmatic_occurs says any). */
+function refSuffix(o: Occurs, name: string): string {
+  const text = occursText(o);
+  if (text === undefined) return '';
+  if (text === 'optional') return '?';
+  if (text === 'multiple') return '*';
+  return unprintable(`(${name}) occurring ${text} times as element content (write it as an element with specmatic_occurs)`);
 }
 
 /** An attribute value kept on one line: line breaks and tabs as character references. */
