@@ -69,3 +69,78 @@ describe("the README's XML structure fragments", () => {
     for (const f of fragments) for (const text of generated(f, 5)) expect(check(f, text)).toEqual([]);
   });
 });
+
+describe('xs:choice (<specmatic_choice>): exactly one option per occurrence', () => {
+  const contract = `<pay>
+    <specmatic_choice>
+      <card>(string)</card>
+      <specmatic_option><iban>(string)</iban><bic>(string)</bic></specmatic_option>
+    </specmatic_choice>
+    <amount>(number)</amount>
+  </pay>`;
+
+  it('matches one option, and refuses none, two, or half of one', () => {
+    expect(check(contract, '<pay><card>x</card><amount>1</amount></pay>')).toEqual([]);
+    expect(check(contract, '<pay><iban>x</iban><bic>y</bic><amount>1</amount></pay>')).toEqual([]);
+    expect(check(contract, '<pay><amount>1</amount></pay>').join('\n')).toContain('one of (card | iban, bic)');
+    expect(check(contract, '<pay><card>x</card><iban>x</iban><bic>y</bic><amount>1</amount></pay>')).not.toEqual([]);
+    expect(check(contract, '<pay><iban>x</iban><amount>1</amount></pay>')).not.toEqual([]);
+    expect(check(contract, '<pay><card>x</card><amount>one</amount></pay>').join('\n')).toContain('pay/amount');
+    expect(check(contract, '<pay><card><x/></card><amount>1</amount></pay>').join('\n')).toContain('pay/card');
+  });
+
+  it('generates one option, the same for the same seed, and both options over seeds', () => {
+    const texts = generated(contract);
+    for (const text of texts) {
+      expect(count(text, 'card') + count(text, 'iban')).toBe(1);
+      expect(count(text, 'iban')).toBe(count(text, 'bic'));
+      expect(check(contract, text)).toEqual([]);
+    }
+    expect(new Set(texts.map((t) => count(t, 'card'))).size).toBe(2);
+    expect(generated(contract, 5)).toEqual(generated(contract, 5));
+  });
+
+  it('repeats with bounds, one option per occurrence', () => {
+    const repeated = '<r><specmatic_choice specmatic_occurs="2..3"><a>(number)</a><b>(number)</b></specmatic_choice><c>(number)</c></r>';
+    expect(check(repeated, '<r><a>1</a><b>2</b><c>3</c></r>')).toEqual([]);
+    expect(check(repeated, '<r><b>1</b><b>2</b><a>3</a><c>3</c></r>')).toEqual([]);
+    expect(check(repeated, '<r><a>1</a><c>3</c></r>')).not.toEqual([]);
+    expect(check(repeated, '<r><a>1</a><a>1</a><a>1</a><a>1</a><c>3</c></r>')).not.toEqual([]);
+    for (const text of generated(repeated)) {
+      expect(count(text, 'a') + count(text, 'b')).toBeGreaterThanOrEqual(2);
+      expect(count(text, 'a') + count(text, 'b')).toBeLessThanOrEqual(3);
+      expect(check(repeated, text)).toEqual([]);
+    }
+  });
+
+  it('matches thousands of repeated choices without deep recursion', () => {
+    const many = '<r><specmatic_choice specmatic_occurs="multiple"><a>(number)</a><b>(number)</b></specmatic_choice></r>';
+    const body = Array.from({ length: 30_000 }, (_, i) => (i % 3 ? '<a>1</a>' : '<b>2</b>')).join('');
+    expect(check(many, `<r>${body}</r>`)).toEqual([]);
+  });
+});
+
+describe('wildcards (<specmatic_any/>, specmatic_any_attribute)', () => {
+  const contract = `<r xmlns:t="urn:t"><id>(number)</id><specmatic_any specmatic_occurs="0..*" namespace="##other" targetNamespace="urn:t" processContents="lax"/></r>`;
+
+  it('accepts elements the namespace constraint allows, within bounds', () => {
+    expect(check(contract, '<r xmlns="urn:t"><id>1</id></r>')).toEqual([]);
+    expect(check(contract, '<r xmlns="urn:t"><id>1</id><x:ext xmlns:x="urn:other"><deep/></x:ext><x:more xmlns:x="urn:other"/></r>')).toEqual([]);
+    expect(check(contract, '<r xmlns="urn:t"><id>1</id><ext/></r>').join('\n')).toContain('ext');
+    expect(check(contract, '<r xmlns="urn:t"><id>1</id><ext xmlns=""/></r>')).not.toEqual([]);
+  });
+
+  it('leaves optional wildcards out and fills required ones with an element, never text', () => {
+    for (const text of generated(contract, 3)) expect(text).not.toContain('any');
+    const required = '<r><specmatic_any specmatic_occurs="2" namespace="##other" targetNamespace="urn:t"/></r>';
+    for (const text of generated(required, 3)) {
+      expect(text).toBe('<r><any xmlns="urn:accord:any"/><any xmlns="urn:accord:any"/></r>');
+      expect(check(required, text)).toEqual([]);
+    }
+  });
+
+  it('accepts unknown attributes where specmatic_any_attribute is', () => {
+    expect(check('<r specmatic_any_attribute="##any" id="(number)">(string)</r>', '<r id="1" x:extra="2" xmlns:x="urn:x">a</r>')).toEqual([]);
+    expect(check('<r id="(number)">(string)</r>', '<r id="1" extra="2">a</r>')).not.toEqual([]);
+  });
+});

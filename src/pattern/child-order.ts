@@ -20,6 +20,9 @@ export interface OrderSlot {
   max: number;
 }
 
+/** The name of a wildcard slot (`xs:any`): no element has it, and it takes a child of any name. */
+export const ANY_NAME = '*';
+
 /** What the caller does next, in document order: compare a child with a slot's pattern, or report. */
 export type OrderStep = { kind: 'check'; child: number; slot: number; path: string } | { kind: 'report'; mismatch: Mismatch };
 
@@ -43,6 +46,7 @@ export function cheapestAlignment(slots: readonly OrderSlot[], children: readonl
   };
   const slotId = slots.map((s) => id(s.local));
   const childId = Int32Array.from(children, (c) => id(c.local));
+  const anyId = ids.get(ANY_NAME) ?? -2;
   // cost(i, j, k): fewest changes for slots i.. and children j.., k = 1 once slot i holds a child.
   // Filled from the last slot back, one row per slot; the choices are kept to walk forward after.
   const width = (m + 1) * 2;
@@ -57,7 +61,7 @@ export function cheapestAlignment(slots: readonly OrderSlot[], children: readonl
         let best = next[j] + (k === 0 && min >= 1 ? 1 : 0);
         let how = CLOSE;
         if (j < m) {
-          if (childId[j] === slotId[i] && (k === 0 || max > 1) && row[(j + 1) * 2 + 1] <= best) {
+          if ((childId[j] === slotId[i] || slotId[i] === anyId) && (k === 0 || max > 1) && row[(j + 1) * 2 + 1] <= best) {
             best = row[(j + 1) * 2 + 1];
             how = TAKE;
           }

@@ -1,5 +1,6 @@
 import type { Difference } from './compare-types';
-import { boundsWords, combineOccurs, isOnce, withBounds } from './occurs';
+import { boundsWords, combineOccurs, isOnce, occurs, withBounds } from './occurs';
+import { xmlElement } from './xml-pattern';
 import { lookupType } from './resolve';
 import type { Occurs, Pattern, Scope, XmlContent, XmlElementPattern } from './types';
 
@@ -27,12 +28,21 @@ export interface Content {
 }
 
 /** Like resolve.contentSlots, keeping the names of referenced types. */
-export function expandContent(content: readonly XmlContent[], scope: Scope): Content {
+export function expandContent(content: readonly XmlContent[], scope: Scope, within?: Occurs): Content {
   const out: Content = { slots: [] };
   for (const c of content) {
-    if (c.kind === 'xml') out.slots.push(seqSlot(c, c.occurs));
+    if (c.kind === 'xml') out.slots.push(seqSlot(c, within ? combineOccurs(within, c.occurs) : c.occurs));
     else if (c.kind === 'xml-text') out.text ??= c.pattern;
-    else {
+    else if (c.kind === 'xml-choice') {
+      // Compared as every option's nodes in a row, each optional: an option added to a request or
+      // removed from a response is compatible, one removed from a request or added to a response is
+      // not (its nodes are reported). "Exactly one" itself is not compared.
+      const each = occurs(0, c.occurs.max > 1 ? Infinity : 1);
+      for (const o of c.options) out.slots.push(...expandContent(o, scope, within ? combineOccurs(within, each) : each).slots);
+    } else if (c.kind === 'xml-any') {
+      // A wildcard is a node named "any" in reports: one added to a response, or removed from a request, is a difference.
+      out.slots.push(seqSlot(xmlElement(WILDCARD_WORD), within ? combineOccurs(within, c.occurs) : c.occurs));
+    } else {
       const target = lookupType(c.name, scope);
       if (target.kind === 'xml') out.slots.push(seqSlot(target, combineOccurs(c.occurs, target.occurs), c.name));
       else out.text ??= isOnce(c.occurs) ? { kind: 'ref', name: c.name } : { kind: 'optional', inner: { kind: 'ref', name: c.name } };
@@ -40,6 +50,9 @@ export function expandContent(content: readonly XmlContent[], scope: Scope): Con
   }
   return out;
 }
+
+/** How a wildcard stands in a sequence compared: no XML name can be this. */
+const WILDCARD_WORD = '*any';
 
 function minWords(min: number): string {
   return min === 1 ? 'required' : `at least ${min}`;

@@ -3,12 +3,13 @@ import { AccordError, unreachable } from '../errors';
 import { serializeXml } from '../xml/serialize';
 import type { XmlAttribute, XmlElement, XmlNode } from '../xml/tree';
 import type { Random } from './random';
-import { contentSlots, effectiveElement, followRefs, resolve } from './resolve';
+import { words } from './align';
+import { contentSlots, effectiveElement, followRefs, resolve, type ChoiceSlot, type NodeSlot, type Slot } from './resolve';
 import { matchJson, matchText } from './match';
 import { generateScalar } from './facets';
 import { occurs } from './occurs';
 import { jsonOf, SCALARS } from './scalars';
-import type { Facets, Pattern, Scope, XmlAttributePattern, XmlElementPattern } from './types';
+import type { Facets, Occurs, Pattern, Scope, XmlAttributePattern, XmlElementPattern, XmlWildcardPattern } from './types';
 
 /**
  * Generation: a value of the pattern's shape. Values come from `examples`
@@ -199,16 +200,59 @@ function generateOneElement(p: XmlElementPattern, ctx: GenerateContext): XmlElem
     const value = attributeValue(a, ctx);
     if (value !== undefined) attributes.push({ name: a.name, ...split(a.name), value });
   }
-  const children: XmlNode[] = [];
-  for (const slot of contentSlots(p.content, ctx.scope)) {
-    if (slot.kind === 'text') {
-      const value = elementText(p.local, slot.pattern, ctx);
-      if (value !== '') children.push({ type: 'text', value });
-      continue;
-    }
-    children.push(...generateXml(slotElement(slot), ctx));
-  }
+  const children = generateSlots(contentSlots(p.content, ctx.scope), p.local, ctx);
   return { type: 'element', name: p.name, prefix: p.prefix, local: p.local, attributes, children };
+}
+
+function generateSlots(slots: readonly Slot[], local: string, ctx: GenerateContext): XmlNode[] {
+  const children: XmlNode[] = [];
+  for (const slot of slots) {
+    if (slot.kind === 'text') {
+      const value = elementText(local, slot.pattern, ctx);
+      if (value !== '') children.push({ type: 'text', value });
+    } else if (slot.kind === 'element') children.push(...generateXml(slotElement(slot), ctx));
+    else if (slot.kind === 'any') {
+      // Optional wildcards are left out; a required one gets elements its namespace constraint allows.
+      for (let i = 0; i < slot.min; i++) children.push(wildcardElement(slot.wildcard));
+    } else {
+      const depth = ctx.depth ?? 0;
+      const budget = ctx.budget ?? { left: XML_NODE_BUDGET };
+      const n = countOf(slot, undefined, ctx, depth, budget);
+      for (let i = 0; i < n; i++) children.push(...generateSlots(chooseOption(slot, ctx), local, ctx));
+    }
+  }
+  return children;
+}
+
+/**
+ * The option a generated choice takes: the first whose nodes an Examples column names
+ * (a row that gives `card` asks for the card option), else one picked with the seed.
+ */
+function chooseOption(slot: ChoiceSlot, ctx: GenerateContext): NodeSlot[] {
+  const named = (o: readonly NodeSlot[]): boolean =>
+    o.some((s) => (s.kind === 'element' ? ctx.examples?.has(s.pattern.local) && ctx.examples.get(s.pattern.local) !== '' : s.kind === 'choice' && s.options.some(named)));
+  if (ctx.examples?.size) for (const o of slot.options) if (named(o)) return o;
+  return ctx.rng.pick(slot.options);
+}
+
+/** A namespace the wildcard's constraint allows, other than the ones it names by way of the target (`##other`). */
+function wildcardNamespace(w: XmlWildcardPattern): string {
+  const tns = w.targetNamespace ?? '';
+  for (const token of words(w.namespace)) {
+    if (token === '##any' || token === '##other') return tns === WILDCARD_NS ? `${WILDCARD_NS}:other` : WILDCARD_NS;
+    if (token === '##local') return '';
+    if (token === '##targetNamespace') return tns;
+    return token;
+  }
+  return WILDCARD_NS;
+}
+
+/** The namespace of elements generated for a wildcard that allows any other: one no schema declares, so lax and skip wildcards take them as they are. */
+const WILDCARD_NS = 'urn:accord:any';
+
+function wildcardElement(w: XmlWildcardPattern): XmlElement {
+  const ns = wildcardNamespace(w);
+  return { type: 'element', name: 'any', prefix: '', local: 'any', attributes: [{ name: 'xmlns', prefix: '', local: 'xmlns', value: ns }], children: [] };
 }
 
 /*
@@ -219,11 +263,15 @@ function generateOneElement(p: XmlElementPattern, ctx: GenerateContext): XmlElem
 
 /** How many times a non-root element occurs: its occurrence, an empty Examples cell, the depth and the body's node budget decide. */
 export function occurrences(p: XmlElementPattern, local: string, ctx: GenerateContext, depth: number, budget: { left: number }): number {
-  const { min, max } = p.occurs;
+  return countOf(p.occurs, local, ctx, depth, budget);
+}
+
+/** How many times a node or a choice with these bounds is made (`local`: the node's name, whose empty Examples cell leaves an optional node out). */
+function countOf({ min, max }: Occurs, local: string | undefined, ctx: GenerateContext, depth: number, budget: { left: number }): number {
   if (min === max) return min;
   // Past the depth or the node budget only what is required is made; a required repeated node still comes `min` times.
   if (depth > MAX_GENERATE_DEPTH || budget.left <= 0) return min;
-  if (max === 1) return ctx.optional === false || ctx.examples?.get(local) === '' ? 0 : 1;
+  if (max === 1) return ctx.optional === false || (local !== undefined && ctx.examples?.get(local) === '') ? 0 : 1;
   return Math.min(max, Math.max(min, repeatCount(ctx)));
 }
 

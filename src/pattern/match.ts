@@ -1,9 +1,10 @@
 import { unreachable } from '../errors';
 import { isBookkeepingAttribute } from '../xml/bookkeeping';
 import type { XmlElement } from '../xml/tree';
-import { cheapestAlignment, explainOrder } from './child-order';
+import { ANY_NAME, cheapestAlignment, explainOrder } from './child-order';
 import { append, type Mismatch, shown } from './mismatch';
-import { contentSlots, effectiveElement, resolve, type ElementSlot, type Slot } from './resolve';
+import { alignChildren, flatLeaves } from './align';
+import { contentSlots, effectiveElement, resolve, type NodeSlot, type Slot, type TextSlot } from './resolve';
 import { describeScalar, normaliseSpace, violatedFacet } from './facets';
 import { withBounds } from './occurs';
 import { jsonAccepts, SCALARS } from './scalars';
@@ -198,10 +199,10 @@ export function matchXml(pattern: Pattern, el: XmlElement, scope: Scope, limit =
   if (p.kind !== 'xml') return [{ path: '', expected: describePattern(p), actual: `an XML document <${el.name}>` }];
   const eff = effectiveElement(p, scope);
   if (eff.local !== el.local) return [{ path: el.local, expected: `node <${eff.local}>`, actual: `<${el.local}>` }];
-  return matchElement(eff, el, scope, el.local, limit);
+  return matchElement(eff, el, scope, el.local, { el }, limit);
 }
 
-function matchElement(p: XmlElementPattern, el: XmlElement, scope: Scope, path: string, limit = Infinity): Mismatch[] {
+function matchElement(p: XmlElementPattern, el: XmlElement, scope: Scope, path: string, ns: NsScope, limit = Infinity): Mismatch[] {
   const out: Mismatch[] = [];
   // Most elements have no attributes and expect none: no set is made for them.
   const nil = el.attributes.length > 0 || p.attributes.length > 0 ? matchAttributes(p, el, scope, path, out) : false;
@@ -223,7 +224,7 @@ function matchElement(p: XmlElementPattern, el: XmlElement, scope: Scope, path: 
   }
   // `(anything)` as an element's whole content accepts child nodes too (an xsd:any or anyType in an imported WSDL).
   if (elementSlots.length === 0 && textSlots.length === 1 && acceptsAnything(textSlots[0].pattern, scope)) return out;
-  if (out.length < limit) append(out, matchChildren(elementSlots, children, scope, path, limit - out.length));
+  if (out.length < limit) append(out, matchChildren(elementSlots, children, scope, path, ns, limit - out.length));
   return out;
 }
 
@@ -249,17 +250,18 @@ function matchAttributes(p: XmlElementPattern, el: XmlElement, scope: Scope, pat
     seen.delete(ap.local);
     append(out, matchText(ap.pattern, actual.value, scope, at));
   }
-  for (const extra of seen) out.push({ path: `${path}/@${extra}`, expected: 'no such attribute', actual: `unexpected attribute ${extra}` });
+  // xs:anyAttribute: attributes beyond the declared ones are accepted (their namespace is not checked).
+  if (p.anyAttribute === undefined) for (const extra of seen) out.push({ path: `${path}/@${extra}`, expected: 'no such attribute', actual: `unexpected attribute ${extra}` });
   return nil;
 }
 
 /** Slots split by kind, once per slot list (lists are cached and shared by contentSlots): matching asks for every element. */
-const splitCache = new WeakMap<readonly Slot[], { textSlots: Slot[]; elementSlots: ElementSlot[] }>();
+const splitCache = new WeakMap<readonly Slot[], { textSlots: TextSlot[]; elementSlots: NodeSlot[] }>();
 
-function splitSlots(slots: readonly Slot[]): { textSlots: Slot[]; elementSlots: ElementSlot[] } {
+function splitSlots(slots: readonly Slot[]): { textSlots: TextSlot[]; elementSlots: NodeSlot[] } {
   let split = splitCache.get(slots);
   if (!split) {
-    split = { textSlots: slots.filter((s) => s.kind === 'text'), elementSlots: slots.filter((s): s is ElementSlot => s.kind === 'element') };
+    split = { textSlots: slots.filter((s): s is TextSlot => s.kind === 'text'), elementSlots: slots.filter((s): s is NodeSlot => s.kind !== 'text') };
     splitCache.set(slots, split);
   }
   return split;
@@ -277,44 +279,59 @@ function acceptsAnything(p: Pattern, scope: Scope): boolean {
 }
 
 /**
- * Children must fill the slots in order. An alignment by local names is looked
- * for first (with backtracking, so `(A*)` then `A` works); when none exists
- * child-order.ts names each node that is missing, misplaced or unexpected, once.
+ * Children must fill the slots in order. An alignment is looked for first
+ * (align.ts: by local names, wildcards by namespace, choices one option per
+ * occurrence); when none exists child-order.ts names each node that is
+ * missing, misplaced or unexpected, once, against the content's leaves laid
+ * out in a row.
  */
-function matchChildren(slots: ElementSlot[], children: XmlElement[], scope: Scope, path: string, limit = Infinity): Mismatch[] {
-  const assignment = align(slots, children);
+function matchChildren(slots: NodeSlot[], children: XmlElement[], scope: Scope, path: string, ns: NsScope, limit = Infinity): Mismatch[] {
+  const nsOf = (child: XmlElement) => namespaceOf(child, ns);
+  const alignment = alignChildren(slots, children, nsOf);
   const out: Mismatch[] = [];
-  if (assignment) {
-    // How many children each slot has taken so far: the index of a repeated node in its path.
-    const taken = new Array<number>(slots.length).fill(0);
+  if (alignment) {
+    const { leaves, assigned, repeated } = alignment;
+    // How many children each leaf has taken so far: the index of a repeated node in its path.
+    const taken = new Array<number>(leaves.length).fill(0);
     for (let k = 0; k < children.length && out.length < limit; k++) {
-      const slot = slots[assignment[k]];
+      const leaf = leaves[assigned[k]];
       const child = children[k];
-      const multiple = slot.max > 1;
-      const index = taken[assignment[k]]++;
-      const at = `${path}/${child.local}${multiple ? `[${index}]` : ''}`;
-      append(out, matchElement(effectiveElement(slot.pattern, scope), child, scope, at, limit - out.length));
+      const index = taken[assigned[k]]++;
+      // A wildcard's element is not checked further: the contract declares nothing for it.
+      if (leaf.kind === 'any') continue;
+      const at = `${path}/${child.local}${repeated[assigned[k]] ? `[${index}]` : ''}`;
+      append(out, matchElement(effectiveElement(leaf.pattern, scope), child, scope, at, { el: child, up: ns }, limit - out.length));
     }
     return out;
   }
   if (slots.length > 0) {
-    const expectedNames = slots.map((s) => withBounds(s.pattern.local, s));
-    out.push({
-      path,
-      expected: `child nodes (${expectedNames.join(', ')}) in this order`,
-      actual: `(${namesOf(children) || 'none'})`,
-    });
+    out.push({ path, expected: `child nodes ${contentWords(slots)} in this order`, actual: `(${namesOf(children) || 'none'})` });
   }
-  const order = slots.map((s) => ({ local: s.pattern.local, min: s.min, max: s.max }));
+  const leaves = flatLeaves(slots);
+  const order = leaves.map((s) => ({ local: s.kind === 'element' ? s.pattern.local : ANY_NAME, min: s.min, max: s.max }));
   const cheapest = cheapestAlignment(order, children);
   // Too many to search for the nodes out of place: the order line above is the report.
   if (!cheapest) return out;
   for (const step of explainOrder(order, children, cheapest, path, limit)) {
     if (out.length >= limit) break;
     if (step.kind === 'report') out.push(step.mismatch);
-    else append(out, matchElement(effectiveElement(slots[step.slot].pattern, scope), children[step.child], scope, step.path, limit - out.length));
+    else {
+      const leaf = leaves[step.slot];
+      const child = children[step.child];
+      if (leaf.kind === 'element') append(out, matchElement(effectiveElement(leaf.pattern, scope), child, scope, step.path, { el: child, up: ns }, limit - out.length));
+    }
   }
   return out;
+}
+
+/** A content model as reports write it: `(a, b*, one of (c | d, e), any*)`. */
+export function contentWords(slots: readonly NodeSlot[]): string {
+  const word = (s: NodeSlot): string => {
+    if (s.kind === 'element') return withBounds(s.pattern.local, s);
+    if (s.kind === 'any') return withBounds('any', s);
+    return withBounds(`one of (${s.options.map((o) => o.map(word).join(', ') || 'nothing').join(' | ')})`, s);
+  };
+  return `(${slots.map(word).join(', ')})`;
 }
 
 /** The children's names for a report: the first twenty, then how many more. */
@@ -324,54 +341,19 @@ function namesOf(children: XmlElement[]): string {
   return names.join(', ');
 }
 
-/** Which slot each child fills, or undefined when no order-preserving assignment exists. */
-function align(slots: ElementSlot[], children: XmlElement[]): ArrayLike<number> | undefined {
-  const n = slots.length;
-  const m = children.length;
-  // Typed when large: `new Array(m)` of 60,000 children is a dictionary-mode array, slow to fill.
-  // Plain when small: a typed array costs microseconds to make, and matching makes one per element.
-  const result: number[] | Int32Array = m > 1024 ? new Int32Array(m) : new Array<number>(m);
-  // Each slot taking all it can is the search's first try, and nearly always the answer: tried
-  // first with nothing else allocated.
-  if (greedy(slots, children, result)) return result;
-  // failed[i * (m + 1) + j]: slots i.. cannot take children j.. A table while it is small; past a
-  // million cells (a type of many nodes, a payload of many children) a set of the few states visited.
-  const cells = (n + 1) * (m + 1);
-  const table = cells <= 1_000_000 ? new Uint8Array(cells) : undefined;
-  const set = table ? undefined : new Set<number>();
-  const go = (i: number, j: number): boolean => {
-    if (i === n) return j === m;
-    const key = i * (m + 1) + j;
-    if (table ? table[key] : set!.has(key)) return false;
-    const slot = slots[i];
-    let k = 0;
-    while (j + k < m && k < slot.max && children[j + k].local === slot.pattern.local) k++;
-    for (let take = k; take >= slot.min; take--) {
-      if (!go(i + 1, j + take)) continue;
-      // Filled once the rest has succeeded: filling before each try made a failed alignment quadratic.
-      for (let t = 0; t < take; t++) result[j + t] = i;
-      return true;
-    }
-    if (table) table[key] = 1;
-    else set!.add(key);
-    return false;
-  };
-  return go(0, 0) ? result : undefined;
+/** The elements from a child up to the root, for the namespace declarations in scope. */
+interface NsScope {
+  el: XmlElement;
+  up?: NsScope;
 }
 
-/** The alignment where each slot takes as many children as it can, if that one works. */
-function greedy(slots: ElementSlot[], children: XmlElement[], result: number[] | Int32Array): boolean {
-  let j = 0;
-  for (let i = 0; i < slots.length; i++) {
-    const slot = slots[i];
-    let k = 0;
-    while (j < children.length && k < slot.max && children[j].local === slot.pattern.local) {
-      result[j++] = i;
-      k++;
-    }
-    if (k < slot.min) return false;
+/** An element's namespace URI from the declarations in scope; undefined when its prefix is declared nowhere in the document. */
+function namespaceOf(child: XmlElement, up: NsScope | undefined): string | undefined {
+  const want = child.prefix ? `xmlns:${child.prefix}` : 'xmlns';
+  for (let at: NsScope | undefined = { el: child, up }; at; at = at.up) {
+    for (const a of at.el.attributes) if (a.name === want) return a.value;
   }
-  return j === children.length;
+  return child.prefix ? undefined : '';
 }
 
 export type { Slot };

@@ -1,7 +1,7 @@
 import { AccordError, unreachable } from '../errors';
 import { inapplicableFacet, splitFacets } from './facets';
 import { scalarWritten } from './scalars';
-import type { Pattern } from './types';
+import type { Pattern, XmlContent } from './types';
 
 const NAME = /^[A-Za-z_][\w.-]*$/;
 
@@ -111,11 +111,7 @@ export function referencedNames(p: Pattern, out: Set<string> = new Set()): Set<s
     case 'xml':
       if (p.typeRef) out.add(p.typeRef);
       for (const a of p.attributes) referencedNames(a.pattern, out);
-      for (const c of p.content) {
-        if (c.kind === 'xml-ref') out.add(c.name);
-        else if (c.kind === 'xml-text') referencedNames(c.pattern, out);
-        else referencedNames(c, out);
-      }
+      for (const c of p.content) contentNames(c, out);
       break;
     case 'scalar':
     case 'literal':
@@ -127,11 +123,22 @@ export function referencedNames(p: Pattern, out: Set<string> = new Set()): Set<s
   return out;
 }
 
+function contentNames(c: XmlContent, out: Set<string>): void {
+  if (c.kind === 'xml-ref') out.add(c.name);
+  else if (c.kind === 'xml-text') referencedNames(c.pattern, out);
+  else if (c.kind === 'xml-choice') for (const o of c.options) for (const x of o) contentNames(x, out);
+  else if (c.kind === 'xml') referencedNames(c, out);
+}
+
 /** Names given as `specmatic_type="T"`: T must be an XML node type (its root lends attributes and children). */
 export function nodeTypeNames(p: Pattern, out: Set<string> = new Set()): Set<string> {
   if (p.kind === 'optional' || p.kind === 'list' || p.kind === 'lookup') return nodeTypeNames(p.inner, out);
   if (p.kind !== 'xml') return out;
   if (p.typeRef) out.add(p.typeRef);
-  for (const c of p.content) if (c.kind === 'xml') nodeTypeNames(c, out);
+  const walk = (c: XmlContent): void => {
+    if (c.kind === 'xml') nodeTypeNames(c, out);
+    else if (c.kind === 'xml-choice') for (const o of c.options) o.forEach(walk);
+  };
+  p.content.forEach(walk);
   return out;
 }

@@ -1,6 +1,6 @@
 import { unreachable } from '../errors';
 import { MAX_TYPE_NESTING } from '../limits';
-import { effectiveElement, contentSlots, resolve } from './resolve';
+import { effectiveElement, contentSlots, resolve, type ChoiceSlot, type Slot } from './resolve';
 import type { Pattern, ResolvedPattern, Scope, XmlElementPattern } from './types';
 
 /**
@@ -79,11 +79,12 @@ export function namedPlaces(body: Pattern, scope: Scope): Place[] {
     } catch {
       return;
     }
-    for (const slot of slots) {
+    for (const slot of flatSlots(slots)) {
       if (slot.kind === 'element') {
         xml(slot.pattern, here, depth + 1);
         continue;
       }
+      if (slot.kind === 'any') continue;
       out.push({ key: eff.local, pattern: slot.pattern, path: here, form: 'text' });
       const r = safeResolve(slot.pattern, scope);
       if (r?.kind === 'lookup') out.push({ key: r.key, pattern: r.inner, path: here, form: 'text' });
@@ -100,4 +101,9 @@ function safeResolve(p: Pattern, scope: Scope): ResolvedPattern | undefined {
   } catch {
     return undefined; // a self-referring type is reported where the contract is read
   }
+}
+
+/** A choice's options in a row: every node of every option is a place a column may name. */
+function flatSlots(slots: readonly Slot[]): Exclude<Slot, ChoiceSlot>[] {
+  return slots.flatMap((s) => (s.kind === 'choice' ? s.options.flatMap((o) => flatSlots(o)) : [s]));
 }

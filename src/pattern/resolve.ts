@@ -1,7 +1,7 @@
 import { MAX_TYPE_NESTING } from '../limits';
 import { combineOccurs, isOnce } from './occurs';
-import { AccordError } from '../errors';
-import type { Occurs, Pattern, ResolvedPattern, Scope, XmlContent, XmlElementPattern } from './types';
+import { AccordError, unreachable } from '../errors';
+import type { Occurs, Pattern, ResolvedPattern, Scope, XmlContent, XmlElementPattern, XmlWildcardPattern } from './types';
 
 /** What `followRefs` looks a name up in: a scope's types, or a contract being read (contract/build.ts). */
 export type TypeLookup = (name: string) => Pattern | undefined;
@@ -83,7 +83,24 @@ export interface TextSlot {
   pattern: Pattern;
 }
 
-export type Slot = ElementSlot | TextSlot;
+/** `xs:any`: any element(s) within bounds and the namespace constraint. */
+export interface AnySlot {
+  kind: 'any';
+  wildcard: XmlWildcardPattern;
+  min: number;
+  max: number;
+}
+
+/** `xs:choice`: per occurrence, exactly one option's node slots. */
+export interface ChoiceSlot {
+  kind: 'choice';
+  options: NodeSlot[][];
+  min: number;
+  max: number;
+}
+
+export type NodeSlot = ElementSlot | AnySlot | ChoiceSlot;
+export type Slot = NodeSlot | TextSlot;
 
 /**
  * Slots computed once per (content, scope) pair: patterns and scopes are plain data that
@@ -111,14 +128,28 @@ export function contentSlots(content: readonly XmlContent[], scope: Scope): read
 function expandSlots(content: readonly XmlContent[], scope: Scope): Slot[] {
   const slots: Slot[] = [];
   for (const c of content) {
-    if (c.kind === 'xml') {
-      slots.push(elementSlot(c, c.occurs));
-    } else if (c.kind === 'xml-text') {
-      slots.push({ kind: 'text', pattern: c.pattern });
-    } else {
-      const target = lookupType(c.name, scope);
-      if (target.kind === 'xml') slots.push(elementSlot(target, combineOccurs(c.occurs, target.occurs)));
-      else slots.push({ kind: 'text', pattern: isOnce(c.occurs) ? target : { kind: 'optional', inner: target } });
+    switch (c.kind) {
+      case 'xml':
+        slots.push(elementSlot(c, c.occurs));
+        break;
+      case 'xml-text':
+        slots.push({ kind: 'text', pattern: c.pattern });
+        break;
+      case 'xml-any':
+        slots.push({ kind: 'any', wildcard: c, min: c.occurs.min, max: c.occurs.max });
+        break;
+      case 'xml-choice':
+        // Text inside an option means nothing (a choice is of elements): left out.
+        slots.push({ kind: 'choice', options: c.options.map((o) => expandSlots(o, scope).filter((x): x is NodeSlot => x.kind !== 'text')), min: c.occurs.min, max: c.occurs.max });
+        break;
+      case 'xml-ref': {
+        const target = lookupType(c.name, scope);
+        if (target.kind === 'xml') slots.push(elementSlot(target, combineOccurs(c.occurs, target.occurs)));
+        else slots.push({ kind: 'text', pattern: isOnce(c.occurs) ? target : { kind: 'optional', inner: target } });
+        break;
+      }
+      default:
+        unreachable(c, 'XML content kind');
     }
   }
   return slots;

@@ -164,6 +164,8 @@ export interface XmlElementPattern {
   content: XmlContent[];
   occurs: Occurs;
   nillable: boolean;
+  /** `xs:anyAttribute` (`specmatic_any_attribute="##any"`): attributes beyond the declared ones are accepted. */
+  anyAttribute?: string;
   /** `specmatic_type="T"`: attributes and content come from type T's root. */
   typeRef?: string;
   line?: number;
@@ -193,7 +195,29 @@ export interface XmlRefContent {
   occurs: Occurs;
 }
 
-export type XmlContent = XmlElementPattern | XmlTextPattern | XmlRefContent;
+/**
+ * `xs:choice`, written `<specmatic_choice>`: each occurrence holds the nodes of exactly one
+ * option; an option is a sequence (one element, or a `<specmatic_option>` group of several).
+ */
+export interface XmlChoicePattern {
+  kind: 'xml-choice';
+  options: XmlContent[][];
+  occurs: Occurs;
+}
+
+/** `xs:any`, written `<specmatic_any/>`: any element(s) here, within bounds and the namespace constraint. */
+export interface XmlWildcardPattern {
+  kind: 'xml-any';
+  occurs: Occurs;
+  /** XSD's constraint as written: `##any`, `##other`, or a list of URIs, `##local` and `##targetNamespace`. */
+  namespace: string;
+  /** What `##other` and `##targetNamespace` refer to. */
+  targetNamespace?: string;
+  /** `strict` and `lax` are checked like `skip`: the contract has no declaration for the element found. */
+  processContents: 'strict' | 'lax' | 'skip';
+}
+
+export type XmlContent = XmlElementPattern | XmlTextPattern | XmlRefContent | XmlChoicePattern | XmlWildcardPattern;
 
 /** `(name:type)` inside a body: the value is taken from the Examples column `name` when there is one. */
 export interface LookupPattern {

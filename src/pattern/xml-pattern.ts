@@ -3,7 +3,7 @@ import { parseXml } from '../xml/parse';
 import { isNamespaceDeclaration, type XmlElement } from '../xml/tree';
 import { isOnce, MULTIPLE, ONCE, OPTIONAL, parseOccurs } from './occurs';
 import { parsePlaceholder } from './placeholder';
-import type { Occurs, Pattern, XmlAttributePattern, XmlContent, XmlElementPattern } from './types';
+import type { Occurs, Pattern, XmlAttributePattern, XmlChoicePattern, XmlContent, XmlElementPattern, XmlWildcardPattern } from './types';
 
 /** Control attributes written by Specmatic's importer (and Qontract's before it); never data. */
 const CONTROL = /^(specmatic|qontract)_(occurs|nillable|type)$/;
@@ -19,7 +19,12 @@ export function xmlPatternFromElement(el: XmlElement): XmlElementPattern {
   let nillable = false;
   let typeRef: string | undefined;
 
+  let anyAttribute: string | undefined;
   for (const a of el.attributes) {
+    if (a.name === 'specmatic_any_attribute') {
+      anyAttribute = a.value;
+      continue;
+    }
     if (isNamespaceDeclaration(a)) {
       namespaces.push({ name: a.name, value: a.value });
       continue;
@@ -27,13 +32,7 @@ export function xmlPatternFromElement(el: XmlElement): XmlElementPattern {
     const control = CONTROL.exec(a.name);
     if (control) {
       if (control[2] === 'occurs') {
-        const read = parseOccurs(a.value);
-        if (!read) {
-          throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', `${a.name}="${a.value}" on <${el.name}>: expected "optional", "multiple" or bounds such as "2..5", "1..*", "3"`, {
-            line: el.line,
-          });
-        }
-        occurs = read;
+        occurs = parseOccurs(a.value) ?? badOccurs(el, a.name, a.value);
       } else if (control[2] === 'nillable') nillable = a.value === 'true';
       else typeRef = a.value;
       continue;
@@ -54,13 +53,92 @@ export function xmlPatternFromElement(el: XmlElement): XmlElementPattern {
   const content: XmlContent[] = [];
   for (const c of el.children) {
     if (c.type === 'element') {
-      content.push(xmlPatternFromElement(c));
+      content.push(nodeContent(c));
       continue;
     }
     content.push(...textContents(c.value, el));
   }
   if (el.local === 'Envelope') for (const c of content) if (c.kind === 'xml') makeEmptyHeaderOptional(c);
-  return { kind: 'xml', name: el.name, prefix: el.prefix, local: el.local, namespaces, attributes, content, occurs, nillable, typeRef, line: el.line };
+  return {
+    kind: 'xml',
+    name: el.name,
+    prefix: el.prefix,
+    local: el.local,
+    namespaces,
+    attributes,
+    content,
+    occurs,
+    nillable,
+    typeRef,
+    ...(anyAttribute !== undefined ? { anyAttribute } : {}),
+    line: el.line,
+  };
+}
+
+/** A child element of the contract: an element pattern, or `<specmatic_choice>` / `<specmatic_any/>`. */
+function nodeContent(el: XmlElement): XmlContent {
+  if (el.name === CHOICE) return choiceFrom(el);
+  if (el.name === ANY) return wildcardFrom(el);
+  return xmlPatternFromElement(el);
+}
+
+/** The element names of the structure the contract language adds to XML (README, "XML structure"). */
+export const CHOICE = 'specmatic_choice';
+export const OPTION = 'specmatic_option';
+export const ANY = 'specmatic_any';
+
+/** `<specmatic_choice>`: each child element is an option, a `<specmatic_option>` an option of several nodes. */
+function choiceFrom(el: XmlElement): XmlChoicePattern {
+  const options: XmlContent[][] = [];
+  for (const c of el.children) {
+    if (c.type !== 'element') throw structureError(el, `<${CHOICE}> holds elements only (its options), not text "${c.value.trim()}"`);
+    if (c.name !== OPTION) {
+      options.push([nodeContent(c)]);
+      continue;
+    }
+    const option: XmlContent[] = [];
+    for (const x of c.children) {
+      if (x.type !== 'element') throw structureError(c, `<${OPTION}> holds elements only, not text "${x.value.trim()}"`);
+      option.push(nodeContent(x));
+    }
+    options.push(option);
+  }
+  if (options.length === 0) throw structureError(el, `<${CHOICE}> needs at least one option`);
+  return { kind: 'xml-choice', options, occurs: structureOccurs(el, []) };
+}
+
+/** `<specmatic_any namespace="##other" processContents="lax" specmatic_occurs="0..*"/>`: XSD's attributes, XSD's defaults. */
+function wildcardFrom(el: XmlElement): XmlWildcardPattern {
+  if (el.children.length > 0) throw structureError(el, `<${ANY}/> stands for elements of any content: it holds nothing`);
+  const processContents = el.attributes.find((a) => a.name === 'processContents')?.value ?? 'strict';
+  if (processContents !== 'strict' && processContents !== 'lax' && processContents !== 'skip') {
+    throw structureError(el, `processContents="${processContents}" on <${ANY}>: expected "strict", "lax" or "skip"`);
+  }
+  const targetNamespace = el.attributes.find((a) => a.name === 'targetNamespace')?.value;
+  return {
+    kind: 'xml-any',
+    occurs: structureOccurs(el, ['namespace', 'targetNamespace', 'processContents']),
+    namespace: el.attributes.find((a) => a.name === 'namespace')?.value ?? '##any',
+    ...(targetNamespace !== undefined ? { targetNamespace } : {}),
+    processContents,
+  };
+}
+
+function structureOccurs(el: XmlElement, allowed: string[]): Occurs {
+  let occurs: Occurs = ONCE;
+  for (const a of el.attributes) {
+    if (a.name === 'specmatic_occurs') occurs = parseOccurs(a.value) ?? badOccurs(el, a.name, a.value);
+    else if (!allowed.includes(a.name)) throw structureError(el, `attribute ${a.name} on <${el.name}> means nothing here`);
+  }
+  return occurs;
+}
+
+function badOccurs(el: XmlElement, name: string, value: string): never {
+  throw structureError(el, `${name}="${value}" on <${el.name}>: expected "optional", "multiple" or bounds such as "2..5", "1..*", "3"`);
+}
+
+function structureError(el: XmlElement, message: string): AccordError {
+  return new AccordError('ACCORD_ERR_CONTRACT_TYPE', message, { line: el.line });
 }
 
 /**
@@ -123,6 +201,7 @@ export function xmlElement(name: string, init: Partial<Omit<XmlElementPattern, '
     occurs: init.occurs ?? ONCE,
     nillable: init.nillable ?? false,
     ...(init.typeRef !== undefined ? { typeRef: init.typeRef } : {}),
+    ...(init.anyAttribute !== undefined ? { anyAttribute: init.anyAttribute } : {}),
     ...(init.comments?.length ? { comments: init.comments } : {}),
   };
 }

@@ -87,7 +87,9 @@ class Compiler {
     const children: (string | Emit)[] = [];
     for (const slot of contentSlots(p.content, this.scope)) {
       if (slot.kind === 'text') children.push((ctx, out) => void out.push(escapeText(elementText(p.local, slot.pattern, ctx))));
-      else children.push(this.element(slotElement(slot), depth));
+      else if (slot.kind === 'element') children.push(this.element(slotElement(slot), depth));
+      // Choices and wildcards are left to the generator itself (generateXml), which decides them.
+      else throw GIVE_UP;
     }
     const close = `</${p.name}>`;
     const head = merge(steps);

@@ -124,6 +124,8 @@ function soapOperation(s: Scenario, side: 'request' | 'response'): string | unde
 function elementOf(c: XmlContent, scope: Scope): string | undefined {
   try {
     if (c.kind === 'xml') return c.local;
+    // A choice or a wildcard as the Body's content names no one element.
+    if (c.kind === 'xml-choice' || c.kind === 'xml-any') return undefined;
     const p = c.kind === 'xml-ref' ? lookupType(c.name, scope) : resolve(c.pattern, scope);
     return p.kind === 'xml' ? p.local : undefined;
   } catch (e) {

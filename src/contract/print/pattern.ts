@@ -11,7 +11,8 @@ import { isPlaceholder } from '../../pattern/placeholder';
 import { facetsText } from '../../pattern/facets';
 import { occursText } from '../../pattern/occurs';
 import { SCALARS } from '../../pattern/scalars';
-import type { Occurs, Pattern, XmlAttributePattern, XmlContent, XmlElementPattern } from '../../pattern/types';
+import type { Occurs, Pattern, XmlAttributePattern, XmlChoicePattern, XmlContent, XmlElementPattern, XmlWildcardPattern } from '../../pattern/types';
+import { ANY, CHOICE, OPTION } from '../../pattern/xml-pattern';
 import { escapeAttribute, escapeText } from '../../xml/serialize';
 
 const NAME = /^[A-Za-z_][\w.-]*$/;
@@ -95,13 +96,14 @@ function xmlLines(el: XmlElementPattern, indent: string): string[] {
   const occurs = occursText(el.occurs);
   if (occurs !== undefined) attrs.push(`specmatic_occurs="${occurs}"`);
   if (el.nillable) attrs.push('specmatic_nillable="true"');
+  if (el.anyAttribute !== undefined) attrs.push(`specmatic_any_attribute="${attributeText(el.anyAttribute)}"`);
   for (const a of el.attributes) attrs.push(attribute(a, el));
   const open = `${indent}<${el.name}${attrs.map((a) => ` ${a}`).join('')}`;
   const comments = el.comments ?? [];
   if (el.content.length === 0 && comments.length === 0) return [`${open}/>`];
   checkTexts(el);
-  if (comments.length === 0 && el.content.every((c) => c.kind !== 'xml')) {
-    return [`${open}>${el.content.map((c) => contentText(c as Exclude<XmlContent, XmlElementPattern>, el)).join('')}</${el.name}>`];
+  if (comments.length === 0 && el.content.every((c) => !isNode(c))) {
+    return [`${open}>${el.content.map((c) => contentText(c as TextContent, el)).join('')}</${el.name}>`];
   }
   const inner = `${indent}  `;
   const lines = [`${open}>`];
@@ -110,7 +112,7 @@ function xmlLines(el: XmlElementPattern, indent: string): string[] {
   };
   el.content.forEach((c, i) => {
     commentsAt(i);
-    if (c.kind === 'xml') lines.push(...xmlLines(c, inner));
+    if (isNode(c)) lines.push(...nodeLines(c, inner));
     else lines.push(`${inner}${contentText(c, el)}`);
   });
   commentsAt(el.content.length);
@@ -131,12 +133,50 @@ function checkTexts(el: XmlElementPattern): void {
   for (let i = 1; i < el.content.length; i++) {
     const a = el.content[i - 1];
     const b = el.content[i];
-    if (a.kind === 'xml' || b.kind === 'xml') continue;
+    if (isNode(a) || isNode(b)) continue;
     if (a.kind === 'xml-text' || b.kind === 'xml-text') unprintable(`two texts next to each other in <${el.name}>`);
   }
 }
 
-function contentText(c: Exclude<XmlContent, XmlElementPattern>, el: XmlElementPattern): string {
+type NodeContent = XmlElementPattern | XmlChoicePattern | XmlWildcardPattern;
+type TextContent = Exclude<XmlContent, NodeContent>;
+
+function isNode(c: XmlContent): c is NodeContent {
+  return c.kind === 'xml' || c.kind === 'xml-choice' || c.kind === 'xml-any';
+}
+
+/** An element, a `<specmatic_choice>` or a `<specmatic_any/>`, one element per line. */
+function nodeLines(c: NodeContent, indent: string): string[] {
+  if (c.kind === 'xml') return xmlLines(c, indent);
+  const occurs = occursText(c.occurs);
+  const bounds = occurs === undefined ? '' : ` specmatic_occurs="${occurs}"`;
+  if (c.kind === 'xml-any') {
+    const ns = c.namespace === '##any' ? '' : ` namespace="${attributeText(c.namespace)}"`;
+    const tns = c.targetNamespace === undefined ? '' : ` targetNamespace="${attributeText(c.targetNamespace)}"`;
+    const pc = c.processContents === 'strict' ? '' : ` processContents="${c.processContents}"`;
+    return [`${indent}<${ANY}${bounds}${ns}${tns}${pc}/>`];
+  }
+  const inner = `${indent}  `;
+  const lines = [`${indent}<${CHOICE}${bounds}>`];
+  for (const option of c.options) {
+    if (option.length === 1 && isNode(option[0])) {
+      lines.push(...nodeLines(option[0], inner));
+      continue;
+    }
+    if (!option.every(isNode)) unprintable(`text as an option of a choice`);
+    if (option.length === 0) {
+      lines.push(`${inner}<${OPTION}/>`);
+      continue;
+    }
+    lines.push(`${inner}<${OPTION}>`);
+    for (const x of option) lines.push(...nodeLines(x as NodeContent, `${inner}  `));
+    lines.push(`${inner}</${OPTION}>`);
+  }
+  lines.push(`${indent}</${CHOICE}>`);
+  return lines;
+}
+
+function contentText(c: TextContent, el: XmlElementPattern): string {
   if (c.kind === 'xml-ref') return `(${c.name}${refSuffix(c.occurs, c.name)})`;
   const ph = placeholderText(c.pattern);
   if (ph !== undefined) return ph;
