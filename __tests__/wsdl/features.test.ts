@@ -90,7 +90,12 @@ describe('XSD constructs, as written for features.wsdl', () => {
       const doc = requestOf(`<f:circle><f:radius>1.5</f:radius></f:circle>${rest}<f:contact>${alt}</f:contact>${tail}`);
       expect(matchXml(draw.request.body!, doc, draw.scope)).toEqual([]);
     }
-    expect(text).toContain('<!-- choice: exactly one of f:phone, f:email, f:address -->');
+    expect(text).toMatch(/<specmatic_choice>\n\s+<f:phone>\(string\)<\/f:phone>\n\s+<f:email>\(string\)<\/f:email>/);
+    // Exactly one: none, or two together, is refused.
+    for (const alts of ['', '<f:phone>1</f:phone><f:email>a@b.c</f:email>']) {
+      const doc = requestOf(`<f:circle><f:radius>1.5</f:radius></f:circle>${rest}<f:contact>${alts}</f:contact>${tail}`);
+      expect(matchXml(draw.request.body!, doc, draw.scope).length).toBeGreaterThan(0);
+    }
   });
 
   test('substitution group: members stand for the abstract head; the head itself is not accepted', () => {
@@ -106,9 +111,11 @@ describe('XSD constructs, as written for features.wsdl', () => {
     expect(req.body.length).toBeLessThan(200_000);
   });
 
-  test('xsd:any and anyType accept any child nodes; an optional trailing any is left out, with a note', () => {
-    expect(summary.notes.join('\n')).toMatch(/optional xsd:any wildcards are left out/);
-    expect(summary.anything).toBe(2);
+  test('xsd:any is a wildcard with its bounds and namespace constraint, anyAttribute an open attribute list; anyType is (anything)', () => {
+    expect(text).toContain('<specmatic_any specmatic_occurs="multiple" namespace="##other" targetNamespace="urn:accord:features:types"/>');
+    expect(text).toContain('<SPECMATIC_TYPE specmatic_any_attribute="##any">');
+    expect(summary.notes.join('\n')).not.toMatch(/xsd:any|anyAttribute/);
+    expect(summary.anything).toBe(1);
   });
 
   test('extension, group, attributeGroup from a chameleon include: one flattened type with typed attributes', () => {

@@ -66,6 +66,7 @@ export function effectiveElement(p: XmlElementPattern, scope: Scope): XmlElement
     typeRef: undefined,
     namespaces: [...p.namespaces, ...base.namespaces],
     attributes: [...p.attributes, ...base.attributes],
+    ...(base.anyAttribute !== undefined ? { anyAttribute: p.anyAttribute ?? base.anyAttribute } : {}),
     content: base.content,
   };
 }

@@ -1,4 +1,4 @@
-/** XSD attributes to contract attributes: attribute, attributeGroup (followed by ref) and anyAttribute (not represented). */
+/** XSD attributes to contract attributes: attribute and attributeGroup (followed by ref); anyAttribute is particles.ts'. */
 import type { Element } from '@xmldom/xmldom';
 import { AccordError } from '../errors';
 import { quoted } from '../printable';
@@ -42,10 +42,8 @@ interface Found {
 
 function collect(e: EmitContext, owner: Element, seen: Set<string>, out: Found[]): void {
   for (const a of kids(owner, NS.xsd, ['attribute', 'attributeGroup', 'anyAttribute'])) {
-    if (a.localName === 'anyAttribute') {
-      e.note('anyAttribute is not represented: attributes beyond the declared ones are reported as unexpected');
-      continue;
-    }
+    // anyAttribute is read by particles.ts (anyAttributeOf): the element then accepts other attributes.
+    if (a.localName === 'anyAttribute') continue;
     if (a.localName === 'attributeGroup') {
       const ref = attr(a, 'ref');
       if (!ref) continue;

@@ -35,9 +35,10 @@ export function complexDerived(e: EmitContext, cc: Element, hint: string): Conte
   // A restriction restates the content it keeps. Attributes are inherited unless restated; an
   // extension restating one (invalid XSD, but tools write it) keeps the restated one, as a restriction does.
   const attrs = restated(baseContent.attrs, own.attrs);
-  if (res) return { attrs, children: own.children, text: own.text };
+  // A restriction's anyAttribute is its own; an extension's is the union of both (any one allowing is enough here).
+  if (res) return { attrs, children: own.children, text: own.text, anyAttribute: own.anyAttribute };
   const text = baseContent.text ?? own.text;
-  return { attrs, children: isAnything(text) ? [] : [...baseContent.children, ...own.children], text };
+  return { attrs, children: isAnything(text) ? [] : [...baseContent.children, ...own.children], text, anyAttribute: own.anyAttribute ?? baseContent.anyAttribute };
 }
 
 /** SOAP-encoded array (`wsdl:arrayType="tns:Item[]"`): repeated `<item>` nodes of the item type. */

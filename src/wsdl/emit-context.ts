@@ -5,7 +5,7 @@
  */
 import type { Element } from '@xmldom/xmldom';
 import { xmlContentOf, xmlElement } from '../pattern/xml-pattern';
-import type { Occurs, Pattern, XmlAttributePattern, XmlComment, XmlElementPattern, XmlNamespace } from '../pattern/types';
+import type { Occurs, Pattern, XmlAttributePattern, XmlChoicePattern, XmlComment, XmlElementPattern, XmlNamespace, XmlWildcardPattern } from '../pattern/types';
 import { NS, type QName } from './dom';
 import type { SimpleTypes } from './simple-types';
 import type { Decl, SchemaIndex } from './xsd';
@@ -18,8 +18,8 @@ export interface CommentNode {
   text: string;
 }
 
-/** A child the emitter writes: an element, or a comment in its place. */
-export type Child = XmlElementPattern | CommentNode;
+/** A child the emitter writes: an element, a choice or a wildcard, or a comment in its place. */
+export type Child = XmlElementPattern | XmlChoicePattern | XmlWildcardPattern | CommentNode;
 
 export function comment(text: string): CommentNode {
   return { kind: 'comment', text };
@@ -42,6 +42,8 @@ export interface Content {
   attrs: XmlAttributePattern[];
   children: Child[];
   text?: Pattern;
+  /** xs:anyAttribute's namespace constraint. */
+  anyAttribute?: string;
 }
 
 export interface ElementParts {
@@ -50,6 +52,8 @@ export interface ElementParts {
   occurs?: Occurs;
   nillable?: boolean;
   attributes?: XmlAttributePattern[];
+  /** xs:anyAttribute's namespace constraint. */
+  anyAttribute?: string;
   children?: Child[];
   /** The text, when there are no children (with children it is not written). */
   text?: Pattern;
@@ -70,6 +74,7 @@ export function element(name: string, parts: ElementParts = {}): XmlElementPatte
     occurs: parts.occurs,
     nillable: parts.nillable,
     attributes: parts.attributes,
+    anyAttribute: parts.anyAttribute,
     content,
     comments,
   });

@@ -146,7 +146,15 @@ export class Emitter implements EmitContext {
   finish(name: string, typeRef: string | undefined, content: Content, occurs: Occurs, nillable: boolean): Child {
     const local = name.slice(name.indexOf(':') + 1);
     if (!isXmlName(local)) return this.illegalName(local);
-    return element(name, { typeRef: typeRef ?? content.typeRef, occurs, nillable, attributes: content.attrs, children: content.children, text: content.text });
+    return element(name, {
+      typeRef: typeRef ?? content.typeRef,
+      occurs,
+      nillable,
+      attributes: content.attrs,
+      anyAttribute: content.anyAttribute,
+      children: content.children,
+      text: content.text,
+    });
   }
 
   schemaTns(el: Element): string {
@@ -244,5 +252,5 @@ export class Emitter implements EmitContext {
 
 /** A declared type's root: `<SPECMATIC_TYPE>` holding the type's attributes and content. */
 function typeRoot(content: Content): ReturnType<typeof element> {
-  return element('SPECMATIC_TYPE', { typeRef: content.typeRef, attributes: content.attrs, children: content.children, text: content.text });
+  return element('SPECMATIC_TYPE', { typeRef: content.typeRef, attributes: content.attrs, anyAttribute: content.anyAttribute, children: content.children, text: content.text });
 }

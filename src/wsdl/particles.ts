@@ -1,88 +1,99 @@
-import { MAX_TYPE_NESTING } from '../limits';
-import { combineOccurs, isOnce, MULTIPLE, occurs as bounds, ONCE, OPTIONAL } from '../pattern/occurs';
-import { MAX_OCCURS_BOUND } from '../limits';
 /**
- * XSD particles to child nodes: sequence, all, choice, group references,
- * wildcards (xsd:any), local elements, and element refs with their
- * substitution groups; occurrence from minOccurs/maxOccurs.
+ * XSD particles to child nodes: sequence, all, choice (a `<specmatic_choice>`),
+ * group references, wildcards (xsd:any as `<specmatic_any/>`), local elements,
+ * and element refs with their substitution groups (a choice of the members);
+ * exact occurrence bounds from minOccurs/maxOccurs.
  */
+import { MAX_OCCURS_BOUND, MAX_TYPE_NESTING } from '../limits';
+import { words } from '../pattern/align';
+import { combineOccurs, isOnce, MULTIPLE, occurs as bounds, ONCE } from '../pattern/occurs';
+import type { XmlWildcardPattern } from '../pattern/types';
 import type { Element } from '@xmldom/xmldom';
-import { attr, kids, NS, qkey, resolveQName, type QName } from './dom';
+import { attr, kid, kids, NS, qkey, resolveQName, type QName } from './dom';
 import { attributes } from './attributes';
-import { comment, isComment, type Child, type Content, type EmitContext, type Occurs } from './emit-context';
+import { comment, isComment, type Child, type CommentNode, type Content, type EmitContext, type Occurs } from './emit-context';
 import { qualified } from './names';
 import type { Decl } from './xsd';
 
 interface Particle {
   nodes: Child[];
+  /** The content cannot be told (a group not found or containing itself): the element's content is (anything). */
   wildcard: boolean;
-  optionalWildcard?: boolean;
+  /** A .NET DataSet (`<s:element ref="s:schema"/>`): the content is any elements, any number. */
+  dataSet?: boolean;
 }
 
 /** The particles and attributes declared directly in `owner` (a complexType, extension or restriction). */
 export function particlesAndAttributes(e: EmitContext, owner: Element, hint: string): Content {
   const children: Child[] = [];
   let wildcard = false;
-  let openOnly = false;
+  let dataSet = false;
   for (const p of kids(owner, NS.xsd, ['sequence', 'all', 'choice', 'group'])) {
-    const r = particle(e, p, ONCE, hint);
+    const r = particle(e, p, hint);
     children.push(...r.nodes);
     wildcard ||= r.wildcard;
-    openOnly ||= !!r.optionalWildcard;
+    dataSet ||= !!r.dataSet;
   }
   const attrs = attributes(e, owner);
-  // Nothing but a wildcard: the content is anything at all.
-  if (wildcard || (openOnly && children.every(isComment))) return { attrs, children: [], text: e.anything() };
-  return { attrs, children };
+  const anyAttribute = anyAttributeOf(e, owner);
+  if (wildcard) return { attrs, children: [], text: e.anything(), anyAttribute };
+  // .NET services send a DataSet as its schema and a diffgram, or as nothing when a table has no rows,
+  // whatever the WSDL's sequence says: any elements, any number, are accepted there, and none generated.
+  if (dataSet) return { attrs, children: [wildcardNode(MULTIPLE, '##any', undefined, 'lax')], anyAttribute };
+  return { attrs, children, anyAttribute };
 }
 
-function particle(e: EmitContext, p: Element, outer: Occurs, hint: string): Particle {
-  const occurs = occursOf(p, outer);
+/** xs:anyAttribute directly in `owner` or in an attribute group it references: its namespace constraint. */
+function anyAttributeOf(e: EmitContext, owner: Element, seen = new Set<string>()): string | undefined {
+  const own = kid(owner, NS.xsd, 'anyAttribute');
+  if (own) return attr(own, 'namespace') ?? '##any';
+  for (const g of kids(owner, NS.xsd, 'attributeGroup')) {
+    const ref = attr(g, 'ref');
+    const found = ref ? e.index.find('attributeGroup', resolveQName(g, ref)) : undefined;
+    if (!found || seen.has(qkey(found.name))) continue;
+    seen.add(qkey(found.name));
+    const inner = anyAttributeOf(e, found.el, seen);
+    if (inner !== undefined) return inner;
+  }
+  return undefined;
+}
+
+/** A particle's nodes: its occurrence is on the nodes themselves, or on a group around them. */
+function particle(e: EmitContext, p: Element, hint: string): Particle {
+  const occurs = occursOf(p);
   if (occurs === 'none') return { nodes: [], wildcard: false };
   switch (p.localName) {
     case 'element': {
       const ref = attr(p, 'ref');
       if (ref) {
         const q = resolveQName(p, ref);
-        // <s:element ref="s:schema"/> (.NET DataSet): an inline schema, i.e. any content.
-        if (q.ns === NS.xsd) return { nodes: [], wildcard: true };
-        return { nodes: elementRef(e, q, occurs, p), wildcard: false };
+        // <s:element ref="s:schema"/> (.NET DataSet): an inline schema, i.e. any element of the XSD namespace.
+        if (q.ns === NS.xsd) return { nodes: [], wildcard: false, dataSet: true };
+        return { nodes: elementRef(e, q, occurs), wildcard: false };
       }
       return { nodes: [e.elementNode(p, undefined, occurs)], wildcard: false };
     }
-    case 'any':
-      // An optional wildcard (the usual extension point after declared elements) is left out; a required one makes the content (anything).
-      if (isOnce(occurs)) return { nodes: [], wildcard: true };
-      e.note('optional xsd:any wildcards are left out: extension elements in their place are reported as unexpected');
-      return { nodes: [comment('xsd:any (optional) left out')], wildcard: false, optionalWildcard: true };
-    case 'sequence':
-    case 'all': {
-      const out: Child[] = [];
-      let wildcard = false;
-      let open = false;
-      for (const c of kids(p, NS.xsd, ['element', 'any', 'sequence', 'choice', 'group', 'all'])) {
-        const r = particle(e, c, occurs, hint);
-        out.push(...r.nodes);
-        wildcard ||= r.wildcard;
-        open ||= !!r.optionalWildcard;
-      }
-      return { nodes: out, wildcard, optionalWildcard: open };
+    case 'any': {
+      const pc = attr(p, 'processContents');
+      return {
+        nodes: [wildcardNode(occurs, normalised(attr(p, 'namespace') ?? '##any'), e.schemaTns(p), pc === 'lax' || pc === 'skip' ? pc : 'strict')],
+        wildcard: false,
+      };
     }
+    case 'sequence':
+    case 'all':
+      return repeated(sequenceOf(e, kids(p, NS.xsd, ['element', 'any', 'sequence', 'choice', 'group', 'all']), hint), occurs);
     case 'choice': {
-      // Every alternative is acceptable: each becomes optional (repeated when the choice repeats).
-      const alt: Occurs = occurs.max > 1 ? MULTIPLE : OPTIONAL;
-      const out: Child[] = [comment('')];
+      const options: Exclude<Child, CommentNode>[][] = [];
       let wildcard = false;
-      let open = false;
       for (const c of kids(p, NS.xsd, ['element', 'any', 'sequence', 'choice', 'group'])) {
-        const r = particle(e, c, alt, hint);
-        out.push(...r.nodes);
-        wildcard ||= r.wildcard;
-        open ||= !!r.optionalWildcard;
+        const r = particle(e, c, hint);
+        wildcard ||= r.wildcard || !!r.dataSet;
+        options.push(r.nodes.filter((n): n is Exclude<Child, CommentNode> => !isComment(n)));
       }
-      const names = out.slice(1).flatMap((n) => (isComment(n) ? [] : [n.name]));
-      out[0] = comment(`choice: ${occurs.max > 1 ? 'any number' : occurs.min === 0 ? 'at most one' : 'exactly one'} of ${names.join(', ')}`);
-      return { nodes: names.length > 1 ? out : out.slice(1), wildcard, optionalWildcard: open };
+      if (options.length === 0) return { nodes: [], wildcard };
+      if (options.length === 1) return repeated({ nodes: options[0], wildcard }, occurs);
+      return { nodes: [{ kind: 'xml-choice', options, occurs }], wildcard };
     }
     case 'group': {
       const ref = attr(p, 'ref');
@@ -101,16 +112,7 @@ function particle(e: EmitContext, p: Element, outer: Occurs, hint: string): Part
       }
       e.stack.push(key);
       try {
-        const out: Child[] = [];
-        let wildcard = false;
-        let open = false;
-        for (const c of kids(g.el, NS.xsd, ['sequence', 'choice', 'all'])) {
-          const r = particle(e, c, occurs, hint);
-          out.push(...r.nodes);
-          wildcard ||= r.wildcard;
-          open ||= !!r.optionalWildcard;
-        }
-        return { nodes: out, wildcard, optionalWildcard: open };
+        return repeated(sequenceOf(e, kids(g.el, NS.xsd, ['sequence', 'choice', 'all']), hint), occurs);
       } finally {
         e.stack.pop();
       }
@@ -120,14 +122,50 @@ function particle(e: EmitContext, p: Element, outer: Occurs, hint: string): Part
   }
 }
 
+function sequenceOf(e: EmitContext, particles: Element[], hint: string): Particle {
+  const nodes: Child[] = [];
+  let wildcard = false;
+  let dataSet = false;
+  for (const c of particles) {
+    const r = particle(e, c, hint);
+    nodes.push(...r.nodes);
+    wildcard ||= r.wildcard;
+    dataSet ||= !!r.dataSet;
+  }
+  return { nodes, wildcard, dataSet };
+}
+
+/**
+ * A group of nodes that occurs `occurs` times: one node takes the bounds itself (multiplied with its
+ * own), several become a choice of one option (`<specmatic_choice>` with one `<specmatic_option>`),
+ * so `(a, b)*` stays a repetition of the pair rather than `a*, b*`.
+ */
+function repeated(r: Particle, occurs: Occurs): Particle {
+  if (isOnce(occurs)) return r;
+  const real = r.nodes.filter((n): n is Exclude<Child, CommentNode> => !isComment(n));
+  if (real.length === 0) return r;
+  if (real.length === 1) return { ...r, nodes: r.nodes.map((n) => (isComment(n) ? n : { ...n, occurs: combineOccurs(occurs, n.occurs) })) };
+  return { ...r, nodes: [{ kind: 'xml-choice', options: [real], occurs }] };
+}
+
+function wildcardNode(occurs: Occurs, namespace: string, targetNamespace: string | undefined, processContents: XmlWildcardPattern['processContents']): XmlWildcardPattern {
+  // The target namespace only where the constraint refers to it: a contract reader has nothing to make of it elsewhere.
+  const refers = targetNamespace !== undefined && words(namespace).some((w) => w === '##other' || w === '##targetNamespace');
+  return { kind: 'xml-any', occurs, namespace, ...(refers ? { targetNamespace } : {}), processContents };
+}
+
+/** A namespace list on one line, single spaces (it is written into a contract attribute). */
+function normalised(list: string): string {
+  return words(list).join(' ');
+}
+
 /**
  * `ref=` to a global element. With a substitution group, the head (unless
  * abstract) and every member are written in turn, each optional (or
  * repeated): any one of them is accepted in that place.
  */
-function elementRef(e: EmitContext, q: QName, occurs: Occurs, at: Element): Child[] {
+function elementRef(e: EmitContext, q: QName, occurs: Occurs): Child[] {
   const decl = e.index.find('element', q);
-  void at;
   if (!decl) return [e.unresolvedNode(qualified(e.prefixFor(q.ns), q.local), q, 'element')];
   const members = substitutionMembers(e, decl);
   if (members.length === 0) return [e.elementNode(decl.el, decl, occurs)];
@@ -137,14 +175,9 @@ function elementRef(e: EmitContext, q: QName, occurs: Occurs, at: Element): Chil
     return [e.finish(qualified(e.prefixFor(decl.name.ns), decl.name.local), undefined, { attrs: [], children: [], text: e.anything() }, occurs, false)];
   }
   if (alts.length === 1) return [e.elementNode(alts[0].el, alts[0], occurs)];
-  const each: Occurs = occurs.max > 1 ? MULTIPLE : OPTIONAL;
-  const nodes = alts.map((d) => e.elementNode(d.el, d, each));
-  return [
-    comment(
-      `substitution group ${decl.name.local}: ${occurs.max > 1 ? 'any number' : occurs.min === 0 ? 'at most one' : 'one'} of ${nodes.flatMap((n) => (isComment(n) ? [] : [n.name])).join(', ')}`,
-    ),
-    ...nodes,
-  ];
+  // Any member stands where the head is: a choice of them, each occurrence one member.
+  const options = alts.map((d) => e.elementNode(d.el, d, ONCE)).flatMap((n) => (isComment(n) ? [] : [[n]]));
+  return [comment(`substitution group ${decl.name.local}`), { kind: 'xml-choice', options, occurs }];
 }
 
 function substitutionMembers(e: EmitContext, head: Decl, seen = new Set<string>()): Decl[] {
@@ -159,13 +192,13 @@ function substitutionMembers(e: EmitContext, head: Decl, seen = new Set<string>(
   return out;
 }
 
-/** Occurrence of a particle from its minOccurs/maxOccurs, combined with the enclosing one. */
-function occursOf(el: Element, outer: Occurs): Occurs | 'none' {
+/** Occurrence of a particle from its minOccurs/maxOccurs. */
+function occursOf(el: Element): Occurs | 'none' {
   const max = bound(attr(el, 'maxOccurs'), Infinity);
   if (max === 0) return 'none';
   // A minOccurs above maxOccurs is an invalid schema: its maxOccurs is kept.
   const min = Math.min(bound(attr(el, 'minOccurs'), MAX_OCCURS_BOUND), max);
-  return combineOccurs(outer, bounds(min, max));
+  return bounds(min, max);
 }
 
 /** minOccurs/maxOccurs as a number: absent is 1; "unbounded" is Infinity; counts beyond MAX_OCCURS_BOUND are `beyond`. */
