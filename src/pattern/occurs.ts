@@ -33,6 +33,7 @@ export function occursText(o: Occurs): string | undefined {
   if (isOnce(o)) return undefined;
   if (o.min === 0 && o.max === 1) return 'optional';
   if (o.min === 0 && o.max === Infinity) return 'multiple';
+  if (o.min === o.max) return `${o.min}`;
   return `${o.min}..${o.max === Infinity ? '*' : o.max}`;
 }
 

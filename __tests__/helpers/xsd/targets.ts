@@ -8,6 +8,7 @@ import { WSDL_CORPUS, hasCorpus, wsdlCorpus } from '../corpus';
 const FIXTURES = path.resolve(__dirname, '..', '..', 'fixtures');
 const OWN = [
   path.join(FIXTURES, 'wsdl', 'features', 'features.wsdl'),
+  path.join(FIXTURES, 'wsdl', 'structure', 'structure.wsdl'),
   path.join(FIXTURES, 'soap', 'petstore.wsdl'),
   path.join(FIXTURES, 'wsdl', 'facets', 'facets.wsdl'),
   path.join(FIXTURES, 'wsdl', 'soap-headers', 'login.wsdl'),
