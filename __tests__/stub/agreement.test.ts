@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { testCases } from '../../src/contract/load';
 import { runCase, formatCaseReport } from '../../src/runner/run-case';
@@ -63,7 +64,13 @@ describe('the stub and the contract runner agree', () => {
     it('passes `jest --preset accord-contracts` over contracts/ (the @WIP scenario skipped, exit 0)', () => {
       const jest = require.resolve('jest/bin/jest');
       // An inline config, so this repository's own jest.config.ts (TypeScript tests) is not picked up.
-      const config = JSON.stringify({ preset: 'accord-contracts', rootDir: REPO, roots: [path.join(REPO, 'contracts')] });
+      // No coverage file: this run must leave the repository as it found it.
+      const config = JSON.stringify({
+        preset: 'accord-contracts',
+        rootDir: REPO,
+        roots: [path.join(REPO, 'contracts')],
+        testEnvironmentOptions: { accord: { coverageFile: false } },
+      });
       const r = spawnSync(process.execPath, [jest, '--config', config, '--ci'], {
         cwd: REPO,
         env: childEnv({ ACCORD_BASE_URL: proc.url }),
@@ -73,6 +80,7 @@ describe('the stub and the contract runner agree', () => {
       const output = plain(`${r.stdout}\n${r.stderr}`);
       expect(output).toMatch(/Tests: +1 skipped, 9 passed, 10 total/);
       expect(output).toMatch(/@WIP "Adopt a pet \(in progress\)".*it would have PASSED/);
+      expect(existsSync(path.join(REPO, 'accord-coverage.json'))).toBe(false);
       expect(r.status).toBe(0);
     }, 120_000);
   });

@@ -3,6 +3,7 @@ import { runCase, formatCaseReport } from '../../src/runner/run-case';
 import { startStub } from '../../src/stub';
 import { importWsdl } from '../../src/wsdl';
 import { withCorpus, wsdlCorpus } from '../helpers/corpus';
+import { cpuMsSync } from '../helpers/timing';
 import { wsdlFixtures } from './fixtures';
 
 /**
@@ -11,9 +12,10 @@ import { wsdlFixtures } from './fixtures';
  * answers every test generated from it (the round trip).
  */
 async function roundTrip(name: string, file: string): Promise<void> {
-  const started = Date.now();
-  const { text, summary } = importWsdl(file);
-  expect(Date.now() - started).toBeLessThan(3000);
+  let imported: ReturnType<typeof importWsdl> | undefined;
+  // CPU time: the suite runs on shared machines, where the clock also counts waiting for a core.
+  expect(cpuMsSync(() => (imported = importWsdl(file)))).toBeLessThan(3000);
+  const { text, summary } = imported!;
   expect(summary.scenarios).toBeGreaterThan(0);
   expect(summary.scenarios).toBe(summary.operations);
 
