@@ -11,8 +11,9 @@ async function main() {
   console.log(`example service listening on ${service.url}`);
   const root = path.join(__dirname, '..');
   const jest = require.resolve('jest/bin/jest');
-  // --config keeps Jest away from this repository's own jest.config.ts (accord's unit tests).
-  const config = JSON.stringify({ rootDir: root, roots: ['<rootDir>/contracts'] });
+  // --config keeps Jest away from this repository's own jest.config.ts (accord's unit tests). The
+  // coverage summary is printed; its JSON file is not written into the checkout.
+  const config = JSON.stringify({ rootDir: root, roots: ['<rootDir>/contracts'], testEnvironmentOptions: { accord: { coverageFile: false } } });
   const child = spawn(process.execPath, [jest, '--config', config, '--preset', 'accord-contracts', ...process.argv.slice(2)], {
     stdio: 'inherit',
     env: { ...process.env, ACCORD_BASE_URL: service.url },
