@@ -202,23 +202,10 @@ function applyStep(draft: Draft, step: Step, notes: ContractNote[]): void {
   const method = written.toUpperCase();
   const word = written.toLowerCase();
 
-  if (HTTP_METHODS.has(method)) {
-    draft.badRequestLine = true;
-    if (!rest) throw syntax(`${method} needs a path, e.g. "When ${method} /pets/(id:number)"`);
-    parseRequestPath(rest);
-    draft.badRequestLine = false;
-    draft.method = { value: method, line };
-    draft.path = rest;
-    return;
-  }
+  if (HTTP_METHODS.has(method)) return applyRequestLine(draft, method, rest, line);
   switch (word) {
-    case 'status': {
-      draft.badStatus = true;
-      if (!/^\d{3}$/.test(rest) || Number(rest) < 100 || Number(rest) > 599) throw syntax(`status must be an HTTP status code from 100 to 599, found "${rest}"`);
-      draft.badStatus = false;
-      draft.status = { value: Number(rest), line };
-      return;
-    }
+    case 'status':
+      return applyStatus(draft, rest, line);
     case 'request-body':
       draft.requestBody = { value: patternArgument(step, rest, 'request-body'), line };
       return;
@@ -226,71 +213,104 @@ function applyStep(draft: Draft, step: Step, notes: ContractNote[]): void {
       draft.responseBody = { value: patternArgument(step, rest, 'response-body'), line };
       return;
     case 'request-header':
-    case 'response-header': {
-      // `\s+(\S.*)`, not `\s+(.*)`: spaces can then be taken only one way; with both a run of them was split n ways (quadratic, docs/security.md).
-      const m = /^(\S+)(?:\s+(\S.*))?$/.exec(rest);
-      if (!m) throw syntax(`${word} needs a name and a value, e.g. "${word} X-Id (number)"`);
-      const optional = m[1].endsWith('?');
-      const name = optional ? m[1].slice(0, -1) : m[1];
-      const pattern = m[2] ? (parsePlaceholder(m[2]) ?? { kind: 'literal' as const, value: m[2].trim() }) : ({ kind: 'scalar', type: 'string' } as Pattern);
-      const list = word === 'request-header' ? draft.requestHeaders : draft.responseHeaders;
-      const i = list.findIndex((h) => h.name.toLowerCase() === name.toLowerCase());
-      const spec = { name, optional, pattern, line };
-      if (i >= 0) list[i] = spec;
-      else list.push(spec);
-      return;
-    }
+    case 'response-header':
+      return applyHeader(draft, word, rest, line);
     case 'type':
     case 'json':
-    case 'pattern': {
-      const m = /^([A-Za-z_][\w.-]*)(?:\s+([\s\S]*))?$/.exec(rest);
-      if (!m) throw syntax(`${word} needs a name, e.g. "${word} Pet" followed by its definition`);
-      const name = m[1];
-      if (isScalarName(name)) throw syntax(`"${name}" is a built-in type and cannot be redefined`);
-      // Declared first as (anything) so that a broken definition is reported once, not again at every use.
-      draft.types.set(name, { value: { kind: 'scalar', type: 'anything' }, line });
-      const inline = (m[2] ?? '').trim() !== '' || step.docString !== undefined;
-      // `type NotFound` with no value and no table is an empty JSON object (Specmatic's reading; used for `{}` bodies).
-      const pattern = inline ? patternArgument(step, m[2] ?? '', `type ${name}`) : objectFromTable(step.dataTable?.rows ?? []);
-      draft.types.set(name, { value: pattern, line });
-      return;
-    }
-    case 'enum': {
-      const m = /^([A-Za-z_][\w.-]*)\s+\(([\w-]+)(\??)\)\s+values\s+(\S.*)$/.exec(rest);
-      if (!m) throw syntax('enum needs a name, a base type and values, e.g. "enum Status (string) values available,sold"');
-      if (m[3]) throw syntax(`enum ${m[1]}: the base type (${m[2]}?) cannot be nullable; to make a value nullable use the enum as (${m[1]}?)`);
-      if (!isScalarName(m[2])) throw syntax(`enum ${m[1]}: unknown base type (${m[2]})`);
-      const values = enumValues(m[4]);
-      if (values === undefined) throw syntax(`enum ${m[1]}: values [...] must be a JSON array of strings, e.g. ["", "A B"]`);
-      if (m[2] === 'number') {
-        const bad = values.find((v) => Number.isNaN(Number(v)));
-        if (bad) throw syntax(`enum ${m[1]} is (number) but "${bad}" is not a number`);
-      }
-      draft.types.set(m[1], { value: { kind: 'enum', name: m[1], base: m[2] as ScalarType, values }, line });
-      return;
-    }
+    case 'pattern':
+      return applyTypeDeclaration(draft, step, word, rest);
+    case 'enum':
+      return applyEnum(draft, rest, line);
     case 'form-field':
-    case 'request-part': {
-      const m = /^(\S+)\s+(\S.*)$/.exec(rest);
-      if (!m) throw syntax(`${word} needs a name and a value, e.g. "${word} count (number)"`);
-      const value = m[2].trim();
-      // request-part name @file [content-type]: the file's content, not a pattern.
-      const pattern: Pattern = value.startsWith('@') ? { kind: 'scalar', type: 'string' } : (parsePlaceholder(value.split(/\s+/)[0]) ?? { kind: 'literal', value });
-      (word === 'form-field' ? draft.formFields : draft.parts).push({ name: m[1], pattern, line });
-      return;
-    }
+    case 'request-part':
+      return applyFormField(draft, word, rest, line);
     case 'kafka-message':
       draft.kafka = rest;
       return;
-    default: {
-      if (NOTED.has(word)) {
-        notes.push({ line, keyword: word, text: rest });
-        return;
-      }
-      const near = closest(word, KEYWORDS);
-      throw syntax(`keyword "${written}" not recognised${near ? ` (did you mean "${near}"?)` : ''}; a step starts with one of: ${KEYWORDS.join(', ')}`);
-    }
+    default:
+      return applyOtherKeyword(word, written, rest, line, notes);
   }
+}
+
+function applyRequestLine(draft: Draft, method: string, rest: string, line: number): void {
+  // Marked bad until the path parses, so that a broken request line is not reported again as missing.
+  draft.badRequestLine = true;
+  if (!rest) throw syntax(`${method} needs a path, e.g. "When ${method} /pets/(id:number)"`);
+  parseRequestPath(rest);
+  draft.badRequestLine = false;
+  draft.method = { value: method, line };
+  draft.path = rest;
+}
+
+function applyStatus(draft: Draft, rest: string, line: number): void {
+  // As with the request line: a wrong status is reported here, not again as missing.
+  draft.badStatus = true;
+  if (!/^\d{3}$/.test(rest) || Number(rest) < 100 || Number(rest) > 599) throw syntax(`status must be an HTTP status code from 100 to 599, found "${rest}"`);
+  draft.badStatus = false;
+  draft.status = { value: Number(rest), line };
+}
+
+/** A later header of the same name (in any case) replaces the earlier one: a scenario's replaces the Background's. */
+function applyHeader(draft: Draft, word: 'request-header' | 'response-header', rest: string, line: number): void {
+  // `\s+(\S.*)`, not `\s+(.*)`: spaces can then be taken only one way; with both a run of them was split n ways (quadratic, docs/security.md).
+  const m = /^(\S+)(?:\s+(\S.*))?$/.exec(rest);
+  if (!m) throw syntax(`${word} needs a name and a value, e.g. "${word} X-Id (number)"`);
+  const optional = m[1].endsWith('?');
+  const name = optional ? m[1].slice(0, -1) : m[1];
+  const pattern = m[2] ? (parsePlaceholder(m[2]) ?? { kind: 'literal' as const, value: m[2].trim() }) : ({ kind: 'scalar', type: 'string' } as Pattern);
+  const list = word === 'request-header' ? draft.requestHeaders : draft.responseHeaders;
+  const i = list.findIndex((h) => h.name.toLowerCase() === name.toLowerCase());
+  const spec = { name, optional, pattern, line };
+  if (i >= 0) list[i] = spec;
+  else list.push(spec);
+}
+
+/** `type`, `json` and `pattern` all declare a named type. */
+function applyTypeDeclaration(draft: Draft, step: Step, word: string, rest: string): void {
+  const line = step.location.line;
+  const m = /^([A-Za-z_][\w.-]*)(?:\s+([\s\S]*))?$/.exec(rest);
+  if (!m) throw syntax(`${word} needs a name, e.g. "${word} Pet" followed by its definition`);
+  const name = m[1];
+  if (isScalarName(name)) throw syntax(`"${name}" is a built-in type and cannot be redefined`);
+  // Declared first as (anything) so that a broken definition is reported once, not again at every use.
+  draft.types.set(name, { value: { kind: 'scalar', type: 'anything' }, line });
+  const inline = (m[2] ?? '').trim() !== '' || step.docString !== undefined;
+  // `type NotFound` with no value and no table is an empty JSON object (Specmatic's reading; used for `{}` bodies).
+  const pattern = inline ? patternArgument(step, m[2] ?? '', `type ${name}`) : objectFromTable(step.dataTable?.rows ?? []);
+  draft.types.set(name, { value: pattern, line });
+}
+
+function applyEnum(draft: Draft, rest: string, line: number): void {
+  const m = /^([A-Za-z_][\w.-]*)\s+\(([\w-]+)(\??)\)\s+values\s+(\S.*)$/.exec(rest);
+  if (!m) throw syntax('enum needs a name, a base type and values, e.g. "enum Status (string) values available,sold"');
+  if (m[3]) throw syntax(`enum ${m[1]}: the base type (${m[2]}?) cannot be nullable; to make a value nullable use the enum as (${m[1]}?)`);
+  if (!isScalarName(m[2])) throw syntax(`enum ${m[1]}: unknown base type (${m[2]})`);
+  const values = enumValues(m[4]);
+  if (values === undefined) throw syntax(`enum ${m[1]}: values [...] must be a JSON array of strings, e.g. ["", "A B"]`);
+  if (m[2] === 'number') {
+    const bad = values.find((v) => Number.isNaN(Number(v)));
+    if (bad) throw syntax(`enum ${m[1]} is (number) but "${bad}" is not a number`);
+  }
+  draft.types.set(m[1], { value: { kind: 'enum', name: m[1], base: m[2] as ScalarType, values }, line });
+}
+
+function applyFormField(draft: Draft, word: 'form-field' | 'request-part', rest: string, line: number): void {
+  const m = /^(\S+)\s+(\S.*)$/.exec(rest);
+  if (!m) throw syntax(`${word} needs a name and a value, e.g. "${word} count (number)"`);
+  const value = m[2].trim();
+  // request-part name @file [content-type]: the file's content, not a pattern.
+  const pattern: Pattern = value.startsWith('@') ? { kind: 'scalar', type: 'string' } : (parsePlaceholder(value.split(/\s+/)[0]) ?? { kind: 'literal', value });
+  (word === 'form-field' ? draft.formFields : draft.parts).push({ name: m[1], pattern, line });
+}
+
+/** A keyword accord reads but does not act on is kept as a note; any other is a mistake, with the nearest keyword as a hint. */
+function applyOtherKeyword(word: string, written: string, rest: string, line: number, notes: ContractNote[]): void {
+  if (NOTED.has(word)) {
+    notes.push({ line, keyword: word, text: rest });
+    return;
+  }
+  const near = closest(word, KEYWORDS);
+  throw syntax(`keyword "${written}" not recognised${near ? ` (did you mean "${near}"?)` : ''}; a step starts with one of: ${KEYWORDS.join(', ')}`);
 }
 
 function objectFromTable(rows: readonly TableRow[]): Pattern {
