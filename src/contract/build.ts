@@ -10,7 +10,7 @@ import type { JsonField, Pattern, ScalarType, XmlElementPattern } from '../patte
 import { closest } from '../suggest';
 import { checkExamples } from './check-examples';
 import { notAContract } from './gherkin';
-import { HTTP_METHODS, type Contract, type ContractNote, type ExampleRow, type FormField, type HeaderSpec, type Scenario } from './model';
+import { HTTP_METHODS, type Contract, type ContractNote, type ExampleRow, type FormField, type HeaderSpec, type Scenario, type Scope } from './model';
 import { parseRequestPath } from './path';
 
 const KEYWORDS = [
@@ -349,22 +349,47 @@ function finishScenario(
   const line = gs.location.line;
   const tags = [...new Set([...inheritedTags, ...gs.tags.map((t) => t.name)])];
   const examples = exampleRows(gs);
-  const own = new Map<string, Pattern>();
-  for (const [k, v] of draft.types) own.set(k, v.value);
-  const scope = { types: own.size === 0 ? backgroundPatterns : new LayeredMap(own, backgroundPatterns) };
+  const scope = scenarioScope(draft, backgroundPatterns);
 
   // What every scenario has, whatever its request and response.
-  const identity = { file, feature, name: gs.name, line, tags, wip: hasWip(tags), scope, examples };
+  const identity: ScenarioIdentity = { file, feature, name: gs.name, line, tags, wip: hasWip(tags), scope, examples };
 
-  if (draft.kafka !== undefined && !draft.method) {
-    return {
-      ...identity,
-      request: { method: 'KAFKA', path: '', segments: [], query: [], headers: [], formFields: [], parts: [], line },
-      response: { status: 0, headers: [], line },
-      unsupported: `a Kafka message contract (kafka-message ${draft.kafka}); accord runs HTTP scenarios only`,
-      kafka: draft.kafka,
-    };
-  }
+  if (draft.kafka !== undefined && !draft.method) return kafkaScenario(identity, draft.kafka);
+  // Both checks run whatever the first finds: every mistake in the scenario is reported at once.
+  const complete = reportMissingParts(draft, gs, at);
+  const typesKnown = checkTypeReferences(draft, gs.name, at);
+  if (!complete || !typesKnown) return undefined;
+
+  const scenario = assembleScenario(identity, draft);
+  const problems = examplesChecked ? checkExamples(scenario) : [];
+  for (const p of problems) at(p.line, new AccordError('ACCORD_ERR_CONTRACT_TYPE', p.message));
+  return problems.length === 0 ? scenario : undefined;
+}
+
+type ScenarioIdentity = Pick<Scenario, 'file' | 'feature' | 'name' | 'line' | 'tags' | 'wip' | 'scope' | 'examples'>;
+
+/** The scenario's own types over the Background's; the Background's map alone when it declares none. */
+function scenarioScope(draft: Draft, backgroundPatterns: ReadonlyMap<string, Pattern>): Scope {
+  const own = new Map<string, Pattern>();
+  for (const [k, v] of draft.types) own.set(k, v.value);
+  return { types: own.size === 0 ? backgroundPatterns : new LayeredMap(own, backgroundPatterns) };
+}
+
+/** A Kafka message contract is kept (to be written back and reported as unsupported), not run. */
+function kafkaScenario(identity: ScenarioIdentity, kafka: string): Scenario {
+  const line = identity.line;
+  return {
+    ...identity,
+    request: { method: 'KAFKA', path: '', segments: [], query: [], headers: [], formFields: [], parts: [], line },
+    response: { status: 0, headers: [], line },
+    unsupported: `a Kafka message contract (kafka-message ${kafka}); accord runs HTTP scenarios only`,
+    kafka,
+  };
+}
+
+/** Reports a missing name, request line or status (unless the step that was written is already reported as wrong); false when one is missing. */
+function reportMissingParts(draft: Draft, gs: GherkinScenario, at: (line: number, err: unknown) => void): boolean {
+  const line = gs.location.line;
   let ok = true;
   if (!gs.name.trim()) {
     at(line, syntax('a scenario needs a name: "Scenario: <name>"'));
@@ -378,7 +403,11 @@ function finishScenario(
     if (!draft.badStatus) at(line, syntax(`scenario "${gs.name}" has no status: add e.g. "Then status 200" here or in the Background`));
     ok = false;
   }
-  // Every type named anywhere this scenario can reach must exist.
+  return ok;
+}
+
+/** Every pattern the scenario uses, with the line to report an unknown type in it at. */
+function typeUses(draft: Draft): [Pattern, number][] {
   const uses: [Pattern, number][] = [];
   if (draft.requestBody) uses.push([draft.requestBody.value, draft.requestBody.line]);
   if (draft.responseBody) uses.push([draft.responseBody.value, draft.responseBody.line]);
@@ -392,6 +421,16 @@ function finishScenario(
       /* reported when the step was read */
     }
   }
+  return uses;
+}
+
+/**
+ * Every type named anywhere this scenario can reach must exist, and a specmatic_type must name an
+ * XML node type. Each type is followed once, so a type used many times is reported once. False when
+ * anything was reported.
+ */
+function checkTypeReferences(draft: Draft, scenarioName: string, at: (line: number, err: unknown) => void): boolean {
+  let ok = true;
   const checked = new Set<string>();
   const typeOf = (name: string) => draft.types.get(name) ?? draft.inherited.get(name);
   const walk = (p: Pattern, useLine: number): void => {
@@ -402,33 +441,50 @@ function finishScenario(
       if (!t) {
         at(
           useLine,
-          new AccordError('ACCORD_ERR_CONTRACT_TYPE', `unknown type (${name}) in scenario "${gs.name}": declare it with "type ${name} ..." in the scenario or the Background`),
+          new AccordError('ACCORD_ERR_CONTRACT_TYPE', `unknown type (${name}) in scenario "${scenarioName}": declare it with "type ${name} ..." in the scenario or the Background`),
         );
         ok = false;
         continue;
       }
       walk(t.value, t.line);
     }
-    // specmatic_type must name an XML node type (it failed only when a test or the stub got there).
-    // `(T)` as element content may name any type: a node type stands as nodes, another as the text.
-    for (const name of nodeTypeNames(p)) {
-      const kind = resolvedKind(name, typeOf);
-      if (kind === undefined || kind === 'xml') continue;
-      at(
-        useLine,
-        new AccordError(
-          'ACCORD_ERR_CONTRACT_TYPE',
-          `specmatic_type="${name}" names a type that is not an XML node in scenario "${gs.name}": declare ${name} as XML, e.g. "type ${name} <node>...</node>"`,
-        ),
-      );
-      ok = false;
-    }
+    if (!nodeTypesAreXml(p, useLine, typeOf, scenarioName, at)) ok = false;
   };
-  for (const [p, l] of uses) walk(p, l);
-  if (!ok) return undefined;
+  for (const [p, l] of typeUses(draft)) walk(p, l);
+  return ok;
+}
 
+/**
+ * specmatic_type must name an XML node type (it failed only when a test or the stub got there).
+ * `(T)` as element content may name any type: a node type stands as nodes, another as the text.
+ */
+function nodeTypesAreXml(
+  p: Pattern,
+  useLine: number,
+  typeOf: (name: string) => { value: Pattern } | undefined,
+  scenarioName: string,
+  at: (line: number, err: unknown) => void,
+): boolean {
+  let ok = true;
+  for (const name of nodeTypeNames(p)) {
+    const kind = resolvedKind(name, typeOf);
+    if (kind === undefined || kind === 'xml') continue;
+    at(
+      useLine,
+      new AccordError(
+        'ACCORD_ERR_CONTRACT_TYPE',
+        `specmatic_type="${name}" names a type that is not an XML node in scenario "${scenarioName}": declare ${name} as XML, e.g. "type ${name} <node>...</node>"`,
+      ),
+    );
+    ok = false;
+  }
+  return ok;
+}
+
+/** Called only once the request line and status are known to be there. */
+function assembleScenario(identity: ScenarioIdentity, draft: Draft): Scenario {
   const { segments, query } = parseRequestPath(draft.path!);
-  const scenario: Scenario = {
+  return {
     ...identity,
     request: {
       method: draft.method!.value,
@@ -443,9 +499,6 @@ function finishScenario(
     },
     response: { status: draft.status!.value, headers: draft.responseHeaders, body: draft.responseBody?.value, line: draft.status!.line },
   };
-  const problems = examplesChecked ? checkExamples(scenario) : [];
-  for (const p of problems) at(p.line, new AccordError('ACCORD_ERR_CONTRACT_TYPE', p.message));
-  return problems.length === 0 ? scenario : undefined;
 }
 
 /** The kind a type name finally stands for, following aliases (`type A (B)`); undefined when unknown or circular. */
