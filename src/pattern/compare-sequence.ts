@@ -85,6 +85,14 @@ function childPair(a: SeqSlot, b: SeqSlot, path: string): ChildPair {
  * exactly by walking B's automaton against the subset construction of A's.
  */
 export function compareSequences(aAll: SeqSlot[], bAll: SeqSlot[], path: string, add: (d: Difference) => void): ChildPair[] {
+  const { A, B } = sharedSlots(aAll, bAll, path, add);
+  const report = sequenceReports(aAll, bAll, path, add);
+  if (eachNameOnce(A) && eachNameOnce(B)) return compareSlotBySlot(A, B, path, report);
+  return compareByAutomaton(A, B, path, report);
+}
+
+/** Reports the nodes one side lacks (any of B's, A's required ones) and returns the slots whose names both sides have. */
+function sharedSlots(aAll: SeqSlot[], bAll: SeqSlot[], path: string, add: (d: Difference) => void): { A: SeqSlot[]; B: SeqSlot[] } {
   const aNames = new Set(aAll.map((s) => s.local));
   const bNames = new Set(bAll.map((s) => s.local));
   for (const s of bAll) {
@@ -94,45 +102,78 @@ export function compareSequences(aAll: SeqSlot[], bAll: SeqSlot[], path: string,
     if (s.min === 1 && !bNames.has(s.local))
       add({ kind: 'missing', target: 'node', path: `${path}/${s.local}`, name: s.local, a: `node <${s.local}> (required)`, b: 'no such node' });
   }
-  const A = aAll.filter((s) => bNames.has(s.local));
-  const B = bAll.filter((s) => aNames.has(s.local));
-  const m = A.length;
-  const n = B.length;
-  // B may send fewer of a node than A requires, or more than A allows. The kinds stay 'optional' and 'repeated'
-  // (what the compatibility rules know); the words give the exact bounds.
-  const fewer = (local: string, aMin: number, bMin: number) =>
-    add({ kind: 'optional', target: 'node', path: `${path}/${local}`, name: local, a: minWords(aMin), b: bMin === 0 ? 'optional' : minWords(bMin) });
-  const more = (local: string, aMax: number, bMax: number) =>
-    add({
-      kind: 'repeated',
-      target: 'node',
-      path: `${path}/${local}`,
-      name: local,
-      a: aMax === 1 ? 'at most one' : `at most ${aMax}`,
-      b: bMax === Infinity ? 'repeated' : `up to ${bMax}`,
-    });
-  const orderDifference = (name: string) => add({ kind: 'order', target: 'node', path, name, a: sequenceWords(aAll), b: sequenceWords(bAll) });
+  return { A: aAll.filter((s) => bNames.has(s.local)), B: bAll.filter((s) => aNames.has(s.local)) };
+}
 
-  // The usual case, decided slot by slot: each name once on both sides (so both keep the same names).
-  // B's words fit A's iff the order is the same and each slot's count range fits; a pair of
-  // names in the other order is a word B makes (every slot can be present) that A refuses.
-  if (new Set(A.map((s) => s.local)).size === m && new Set(B.map((s) => s.local)).size === n) {
-    const at = A.findIndex((s, i) => s.local !== B[i].local);
-    if (at >= 0) orderDifference(B[at].local);
-    const index = new Map(A.map((s, i) => [s.local, i]));
-    for (const bs of B) {
-      const as = A[index.get(bs.local)!];
-      if (bs.min < as.min) fewer(bs.local, as.min, bs.min);
-      if (bs.max > as.max) more(bs.local, as.max, bs.max);
-    }
-    return B.map((bs) => childPair(A[index.get(bs.local)!], bs, path));
+/** What B's sequences may do that A's refuse, once both have the same names. */
+interface SequenceReports {
+  /** B may send fewer of a node than A requires. */
+  fewer(local: string, aMin: number, bMin: number): void;
+  /** B may send more of a node than A allows. */
+  more(local: string, aMax: number, bMax: number): void;
+  /** B allows an order of nodes that A refuses. */
+  order(name: string): void;
+}
+
+function sequenceReports(aAll: readonly SeqSlot[], bAll: readonly SeqSlot[], path: string, add: (d: Difference) => void): SequenceReports {
+  // The kinds stay 'optional' and 'repeated' (what the compatibility rules know); the words give the exact bounds.
+  return {
+    fewer: (local, aMin, bMin) => add({ kind: 'optional', target: 'node', path: `${path}/${local}`, name: local, a: minWords(aMin), b: bMin === 0 ? 'optional' : minWords(bMin) }),
+    more: (local, aMax, bMax) =>
+      add({
+        kind: 'repeated',
+        target: 'node',
+        path: `${path}/${local}`,
+        name: local,
+        a: aMax === 1 ? 'at most one' : `at most ${aMax}`,
+        b: bMax === Infinity ? 'repeated' : `up to ${bMax}`,
+      }),
+    order: (name) => add({ kind: 'order', target: 'node', path, name, a: sequenceWords(aAll), b: sequenceWords(bAll) }),
+  };
+}
+
+function eachNameOnce(slots: readonly SeqSlot[]): boolean {
+  return new Set(slots.map((s) => s.local)).size === slots.length;
+}
+
+/**
+ * The usual case: each name once on both sides (so both keep the same names).
+ * B's words fit A's iff the order is the same and each slot's count range fits; a pair of
+ * names in the other order is a word B makes (every slot can be present) that A refuses.
+ */
+function compareSlotBySlot(A: readonly SeqSlot[], B: readonly SeqSlot[], path: string, report: SequenceReports): ChildPair[] {
+  const at = A.findIndex((s, i) => s.local !== B[i].local);
+  if (at >= 0) report.order(B[at].local);
+  const index = new Map(A.map((s, i) => [s.local, i]));
+  for (const bs of B) {
+    const as = A[index.get(bs.local)!];
+    if (bs.min < as.min) report.fewer(bs.local, as.min, bs.min);
+    if (bs.max > as.max) report.more(bs.local, as.max, bs.max);
   }
+  return B.map((bs) => childPair(A[index.get(bs.local)!], bs, path));
+}
 
-  // A state is slot i with k nodes taken there, encoded i * W + k. Past a slot's min an unbounded
-  // slot's count no longer matters, so k stops there: W stays small unless a bound is large.
+/*
+ * A state is slot i with k nodes taken there, encoded i * W + k, on both sides. Past a slot's min an
+ * unbounded slot's count no longer matters, so k stops there: W stays small unless a bound is large.
+ */
+
+function stateWidth(A: readonly SeqSlot[], B: readonly SeqSlot[]): number {
   const cap = (s: SeqSlot) => (s.max === Infinity ? s.min : s.max);
-  const W = Math.max(1, ...A.map(cap), ...B.map(cap)) + 1;
-  const took = (s: SeqSlot, k: number) => (s.max === Infinity ? Math.min(k + 1, s.min) : k + 1);
+  return Math.max(1, ...A.map(cap), ...B.map(cap)) + 1;
+}
+
+function canTake(s: SeqSlot, k: number): boolean {
+  return s.max === Infinity || k < s.max;
+}
+
+function took(s: SeqSlot, k: number): number {
+  return s.max === Infinity ? Math.min(k + 1, s.min) : k + 1;
+}
+
+/** A's automaton over sets of states (the subset construction); a set is kept sorted, so equal sets have equal keys. */
+function subsetAutomaton(A: readonly SeqSlot[], W: number) {
+  const m = A.length;
   const close = (states: Iterable<number>): number[] => {
     const out = new Set<number>();
     const stack = [...states];
@@ -146,30 +187,41 @@ export function compareSequences(aAll: SeqSlot[], bAll: SeqSlot[], path: string,
     }
     return [...out].sort((x, y) => x - y);
   };
-  const canTake = (s: SeqSlot, k: number) => s.max === Infinity || k < s.max;
-  const pairs = new Set<number>();
-  const step = (states: number[], local: string, bi: number): number[] => {
-    const next: number[] = [];
-    for (const s of states) {
-      const i = Math.floor(s / W);
-      const k = s % W;
-      if (i < m && A[i].local === local && canTake(A[i], k)) {
-        next.push(i * W + took(A[i], k));
-        pairs.add(i * n + bi);
+  return {
+    close,
+    /** The states after a node named `local`; `tookAt` hears each slot of A that could take it. */
+    step(states: readonly number[], local: string, tookAt: (i: number) => void): number[] {
+      const next: number[] = [];
+      for (const s of states) {
+        const i = Math.floor(s / W);
+        const k = s % W;
+        if (i < m && A[i].local === local && canTake(A[i], k)) {
+          next.push(i * W + took(A[i], k));
+          tookAt(i);
+        }
       }
-    }
-    return close(next);
+      return close(next);
+    },
+    accepting: (states: readonly number[]) => states.includes(m * W),
+    /** The slots that still need nodes before the states can move on. */
+    blocking: (states: readonly number[]): SeqSlot[] =>
+      states
+        .map((s) => [Math.floor(s / W), s % W])
+        .filter(([i, k]) => i < m && k < A[i].min)
+        .map(([i]) => A[i]),
+    /** Whether a state has just taken a node named `local` (it is in such a slot, past its first node). */
+    justTook: (states: readonly number[], local: string) => states.some((s) => s % W > 0 && A[Math.floor(s / W)].local === local),
   };
-  const accepting = (states: number[]) => states.includes(m * W);
-  const blocking = (states: number[]): SeqSlot[] =>
-    states
-      .map((s) => [Math.floor(s / W), s % W])
-      .filter(([i, k]) => i < m && k < A[i].min)
-      .map(([i]) => A[i]);
-  const fewerInB = (need: SeqSlot) => B.filter((s) => s.local === need.local).every((s) => s.min < need.min);
+}
 
+/** Exactly, when a name occurs more than once: each pair of B's state and A's set of states is visited once. */
+function compareByAutomaton(A: readonly SeqSlot[], B: readonly SeqSlot[], path: string, report: SequenceReports): ChildPair[] {
+  const n = B.length;
+  const W = stateWidth(A, B);
+  const automaton = subsetAutomaton(A, W);
+  const pairs = new Set<number>();
   const visited = new Set<string>();
-  const work: [number, number[]][] = [[0, close([0])]];
+  const work: [number, number[]][] = [[0, automaton.close([0])]];
   while (work.length) {
     const [bs, as] = work.pop()!;
     const key = `${bs}|${as.join(',')}`;
@@ -178,32 +230,42 @@ export function compareSequences(aAll: SeqSlot[], bAll: SeqSlot[], path: string,
     const bi = Math.floor(bs / W);
     const bk = bs % W;
     if (bi === n) {
-      if (!accepting(as)) {
-        const need = blocking(as)[0];
-        if (need && fewerInB(need)) fewer(need.local, need.min, Math.min(...B.filter((s) => s.local === need.local).map((s) => s.min)));
-        else orderDifference(need?.local ?? '');
+      // B's sequence may end here: A must be able to end too.
+      if (!automaton.accepting(as)) {
+        const need = automaton.blocking(as)[0];
+        reportFewerOrOrder(need, need?.local ?? '', B, report);
       }
       continue;
     }
     const slot = B[bi];
     if (bk >= slot.min) work.push([(bi + 1) * W, as]);
-    if (canTake(slot, bk)) {
-      const next = step(as, slot.local, bi);
-      if (next.length > 0) {
-        work.push([bi * W + took(slot, bk), next]);
-        continue;
-      }
-      const same = A.filter((s) => s.local === slot.local);
-      const most = same.reduce((t, s) => t + s.max, 0);
-      const justTook = as.some((s) => s % W > 0 && A[Math.floor(s / W)].local === slot.local);
-      const need = blocking(as).find((s) => s.local !== slot.local);
-      if (same.length === 1 && slot.max > most && justTook) {
-        more(slot.local, most, slot.max);
-      } else if (need && fewerInB(need)) {
-        fewer(need.local, need.min, Math.min(...B.filter((s) => s.local === need.local).map((s) => s.min)));
-      } else orderDifference(slot.local);
-    }
+    if (!canTake(slot, bk)) continue;
+    const next = automaton.step(as, slot.local, (i) => pairs.add(i * n + bi));
+    if (next.length > 0) work.push([bi * W + took(slot, bk), next]);
+    else reportRefusedNode(slot, as, A, B, automaton, report);
   }
-
   return [...pairs].sort((x, y) => x - y).map((pair) => childPair(A[Math.floor(pair / n)], B[pair % n], path));
+}
+
+/** B sends a node A cannot take in any of the states `as`: one more than A allows, a node A still needed before it, or another order. */
+function reportRefusedNode(
+  slot: SeqSlot,
+  as: readonly number[],
+  A: readonly SeqSlot[],
+  B: readonly SeqSlot[],
+  automaton: ReturnType<typeof subsetAutomaton>,
+  report: SequenceReports,
+): void {
+  const same = A.filter((s) => s.local === slot.local);
+  const most = same.reduce((t, s) => t + s.max, 0);
+  const need = automaton.blocking(as).find((s) => s.local !== slot.local);
+  if (same.length === 1 && slot.max > most && automaton.justTook(as, slot.local)) report.more(slot.local, most, slot.max);
+  else reportFewerOrOrder(need, slot.local, B, report);
+}
+
+/** A still needs nodes of `need`'s name: B sends fewer when every slot of B with that name allows fewer; otherwise the order differs at `orderName`. */
+function reportFewerOrOrder(need: SeqSlot | undefined, orderName: string, B: readonly SeqSlot[], report: SequenceReports): void {
+  const same = need ? B.filter((s) => s.local === need.local) : [];
+  if (need && same.every((s) => s.min < need.min)) report.fewer(need.local, need.min, Math.min(...same.map((s) => s.min)));
+  else report.order(orderName);
 }
