@@ -1,7 +1,6 @@
 import { AccordError } from '../errors';
 import { EnvelopeCapture, findEnvelopeStart } from './envelope';
-import { type ExtractSink, type Feed, RECORD_START, type TextExtractor } from './extractor';
-import type { LogLimits } from './limits';
+import { BlockExtractor, type Feed, RECORD_START } from './extractor';
 import type { LoggedMessage } from './message';
 import type { LogLine } from './read-log';
 
@@ -41,35 +40,23 @@ interface Block {
   discard?: boolean;
 }
 
-export class CxfExtractor implements TextExtractor {
-  private block?: Block;
-
-  constructor(
-    private readonly file: string,
-    private readonly sink: ExtractSink,
-    private readonly limits: LogLimits,
-  ) {}
-
-  get busy(): boolean {
-    return this.block !== undefined;
-  }
-
+export class CxfExtractor extends BlockExtractor<Block> {
   begin(l: LogLine, _context: string): boolean {
     const legacy = LEGACY_HEADING.exec(l.text);
     if (legacy) {
-      this.block = { kind: 'legacy', line: l.line, fields: new Map(), payloadChars: 0, payloadLine: 0, sawRule: false, type: legacy[1] };
+      this.current = { kind: 'legacy', line: l.line, fields: new Map(), payloadChars: 0, payloadLine: 0, sawRule: false, type: legacy[1] };
       return true;
     }
     const ext = EXT_HEADING.exec(l.text);
     if (ext) {
-      this.block = { kind: 'ext', line: l.line, type: ext[1], fields: new Map(), payloadChars: 0, payloadLine: 0, sawRule: false };
+      this.current = { kind: 'ext', line: l.line, type: ext[1], fields: new Map(), payloadChars: 0, payloadLine: 0, sawRule: false };
       return true;
     }
     return false;
   }
 
   feed(l: LogLine): Feed {
-    const b = this.block!;
+    const b = this.current!;
     if (l.overlong) {
       this.fail(b, `the CXF ${b.kind === 'ext' ? b.type : `${b.type} Message`} block has a line longer than ${this.limits.maxLineChars} characters`, l.line);
       return 'done';
@@ -80,7 +67,7 @@ export class CxfExtractor implements TextExtractor {
   private feedLegacy(b: Block, l: LogLine): Feed {
     if (b.payload) {
       if (RULE.test(l.text) && l.text.trim().length >= 30) {
-        if (b.discard) this.block = undefined;
+        if (b.discard) this.current = undefined;
         else this.finish(b, b.payload.join('\n'));
         return 'done';
       }
@@ -96,7 +83,7 @@ export class CxfExtractor implements TextExtractor {
         return 'more';
       }
       this.sink.skipped('CXF blocks without a payload');
-      this.block = undefined;
+      this.current = undefined;
       return 'done';
     }
     const f = LEGACY_FIELD.exec(l.text);
@@ -111,7 +98,7 @@ export class CxfExtractor implements TextExtractor {
     }
     if (LEGACY_HEADING.test(l.text) || EXT_HEADING.test(l.text) || (b.fields.size === 0 && !b.sawRule)) {
       // A heading with no block after it ("Inbound Message" in some other sentence): not CXF's.
-      this.block = undefined;
+      this.current = undefined;
       if (b.fields.size > 0) this.sink.skipped('CXF blocks without a payload');
       return 'reoffer';
     }
@@ -138,7 +125,7 @@ export class CxfExtractor implements TextExtractor {
     const f = EXT_FIELD.exec(l.text);
     if (!f) {
       this.sink.skipped('CXF blocks without a payload');
-      this.block = undefined;
+      this.current = undefined;
       return 'reoffer';
     }
     if (f[1] !== 'Payload') {
@@ -175,10 +162,10 @@ export class CxfExtractor implements TextExtractor {
   }
 
   eof(): void {
-    const b = this.block;
+    const b = this.current;
     if (!b) return;
     if (b.discard) {
-      this.block = undefined;
+      this.current = undefined;
       return;
     }
     if (b.payload || b.capture) {
@@ -186,7 +173,7 @@ export class CxfExtractor implements TextExtractor {
       return;
     }
     if (b.kind === 'ext') {
-      this.block = undefined;
+      this.current = undefined;
       this.sink.skipped('CXF blocks without a payload');
       return;
     }
@@ -194,12 +181,12 @@ export class CxfExtractor implements TextExtractor {
   }
 
   private fail(_b: Block, message: string, line: number): void {
-    this.block = undefined;
+    this.current = undefined;
     this.sink.problem(new AccordError('ACCORD_ERR_LOG', message, { file: this.file, line }));
   }
 
   private finish(b: Block, payload: string): void {
-    this.block = undefined;
+    this.current = undefined;
     const truncated = b.fields.get('Messages');
     if (truncated && /truncated/i.test(truncated)) {
       this.sink.problem(

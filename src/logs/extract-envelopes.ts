@@ -1,7 +1,6 @@
 import { AccordError } from '../errors';
 import { directionHint, EnvelopeCapture, findEnvelopeStart } from './envelope';
-import { type ExtractSink, type Feed, RECORD_START, type TextExtractor } from './extractor';
-import type { LogLimits } from './limits';
+import { BlockExtractor, type Feed, RECORD_START } from './extractor';
 import type { LoggedMessage } from './message';
 import type { LogLine } from './read-log';
 
@@ -23,19 +22,8 @@ interface Open {
   echoFor?: LoggedMessage;
 }
 
-export class EnvelopeExtractor implements TextExtractor {
-  private open?: Open;
+export class EnvelopeExtractor extends BlockExtractor<Open> {
   private held?: LoggedMessage;
-
-  constructor(
-    private readonly file: string,
-    private readonly sink: ExtractSink,
-    private readonly limits: LogLimits,
-  ) {}
-
-  get busy(): boolean {
-    return this.open !== undefined;
-  }
 
   begin(l: LogLine, context: string): boolean {
     const start = findEnvelopeStart(l.text);
@@ -52,22 +40,22 @@ export class EnvelopeExtractor implements TextExtractor {
   }
 
   private startAt(l: LogLine, index: number, qname: string, context: string, echoFor?: LoggedMessage): void {
-    this.open = { capture: new EnvelopeCapture(qname, this.limits.maxMessageChars), line: l.line, context, lines: 1, echoFor };
+    this.current = { capture: new EnvelopeCapture(qname, this.limits.maxMessageChars), line: l.line, context, lines: 1, echoFor };
     this.push(l, l.text.slice(index));
   }
 
   /** Adds text to the open envelope; finishes it (and looks for another on the same line) when it closes. */
   private push(l: LogLine, text: string): void {
-    const o = this.open!;
+    const o = this.current!;
     const r = o.capture.push(text, '\n');
     if (r.tooLarge) {
-      this.open = undefined;
+      this.current = undefined;
       this.releaseHeld();
       this.sink.problem(new AccordError('ACCORD_ERR_LOG', `the envelope is larger than ${this.limits.maxMessageChars} characters`, { file: this.file, line: o.line }));
       return;
     }
     if (!r.done) return;
-    this.open = undefined;
+    this.current = undefined;
     const m = this.toMessage(o);
     if (o.echoFor) {
       o.echoFor.echo = m;
@@ -105,27 +93,27 @@ export class EnvelopeExtractor implements TextExtractor {
   }
 
   feed(l: LogLine): Feed {
-    const o = this.open!;
+    const o = this.current!;
     if (l.overlong) {
-      this.open = undefined;
+      this.current = undefined;
       this.releaseHeld();
       this.sink.problem(new AccordError('ACCORD_ERR_LOG', `the envelope has a line longer than ${this.limits.maxLineChars} characters`, { file: this.file, line: o.line }));
       return 'done';
     }
     if (RECORD_START.test(l.text)) {
-      this.open = undefined;
+      this.current = undefined;
       this.releaseHeld();
       this.sink.problem(truncated(this.file, o, `a new log record starts at line ${l.line} before it closes`));
       return 'reoffer';
     }
     o.lines++;
     this.push(l, l.text);
-    return this.open ? 'more' : 'done';
+    return this.current ? 'more' : 'done';
   }
 
   eof(): void {
-    const o = this.open;
-    this.open = undefined;
+    const o = this.current;
+    this.current = undefined;
     this.releaseHeld();
     if (o) this.sink.problem(truncated(this.file, o, 'the log ends before it closes'));
   }

@@ -1,5 +1,6 @@
 import type { AccordError } from '../errors';
 import type { LoggedMessage } from './message';
+import type { LogLimits } from './limits';
 import type { LogLine } from './read-log';
 
 /** Where extractors put what they find. */
@@ -29,3 +30,26 @@ export interface TextExtractor {
 /** Lines that start a new log record: a date, a time, a level or a java.util.logging header. */
 export const RECORD_START =
   /^(\d{4}-\d{2}-\d{2}[ T]\d|\[\d{4}-\d{2}-\d{2}|\[?\d{2}:\d{2}:\d{2}|[A-Z][a-z]{2} \d{1,2}, \d{4} |(TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|SEVERE|FINE|FINER|FINEST)\b)/;
+
+/**
+ * What the text extractors share: where they report, the limits they keep, and
+ * "busy" meaning a block of type S is open and the following lines belong to it.
+ */
+export abstract class BlockExtractor<S> implements TextExtractor {
+  /** The block being read; undefined between blocks. */
+  protected current?: S;
+
+  constructor(
+    protected readonly file: string,
+    protected readonly sink: ExtractSink,
+    protected readonly limits: LogLimits,
+  ) {}
+
+  get busy(): boolean {
+    return this.current !== undefined;
+  }
+
+  abstract begin(l: LogLine, context: string): boolean;
+  abstract feed(l: LogLine): Feed;
+  abstract eof(): void;
+}
