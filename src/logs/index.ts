@@ -11,6 +11,7 @@ export type { Exchange } from './pair';
 export type { DecodedMessage } from './decode';
 export { DEFAULT_LOG_LIMITS, type LogLimits } from './limits';
 export { readableTwice, STDIN } from './read-log';
+export { describeCheck, describeProblems, describeReport } from './report';
 
 /** The generated text parsed back; failing to parse is a bug in the writer, never the user's. */
 export function parseGenerated(text: string, file: string): Contract {

@@ -1,24 +1,18 @@
 import type { Command } from 'commander';
 import path from 'node:path';
-import { AccordError, formatLocation } from '../../errors';
 import { checkOutputFile, writeOutputFile } from '../../files';
+import type { ImportLogOptions } from '../../logs';
 import { EXIT_FAILED, EXIT_USAGE, ExitError, asUsage, writeDocument, type Io } from '../exit';
 import { bytesProgress, startProgress } from '../progress';
 import { importCommand } from './import';
 
-export interface LogCommandOptions {
+export interface LogCommandOptions extends Pick<ImportLogOptions, 'path' | 'examples' | 'redact' | 'include'> {
   output?: string;
-  path?: string;
-  examples?: boolean;
-  redact?: string[];
-  include?: string[];
   force?: boolean;
   skipInvalid?: boolean;
   verify: boolean;
   maxExamples?: string;
 }
-
-const SHOWN = 10;
 
 /** `accord import log <logfile>...`: logged SOAP (and HAR JSON) traffic becomes a contract. */
 export function registerImportLog(program: Command, io: Io): void {
@@ -73,29 +67,25 @@ export async function runImportLog(files: string[], opts: LogCommandOptions, io:
   const read = reading('reading');
   const { contract, report } = await logs.importLogs(files, { ...options, onRead: read.onRead }).finally(() => read.progress.done());
   const lines: string[] = [];
-  const problems = report.problems;
   const problemCount = report.problemCount;
   if (problemCount > 0 && !opts.skipInvalid) {
     throw new ExitError(
       EXIT_USAGE,
       [
         `accord import log: ${problemCount} logged message${problemCount === 1 ? '' : 's'} cannot be read; nothing written (use --skip-invalid to leave them out):`,
-        ...problems.slice(0, SHOWN).map((p) => `  ${describe(p)}`),
-        ...(problemCount > SHOWN ? [`  ... and ${problemCount - SHOWN} more`] : []),
+        ...logs.describeProblems(report),
       ].join('\n'),
     );
   }
   if (!contract) {
-    throw new ExitError(EXIT_USAGE, [`accord import log: no request/response pair found in ${files.join(', ')}`, ...summary(report).map((l) => `  ${l}`)].join('\n'));
+    throw new ExitError(EXIT_USAGE, [`accord import log: no request/response pair found in ${files.join(', ')}`, ...logs.describeReport(report).map((l) => `  ${l}`)].join('\n'));
   }
   // Written before checking: a contract that does not take some logged call is still worth a look.
   if (output) {
     asUsage('accord import log', () => writeOutputFile(output, contract, target));
     lines.push(`wrote ${shown(io, output)}`);
   } else writeDocument(io, contract);
-  lines.push(...summary(report));
-  for (const p of problems.slice(0, SHOWN)) lines.push(`  left out ${describe(p)}`);
-  if (problemCount > SHOWN) lines.push(`  ... and ${problemCount - SHOWN} more left out`);
+  lines.push(...logs.describeReport(report), ...logs.describeProblems(report, 'left out'));
 
   let failed = 0;
   const once = files.filter((f) => !logs.readableTwice(f === logs.STDIN ? f : path.resolve(io.cwd, f)));
@@ -105,38 +95,10 @@ export async function runImportLog(files: string[], opts: LogCommandOptions, io:
     const check = reading('checking');
     const bad = await logs.verifyLogs(parsed, files, { ...options, onRead: check.onRead }).finally(() => check.progress.done());
     failed = bad.length;
-    if (failed === 0) lines.push(`checked: all ${report.exchanges} logged calls match the contract`);
-    else {
-      lines.push(`checked: ${failed} of ${report.exchanges} logged calls do not match the contract (please report this as a bug in accord):`);
-      for (const b of bad.slice(0, SHOWN)) lines.push(`  ${formatLocation(b.at)}: ${b.mismatches.map((m) => `${m.path}: expected ${m.expected}, found ${m.actual}`).join('; ')}`);
-    }
+    lines.push(...logs.describeCheck(bad, report.exchanges));
   }
   say(`${lines.join('\n')}\n`);
   if (failed > 0) throw new ExitError(EXIT_FAILED);
-}
-
-function summary(r: import('../../logs').LogReport): string[] {
-  const out: string[] = [];
-  const shapes = Object.entries(r.messages)
-    .filter(([, n]) => n > 0)
-    .map(([s, n]) => `${n} ${s}`);
-  out.push(
-    `${r.files.length} file${r.files.length === 1 ? '' : 's'}: ${shapes.length ? `${shapes.join(', ')} messages` : 'no messages'}, ${r.exchanges} request/response pair${r.exchanges === 1 ? '' : 's'}, ${r.scenarios} scenario${r.scenarios === 1 ? '' : 's'}`,
-  );
-  const skipped = [...r.skipped].map(([why, s]) => `${s.count} ${why}${s.details.size ? ` (${[...s.details].map(([d, n]) => `${d} ${n}`).join(', ')})` : ''}`);
-  if (r.skippedLines > 0) skipped.unshift(`${r.skippedLines} line${r.skippedLines === 1 ? '' : 's'} with no message`);
-  if (skipped.length) out.push(`skipped: ${skipped.join(', ')}`);
-  if (r.redactedValues > 0) out.push(`redacted: ${r.redactedValues} value${r.redactedValues === 1 ? '' : 's'} kept out of Examples`);
-  if (r.unpairedCount > 0) {
-    out.push(`unpaired: ${r.unpairedCount} message${r.unpairedCount === 1 ? '' : 's'} left out:`);
-    for (const u of r.unpaired.slice(0, SHOWN)) out.push(`  ${formatLocation(u.at)}: ${u.direction}: ${u.why}`);
-    if (r.unpairedCount > SHOWN) out.push(`  ... and ${r.unpairedCount - SHOWN} more`);
-  }
-  return out;
-}
-
-function describe(e: AccordError): string {
-  return e.describe();
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {

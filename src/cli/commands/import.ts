@@ -28,7 +28,7 @@ export function registerImport(program: Command, io: Io): void {
       if (opts.soapVersion !== '1.1' && opts.soapVersion !== '1.2')
         throw new ExitError(EXIT_USAGE, `accord import wsdl: --soap-version must be 1.1 or 1.2, found "${opts.soapVersion}"`);
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when this command runs
-      const { importWsdl } = require('../../wsdl') as typeof import('../../wsdl');
+      const { describeImport, importWsdl } = require('../../wsdl') as typeof import('../../wsdl');
       const input = /^[a-z][a-z0-9+.-]+:\/\//i.test(file) ? file : path.resolve(io.cwd, file);
       const toStdout = opts.output === '-';
       const output = path.resolve(io.cwd, opts.output ?? `${path.basename(file).replace(/\.[^.]*$/, '')}.spec`);
@@ -37,24 +37,7 @@ export function registerImport(program: Command, io: Io): void {
       const { text, summary } = importWsdl(input, { soapVersion: opts.soapVersion, port: opts.port });
       if (toStdout) writeDocument(io, text);
       else asUsage('accord import wsdl', () => writeOutputFile(output, text, target));
-      const s = summary;
-      const parts = [
-        `${s.operations} operation${s.operations === 1 ? '' : 's'}`,
-        `${s.scenarios} scenario${s.scenarios === 1 ? '' : 's'}`,
-        `${s.types} type${s.types === 1 ? '' : 's'}`,
-        `SOAP ${s.soapVersions.join(' and ')}`,
-      ];
-      if (s.anything) parts.push(`${s.anything} node${s.anything === 1 ? '' : 's'} marked (anything)`);
-      if (s.unresolved.length) parts.push(`${s.unresolved.length} import${s.unresolved.length === 1 ? '' : 's'} unresolved`);
-      if (s.skipped.length) parts.push(`${s.skipped.length} skipped`);
-      const lines = [...(toStdout ? [] : [`wrote ${shown(io, output)}`]), `${s.feature}: ${parts.join(', ')}`];
-      for (const c of s.choices) lines.push(`  ${c}`);
-      if (s.defaultPath) lines.push(`  no usable port address for some operations: they are posted to ${s.defaultPath}`);
-      for (const u of s.unresolved) lines.push(`  unresolved ${u.location} (${shown(io, u.file)}${u.line ? `:${u.line}` : ''}): ${u.reason}`);
-      for (const k of s.skipped) lines.push(`  skipped ${k}`);
-      const NOTES_SHOWN = 8;
-      for (const n of s.notes.slice(0, NOTES_SHOWN)) lines.push(`  note: ${n}`);
-      if (s.notes.length > NOTES_SHOWN) lines.push(`  ... and ${s.notes.length - NOTES_SHOWN} more notes`);
+      const lines = [...(toStdout ? [] : [`wrote ${shown(io, output)}`]), ...describeImport(summary, (f) => shown(io, f))];
       // With the contract on standard output, the summary goes to standard error.
       (toStdout ? io.stderr : io.stdout)(`${lines.join('\n')}\n`);
     });
