@@ -1,8 +1,8 @@
-import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { readContractFile } from '../contract/load';
 import { AccordError } from '../errors';
-import { decodeText, FILE_LIMITS, ioError, limitError, shownPath } from '../files';
+import { decodeText, FILE_LIMITS, ioError, isLink, limitError, shownPath } from '../files';
 import { entryAt, readBlob, SYMLINK_MODE } from './git';
 import type { WsdlSource } from './wsdl-versions';
 
@@ -75,14 +75,6 @@ export function workingVersion(root: string, abs: string, shown: string): Versio
     throw refused(`${shownPath(shown)} is a symlink to ${shownPath(isLink(abs) ? linkText(abs) : real)}, outside the repository: refused`);
   }
   return { label: shown, text: readContractFile(real, shown) };
-}
-
-export function isLink(p: string): boolean {
-  try {
-    return lstatSync(p).isSymbolicLink();
-  } catch {
-    return false;
-  }
 }
 
 function linkText(p: string): string {

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { AccordError } from '../errors';
 import { readContractFile } from '../contract/load';
 import { listFiles, objectType, repoRoot, requireCommit, resolveCommit } from './git';
-import { committedVersion, isLink, workingVersion, type Version } from './links';
+import { isLink } from '../files';
+import { committedVersion, workingVersion, type Version } from './links';
 import { isWsdlFile, wsdlAtCommit, wsdlOnDisk } from './wsdl-versions';
 
 export type { Version } from './links';

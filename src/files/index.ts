@@ -5,6 +5,7 @@ export {
   formatBytes,
   ioError,
   irregularKind,
+  isLink,
   limitError,
   readInputBytes,
   readInputText,

@@ -156,6 +156,15 @@ export function ioError(e: unknown, shown: string, what = 'file'): AccordError {
   }
 }
 
+/** Whether the path itself is a symbolic link (false when it does not exist or cannot be looked at). */
+export function isLink(p: string): boolean {
+  try {
+    return lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
 function danglingTarget(file: string): string | undefined {
   try {
     return lstatSync(file).isSymbolicLink() ? readlinkSync(file) : undefined;

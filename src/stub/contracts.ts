@@ -1,9 +1,9 @@
-import { lstatSync, readdirSync, statSync, type Dirent } from 'node:fs';
+import { readdirSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { loadContract, parseContractCached } from '../contract/load';
 import type { Contract } from '../contract/model';
 import { AccordError, gather, throwGathered } from '../errors';
-import { ioError } from '../files';
+import { ioError, isLink } from '../files';
 
 /** What a stub can be given: `.spec` (or `.wsdl`) files, folders holding `.spec` files, or contracts already parsed. */
 export type ContractSource = string | Contract;
@@ -98,13 +98,5 @@ export function contractFolders(dir: string, visit: (folder: string, entries: Di
   visit(dir, entries);
   for (const e of entries) {
     if (e.isDirectory() && e.name !== 'node_modules' && !e.name.startsWith('.')) contractFolders(path.join(dir, e.name), visit);
-  }
-}
-
-function isLink(p: string): boolean {
-  try {
-    return lstatSync(p).isSymbolicLink();
-  } catch {
-    return false;
   }
 }
