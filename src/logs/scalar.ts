@@ -14,10 +14,7 @@ const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?$/;
 export function classifyText(text: string): TextType {
   if (NUMBER.test(text)) return 'number';
   if (text === 'true' || text === 'false') return 'boolean';
-  if (SCALARS.date.test(text)) return 'date';
-  if (SCALARS.datetime.test(text)) return 'datetime';
-  if (SCALARS.uuid.test(text)) return 'uuid';
-  return 'string';
+  return classifyJsonString(text);
 }
 
 /** JSON strings keep their JSON type: only the string-shaped placeholders are looked for. */
