@@ -111,16 +111,7 @@ export class CxfExtractor extends BlockExtractor<Block> {
         this.fail(b, `the CXF ${b.type} payload ends before its envelope closes: the message is cut short`, b.payloadLine);
         return 'reoffer';
       }
-      const r = b.capture.push(l.text, '\n');
-      if (r.tooLarge) {
-        this.fail(b, `the CXF ${b.type} payload is larger than ${this.limits.maxMessageChars} characters`, b.payloadLine);
-        return 'done';
-      }
-      if (r.done) {
-        this.finish(b, b.capture.value());
-        return 'done';
-      }
-      return 'more';
+      return this.capture(b, b.capture, l.text);
     }
     const f = EXT_FIELD.exec(l.text);
     if (!f) {
@@ -140,9 +131,18 @@ export class CxfExtractor extends BlockExtractor<Block> {
       return 'done';
     }
     b.capture = new EnvelopeCapture(start.qname, this.limits.maxMessageChars);
-    const r = b.capture.push(f[2].slice(start.index), '\n');
+    return this.capture(b, b.capture, f[2].slice(start.index));
+  }
+
+  /** One more piece of an ext payload's envelope: done when it closes or grows too large. */
+  private capture(b: Block, capture: EnvelopeCapture, text: string): Feed {
+    const r = capture.push(text, '\n');
+    if (r.tooLarge) {
+      this.fail(b, `the CXF ${b.type} payload is larger than ${this.limits.maxMessageChars} characters`, b.payloadLine);
+      return 'done';
+    }
     if (r.done) {
-      this.finish(b, b.capture.value());
+      this.finish(b, capture.value());
       return 'done';
     }
     return 'more';
