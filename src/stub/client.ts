@@ -1,5 +1,4 @@
 import { AccordError } from '../errors';
-import { send } from '../http/client';
 import type { HttpResponse } from '../http/message';
 import type { ExpectationInput, ScenarioRef } from './expectations';
 import type { CallFilter, JournalEntry } from './journal';
@@ -23,7 +22,9 @@ export interface StubClient {
 export function connectStub(url: string): StubClient {
   const base = url.endsWith('/') ? url.slice(0, -1) : url;
   const call = async (method: string, path: string, body = '', query: [string, string][] = []): Promise<HttpResponse> =>
-    send(base, { method, path, query, headers: body ? { 'content-type': 'application/json' } : {}, body });
+    // Loaded on first use: the HTTP client (undici) doubled the stub's start-up, and a stub that is only served never needs it.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose; require, not import(), so Jest needs no VM modules
+    (require('../http/client') as typeof import('../http/client')).send(base, { method, path, query, headers: body ? { 'content-type': 'application/json' } : {}, body });
   const ok = (r: HttpResponse, what: string): HttpResponse => {
     if (r.status >= 300) throw new AccordError('ACCORD_ERR_HTTP', `${what}: the stub at ${base} answered ${r.status}: ${r.body.trim()}`);
     return r;
