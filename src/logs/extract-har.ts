@@ -23,97 +23,123 @@ export async function scanHar(
   limits: LogLimits,
   include: readonly string[] = [],
 ): Promise<{ lines: number; entries: number }> {
-  const stack: { open: '{' | '['; key?: string }[] = [];
-  let inString = false;
-  let escape = false;
-  let str = '';
-  let lastKey: string | undefined;
-  let line = 1;
-  let entriesDepth = -1;
-  let entry: { parts: string[]; size: number; line: number; tooLarge: boolean; from: number } | undefined;
-  let entries = 0;
-  let sawLog = false;
+  const scanner = new HarScanner(file, sink, limits, include);
+  for await (const chunk of chunks) scanner.feed(chunk);
+  return scanner.end();
+}
 
-  const finishEntry = (text: string, at: number) => {
-    entries++;
-    const read = readJson(text);
-    if ('problem' in read) {
-      sink.problem(new AccordError('ACCORD_ERR_JSON', `this HAR entry is ${read.problem}`, { file, line: at }));
-      return;
-    }
-    const value = read.value;
-    harEntry(file, at, value, sink, include);
-  };
+/** An entry of `log.entries` being cut out: the parts of earlier chunks, and where it starts in this one. */
+interface OpenEntry {
+  parts: string[];
+  size: number;
+  line: number;
+  tooLarge: boolean;
+  from: number;
+}
 
-  for await (const chunk of chunks) {
-    if (entry) entry.from = 0;
+/** The scanner's state between chunks: the open objects and arrays, the string being read, the entry being cut out. */
+class HarScanner {
+  private readonly stack: { open: '{' | '['; key?: string }[] = [];
+  private inString = false;
+  private escape = false;
+  private str = '';
+  private lastKey: string | undefined;
+  private line = 1;
+  private entriesDepth = -1;
+  private entry: OpenEntry | undefined;
+  private entries = 0;
+  private sawLog = false;
+
+  constructor(
+    private readonly file: string,
+    private readonly sink: ExtractSink,
+    private readonly limits: LogLimits,
+    private readonly include: readonly string[],
+  ) {}
+
+  feed(chunk: string): void {
+    if (this.entry) this.entry.from = 0;
     for (let i = 0; i < chunk.length; i++) {
       const c = chunk[i];
-      if (c === '\n') line++;
-      if (inString) {
-        if (escape) escape = false;
-        else if (c === '\\') escape = true;
-        else if (c === '"') inString = false;
-        else if (str.length < 64) str += c;
-        continue;
-      }
-      switch (c) {
-        case '"':
-          inString = true;
-          str = '';
-          break;
-        case ':':
-          lastKey = str;
-          break;
-        case ',':
-          lastKey = undefined;
-          break;
-        case '{':
-        case '[': {
-          const parent = stack[stack.length - 1];
-          const key = parent?.open === '{' ? lastKey : undefined;
-          if (stack.length === 1 && key === 'log' && c === '{') sawLog = true;
-          stack.push({ open: c, key });
-          lastKey = undefined;
-          if (c === '[' && key === 'entries' && stack.length === 3 && stack[1].key === 'log') entriesDepth = stack.length;
-          else if (c === '{' && entriesDepth > 0 && stack.length === entriesDepth + 1) {
-            entry = { parts: [], size: 0, line, tooLarge: false, from: i };
-          }
-          break;
-        }
-        case '}':
-        case ']': {
-          const top = stack.pop();
-          if (!top || (top.open === '{') !== (c === '}')) {
-            throw new AccordError('ACCORD_ERR_JSON', `the HAR file is not valid JSON: unexpected "${c}"`, { file, line });
-          }
-          if (entry && c === '}' && stack.length === entriesDepth) {
-            const piece = chunk.slice(entry.from, i + 1);
-            const e = entry;
-            entry = undefined;
-            if (e.tooLarge || e.size + piece.length > limits.maxHarEntryChars) {
-              sink.problem(new AccordError('ACCORD_ERR_LIMIT', `this HAR entry is larger than ${limits.maxHarEntryChars} characters; it is not read`, { file, line: e.line }));
-            } else finishEntry(e.parts.join('') + piece, e.line);
-          }
-          if (c === ']' && stack.length === entriesDepth - 1) entriesDepth = -1;
-          break;
-        }
-        default:
-          break;
-      }
+      if (c === '\n') this.line++;
+      if (this.inString) this.stringChar(c);
+      else if (c === '"') {
+        this.inString = true;
+        this.str = '';
+      } else if (c === ':') this.lastKey = this.str;
+      else if (c === ',') this.lastKey = undefined;
+      else if (c === '{' || c === '[') this.open(c, i);
+      else if (c === '}' || c === ']') this.close(c, chunk, i);
     }
-    if (entry) {
-      const piece = chunk.slice(entry.from);
-      entry.size += piece.length;
-      if (entry.size > limits.maxHarEntryChars) {
-        entry.tooLarge = true;
-        entry.parts = [];
-      } else entry.parts.push(piece);
+    this.carry(chunk);
+  }
+
+  end(): { lines: number; entries: number } {
+    if (this.stack.length > 0 || this.inString) throw new AccordError('ACCORD_ERR_LOG', 'the HAR file is cut short: its JSON never closes', { file: this.file, line: this.line });
+    if (!this.sawLog) throw new AccordError('ACCORD_ERR_LOG', 'not a HAR file: no "log" object', { file: this.file, line: 1 });
+    return { lines: this.line, entries: this.entries };
+  }
+
+  /** Inside a string: only its first 64 characters are kept (enough to know a key). */
+  private stringChar(c: string): void {
+    if (this.escape) this.escape = false;
+    else if (c === '\\') this.escape = true;
+    else if (c === '"') this.inString = false;
+    else if (this.str.length < 64) this.str += c;
+  }
+
+  private open(c: '{' | '[', i: number): void {
+    const stack = this.stack;
+    const parent = stack[stack.length - 1];
+    const key = parent?.open === '{' ? this.lastKey : undefined;
+    if (stack.length === 1 && key === 'log' && c === '{') this.sawLog = true;
+    stack.push({ open: c, key });
+    this.lastKey = undefined;
+    if (c === '[' && key === 'entries' && stack.length === 3 && stack[1].key === 'log') this.entriesDepth = stack.length;
+    else if (c === '{' && this.entriesDepth > 0 && stack.length === this.entriesDepth + 1) {
+      this.entry = { parts: [], size: 0, line: this.line, tooLarge: false, from: i };
     }
   }
-  if (stack.length > 0 || inString) throw new AccordError('ACCORD_ERR_LOG', 'the HAR file is cut short: its JSON never closes', { file, line });
-  if (!sawLog) throw new AccordError('ACCORD_ERR_LOG', 'not a HAR file: no "log" object', { file, line: 1 });
-  return { lines: line, entries };
+
+  private close(c: '}' | ']', chunk: string, i: number): void {
+    const top = this.stack.pop();
+    if (!top || (top.open === '{') !== (c === '}')) {
+      throw new AccordError('ACCORD_ERR_JSON', `the HAR file is not valid JSON: unexpected "${c}"`, { file: this.file, line: this.line });
+    }
+    if (this.entry && c === '}' && this.stack.length === this.entriesDepth) {
+      const e = this.entry;
+      this.entry = undefined;
+      const piece = chunk.slice(e.from, i + 1);
+      if (e.tooLarge || e.size + piece.length > this.limits.maxHarEntryChars) {
+        this.sink.problem(
+          new AccordError('ACCORD_ERR_LIMIT', `this HAR entry is larger than ${this.limits.maxHarEntryChars} characters; it is not read`, { file: this.file, line: e.line }),
+        );
+      } else this.finishEntry(e.parts.join('') + piece, e.line);
+    }
+    if (c === ']' && this.stack.length === this.entriesDepth - 1) this.entriesDepth = -1;
+  }
+
+  /** The part of an open entry in this chunk is kept for the next, unless the entry is already too large. */
+  private carry(chunk: string): void {
+    const entry = this.entry;
+    if (!entry) return;
+    const piece = chunk.slice(entry.from);
+    entry.size += piece.length;
+    if (entry.size > this.limits.maxHarEntryChars) {
+      entry.tooLarge = true;
+      entry.parts = [];
+    } else entry.parts.push(piece);
+  }
+
+  private finishEntry(text: string, at: number): void {
+    this.entries++;
+    const read = readJson(text);
+    if ('problem' in read) {
+      this.sink.problem(new AccordError('ACCORD_ERR_JSON', `this HAR entry is ${read.problem}`, { file: this.file, line: at }));
+      return;
+    }
+    harEntry(this.file, at, read.value, this.sink, this.include);
+  }
 }
 
 interface HarHeader {
