@@ -270,16 +270,7 @@ export const CASES: WsdlCase[] = [
   { label: 'fault added', newer: (t) => FAULT(t), rules: [] },
   {
     label: 'request SOAP header added (required)',
-    newer: (t) =>
-      swap(
-        '  <message name="GetPetOut">',
-        '  <message name="Auth"><part name="auth" element="tns:auth"/></message>\n  <message name="GetPetOut">',
-      )(
-        swap(
-          '    <operation name="getPet">\n      <soap:operation soapAction="urn:getPet"/>\n      <input><soap:body use="literal"/></input>',
-          '    <operation name="getPet">\n      <soap:operation soapAction="urn:getPet"/>\n      <input><soap:body use="literal"/><soap:header message="tns:Auth" part="auth" use="literal"/></input>',
-        )(swap('      <xsd:element name="getPet">', '      <xsd:element name="auth" type="xsd:string"/>\n      <xsd:element name="getPet">')(t)),
-      ),
+    newer: headerAdded(),
     // Before optional headers: the envelope's Header was optional and became required, with <auth> in it.
     // Since: a soap:header is optional unless wsdl:required="true", so adding one is compatible.
     rules: ['request-node-made-required', 'request-node-required-added'],
@@ -287,30 +278,12 @@ export const CASES: WsdlCase[] = [
   },
   {
     label: 'request SOAP header added, wsdl:required="true"',
-    newer: (t) =>
-      swap(
-        '  <message name="GetPetOut">',
-        '  <message name="Auth"><part name="auth" element="tns:auth"/></message>\n  <message name="GetPetOut">',
-      )(
-        swap(
-          '    <operation name="getPet">\n      <soap:operation soapAction="urn:getPet"/>\n      <input><soap:body use="literal"/></input>',
-          '    <operation name="getPet">\n      <soap:operation soapAction="urn:getPet"/>\n      <input><soap:body use="literal"/><soap:header message="tns:Auth" part="auth" use="literal" wsdl:required="true" xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/"/></input>',
-        )(swap('      <xsd:element name="getPet">', '      <xsd:element name="auth" type="xsd:string"/>\n      <xsd:element name="getPet">')(t)),
-      ),
+    newer: headerAdded('true'),
     rules: ['request-node-made-required', 'request-node-required-added'],
   },
   {
     label: 'request SOAP header added, wsdl:required="false"',
-    newer: (t) =>
-      swap(
-        '  <message name="GetPetOut">',
-        '  <message name="Auth"><part name="auth" element="tns:auth"/></message>\n  <message name="GetPetOut">',
-      )(
-        swap(
-          '    <operation name="getPet">\n      <soap:operation soapAction="urn:getPet"/>\n      <input><soap:body use="literal"/></input>',
-          '    <operation name="getPet">\n      <soap:operation soapAction="urn:getPet"/>\n      <input><soap:body use="literal"/><soap:header message="tns:Auth" part="auth" use="literal" wsdl:required="false" xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/"/></input>',
-        )(swap('      <xsd:element name="getPet">', '      <xsd:element name="auth" type="xsd:string"/>\n      <xsd:element name="getPet">')(t)),
-      ),
+    newer: headerAdded('false'),
     rules: ['request-node-made-required', 'request-node-required-added'],
     when: { feature: 'headers', rules: [] },
   },
@@ -376,3 +349,18 @@ export const CASES: WsdlCase[] = [
     when: { feature: 'choice', rules: ['request-node-removed'] },
   },
 ];
+
+/** getPet's input gains a soap:header part <auth>, marked wsdl:required as given (unmarked when undefined). */
+function headerAdded(required?: 'true' | 'false'): (t: string) => string {
+  const mark = required === undefined ? '' : ` wsdl:required="${required}" xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/"`;
+  return (t) =>
+    swap(
+      '  <message name="GetPetOut">',
+      '  <message name="Auth"><part name="auth" element="tns:auth"/></message>\n  <message name="GetPetOut">',
+    )(
+      swap(
+        '    <operation name="getPet">\n      <soap:operation soapAction="urn:getPet"/>\n      <input><soap:body use="literal"/></input>',
+        `    <operation name="getPet">\n      <soap:operation soapAction="urn:getPet"/>\n      <input><soap:body use="literal"/><soap:header message="tns:Auth" part="auth" use="literal"${mark}/></input>`,
+      )(swap('      <xsd:element name="getPet">', '      <xsd:element name="auth" type="xsd:string"/>\n      <xsd:element name="getPet">')(t)),
+    );
+}
