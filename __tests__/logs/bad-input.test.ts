@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { importLogs } from '../../src/logs';
 import { cli, fixture, importAndParse, scratch, unmatched } from './helpers';
@@ -207,5 +207,27 @@ describe('ever-new node names', () => {
     await expect(importLogs([file], { limits: { maxShapeNodes: 500 } })).rejects.toThrow(/more than 500 distinct nodes by this call/);
     const r = cli(['import', 'log', 'names.log', '-o', '-'], tmp.dir);
     expect(r.status).toBe(0);
+  });
+});
+
+describe('a refused log leaves no file open', () => {
+  // Linux lists a process's open descriptors in /proc/self/fd; elsewhere there is nothing to count.
+  const opened = (file: string): number =>
+    readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`) === file;
+      } catch {
+        return false; // closed while listing
+      }
+    }).length;
+  const linux = existsSync('/proc/self/fd');
+
+  (linux ? it : it.skip)('twenty refusals in a row close their twenty files without waiting for garbage collection', async () => {
+    // Longer than the first look (256 characters), so the refusal comes while the file is still being read.
+    const file = tmp.write('blank-again.log', ' \n'.repeat(2000));
+    for (let i = 0; i < 20; i++) {
+      await expect(importLogs([file])).rejects.toThrow(/only blank lines/);
+    }
+    expect(opened(realpathSync(file))).toBe(0);
   });
 });

@@ -134,15 +134,21 @@ export async function readExchanges(files: string[], onExchange: (x: Exchange) =
     const file = given === STDIN ? '<stdin>' : given;
     const onRead = options.onRead;
     const real = options.cwd && given !== STDIN ? path.resolve(options.cwd, given) : given;
-    const { head, chunks } = await peek(readLogText(real, limits, file, onRead && ((bytes, size) => onRead(file, bytes, size))));
-    if (head.trim() === '') throw new AccordError('ACCORD_ERR_LOG', 'the log holds only blank lines', { file });
-    if (looksLikeHar(head)) {
-      const r = await scanHar(file, chunks, sink, limits, options.include ?? []);
-      report.files.push({ file, shape: 'har', lines: r.lines });
-    } else {
-      const r = await scanTextLog(file, splitLines(chunks, limits.maxLineChars), sink, limits);
-      report.files.push({ file, shape: 'text', lines: r.lines });
-      report.skippedLines += r.skippedLines;
+    const text = readLogText(real, limits, file, onRead && ((bytes, size) => onRead(file, bytes, size)));
+    try {
+      const { head, chunks } = await peek(text);
+      if (head.trim() === '') throw new AccordError('ACCORD_ERR_LOG', 'the log holds only blank lines', { file });
+      if (looksLikeHar(head)) {
+        const r = await scanHar(file, chunks, sink, limits, options.include ?? []);
+        report.files.push({ file, shape: 'har', lines: r.lines });
+      } else {
+        const r = await scanTextLog(file, splitLines(chunks, limits.maxLineChars), sink, limits);
+        report.files.push({ file, shape: 'text', lines: r.lines });
+        report.skippedLines += r.skippedLines;
+      }
+    } finally {
+      // A log refused before its chunks were read to the end (blank, a limit, a bad entry) still has its file open: close it now, not on garbage collection.
+      await text.return(undefined);
     }
   }
   pairer.finish();

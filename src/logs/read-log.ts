@@ -20,9 +20,9 @@ export interface LogLine {
 export async function* readLogText(real: string, limits: LogLimits = DEFAULT_LOG_LIMITS, file = real, onRead?: ReadProgress): AsyncGenerator<string> {
   const stdin = real === STDIN;
   // Only a regular file, or standard input by its name "-": a FIFO or device path (/dev/zero, /dev/stdin) is refused.
+  // For progress only: the file is regular, so its size on disk is what will be read (before inflating). Taken before opening, so nothing can fail between opening and the try below that closes.
+  const size = stdin ? undefined : (await fsp.stat(real).catch(() => undefined))?.size;
   const raw = stdin ? process.stdin : await openInputStream(real, { what: 'log', shown: file });
-  // For progress only: the file is regular, so its size on disk is what will be read (before inflating).
-  const size = stdin ? undefined : (await fsp.stat(real)).size;
   const source: AsyncIterable<Buffer> = raw;
   let total = 0;
   let first = true;
@@ -75,7 +75,8 @@ export async function* readLogText(real: string, limits: LogLimits = DEFAULT_LOG
       throw new AccordError('ACCORD_ERR_LOG', `the gzip-compressed log is damaged or cut short (${(e as Error).message})`, { file });
     throw new AccordError('ACCORD_ERR_IO', `cannot read log: ${code ?? (e as Error).message}`, { file });
   } finally {
-    if (!stdin) raw.destroy();
+    // Waits for the descriptor to be closed, so a caller that stops early leaves nothing open behind it.
+    if (!stdin && !raw.closed) await new Promise((done) => raw.once('close', done).destroy());
   }
 }
 
