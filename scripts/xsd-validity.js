@@ -7,12 +7,14 @@
 // (libxml2 as WebAssembly) against the WSDL's own schemas. Prints the validity table and the
 // validator's messages by class (issue 13). Measures only: the exit code is 0 unless it crashes.
 //
-//   node scripts/xsd-validity.js [--seeds N] [--examples N] [--only folder] [--json file]
+//   node scripts/xsd-validity.js [--seeds N] [--examples N] [--only folder] [--json file] [--dir folder]
+//
+// --dir measures every <name>/*.wsdl under that folder instead of the corpus and fixtures.
 const { writeFileSync } = require('node:fs');
 // The instrument is test code in TypeScript (__tests__/helpers/xsd), shared with the Jest suite.
 require('ts-node').register({ transpileOnly: true, compilerOptions: { module: 'commonjs', moduleResolution: 'node' } });
 const { measureWsdl } = require('../__tests__/helpers/xsd/measure');
-const { wsdlTargets } = require('../__tests__/helpers/xsd/targets');
+const { wsdlTargets, dirTargets } = require('../__tests__/helpers/xsd/targets');
 const { CLASSES } = require('../__tests__/helpers/xsd/classify');
 const accord = {
   ...require('../dist/wsdl'),
@@ -30,20 +32,30 @@ async function main() {
   const seeds = Array.from({ length: Number(option('--seeds', '3')) }, (_, i) => i);
   const examples = Number(option('--examples', '2'));
   const only = option('--only');
-  const { targets, corpusMissing } = wsdlTargets();
+  const dir = option('--dir');
+  const { targets, corpusMissing } = dir ? { targets: dirTargets(dir) } : wsdlTargets();
   if (corpusMissing) console.log(`(the WSDL corpus is not at ${corpusMissing}: only accord's own fixtures are measured)`);
   const results = [];
   const started = Date.now();
   for (const t of targets) {
     if (only && t.name !== only) continue;
     const t0 = Date.now();
-    results.push({ name: t.name, ms: 0, ...(await measureWsdl(accord, t.file, seeds)) });
+    try {
+      results.push({ name: t.name, ms: 0, ...(await measureWsdl(accord, t.file, seeds)) });
+    } catch (e) {
+      // Unseen WSDLs may not import at all: that is a finding, not a reason to stop measuring the others.
+      results.push({ name: t.name, ms: 0, importError: String(e && e.message ? e.message : e), failures: [], notes: [] });
+    }
     results[results.length - 1].ms = Date.now() - t0;
   }
   const pct = (c) => (c.total ? `${((100 * c.valid) / c.total).toFixed(1)} %` : '-');
   const table = [['WSDL', 'requests valid', '%', 'responses valid', '%', 'rpc ops', 'ms']];
   const sum = { requests: { valid: 0, total: 0 }, responses: { valid: 0, total: 0 } };
   for (const r of results) {
+    if (r.importError) {
+      table.push([r.name, 'cannot import', '', '', '', '', String(r.ms)]);
+      continue;
+    }
     if (r.loadError) {
       table.push([r.name, 'cannot load', '', '', '', '', String(r.ms)]);
       continue;
@@ -100,6 +112,11 @@ async function main() {
     console.log(`\n## ${cls}: ${c.errors} messages, ${c.payloads.size} payloads`);
     const shown = [...c.examples.values()].sort((a, b) => b.count - a.count).slice(0, examples > 0 ? Math.max(examples, 1) * 4 : 0);
     for (const ex of shown) console.log(`  ${String(ex.count).padStart(5)}x ${ex.wsdl} ${ex.direction} "${ex.scenario}" ${ex.part} ${ex.element}\n         ${ex.message}`);
+  }
+  const imports = results.filter((r) => r.importError);
+  if (imports.length) {
+    console.log('\nWSDLs accord cannot import (or whose contract cannot be run):');
+    for (const r of imports) console.log(`  ${r.name}: ${r.importError.split('\n').slice(0, 4).join(' | ')}`);
   }
   const loads = results.filter((r) => r.loadError);
   if (loads.length) {

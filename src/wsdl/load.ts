@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import { dirname, resolve as resolvePath } from 'node:path';
+import { basename, dirname, resolve as resolvePath } from 'node:path';
 import type { Document, Element } from '@xmldom/xmldom';
 import { decodePercent } from '../contract/path';
 import { AccordError } from '../errors';
@@ -18,6 +18,8 @@ export interface LoadedDoc {
   doc: Document;
   root: Element;
   kind: DocKind;
+  /** A WSDL 1.1 document written without the WSDL namespace, read as if it had it. */
+  unqualified?: boolean;
 }
 
 /** One `xsd:schema` element, where it came from, and the namespace it defines. */
@@ -42,6 +44,8 @@ export interface LoadedSet {
   schemas: SchemaSource[];
   unresolved: Unresolved[];
   files: string[];
+  /** What was read leniently (a WSDL 1.1 document whose elements carry no namespace). */
+  notes: string[];
 }
 
 const SCHEMA_LOCATION_ELEMENTS = ['import', 'include', 'redefine', 'override'];
@@ -71,7 +75,7 @@ class Loader {
   private readonly seenSchemas = new Set<string>();
 
   constructor(rootDoc: LoadedDoc) {
-    this.set = { root: rootDoc, wsdls: [], schemas: [], unresolved: [], files: [rootDoc.file] };
+    this.set = { root: rootDoc, wsdls: [], schemas: [], unresolved: [], files: [rootDoc.file], notes: [] };
     this.seen.set(rootDoc.file, rootDoc);
   }
 
@@ -132,6 +136,9 @@ class Loader {
   visitWsdl(d: LoadedDoc): void {
     if (this.set.wsdls.includes(d)) return;
     this.set.wsdls.push(d);
+    if (d.unqualified) {
+      this.set.notes.push(`${basename(d.file)}: its WSDL elements (<definitions>, <message>, ...) carry no namespace; read as WSDL 1.1 (${NS.wsdl11})`);
+    }
     const wsdlNs = d.kind === 'wsdl11' ? NS.wsdl11 : NS.wsdl20;
     for (const types of kids(d.root, wsdlNs, 'types')) {
       for (const schema of kids(types, NS.xsd, 'schema')) this.visitSchema(d, schema);
@@ -163,7 +170,14 @@ function readDoc(file: string, shown = file): LoadedDoc {
   const root = doc.documentElement!;
   const ns = root.namespaceURI ?? '';
   let kind: DocKind;
-  if (ns === NS.wsdl11 && root.localName === 'definitions') kind = 'wsdl11';
+  let unqualified = false;
+  if (ns === '' && root.localName === 'definitions') {
+    // Some generators (PHP SoapServer WSDLs among them) leave out xmlns="http://schemas.xmlsoap.org/wsdl/";
+    // every other tool reads such a file as WSDL 1.1, so accord does too.
+    qualifyWsdl11(root);
+    unqualified = true;
+  }
+  if (root.namespaceURI === NS.wsdl11 && root.localName === 'definitions') kind = 'wsdl11';
   else if (ns === NS.wsdl20 && root.localName === 'description') kind = 'wsdl20';
   else if (ns === NS.xsd && root.localName === 'schema') kind = 'xsd';
   else {
@@ -173,7 +187,22 @@ function readDoc(file: string, shown = file): LoadedDoc {
       { file, line: lineOf(root) },
     );
   }
-  return { file: path, doc, root, kind };
+  return unqualified ? { file: path, doc, root, kind, unqualified } : { file: path, doc, root, kind };
+}
+
+/**
+ * Puts the WSDL 1.1 elements of a document that left out the WSDL namespace
+ * into it: the root and every element in no namespace below it, not looking
+ * inside namespaced elements (an inline schema, a SOAP binding element).
+ */
+function qualifyWsdl11(root: Element): void {
+  const stack: Element[] = [root];
+  while (stack.length) {
+    const el = stack.pop()!;
+    // xmldom keeps the namespace as a plain property; nothing else in the DOM depends on it.
+    (el as { namespaceURI: string | null }).namespaceURI = NS.wsdl11;
+    for (const k of kids(el)) if (!k.namespaceURI) stack.push(k);
+  }
 }
 
 /** A UTF-16 byte order mark, or `<` as UTF-16 without one (XML 1.0 appendix F). */

@@ -112,6 +112,15 @@ export function buildSchemaSet(wsdlFile: string): SchemaSet {
       addTop(root.getAttribute('targetNamespace') ?? '', file);
       return;
     }
+    // A WSDL 1.1 file without its namespace (PHP SoapServer writes such files): read as WSDL 1.1, as accord does.
+    if (!root.namespaceURI && root.localName === 'definitions') {
+      const stack = [root];
+      while (stack.length) {
+        const el = stack.pop()!;
+        (el as { namespaceURI: string | null }).namespaceURI = WSDL11;
+        stack.push(...children(el).filter((k) => !k.namespaceURI));
+      }
+    }
     wsdls.push({ file, doc });
     let n = 0;
     for (const types of [...children(root, WSDL11, 'types'), ...children(root, WSDL20, 'types')]) {
@@ -170,6 +179,16 @@ export function buildSchemaSet(wsdlFile: string): SchemaSet {
     if (list.some((f) => !f.includes('.schema') && !f.includes('.rpc-'))) notes.add(`namespace ${ns || '(none)'}: ${list.length} schema documents, loaded through one hub`);
   }
   for (const [file, schema] of docs) {
+    // rpc/encoded WSDLs (PHP SoapServer among them) refer to soapenc:Array without importing its namespace,
+    // which XSD requires and every SOAP toolkit lets pass: the import is added so the rest can be checked.
+    for (const ns of [SOAP_ENC_11, SOAP_ENC_12]) {
+      const imported = children(schema, XS, 'import').some((i) => i.getAttribute('namespace') === ns);
+      if (imported || schema.getAttribute('targetNamespace') === ns || !tops.has(ns) || !refersTo(schema, ns)) continue;
+      const imp = schema.ownerDocument!.createElementNS(XS, 'xs:import');
+      imp.setAttribute('namespace', ns);
+      schema.insertBefore(imp, schema.firstChild);
+      notes.add(`${path.basename(file)}: refers to ${ns} without importing it; the import is added`);
+    }
     for (const imp of children(schema, XS, 'import')) {
       const t = target.get(imp.getAttribute('namespace') ?? '');
       if (t) imp.setAttribute('schemaLocation', t);

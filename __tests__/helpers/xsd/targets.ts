@@ -1,3 +1,4 @@
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { WSDL_CORPUS, hasCorpus, wsdlCorpus } from '../corpus';
 
@@ -15,6 +16,7 @@ const OWN = [
   path.join(FIXTURES, 'wsdl', 'soap-headers', 'login20.wsdl'),
   path.join(FIXTURES, 'wsdl', 'rpc-encoded', 'quotes.wsdl'),
   path.join(FIXTURES, 'wsdl', 'transport', 'upload.wsdl'),
+  path.join(FIXTURES, 'wsdl', 'lenient', 'no-namespace.wsdl'),
 ];
 
 export interface Target {
@@ -35,4 +37,20 @@ export function corpusTargets(): Target[] {
 export function wsdlTargets(): { targets: Target[]; corpusMissing?: string } {
   const corpus = corpusTargets();
   return { targets: [...corpus, ...ownTargets()], corpusMissing: corpus.length ? undefined : WSDL_CORPUS };
+}
+
+/**
+ * Every `<name>/*.wsdl` under `dir` (a folder of WSDLs kept outside the clone,
+ * e.g. real-world ones not seen before), named `<name>/<file>`.
+ */
+export function dirTargets(dir: string): Target[] {
+  const targets: Target[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const folder = path.join(dir, name);
+    if (!statSync(folder).isDirectory()) continue;
+    for (const file of readdirSync(folder).sort()) {
+      if (file.endsWith('.wsdl')) targets.push({ name: `${name}/${file}`, file: path.join(folder, file) });
+    }
+  }
+  return targets;
 }

@@ -1,0 +1,32 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseContract, testCases } from '../../src/contract/load';
+import { AccordError } from '../../src/errors';
+import { importWsdl } from '../../src/wsdl';
+import { WSDL_FIXTURES } from './fixtures';
+
+/**
+ * WSDLs real services publish that bend WSDL 1.1 the way every SOAP toolkit
+ * forgives (found measuring real-world WSDLs accord had not seen).
+ */
+const NO_NAMESPACE = path.join(WSDL_FIXTURES, 'lenient', 'no-namespace.wsdl');
+
+describe('a WSDL 1.1 document whose elements carry no namespace', () => {
+  test('imports as WSDL 1.1, and the summary says it was read leniently', () => {
+    const { text, summary } = importWsdl(NO_NAMESPACE);
+    expect(summary.notes).toContainEqual(expect.stringMatching(/^no-namespace\.wsdl: its WSDL elements .* carry no namespace; read as WSDL 1\.1/));
+    const contract = parseContract(text, 'points.spec');
+    expect(testCases(contract).map((t) => t.name)).toEqual(['getPoints']);
+    expect(text).toMatch(/<tns:getPoints soapenv:encodingStyle\.opt="http:\/\/schemas\.xmlsoap\.org\/soap\/encoding\/">\s*<owner>\(string\)<\/owner>/);
+    expect(text).toContain('When POST /points/');
+  });
+
+  test('a root <definitions> in some other namespace is still not a WSDL, and the message names that namespace', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'accord-lenient-'));
+    const file = path.join(dir, 'other.wsdl');
+    writeFileSync(file, readFileSync(NO_NAMESPACE, 'utf8').replace('<definitions name="points"', '<definitions xmlns="urn:not-wsdl" name="points"'));
+    expect(() => importWsdl(file)).toThrow(AccordError);
+    expect(() => importWsdl(file)).toThrow(/not a WSDL: the root element is <definitions> in namespace urn:not-wsdl/);
+  });
+});
