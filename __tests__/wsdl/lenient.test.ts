@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseContract, testCases } from '../../src/contract/load';
 import { AccordError } from '../../src/errors';
+import { runCase } from '../../src/runner/run-case';
+import { startStub } from '../../src/stub';
 import { importWsdl } from '../../src/wsdl';
 import { WSDL_FIXTURES } from './fixtures';
 
@@ -11,6 +13,7 @@ import { WSDL_FIXTURES } from './fixtures';
  * forgives (found measuring real-world WSDLs accord had not seen).
  */
 const NO_NAMESPACE = path.join(WSDL_FIXTURES, 'lenient', 'no-namespace.wsdl');
+const MISSING_HEADER = path.join(WSDL_FIXTURES, 'lenient', 'missing-header.wsdl');
 
 describe('a WSDL 1.1 document whose elements carry no namespace', () => {
   test('imports as WSDL 1.1, and the summary says it was read leniently', () => {
@@ -28,5 +31,27 @@ describe('a WSDL 1.1 document whose elements carry no namespace', () => {
     writeFileSync(file, readFileSync(NO_NAMESPACE, 'utf8').replace('<definitions name="points"', '<definitions xmlns="urn:not-wsdl" name="points"'));
     expect(() => importWsdl(file)).toThrow(AccordError);
     expect(() => importWsdl(file)).toThrow(/not a WSDL: the root element is <definitions> in namespace urn:not-wsdl/);
+  });
+});
+
+describe('an element whose declaration is missing (a trimmed WSDL, a schema not exported)', () => {
+  const { text, summary } = importWsdl(MISSING_HEADER);
+
+  test('an optional header part stays optional: tests never send a made-up session header, the stub takes a request without it', async () => {
+    expect(summary.notes).toContain('element {urn:accord:lenient:meta}SessionHeader not found: marked (anything)');
+    expect(text).toContain('<soapenv:Header specmatic_occurs="optional">\n        <tns:SessionHeader specmatic_occurs="optional">(anything)</tns:SessionHeader>');
+    const [tc] = testCases(parseContract(text, 'meta.spec'));
+    const stub = await startStub({ contracts: parseContract(text, 'meta.spec'), port: 0, log: () => undefined });
+    try {
+      const r = await runCase(tc, { baseUrl: stub.url, seed: 0 });
+      expect(r.request?.body).not.toContain('SessionHeader');
+      expect(r.response?.status).toBe(200);
+    } finally {
+      await stub.close();
+    }
+  });
+
+  test('an element ref with minOccurs="0" stays optional', () => {
+    expect(text).toContain('<tns:Options specmatic_occurs="optional">(anything)</tns:Options>');
   });
 });

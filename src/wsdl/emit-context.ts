@@ -95,7 +95,7 @@ export interface EmitContext {
   schemaTns(el: Element): string;
   guard(key: string, f: () => Content): Content;
   elementNode(el: Element, decl: Decl | undefined, occurs: Occurs, top?: boolean): Child;
-  unresolvedNode(name: string, q: QName, what: string): Child;
+  unresolvedNode(name: string, q: QName, what: string, occurs?: Occurs): Child;
   finish(name: string, typeRef: string | undefined, content: Content, occurs: Occurs, nillable: boolean): Child;
   namedComplexType(q: QName): string | undefined;
   contentOfType(q: QName, hint: string): Content;

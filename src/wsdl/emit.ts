@@ -82,7 +82,7 @@ export class Emitter implements EmitContext {
   /** The node for a global element (a document/literal part). */
   globalElement(q: QName, occurs: Occurs = ONCE): Child[] {
     const decl = this.index.find('element', q);
-    if (!decl) return [this.unresolvedNode(qualified(this.prefixes.for(q.ns), q.local), q, 'element')];
+    if (!decl) return [this.unresolvedNode(qualified(this.prefixes.for(q.ns), q.local), q, 'element', occurs)];
     return [this.elementNode(decl.el, decl, occurs, true)];
   }
 
@@ -98,10 +98,11 @@ export class Emitter implements EmitContext {
     return comment(`${quoted(local).replace(/--/g, '- -')} left out: not a legal XML name`);
   }
 
-  unresolvedNode(name: string, q: QName, what: string): Child {
+  /** An element whose declaration is missing: `(anything)`, keeping the bounds of the place it stands in (an optional header stays optional). */
+  unresolvedNode(name: string, q: QName, what: string, occurs: Occurs = ONCE): Child {
     if (!isXmlName(q.local)) return this.illegalName(q.local);
     this.note(`${what} {${q.ns}}${q.local} not found${this.index.hasNamespace(q.ns) ? '' : ' (its schema was not loaded)'}: marked (anything)`);
-    return element(name, { text: this.anything() });
+    return this.finish(name, undefined, { attrs: [], children: [], text: this.anything() }, occurs, false);
   }
 
   // ---------- elements ----------

@@ -166,7 +166,7 @@ function normalised(list: string): string {
  */
 function elementRef(e: EmitContext, q: QName, occurs: Occurs): Child[] {
   const decl = e.index.find('element', q);
-  if (!decl) return [e.unresolvedNode(qualified(e.prefixFor(q.ns), q.local), q, 'element')];
+  if (!decl) return [e.unresolvedNode(qualified(e.prefixFor(q.ns), q.local), q, 'element', occurs)];
   const members = substitutionMembers(e, decl);
   if (members.length === 0) return [e.elementNode(decl.el, decl, occurs)];
   const alts = [...(attr(decl.el, 'abstract') === 'true' ? [] : [decl]), ...members];
