@@ -32,10 +32,25 @@ export function dispatch(table: RouteTable, req: HttpRequest, segments: string[]
   // HEAD is GET without the body (RFC 9110) unless a contract says otherwise; Node drops the body.
   if (method === 'HEAD' && !table.literal.has('HEAD') && !table.parameterised.has('HEAD')) method = 'GET';
   const asked = method === req.method ? req : { ...req, method };
+  const literal = table.literal.get(method)?.get(literalKey(segments)) ?? NONE;
+  const all = candidates(table, method, segments, literal);
+  const narrowed = table.bodyIndex.get(literal)?.candidates(body);
+  if (narrowed) {
+    // Only routes the body may match (route-index.ts); when none of them does, every route is compared for the report.
+    const routes = all === literal ? narrowed : [...narrowed, ...all.slice(literal.length)];
+    const outcome = pick(routes, asked, body, segments);
+    if (outcome.kind === 'matched') return outcome;
+  }
+  const outcome = pick(all, asked, body, segments);
+  if (outcome.kind === 'matched' || outcome.attempts.length > 0) return outcome;
+  return { kind: 'unknown-path', allowed: allowedMethods(table, segments) };
+}
+
+/** The first route that matches (or a later one with an example for exactly this request); else every route's mismatches. */
+function pick(routes: readonly Route[], asked: HttpRequest, body: ParsedBody, segments: string[]): Extract<Outcome, { kind: 'matched' | 'no-match' }> {
   const attempts: Attempt[] = [];
   let skipped: Route[] | undefined;
   let first: Route | undefined;
-  const routes = candidates(table, method, segments);
   for (let i = 0; i < routes.length; i++) {
     const route = routes[i];
     // Once a scenario has matched, only later ones with examples are still of interest (see below).
@@ -63,8 +78,7 @@ export function dispatch(table: RouteTable, req: HttpRequest, segments: string[]
   if (first) return { kind: 'matched', route: first };
   // Only now, for the report, are the skipped scenarios compared in full.
   for (const route of skipped ?? []) attempts.push({ route, mismatches: matchRequest(route.scenario, asked, body, segments, COMPARED_MISMATCHES).mismatches });
-  if (attempts.length > 0) return { kind: 'no-match', attempts };
-  return { kind: 'unknown-path', allowed: allowedMethods(table, segments) };
+  return { kind: 'no-match', attempts };
 }
 
 const NONE: readonly Route[] = [];
@@ -80,8 +94,7 @@ function laterExamples(routes: readonly Route[], i: number): boolean {
   return false;
 }
 
-function candidates(table: RouteTable, method: string, segments: string[]): readonly Route[] {
-  const literal = table.literal.get(method)?.get(literalKey(segments)) ?? NONE;
+function candidates(table: RouteTable, method: string, segments: string[], literal: readonly Route[]): readonly Route[] {
   const parameterised = table.parameterised.get(method);
   if (!parameterised) return literal;
   // Literal paths first: `/pets/search` is more specific than `/pets/(id:string)`.

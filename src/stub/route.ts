@@ -3,6 +3,7 @@ import type { BodyKind } from '../pattern/generate';
 import type { Random } from '../pattern/random';
 import type { FixedExample } from './example-files';
 import type { RequiredNode } from './prefilter';
+import type { BodyIndex } from './route-index';
 import type { XmlTemplate } from './template';
 
 /** A scenario as the stub serves it, and the table the stub looks routes up in (built by routes.ts). */
@@ -43,6 +44,8 @@ export interface RouteTable {
   notServed: NotServed[];
   /** method → literal path → routes, in contract order. */
   literal: Map<string, Map<string, Route[]>>;
+  /** The literal path groups worth indexing by body (route-index.ts), built with the table. */
+  bodyIndex: Map<readonly Route[], BodyIndex>;
   /** method → routes whose path has typed parameters. */
   parameterised: Map<string, Route[]>;
 }

@@ -10,6 +10,7 @@ import { narrowToRow } from './examples';
 import { requiredNodes } from './prefilter';
 import type { Route, RouteTable } from './route';
 import { respond } from './respond';
+import { BodyIndex } from './route-index';
 import { compileXmlTemplate, type XmlTemplate } from './template';
 
 /**
@@ -19,7 +20,7 @@ import { compileXmlTemplate, type XmlTemplate } from './template';
  */
 
 export function buildRoutes(contracts: readonly Contract[]): RouteTable {
-  const table: RouteTable = { routes: [], notServed: [], literal: new Map(), parameterised: new Map() };
+  const table: RouteTable = { routes: [], notServed: [], literal: new Map(), parameterised: new Map(), bodyIndex: new Map() };
   const errors: AccordError[] = [];
   for (const contract of contracts) {
     const fixed = loadExampleFiles(contract, errors);
@@ -44,6 +45,12 @@ export function buildRoutes(contracts: readonly Contract[]): RouteTable {
       } else {
         getOrSet(table.parameterised, route.method, () => []).push(route);
       }
+    }
+  }
+  for (const byPath of table.literal.values()) {
+    for (const routes of byPath.values()) {
+      const index = BodyIndex.of(routes);
+      if (index) table.bodyIndex.set(routes, index);
     }
   }
   if (errors.length === 1) throw errors[0];
