@@ -1,7 +1,7 @@
 import { AccordError } from '../errors';
 import type { ParsedBody } from '../http/body';
 import type { RequiredNode } from './prefilter';
-import type { Route } from './route';
+import type { BodyNarrowing, Route } from './route';
 
 /**
  * The routes of one endpoint filed by a node their request body must have, so that a request
@@ -19,7 +19,7 @@ import type { Route } from './route';
  * (mayMatch) for that request, so it is never the one that answers. Only which routes are
  * compared in full changes; dispatch still compares every route when none matches, for the report.
  */
-export class BodyIndex {
+export class BodyIndex implements BodyNarrowing {
   private constructor(
     private readonly filed: Map<string, Route[]>,
     /** Routes with no required node: candidates for every request. */

@@ -1,9 +1,9 @@
 import type { ExampleRow, Scenario } from '../contract/model';
+import type { ParsedBody } from '../http/body';
 import type { BodyKind } from '../pattern/generate';
 import type { Random } from '../pattern/random';
 import type { FixedExample } from './example-files';
 import type { RequiredNode } from './prefilter';
-import type { BodyIndex } from './route-index';
 import type { XmlTemplate } from './template';
 
 /** A scenario as the stub serves it, and the table the stub looks routes up in (built by routes.ts). */
@@ -45,7 +45,12 @@ export interface RouteTable {
   /** method → literal path → routes, in contract order. */
   literal: Map<string, Map<string, Route[]>>;
   /** The literal path groups worth indexing by body (route-index.ts), built with the table. */
-  bodyIndex: Map<readonly Route[], BodyIndex>;
+  bodyIndex: Map<readonly Route[], BodyNarrowing>;
   /** method → routes whose path has typed parameters. */
   parameterised: Map<string, Route[]>;
+}
+
+/** The routes of a path a request's body may match, in contract order; undefined: all of them (built by route-index.ts). */
+export interface BodyNarrowing {
+  candidates(body: ParsedBody): readonly Route[] | undefined;
 }
