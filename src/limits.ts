@@ -63,4 +63,4 @@ export const XSD_PATTERN_LIMITS = { sourceChars: 4096, nesting: 32, repeat: 1000
  * of each request body kept there (the rest is cut, and the entry says so), and expectations
  * registered at once.
  */
-export const STUB_LIMITS = { journalEntries: 1000, journalBodyChars: 16 * 1024, expectations: 10_000 } as const;
+export const STUB_LIMITS = { journalEntries: 1000, journalBodyChars: 16 * 1024, expectations: 10_000, memoEntries: 1000, memoBodyChars: 4 * 1024 } as const;

@@ -11,7 +11,7 @@ import type { HttpRequest, HttpResponse } from '../http/message';
 import { printable } from '../printable';
 import { loadContracts, type ContractSource } from './contracts';
 import { allowOrigin, answerPreflight, isPreflight } from './cors';
-import { dispatch, type Outcome } from './dispatch';
+import type { Outcome } from './dispatch';
 import { noMatchReport, unknownPathReport } from './report';
 import { answerMalformedRequests } from './malformed';
 import { fixedResponse, respond } from './respond';
@@ -295,7 +295,7 @@ function answer(state: StubState, table: RouteTable, req: IncomingMessage, res: 
       });
       deliver(res, r, delayOf(taken.delay ?? o.delay), taken.fault);
     } else {
-      outcome = dispatch(table, request, segments, body);
+      outcome = state.memoFor(table).dispatch(request, req.url ?? '/', segments, body);
       if (outcome.kind === 'matched' && o.strict && !outcome.row && !outcome.fixed) {
         const report = strictReport(requestLine, outcome.route);
         state.journal.record(request, { status: 400, answeredBy: 'none', scenario: refOf(outcome.route.scenario), report });
