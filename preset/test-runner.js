@@ -2,11 +2,13 @@
 const { createRequire } = require('node:module');
 const path = require('node:path');
 const { attachWipVerdicts } = require('../dist/runner/wip.js');
+const { withFileStores } = require('../dist/runner/file-stores.js');
 
 /**
  * Jest's own runner (jest-circus, the app's copy as Jest itself would load it), then each
  * @WIP verdict the file recorded copied onto its skipped test, where `--json` and
- * jest-junit read it (see src/runner/wip.ts).
+ * jest-junit read it (see src/runner/wip.ts). The file's own async storages are
+ * disabled when it is done (src/runner/file-stores.ts).
  */
 function circus(rootDir) {
   let runner;
@@ -19,7 +21,8 @@ function circus(rootDir) {
 }
 
 module.exports = async function accordTestRunner(globalConfig, config, environment, runtime, testPath, sendMessageToJest) {
-  const result = await circus(config.rootDir)(globalConfig, config, environment, runtime, testPath, sendMessageToJest);
+  const run = circus(config.rootDir);
+  const result = await withFileStores(() => run(globalConfig, config, environment, runtime, testPath, sendMessageToJest));
   attachWipVerdicts(result, environment.global);
   return result;
 };
