@@ -11,7 +11,14 @@ export class ParsedBody {
   private xml?: XmlElement | AccordError;
   private json?: { value: unknown } | AccordError;
 
-  constructor(readonly text: string) {}
+  /** `known`: the body already parsed by the caller from this same text (a log's decoded message), kept instead of parsed again. */
+  constructor(
+    readonly text: string,
+    known?: { xml?: XmlElement; json?: unknown },
+  ) {
+    if (known?.xml) this.xml = known.xml;
+    if (known && 'json' in known) this.json = { value: known.json };
+  }
 
   asXml(): XmlElement | AccordError {
     if (this.xml === undefined) {

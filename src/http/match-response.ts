@@ -7,7 +7,7 @@ import { matchBody } from './match-body';
 import type { HttpResponse } from './message';
 
 /** Every way a response differs from what the scenario promises. */
-export function matchResponse(s: Scenario, res: HttpResponse): Mismatch[] {
+export function matchResponse(s: Scenario, res: HttpResponse, parsed: ParsedBody = new ParsedBody(res.body)): Mismatch[] {
   if (res.status !== s.response.status) {
     // The body of an unexpected status is some other document; comparing it field by field only adds noise.
     return [{ path: WHERE.responseStatus, expected: String(s.response.status), actual: String(res.status) }];
@@ -22,7 +22,7 @@ export function matchResponse(s: Scenario, res: HttpResponse): Mismatch[] {
     }
     append(out, matchText(h.pattern, value, s.scope, path));
   }
-  const body = matchBody(s.response.body, new ParsedBody(res.body), s.scope, WHERE.responseBody);
+  const body = matchBody(s.response.body, parsed, s.scope, WHERE.responseBody);
   // A binary answer (gzip, an image) is described by its bytes, not as text full of replacement characters.
   if (res.binary) for (const m of body) if (m.path === WHERE.responseBody) m.actual = hexPreview(res.binary);
   return append(out, body);
