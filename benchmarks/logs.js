@@ -37,11 +37,18 @@ async function main() {
     if (r.status !== 0) throw new Error(`child failed: ${r.status}`);
     const result = JSON.parse(r.stdout.trim().split('\n').pop());
     const mbps = (s) => (size / 1048576 / (s / 1000)).toFixed(1);
-    console.log(`saxes alone on the log's ${result.docs} XML documents (the floor): ${result.saxesMs} ms (${mbps(result.saxesMs)} MB/s of log)`);
-    console.log(`import:  ${result.importMs} ms (${mbps(result.importMs)} MB/s), ${result.exchanges} pairs, ${result.scenarios} scenarios, ${result.problems} problems`);
-    console.log(`verify:  ${result.verifyMs} ms (${mbps(result.verifyMs)} MB/s), ${result.unmatched} calls not matching`);
-    console.log(`note import / saxes floor: ${(result.importMs / result.saxesMs).toFixed(2)}; verify / saxes floor: ${(result.verifyMs / result.saxesMs).toFixed(2)}`);
-    console.log(`${result.peakRssMb < TARGET_RSS_MB ? 'ok  ' : 'MISS'} peak RSS of the import and verify ${result.peakRssMb} MB < ${TARGET_RSS_MB} MB`);
+    console.log(`saxes alone on the log's ${result.docs} XML documents (the floor): ${result.saxesMs} ms, CPU ${result.saxesCpuMs} ms (${mbps(result.saxesMs)} MB/s of log)`);
+    console.log(
+      `import:  ${result.importMs} ms, CPU ${result.importCpuMs} ms (${mbps(result.importMs)} MB/s), ${result.exchanges} pairs, ${result.scenarios} scenarios, ${result.problems} problems`,
+    );
+    console.log(`verify:  ${result.verifyMs} ms, CPU ${result.verifyCpuMs} ms (${mbps(result.verifyMs)} MB/s), ${result.unmatched} calls not matching`);
+    // The issue sets no number for "close to the floor": each pass is reported as a multiple of it, wall clock and CPU time.
+    const ratio = (a, b) => (a / b).toFixed(2);
+    console.log(`note import / saxes floor: ${ratio(result.importMs, result.saxesMs)} x (CPU time ${ratio(result.importCpuMs, result.saxesCpuMs)} x)`);
+    console.log(`note verify / saxes floor: ${ratio(result.verifyMs, result.saxesMs)} x (CPU time ${ratio(result.verifyCpuMs, result.saxesCpuMs)} x)`);
+    console.log(
+      `${result.peakRssMb < TARGET_RSS_MB ? 'ok  ' : 'MISS'} peak RSS of the import and verify ${result.peakRssMb} MB < ${TARGET_RSS_MB} MB: ${(result.peakRssMb / TARGET_RSS_MB).toFixed(2)} x the limit`,
+    );
     if (result.peakRssMb >= TARGET_RSS_MB || result.unmatched > 0 || result.problems > 0) process.exitCode = 1;
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -56,6 +63,7 @@ async function main() {
 function saxesFloor(bytes) {
   const { SaxesParser } = require('saxes');
   let ns = 0n;
+  let cpuUs = 0;
   let docs = 0;
   for (let i = 0, written = 0; written < bytes; i++) {
     const kind = i % 4;
@@ -65,6 +73,7 @@ function saxesFloor(bytes) {
     // A Spring-WS pair logs the request twice (received, and again beside the response).
     if (kind === 1) envelopes.push(envelopes[0]);
     const t = process.hrtime.bigint();
+    const c = process.cpuUsage();
     for (const xml of envelopes) {
       const parser = new SaxesParser({ xmlns: true });
       parser.on('error', (e) => {
@@ -73,28 +82,37 @@ function saxesFloor(bytes) {
       parser.write(xml).close();
       docs++;
     }
+    const used = process.cpuUsage(c);
+    cpuUs += used.user + used.system;
     ns += process.hrtime.bigint() - t;
   }
-  return { saxesMs: Math.round(Number(ns) / 1e6), docs };
+  return { saxesMs: Math.round(Number(ns) / 1e6), saxesCpuMs: Math.round(cpuUs / 1000), docs };
 }
 
 async function child(file) {
   const logs = require('../dist/logs');
-  const { saxesMs, docs } = saxesFloor(statSync(file).size);
+  const { saxesMs, saxesCpuMs, docs } = saxesFloor(statSync(file).size);
   const t0 = process.hrtime.bigint();
+  const c0 = process.cpuUsage();
   const { contract, report } = await logs.importLogs([file]);
   const importMs = ms(t0);
+  const importCpuMs = cpuMs(c0);
   const parsed = logs.parseGenerated(contract, 'big.spec');
   const t1 = process.hrtime.bigint();
+  const c1 = process.cpuUsage();
   const bad = await logs.verifyLogs(parsed, [file]);
   const verifyMs = ms(t1);
+  const verifyCpuMs = cpuMs(c1);
   const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
   console.log(
     JSON.stringify({
       saxesMs,
+      saxesCpuMs,
       docs,
       importMs,
+      importCpuMs,
       verifyMs,
+      verifyCpuMs,
       exchanges: report.exchanges,
       scenarios: report.scenarios,
       problems: report.problems.length,
@@ -195,6 +213,12 @@ function noise(i) {
   return `${ts(i)} INFO  [scheduling-1] com.example.jobs.CleanupJob - removed ${i % 97} expired sessions; cache size ${i % 1013}, heap ${(i % 512) + 256} MB, next run in 60 s\n`.repeat(
     3,
   );
+}
+
+/** CPU time of this process since `c0` (process.cpuUsage()), in ms: on a shared machine it says more than the wall clock. */
+function cpuMs(c0) {
+  const c = process.cpuUsage(c0);
+  return Math.round((c.user + c.system) / 1000);
 }
 
 function ms(t0) {
