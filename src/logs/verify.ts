@@ -32,7 +32,7 @@ export interface ExchangeCheck {
 
 /**
  * A logged body as the matchers read it, holding the tree decoding made: parsing every body again
- * was a third of the check pass. Decoding read the body trimmed, so a body with blank space around
+ * repeated the largest part of the work. Decoding read the body trimmed, so a body with blank space around
  * it (where an XML declaration after it would not parse as is) is left to be parsed as it is.
  */
 function parsedBody(m: DecodedMessage): ParsedBody {

@@ -4,7 +4,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * Jest's circus (30) makes an AsyncLocalStorage in each test file's sandbox, enters it for every
  * test, and never disables it. On Node 20 and 22 an enabled storage stays on a process-wide list
  * that the creation of every promise, timer and tick walks, so in a worker that has run n files
- * each of those costs n callbacks: over 50 files in one worker that was a fifth of the run's CPU
+ * each of those costs n callbacks: over 50 files in one worker that was about 1 s of a 6-8 s run
  * (issue 14). A storage first entered while a file runs belongs to that file's module registry,
  * which Jest drops when the file is done; the preset's test runner disables such storages then.
  * A storage entered before (by the worker, a reporter) is never touched, and a disabled one that
