@@ -98,3 +98,21 @@ withCorpus('wsdl-corpus', 'WSDL corpus imports (../shared/wsdl-corpus): import â
     roundTrip(text, `${file}.spec`);
   });
 });
+
+test('node placeholders with bounds other than ? and * print and read back with the same bounds', () => {
+  const text = `Feature: bounds
+
+  Background:
+    Given type Item <item>(number)</item>
+
+  Scenario: bounds
+    Given type Order <order>(Item{2..5})(Item{1..*})(Item{3})(Item?)(Item*)</order>
+    When POST /orders
+    And request-body (Order)
+    Then status 200
+`;
+  const first = parseContract(text, 'bounds.spec');
+  const printed = printContract(printableContract(first));
+  expect(printed).toContain('(Item{2..5})(Item{1..*})(Item{3})(Item?)(Item*)');
+  roundTrip(text, 'bounds.spec');
+});

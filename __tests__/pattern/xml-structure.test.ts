@@ -144,3 +144,25 @@ describe('wildcards (<specmatic_any/>, specmatic_any_attribute)', () => {
     expect(check('<r id="(number)">(string)</r>', '<r id="1" extra="2">a</r>')).not.toEqual([]);
   });
 });
+
+describe('node placeholders with bounds: (Item{2..5}), (Item{1..*}), (Item{3})', () => {
+  const withItem: Scope = { types: new Map([['Item', xmlPatternFromText('<item>(number)</item>')]]) };
+  const checkIn = (contract: string, actual: string) => matchXml(xmlPatternFromText(contract), parseXml(actual), withItem).map(formatMismatch);
+  const items = (n: number) => `<r>${'<item>1</item>'.repeat(n)}</r>`;
+
+  it('reads the bounds and matches by them', () => {
+    expect(xmlPatternFromText('<r>(Item{2..5})</r>').content).toEqual([{ kind: 'xml-ref', name: 'Item', occurs: { min: 2, max: 5 } }]);
+    expect(xmlPatternFromText('<r>(Item{1..*})(Item{3})</r>').content.map((c) => c.kind === 'xml-ref' && c.occurs)).toEqual([
+      { min: 1, max: Infinity },
+      { min: 3, max: 3 },
+    ]);
+    expect(checkIn('<r>(Item{2..5})</r>', items(1))).not.toEqual([]);
+    expect(checkIn('<r>(Item{2..5})</r>', items(2))).toEqual([]);
+    expect(checkIn('<r>(Item{2..5})</r>', items(5))).toEqual([]);
+    expect(checkIn('<r>(Item{2..5})</r>', items(6))).not.toEqual([]);
+  });
+
+  it('refuses bounds that mean nothing, naming the syntax', () => {
+    for (const bad of ['(Item{})', '(Item{5..2})', '(Item{lots})', '(Item{0})']) expect(() => xmlPatternFromText(`<r>${bad}</r>`)).toThrow(/\(Item\{2\.\.5\}\)/);
+  });
+});

@@ -5,6 +5,11 @@ import type { Pattern, XmlContent } from './types';
 
 const NAME = /^[A-Za-z_][\w.-]*$/;
 
+/** A name a contract can give a type: `Pet`, `ns1_Item`, `a.b-c`. */
+export function isTypeName(s: string): boolean {
+  return NAME.test(s);
+}
+
 export function isPlaceholder(text: string): boolean {
   const t = text.trim();
   if (t.length < 3 || !t.startsWith('(') || !t.endsWith(')')) return false;

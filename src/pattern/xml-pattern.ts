@@ -2,8 +2,8 @@ import { AccordError } from '../errors';
 import { parseXml } from '../xml/parse';
 import { isNamespaceDeclaration, type XmlElement } from '../xml/tree';
 import { isOnce, MULTIPLE, ONCE, OPTIONAL, parseOccurs } from './occurs';
-import { parsePlaceholder } from './placeholder';
-import type { Occurs, Pattern, XmlAttributePattern, XmlChoicePattern, XmlContent, XmlElementPattern, XmlWildcardPattern } from './types';
+import { isTypeName, parsePlaceholder } from './placeholder';
+import type { Occurs, Pattern, XmlAttributePattern, XmlChoicePattern, XmlContent, XmlElementPattern, XmlRefContent, XmlWildcardPattern } from './types';
 
 /** Control attributes written by Specmatic's importer (and Qontract's before it); never data. */
 const CONTROL = /^(specmatic|qontract)_(occurs|nillable|type)$/;
@@ -167,6 +167,8 @@ function textContents(text: string, el: XmlElement): XmlContent[] {
 }
 
 function textContent(text: string, el: XmlElement): XmlContent {
+  const bounded = boundedRef(text, el);
+  if (bounded) return bounded;
   let placeholder: Pattern | undefined;
   try {
     placeholder = parsePlaceholder(text);
@@ -176,6 +178,22 @@ function textContent(text: string, el: XmlElement): XmlContent {
   }
   if (!placeholder) return { kind: 'xml-text', pattern: { kind: 'literal', value: text } };
   return xmlContentOf(placeholder);
+}
+
+/**
+ * `(Item{2..5})`, `(Item{3})`, `(Item{1..*})`: a node type with bounds other than `?` and `*`,
+ * in `specmatic_occurs`'s syntax between the braces. Undefined when the text is not of that form.
+ */
+function boundedRef(text: string, el: XmlElement): XmlRefContent | undefined {
+  const t = text.trim();
+  const open = t.indexOf('{');
+  if (!t.startsWith('(') || !t.endsWith('})') || open < 0) return undefined;
+  const name = t.slice(1, open).trim();
+  if (!isTypeName(name)) return undefined;
+  const bounds = t.slice(open + 1, -2);
+  const o = parseOccurs(bounds);
+  if (!o) throw structureError(el, `"${t}" in <${el.name}>: expected bounds such as (${name}{2..5}), (${name}{1..*}) or (${name}{3})`);
+  return { kind: 'xml-ref', name, occurs: o };
 }
 
 /** A pattern written as element content, as the parser reads it: a ref (possibly repeated or optional) stands for nodes, anything else for the text. */

@@ -177,7 +177,7 @@ function nodeLines(c: NodeContent, indent: string): string[] {
 }
 
 function contentText(c: TextContent, el: XmlElementPattern): string {
-  if (c.kind === 'xml-ref') return `(${c.name}${refSuffix(c.occurs, c.name)})`;
+  if (c.kind === 'xml-ref') return `(${c.name}${refSuffix(c.occurs)})`;
   const ph = placeholderText(c.pattern);
   if (ph !== undefined) return ph;
   const v = valueText(c.pattern, `text of <${el.name}>`);
@@ -186,13 +186,13 @@ function contentText(c: TextContent, el: XmlElementPattern): string {
   return escapeText(v);
 }
 
-/** `(T)`, `(T?)`, `(T*)`: the only bounds a node placeholder can say (an element with specmatic_occurs says any). */
-function refSuffix(o: Occurs, name: string): string {
+/** `(T)`, `(T?)`, `(T*)`, and other bounds in specmatic_occurs's syntax: `(T{2..5})`, `(T{1..*})`, `(T{3})`. */
+function refSuffix(o: Occurs): string {
   const text = occursText(o);
   if (text === undefined) return '';
   if (text === 'optional') return '?';
   if (text === 'multiple') return '*';
-  return unprintable(`(${name}) occurring ${text} times as element content (write it as an element with specmatic_occurs)`);
+  return `{${text}}`;
 }
 
 /** An attribute value kept on one line: line breaks and tabs as character references. */
