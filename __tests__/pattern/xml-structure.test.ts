@@ -166,3 +166,46 @@ describe('node placeholders with bounds: (Item{2..5}), (Item{1..*}), (Item{3})',
     for (const bad of ['(Item{})', '(Item{5..2})', '(Item{lots})', '(Item{0})']) expect(() => xmlPatternFromText(`<r>${bad}</r>`)).toThrow(/\(Item\{2\.\.5\}\)/);
   });
 });
+
+describe('derived types written by hand: specmatic_derived and specmatic_abstract', () => {
+  const types: Scope = {
+    types: new Map([
+      ['Pet', xmlPatternFromText('<SPECMATIC_TYPE specmatic_abstract="true" specmatic_derived="p:Dog p:Cat=Kitty"><name>(string)</name></SPECMATIC_TYPE>')],
+      ['Dog', xmlPatternFromText('<SPECMATIC_TYPE><name>(string)</name><barks>(boolean)</barks></SPECMATIC_TYPE>')],
+      ['Kitty', xmlPatternFromText('<SPECMATIC_TYPE lives="(int)"><name>(string)</name></SPECMATIC_TYPE>')],
+    ]),
+  };
+  const contract = '<r><pet specmatic_type="Pet" specmatic_occurs="1..*"/></r>';
+  const checkIn = (actual: string) => matchXml(xmlPatternFromText(contract), parseXml(actual), types).map(formatMismatch);
+  const X = 'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:p="urn:p"';
+
+  it('reads each derived type, its xsi:type name and its contract type', () => {
+    expect(types.types.get('Pet')).toMatchObject({
+      abstract: true,
+      derived: [
+        { xsiType: 'p:Dog', local: 'Dog', type: 'Dog' },
+        { xsiType: 'p:Cat', local: 'Cat', type: 'Kitty' },
+      ],
+    });
+    for (const bad of ['', 'p:Dog=', 'a:b:c', 'p:Dog=1x']) expect(() => xmlPatternFromText(`<r specmatic_derived="${bad}"/>`)).toThrow(/specmatic_derived/);
+  });
+
+  it('matches each instance by its xsi:type (prefix ignored), an abstract one without it refused', () => {
+    expect(checkIn(`<r ${X}><pet xsi:type="p:Dog"><name>a</name><barks>true</barks></pet><pet xsi:type="x:Cat" lives="9"><name>b</name></pet></r>`)).toEqual([]);
+    expect(checkIn(`<r ${X}><pet xsi:type="p:Cat"><name>b</name></pet></r>`).join('\n')).toContain('r/pet[0]/@lives');
+    expect(checkIn(`<r ${X}><pet><name>b</name></pet></r>`)).toEqual([
+      'r/pet[0]: expected xsi:type naming a type derived from the abstract type (Pet): p:Dog, p:Cat, found no xsi:type',
+    ]);
+  });
+
+  it('generates each occurrence as a derived type with its xsi:type declared', () => {
+    const texts = Array.from({ length: 10 }, (_, seed) =>
+      generateXml(xmlPatternFromText(contract), { scope: types, rng: createRandom(seed) }, true)
+        .map(serializeXml)
+        .join(''),
+    );
+    expect(texts.join('')).toContain('<pet xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:type="p:Cat" lives="');
+    expect(texts.join('')).toContain('xsi:type="p:Dog"><name>');
+    for (const t of texts) expect(checkIn(t.replace('<r>', `<r ${X}>`))).toEqual([]);
+  });
+});

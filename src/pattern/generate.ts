@@ -4,7 +4,7 @@ import { serializeXml } from '../xml/serialize';
 import type { XmlAttribute, XmlElement, XmlNode } from '../xml/tree';
 import type { Random } from './random';
 import { words } from './align';
-import { contentSlots, effectiveElement, followRefs, resolve, type ChoiceSlot, type NodeSlot, type Slot } from './resolve';
+import { contentSlots, derivedElement, effectiveElement, followRefs, resolve, type ChoiceSlot, type NodeSlot, type Slot } from './resolve';
 import { matchJson, matchText } from './match';
 import { generateScalar } from './facets';
 import { occurs } from './occurs';
@@ -190,12 +190,31 @@ export function generateXml(p: XmlElementPattern, ctx: GenerateContext, root = f
   const count = root ? 1 : occurrences(p, eff.local, ctx, depth, budget);
   budget.left -= count;
   const out: XmlElement[] = [];
-  for (let i = 0; i < count; i++) out.push(generateOneElement(eff, { ...ctx, depth: depth + 1, budget }));
+  for (let i = 0; i < count; i++) {
+    const inner = { ...ctx, depth: depth + 1, budget };
+    if (!eff.abstract) out.push(generateOneElement(eff, inner));
+    else {
+      // No instance of an abstract type is valid: each names a derived type with xsi:type.
+      const d = eff.derived?.length ? ctx.rng.pick(eff.derived) : undefined;
+      out.push(d ? generateOneElement(derivedElement(p, d.type, ctx.scope), inner, xsiTypeAttributes(d.xsiType)) : generateOneElement(eff, inner));
+    }
+  }
   return out;
 }
 
-function generateOneElement(p: XmlElementPattern, ctx: GenerateContext): XmlElement {
+const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
+
+/** `xsi:type="tns:Circle"`, with the xsi prefix declared on the element itself (nothing else in the body need declare it). */
+function xsiTypeAttributes(qname: string): XmlAttribute[] {
+  return [
+    { name: 'xmlns:xsi', prefix: 'xmlns', local: 'xsi', value: XSI_NS },
+    { name: 'xsi:type', prefix: 'xsi', local: 'type', value: qname },
+  ];
+}
+
+function generateOneElement(p: XmlElementPattern, ctx: GenerateContext, extra: XmlAttribute[] = []): XmlElement {
   const attributes: XmlAttribute[] = p.namespaces.map((n) => ({ name: n.name, ...split(n.name), value: n.value }));
+  attributes.push(...extra);
   for (const a of p.attributes) {
     const value = attributeValue(a, ctx);
     if (value !== undefined) attributes.push({ name: a.name, ...split(a.name), value });

@@ -4,7 +4,7 @@ import type { XmlElement } from '../xml/tree';
 import { ANY_NAME, cheapestAlignment, explainOrder } from './child-order';
 import { append, type Mismatch, shown } from './mismatch';
 import { alignChildren, flatLeaves } from './align';
-import { contentSlots, effectiveElement, resolve, type NodeSlot, type Slot, type TextSlot } from './resolve';
+import { contentSlots, effectiveElement, instanceElement, resolve, type NodeSlot, type Slot, type TextSlot } from './resolve';
 import { describeScalar, normaliseSpace, violatedFacet } from './facets';
 import { withBounds } from './occurs';
 import { jsonAccepts, SCALARS } from './scalars';
@@ -199,7 +199,34 @@ export function matchXml(pattern: Pattern, el: XmlElement, scope: Scope, limit =
   if (p.kind !== 'xml') return [{ path: '', expected: describePattern(p), actual: `an XML document <${el.name}>` }];
   const eff = effectiveElement(p, scope);
   if (eff.local !== el.local) return [{ path: el.local, expected: `node <${eff.local}>`, actual: `<${el.local}>` }];
-  return matchElement(eff, el, scope, el.local, { el }, limit);
+  return matchNode(p, el, scope, el.local, { el }, limit);
+}
+
+/**
+ * An element against its pattern as written: of its declared type, or of the derived type its
+ * `xsi:type` names (`specmatic_derived`); an abstract type must be named so.
+ */
+function matchNode(p: XmlElementPattern, el: XmlElement, scope: Scope, path: string, ns: NsScope, limit = Infinity): Mismatch[] {
+  const xsiType = xsiTypeOf(el);
+  const instance = instanceElement(p, xsiType, scope);
+  if (instance !== 'abstract') return matchElement(instance, el, scope, path, ns, limit);
+  const names = effectiveElement(p, scope).derived?.map((d) => d.xsiType) ?? [];
+  const typeName = p.typeRef ? ` (${p.typeRef})` : '';
+  return [
+    {
+      path,
+      expected: `xsi:type naming a type derived from the abstract type${typeName}${names.length ? `: ${names.join(', ')}` : ''}`,
+      actual: xsiType === undefined ? 'no xsi:type' : `xsi:type ${shown(xsiType)}`,
+    },
+  ];
+}
+
+/** The local name of an element's `xsi:type` (prefixes are not resolved, as elsewhere in matching). */
+function xsiTypeOf(el: XmlElement): string | undefined {
+  for (const a of el.attributes) {
+    if (a.local === 'type' && a.prefix !== '' && a.prefix !== 'xmlns' && isBookkeepingAttribute(a)) return a.value.trim().slice(a.value.trim().indexOf(':') + 1);
+  }
+  return undefined;
 }
 
 function matchElement(p: XmlElementPattern, el: XmlElement, scope: Scope, path: string, ns: NsScope, limit = Infinity): Mismatch[] {
@@ -300,7 +327,7 @@ function matchChildren(slots: NodeSlot[], children: XmlElement[], scope: Scope, 
       // A wildcard's element is not checked further: the contract declares nothing for it.
       if (leaf.kind === 'any') continue;
       const at = `${path}/${child.local}${repeated[assigned[k]] ? `[${index}]` : ''}`;
-      append(out, matchElement(effectiveElement(leaf.pattern, scope), child, scope, at, { el: child, up: ns }, limit - out.length));
+      append(out, matchNode(leaf.pattern, child, scope, at, { el: child, up: ns }, limit - out.length));
     }
     return out;
   }
@@ -318,7 +345,7 @@ function matchChildren(slots: NodeSlot[], children: XmlElement[], scope: Scope, 
     else {
       const leaf = leaves[step.slot];
       const child = children[step.child];
-      if (leaf.kind === 'element') append(out, matchElement(effectiveElement(leaf.pattern, scope), child, scope, step.path, { el: child, up: ns }, limit - out.length));
+      if (leaf.kind === 'element') append(out, matchNode(leaf.pattern, child, scope, step.path, { el: child, up: ns }, limit - out.length));
     }
   }
   return out;

@@ -115,6 +115,7 @@ export function referencedNames(p: Pattern, out: Set<string> = new Set()): Set<s
       break;
     case 'xml':
       if (p.typeRef) out.add(p.typeRef);
+      for (const d of p.derived ?? []) out.add(d.type);
       for (const a of p.attributes) referencedNames(a.pattern, out);
       for (const c of p.content) contentNames(c, out);
       break;
@@ -140,6 +141,7 @@ export function nodeTypeNames(p: Pattern, out: Set<string> = new Set()): Set<str
   if (p.kind === 'optional' || p.kind === 'list' || p.kind === 'lookup') return nodeTypeNames(p.inner, out);
   if (p.kind !== 'xml') return out;
   if (p.typeRef) out.add(p.typeRef);
+  for (const d of p.derived ?? []) out.add(d.type);
   const walk = (c: XmlContent): void => {
     if (c.kind === 'xml') nodeTypeNames(c, out);
     else if (c.kind === 'xml-choice') for (const o of c.options) o.forEach(walk);

@@ -67,8 +67,30 @@ export function effectiveElement(p: XmlElementPattern, scope: Scope): XmlElement
     namespaces: [...p.namespaces, ...base.namespaces],
     attributes: [...p.attributes, ...base.attributes],
     ...(base.anyAttribute !== undefined ? { anyAttribute: p.anyAttribute ?? base.anyAttribute } : {}),
+    ...(base.derived ? { derived: p.derived ?? base.derived } : {}),
+    ...(base.abstract ? { abstract: true } : {}),
     content: base.content,
   };
+}
+
+/**
+ * The element an instance naming `xsi:type` local name `xsiType` stands for: p as declared, or the derived
+ * type the name picks from p's `specmatic_derived`; `abstract` when p's type is abstract and the name picks
+ * none (no instance of it is valid). `p` as written, before effectiveElement.
+ */
+export function instanceElement(p: XmlElementPattern, xsiType: string | undefined, scope: Scope): XmlElementPattern | 'abstract' {
+  const eff = effectiveElement(p, scope);
+  if (!eff.derived && !eff.abstract) return eff;
+  const d = xsiType === undefined ? undefined : eff.derived?.find((x) => x.local === xsiType);
+  if (d) return derivedElement(p, d.type, scope);
+  return eff.abstract ? 'abstract' : eff;
+}
+
+/** p as an instance of derived type `type`: its own name and occurrence, the derived type's attributes and content. */
+export function derivedElement(p: XmlElementPattern, type: string, scope: Scope): XmlElementPattern {
+  // Without a specmatic_type, p's attributes are its type's, which the derived type restates.
+  const { derived: _d, abstract: _a, ...rest } = p;
+  return effectiveElement({ ...rest, ...(p.typeRef ? {} : { attributes: [] }), typeRef: type }, scope);
 }
 
 /** One place in an element's child sequence: an element that occurs once, maybe, or many times. */

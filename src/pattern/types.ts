@@ -168,6 +168,10 @@ export interface XmlElementPattern {
   anyAttribute?: string;
   /** `specmatic_type="T"`: attributes and content come from type T's root. */
   typeRef?: string;
+  /** `specmatic_derived="tns:Circle tns:Square"`: types derived from this one that an instance may name with `xsi:type`. */
+  derived?: DerivedType[];
+  /** `specmatic_abstract="true"`: an instance must name one of the derived types with `xsi:type`. */
+  abstract?: boolean;
   line?: number;
   /**
    * Comments for people reading the contract (`<!-- ... -->`), each printed
@@ -175,6 +179,18 @@ export interface XmlElementPattern {
    * the importers; never matched, and the contract parser drops them.
    */
   comments?: XmlComment[];
+}
+
+/**
+ * A type derived from an element's type (XSD extension or restriction), as `specmatic_derived` lists it:
+ * `tns:Circle` (the contract type `Circle`) or `tns:Circle=ns1_Circle` when the contract named it otherwise.
+ * An instance whose `xsi:type` has the local name `local` is matched against contract type `type`.
+ */
+export interface DerivedType {
+  /** The QName generated into `xsi:type` (its prefix declared where the contract declares its namespaces). */
+  xsiType: string;
+  local: string;
+  type: string;
 }
 
 export interface XmlComment {

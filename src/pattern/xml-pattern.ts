@@ -3,7 +3,8 @@ import { parseXml } from '../xml/parse';
 import { isNamespaceDeclaration, type XmlElement } from '../xml/tree';
 import { isOnce, MULTIPLE, ONCE, OPTIONAL, parseOccurs } from './occurs';
 import { isTypeName, parsePlaceholder } from './placeholder';
-import type { Occurs, Pattern, XmlAttributePattern, XmlChoicePattern, XmlContent, XmlElementPattern, XmlRefContent, XmlWildcardPattern } from './types';
+import { words } from './align';
+import type { DerivedType, Occurs, Pattern, XmlAttributePattern, XmlChoicePattern, XmlContent, XmlElementPattern, XmlRefContent, XmlWildcardPattern } from './types';
 
 /** Control attributes written by Specmatic's importer (and Qontract's before it); never data. */
 const CONTROL = /^(specmatic|qontract)_(occurs|nillable|type)$/;
@@ -20,9 +21,19 @@ export function xmlPatternFromElement(el: XmlElement): XmlElementPattern {
   let typeRef: string | undefined;
 
   let anyAttribute: string | undefined;
+  let derived: DerivedType[] | undefined;
+  let abstract = false;
   for (const a of el.attributes) {
     if (a.name === 'specmatic_any_attribute') {
       anyAttribute = a.value;
+      continue;
+    }
+    if (a.name === DERIVED) {
+      derived = derivedFrom(el, a.value);
+      continue;
+    }
+    if (a.name === ABSTRACT) {
+      abstract = a.value === 'true';
       continue;
     }
     if (isNamespaceDeclaration(a)) {
@@ -71,6 +82,8 @@ export function xmlPatternFromElement(el: XmlElement): XmlElementPattern {
     nillable,
     typeRef,
     ...(anyAttribute !== undefined ? { anyAttribute } : {}),
+    ...(derived ? { derived } : {}),
+    ...(abstract ? { abstract } : {}),
     line: el.line,
   };
 }
@@ -86,6 +99,27 @@ function nodeContent(el: XmlElement): XmlContent {
 export const CHOICE = 'specmatic_choice';
 export const OPTION = 'specmatic_option';
 export const ANY = 'specmatic_any';
+
+/** The control attributes of XSD type derivation (README, "Derived types and xsi:type"). */
+export const DERIVED = 'specmatic_derived';
+export const ABSTRACT = 'specmatic_abstract';
+
+/** `specmatic_derived="tns:Circle tns:Square=ns1_Square"`: each a QName for xsi:type, and the contract type when its name differs. */
+function derivedFrom(el: XmlElement, value: string): DerivedType[] {
+  const out: DerivedType[] = [];
+  for (const token of value.trim() === '' ? [] : words(value)) {
+    const eq = token.indexOf('=');
+    const xsiType = eq < 0 ? token : token.slice(0, eq);
+    const local = xsiType.slice(xsiType.indexOf(':') + 1);
+    const type = eq < 0 ? local : token.slice(eq + 1);
+    if (local === '' || !isTypeName(type) || xsiType.indexOf(':') !== xsiType.lastIndexOf(':')) {
+      throw structureError(el, `${DERIVED}="${value}" on <${el.name}>: expected derived types such as "tns:Circle tns:Square" (or "tns:Circle=OtherName")`);
+    }
+    out.push({ xsiType, local, type });
+  }
+  if (out.length === 0) throw structureError(el, `${DERIVED}="" on <${el.name}>: name at least one derived type`);
+  return out;
+}
 
 /** `<specmatic_choice>`: each child element is an option, a `<specmatic_option>` an option of several nodes. */
 function choiceFrom(el: XmlElement): XmlChoicePattern {
@@ -220,6 +254,8 @@ export function xmlElement(name: string, init: Partial<Omit<XmlElementPattern, '
     nillable: init.nillable ?? false,
     ...(init.typeRef !== undefined ? { typeRef: init.typeRef } : {}),
     ...(init.anyAttribute !== undefined ? { anyAttribute: init.anyAttribute } : {}),
+    ...(init.derived?.length ? { derived: init.derived } : {}),
+    ...(init.abstract ? { abstract: true } : {}),
     ...(init.comments?.length ? { comments: init.comments } : {}),
   };
 }

@@ -62,6 +62,8 @@ class Compiler {
   element(p: XmlElementPattern, depth: number, root = false): Emit {
     if (depth > MAX_COMPILED_DEPTH || ++this.parts > MAX_PARTS) throw GIVE_UP;
     const eff = effectiveElement(p, this.scope);
+    // An abstract type's instance is a derived type picked per response: left to the generator.
+    if (eff.abstract) throw GIVE_UP;
     const one = this.oneElement(eff, depth + 1);
     return (ctx, out) => {
       const budget = ctx.budget!;

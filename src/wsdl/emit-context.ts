@@ -5,7 +5,7 @@
  */
 import type { Element } from '@xmldom/xmldom';
 import { xmlContentOf, xmlElement } from '../pattern/xml-pattern';
-import type { Occurs, Pattern, XmlAttributePattern, XmlChoicePattern, XmlComment, XmlElementPattern, XmlNamespace, XmlWildcardPattern } from '../pattern/types';
+import type { DerivedType, Occurs, Pattern, XmlAttributePattern, XmlChoicePattern, XmlComment, XmlElementPattern, XmlNamespace, XmlWildcardPattern } from '../pattern/types';
 import { NS, type QName } from './dom';
 import type { SimpleTypes } from './simple-types';
 import type { Decl, SchemaIndex } from './xsd';
@@ -57,6 +57,9 @@ export interface ElementParts {
   children?: Child[];
   /** The text, when there are no children (with children it is not written). */
   text?: Pattern;
+  /** A type root's derivation: abstract, and the types derived from it (xsi:type). */
+  abstract?: boolean;
+  derived?: DerivedType[];
 }
 
 /** An element pattern from the emitter's parts: comments among the children become the element's comments. */
@@ -75,6 +78,8 @@ export function element(name: string, parts: ElementParts = {}): XmlElementPatte
     nillable: parts.nillable,
     attributes: parts.attributes,
     anyAttribute: parts.anyAttribute,
+    derived: parts.derived,
+    abstract: parts.abstract,
     content,
     comments,
   });

@@ -10,7 +10,8 @@ import { quoted } from '../printable';
 import { attr, kid, NS, qkey, resolveQName, type QName } from './dom';
 import { builtinScalar } from './builtins';
 import { isPlaceholder } from '../pattern/placeholder';
-import type { Pattern } from '../pattern/types';
+import type { DerivedType, Pattern } from '../pattern/types';
+import { words } from '../pattern/align';
 import type { TypeDef } from './declared-types';
 import { complexDerived, simpleContent } from './derivation';
 import { ANYTHING, comment, element, SOAPENC, type Child, type Content, type EmitContext, type Occurs } from './emit-context';
@@ -192,9 +193,38 @@ export class Emitter implements EmitContext {
     const name = this.names.allocate(key, [decl.name.local, () => `${this.prefixFor(decl.name.ns)}_${decl.name.local}`]);
     this.pending.push(() => {
       const content = this.guard(key, () => this.complexContent(decl.el, decl.name.local));
-      this.types.set(name, { name, pattern: typeRoot(content), source: `complexType ${decl.name.local}` });
+      const derived = this.derivedTypes(decl);
+      const abstract = attr(decl.el, 'abstract') === 'true';
+      // An abstract type nothing derives from has no valid instance: its own content is kept, as before.
+      if (abstract && derived.length === 0) this.note(`complexType ${decl.name.local} is abstract and no type derives from it: its own content is written`);
+      const derivation = { abstract: abstract && derived.length > 0, derived };
+      this.types.set(name, { name, pattern: typeRoot(content, derivation), source: `complexType ${decl.name.local}` });
     });
     return name;
+  }
+
+  /**
+   * The named complex types derived from `base`, at any depth, that an instance may name with
+   * xsi:type: each declared as a contract type. Derivation by a method `base` blocks (`block`,
+   * the schema's `blockDefault`) is left out, and so are abstract ones (no instance has them).
+   */
+  private derivedTypes(base: Decl): DerivedType[] {
+    const blocked = words(attr(base.el, 'block') ?? attr(owningSchema(base.el) ?? base.el, 'blockDefault') ?? '');
+    const allowed = (m: string) => !blocked.includes('#all') && !blocked.includes(m);
+    const out: DerivedType[] = [];
+    const seen = new Set<string>([qkey(base.name)]);
+    const walk = (d: Decl): void => {
+      for (const { decl, method } of this.index.derivations.get(qkey(d.name)) ?? []) {
+        const k = qkey(decl.name);
+        if (seen.has(k) || !allowed(method)) continue;
+        seen.add(k);
+        const type = attr(decl.el, 'abstract') === 'true' ? undefined : this.namedComplexType(decl.name);
+        if (type) out.push({ xsiType: qualified(this.prefixFor(decl.name.ns), decl.name.local), local: decl.name.local, type });
+        walk(decl);
+      }
+    };
+    walk(base);
+    return out;
   }
 
   private elementType(decl: Decl): string {
@@ -251,7 +281,15 @@ export class Emitter implements EmitContext {
   }
 }
 
-/** A declared type's root: `<SPECMATIC_TYPE>` holding the type's attributes and content. */
-function typeRoot(content: Content): ReturnType<typeof element> {
-  return element('SPECMATIC_TYPE', { typeRef: content.typeRef, attributes: content.attrs, anyAttribute: content.anyAttribute, children: content.children, text: content.text });
+/** A declared type's root: `<SPECMATIC_TYPE>` holding the type's attributes and content (and its derived types, for xsi:type). */
+function typeRoot(content: Content, derivation: { abstract?: boolean; derived?: DerivedType[] } = {}): ReturnType<typeof element> {
+  return element('SPECMATIC_TYPE', {
+    typeRef: content.typeRef,
+    attributes: content.attrs,
+    anyAttribute: content.anyAttribute,
+    children: content.children,
+    text: content.text,
+    abstract: derivation.abstract,
+    derived: derivation.derived,
+  });
 }

@@ -37,6 +37,8 @@ export class SchemaIndex {
   private readonly byLocal = new Map<string, Decl[]>();
   /** Substitution group head (qkey) to its members. */
   readonly substitutes = new Map<string, Decl[]>();
+  /** A named complex type (qkey) to the named complex types derived from it directly, with how. */
+  readonly derivations = new Map<string, { decl: Decl; method: 'extension' | 'restriction' }[]>();
   readonly namespaces = new Set<string>();
 
   constructor(schemas: SchemaSource[]) {
@@ -64,6 +66,7 @@ export class SchemaIndex {
       }
     }
     for (const [key, decl] of this.byKey) {
+      if (key.startsWith('type{') && decl.el.localName === 'complexType') this.indexDerivation(decl);
       if (!key.startsWith('element{')) continue;
       const head = attr(decl.el, 'substitutionGroup');
       if (!head) continue;
@@ -78,6 +81,20 @@ export class SchemaIndex {
         this.substitutes.set(k, list);
       }
     }
+  }
+
+  /** complexContent or simpleContent deriving from a named complex type: recorded under the base. */
+  private indexDerivation(decl: Decl): void {
+    const content = kids(decl.el, NS.xsd, ['complexContent', 'simpleContent'])[0];
+    const d = content && kids(content, NS.xsd, ['extension', 'restriction'])[0];
+    const base = d && attr(d, 'base');
+    if (!base) return;
+    const target = this.find('type', resolveIn(d, base));
+    if (!target || target.el.localName !== 'complexType' || target === decl) return;
+    const k = qkey(target.name);
+    const list = this.derivations.get(k) ?? [];
+    list.push({ decl, method: d.localName === 'extension' ? 'extension' : 'restriction' });
+    this.derivations.set(k, list);
   }
 
   find(kind: DeclKind, q: QName): Decl | undefined {

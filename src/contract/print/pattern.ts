@@ -11,8 +11,8 @@ import { isPlaceholder } from '../../pattern/placeholder';
 import { facetsText } from '../../pattern/facets';
 import { occursText } from '../../pattern/occurs';
 import { SCALARS } from '../../pattern/scalars';
-import type { Occurs, Pattern, XmlAttributePattern, XmlChoicePattern, XmlContent, XmlElementPattern, XmlWildcardPattern } from '../../pattern/types';
-import { ANY, CHOICE, OPTION } from '../../pattern/xml-pattern';
+import type { DerivedType, Occurs, Pattern, XmlAttributePattern, XmlChoicePattern, XmlContent, XmlElementPattern, XmlWildcardPattern } from '../../pattern/types';
+import { ABSTRACT, ANY, CHOICE, DERIVED, OPTION } from '../../pattern/xml-pattern';
 import { escapeAttribute, escapeText } from '../../xml/serialize';
 
 const NAME = /^[A-Za-z_][\w.-]*$/;
@@ -97,6 +97,8 @@ function xmlLines(el: XmlElementPattern, indent: string): string[] {
   if (occurs !== undefined) attrs.push(`specmatic_occurs="${occurs}"`);
   if (el.nillable) attrs.push('specmatic_nillable="true"');
   if (el.anyAttribute !== undefined) attrs.push(`specmatic_any_attribute="${attributeText(el.anyAttribute)}"`);
+  if (el.abstract) attrs.push(`${ABSTRACT}="true"`);
+  if (el.derived) attrs.push(`${DERIVED}="${attributeText(el.derived.map(derivedText).join(' '))}"`);
   for (const a of el.attributes) attrs.push(attribute(a, el));
   const open = `${indent}<${el.name}${attrs.map((a) => ` ${a}`).join('')}`;
   const comments = el.comments ?? [];
@@ -118,6 +120,10 @@ function xmlLines(el: XmlElementPattern, indent: string): string[] {
   commentsAt(el.content.length);
   lines.push(`${indent}</${el.name}>`);
   return lines;
+}
+
+function derivedText(d: DerivedType): string {
+  return d.type === d.local ? d.xsiType : `${d.xsiType}=${d.type}`;
 }
 
 function attribute(a: XmlAttributePattern, el: XmlElementPattern): string {
