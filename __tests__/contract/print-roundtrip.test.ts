@@ -116,3 +116,23 @@ test('node placeholders with bounds other than ? and * print and read back with 
   expect(printed).toContain('(Item{2..5})(Item{1..*})(Item{3})(Item?)(Item*)');
   roundTrip(text, 'bounds.spec');
 });
+
+test('derived types and a wildcard holding declarations print and read back', () => {
+  const text = `Feature: structure
+
+  Background:
+    Given type Shape <SPECMATIC_TYPE specmatic_abstract="true" specmatic_derived="tns:Circle tns:Box=Square"><label>(string)</label></SPECMATIC_TYPE>
+    And type Circle <SPECMATIC_TYPE><label>(string)</label><radius>(number)</radius></SPECMATIC_TYPE>
+    And type Square <SPECMATIC_TYPE><label>(string)</label><side>(number)</side></SPECMATIC_TYPE>
+
+  Scenario: structure
+    Given type Draw <draw xmlns:tns="urn:t"><shape specmatic_type="Shape"/><specmatic_any namespace="##other"><x:flag xmlns:x="urn:x">(boolean)</x:flag></specmatic_any></draw>
+    When POST /draw
+    And request-body (Draw)
+    Then status 200
+`;
+  const printed = printContract(printableContract(parseContract(text, 'structure.spec')));
+  expect(printed).toContain('specmatic_abstract="true" specmatic_derived="tns:Circle tns:Box=Square"');
+  expect(printed).toContain('<x:flag xmlns:x="urn:x">(boolean)</x:flag>');
+  roundTrip(text, 'structure.spec');
+});

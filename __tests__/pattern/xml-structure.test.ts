@@ -209,3 +209,24 @@ describe('derived types written by hand: specmatic_derived and specmatic_abstrac
     for (const t of texts) expect(checkIn(t.replace('<r>', `<r ${X}>`))).toEqual([]);
   });
 });
+
+describe('a wildcard holding the declarations it knows (<specmatic_any> with elements)', () => {
+  const contract = '<r><specmatic_any namespace="##other" targetNamespace="urn:r"><x:flag xmlns:x="urn:x">(boolean)</x:flag></specmatic_any></r>';
+
+  it('checks an element of a known name against it (strict and lax), accepts others, and skip checks nothing', () => {
+    expect(check(contract, '<r><x:flag xmlns:x="urn:x">true</x:flag></r>')).toEqual([]);
+    expect(check(contract, '<r><x:flag xmlns:x="urn:x">no</x:flag></r>')).toEqual(['r/flag: expected a boolean, found "no"']);
+    expect(check(contract, '<r><y:other xmlns:y="urn:y">no</y:other></r>')).toEqual([]);
+    expect(check(contract.replace('urn:r">', 'urn:r" processContents="lax">'), '<r><x:flag xmlns:x="urn:x">no</x:flag></r>')).not.toEqual([]);
+    expect(check(contract.replace('urn:r">', 'urn:r" processContents="skip">'), '<r><x:flag xmlns:x="urn:x">no</x:flag></r>')).toEqual([]);
+  });
+
+  it('generates the first declaration for a required wildcard', () => {
+    for (const text of generated(contract, 4)) expect(text).toMatch(/^<r><x:flag xmlns:x="urn:x">(true|false)<\/x:flag><\/r>$/);
+  });
+
+  it('refuses text or structure inside it', () => {
+    expect(() => xmlPatternFromText('<r><specmatic_any>text</specmatic_any></r>')).toThrow(/specmatic_any/);
+    expect(() => xmlPatternFromText('<r><specmatic_any><specmatic_choice><a/></specmatic_choice></specmatic_any></r>')).toThrow(/specmatic_any/);
+  });
+});

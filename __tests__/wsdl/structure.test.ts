@@ -67,3 +67,32 @@ describe('structure.wsdl: bounds, choice, substitution group and wildcards as th
     expect(matchXml(place.request.body!, parseXml(body), place.scope)).toEqual([]);
   });
 });
+
+/*
+ * strict.wsdl: a required xs:any processContents="strict" was generated as <any xmlns="urn:accord:any"/>, which
+ * a strict validator refuses (no declaration); now as an element the schemas declare, checked when found.
+ */
+describe('strict.wsdl: a required strict wildcard is filled with a declared element', () => {
+  const strict = importWsdl(path.join(FIXTURES, 'structure', 'strict.wsdl')).text;
+  const c = parseContract(strict, 'strict.spec');
+  const note = c.scenarios.find((s) => s.name === 'note')!;
+  const req = (inner: string) =>
+    matchXml(note.request.body!, envelope(`<note xmlns="urn:accord:strict" xmlns:e="urn:accord:strict:ext"><id>1</id>${inner}</note>`), note.scope).map(formatMismatch);
+
+  it('writes the declared element inside the required strict wildcard only, preferring simple content', () => {
+    expect(strict).toContain('<specmatic_any namespace="##other" targetNamespace="urn:accord:strict">\n        <ext:flag>(boolean)</ext:flag>\n      </specmatic_any>');
+    expect(strict).toContain('<specmatic_any specmatic_occurs="multiple" namespace="##other" targetNamespace="urn:accord:strict"/>');
+  });
+
+  it('generates the declared element, and checks an element of its name against the declaration', () => {
+    const [tc] = testCases(c).filter((t) => t.name === 'note');
+    const body = buildRequest(tc).body;
+    expect(body).toMatch(/<tns:id>-?\d+<\/tns:id><ext:flag>(true|false|1|0)<\/ext:flag><\/tns:note>/);
+    expect(body).not.toContain('urn:accord:any');
+    expect(req('<e:flag>true</e:flag>')).toEqual([]);
+    expect(req('<e:flag>maybe</e:flag>').join('\n')).toContain('Envelope/Body/note/flag: expected a boolean, found "maybe"');
+    // An element the contract knows no declaration for is accepted as before (its schema may declare it).
+    expect(req('<o:other xmlns:o="urn:o"><deep/></o:other><e:meta><e:key>k</e:key></e:meta>')).toEqual([]);
+    expect(req('')).not.toEqual([]);
+  });
+});

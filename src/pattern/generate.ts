@@ -7,7 +7,7 @@ import { words } from './align';
 import { contentSlots, derivedElement, effectiveElement, followRefs, resolve, type ChoiceSlot, type NodeSlot, type Slot } from './resolve';
 import { matchJson, matchText } from './match';
 import { generateScalar } from './facets';
-import { occurs } from './occurs';
+import { occurs, ONCE } from './occurs';
 import { jsonOf, SCALARS } from './scalars';
 import type { Facets, Occurs, Pattern, Scope, XmlAttributePattern, XmlElementPattern, XmlWildcardPattern } from './types';
 
@@ -231,8 +231,10 @@ function generateSlots(slots: readonly Slot[], local: string, ctx: GenerateConte
       if (value !== '') children.push({ type: 'text', value });
     } else if (slot.kind === 'element') children.push(...generateXml(slotElement(slot), ctx));
     else if (slot.kind === 'any') {
-      // Optional wildcards are left out; a required one gets elements its namespace constraint allows.
-      for (let i = 0; i < slot.min; i++) children.push(wildcardElement(slot.wildcard));
+      // Optional wildcards are left out; a required one gets its first declared element (valid for a strict
+      // validator), else elements its namespace constraint allows.
+      const declared = slot.wildcard.elements?.[0];
+      for (let i = 0; i < slot.min; i++) children.push(...(declared ? generateXml({ ...declared, occurs: ONCE }, ctx) : [wildcardElement(slot.wildcard)]));
     } else {
       const depth = ctx.depth ?? 0;
       const budget = ctx.budget ?? { left: XML_NODE_BUDGET };

@@ -8,7 +8,7 @@ import { contentSlots, effectiveElement, instanceElement, resolve, type NodeSlot
 import { describeScalar, normaliseSpace, violatedFacet } from './facets';
 import { withBounds } from './occurs';
 import { jsonAccepts, SCALARS } from './scalars';
-import type { Pattern, ScalarPattern, Scope, TextListPattern, XmlElementPattern } from './types';
+import type { Pattern, ScalarPattern, Scope, TextListPattern, XmlElementPattern, XmlWildcardPattern } from './types';
 import { describePattern } from './describe';
 import { parseJson } from '../json/parse';
 
@@ -324,10 +324,10 @@ function matchChildren(slots: NodeSlot[], children: XmlElement[], scope: Scope, 
       const leaf = leaves[assigned[k]];
       const child = children[k];
       const index = taken[assigned[k]]++;
-      // A wildcard's element is not checked further: the contract declares nothing for it.
-      if (leaf.kind === 'any') continue;
       const at = `${path}/${child.local}${repeated[assigned[k]] ? `[${index}]` : ''}`;
-      append(out, matchNode(leaf.pattern, child, scope, at, { el: child, up: ns }, limit - out.length));
+      // A wildcard's element is checked only against a declaration the contract knows for it (strict and lax).
+      const declared = leaf.kind === 'any' ? declarationFor(leaf.wildcard, child) : leaf.pattern;
+      if (declared) append(out, matchNode(declared, child, scope, at, { el: child, up: ns }, limit - out.length));
     }
     return out;
   }
@@ -349,6 +349,12 @@ function matchChildren(slots: NodeSlot[], children: XmlElement[], scope: Scope, 
     }
   }
   return out;
+}
+
+/** The declaration a wildcard's element is checked against: one of the wildcard's elements of its name, unless processContents is skip. */
+function declarationFor(w: XmlWildcardPattern, child: XmlElement): XmlElementPattern | undefined {
+  if (w.processContents === 'skip' || !w.elements) return undefined;
+  return w.elements.find((e) => e.local === child.local);
 }
 
 /** A content model as reports write it: `(a, b*, one of (c | d, e), any*)`. */

@@ -134,6 +134,7 @@ function contentNames(c: XmlContent, out: Set<string>): void {
   else if (c.kind === 'xml-text') referencedNames(c.pattern, out);
   else if (c.kind === 'xml-choice') for (const o of c.options) for (const x of o) contentNames(x, out);
   else if (c.kind === 'xml') referencedNames(c, out);
+  else if (c.kind === 'xml-any') for (const x of c.elements ?? []) referencedNames(x, out);
 }
 
 /** Names given as `specmatic_type="T"`: T must be an XML node type (its root lends attributes and children). */
@@ -145,6 +146,7 @@ export function nodeTypeNames(p: Pattern, out: Set<string> = new Set()): Set<str
   const walk = (c: XmlContent): void => {
     if (c.kind === 'xml') nodeTypeNames(c, out);
     else if (c.kind === 'xml-choice') for (const o of c.options) o.forEach(walk);
+    else if (c.kind === 'xml-any') for (const x of c.elements ?? []) nodeTypeNames(x, out);
   };
   p.content.forEach(walk);
   return out;

@@ -229,8 +229,10 @@ export interface XmlWildcardPattern {
   namespace: string;
   /** What `##other` and `##targetNamespace` refer to. */
   targetNamespace?: string;
-  /** `strict` and `lax` are checked like `skip`: the contract has no declaration for the element found. */
+  /** `strict` and `lax`: an element found is checked against its declaration when `elements` has one of its name; `skip`: never. */
   processContents: 'strict' | 'lax' | 'skip';
+  /** Declared elements the contract knows for this wildcard (written inside `<specmatic_any>`); the first is what generation writes. */
+  elements?: XmlElementPattern[];
 }
 
 export type XmlContent = XmlElementPattern | XmlTextPattern | XmlRefContent | XmlChoicePattern | XmlWildcardPattern;

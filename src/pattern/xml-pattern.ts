@@ -141,9 +141,18 @@ function choiceFrom(el: XmlElement): XmlChoicePattern {
   return { kind: 'xml-choice', options, occurs: structureOccurs(el, []) };
 }
 
-/** `<specmatic_any namespace="##other" processContents="lax" specmatic_occurs="0..*"/>`: XSD's attributes, XSD's defaults. */
+/**
+ * `<specmatic_any namespace="##other" processContents="lax" specmatic_occurs="0..*"/>`: XSD's attributes, XSD's defaults.
+ * It may hold elements: declarations the contract knows for it (an element found of one's name is checked against it).
+ */
 function wildcardFrom(el: XmlElement): XmlWildcardPattern {
-  if (el.children.length > 0) throw structureError(el, `<${ANY}/> stands for elements of any content: it holds nothing`);
+  const elements: XmlElementPattern[] = [];
+  for (const c of el.children) {
+    if (c.type !== 'element' || c.name === CHOICE || c.name === ANY || c.name === OPTION) {
+      throw structureError(el, `<${ANY}> holds nothing, or the elements it may stand for (their declarations), not ${c.type === 'element' ? `<${c.name}>` : 'text'}`);
+    }
+    elements.push(xmlPatternFromElement(c));
+  }
   const processContents = el.attributes.find((a) => a.name === 'processContents')?.value ?? 'strict';
   if (processContents !== 'strict' && processContents !== 'lax' && processContents !== 'skip') {
     throw structureError(el, `processContents="${processContents}" on <${ANY}>: expected "strict", "lax" or "skip"`);
@@ -155,6 +164,7 @@ function wildcardFrom(el: XmlElement): XmlWildcardPattern {
     namespace: el.attributes.find((a) => a.name === 'namespace')?.value ?? '##any',
     ...(targetNamespace !== undefined ? { targetNamespace } : {}),
     processContents,
+    ...(elements.length ? { elements } : {}),
   };
 }
 

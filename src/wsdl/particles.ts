@@ -5,14 +5,14 @@
  * exact occurrence bounds from minOccurs/maxOccurs.
  */
 import { MAX_OCCURS_BOUND, MAX_TYPE_NESTING } from '../limits';
-import { words } from '../pattern/align';
+import { wildcardAllows, words } from '../pattern/align';
 import { combineOccurs, isOnce, MULTIPLE, occurs as bounds, ONCE } from '../pattern/occurs';
-import type { XmlWildcardPattern } from '../pattern/types';
+import type { XmlElementPattern, XmlWildcardPattern } from '../pattern/types';
 import type { Element } from '@xmldom/xmldom';
 import { attr, kid, kids, NS, qkey, resolveQName, type QName } from './dom';
 import { attributes } from './attributes';
 import { comment, isComment, type Child, type CommentNode, type Content, type EmitContext, type Occurs } from './emit-context';
-import { qualified } from './names';
+import { isXmlName, qualified } from './names';
 import type { Decl } from './xsd';
 
 interface Particle {
@@ -75,10 +75,9 @@ function particle(e: EmitContext, p: Element, hint: string): Particle {
     }
     case 'any': {
       const pc = attr(p, 'processContents');
-      return {
-        nodes: [wildcardNode(occurs, normalised(attr(p, 'namespace') ?? '##any'), e.schemaTns(p), pc === 'lax' || pc === 'skip' ? pc : 'strict')],
-        wildcard: false,
-      };
+      const w = wildcardNode(occurs, normalised(attr(p, 'namespace') ?? '##any'), e.schemaTns(p), pc === 'lax' || pc === 'skip' ? pc : 'strict');
+      const declared = w.processContents === 'strict' && w.occurs.min > 0 ? declaredFor(e, w) : undefined;
+      return { nodes: [declared ? { ...w, elements: [declared] } : w], wildcard: false };
     }
     case 'sequence':
     case 'all':
@@ -152,6 +151,30 @@ function wildcardNode(occurs: Occurs, namespace: string, targetNamespace: string
   // The target namespace only where the constraint refers to it: a contract reader has nothing to make of it elsewhere.
   const refers = targetNamespace !== undefined && words(namespace).some((w) => w === '##other' || w === '##targetNamespace');
   return { kind: 'xml-any', occurs, namespace, ...(refers ? { targetNamespace } : {}), processContents };
+}
+
+/**
+ * A global element a required strict wildcard can be filled with, so generated messages stay valid
+ * for a strict validator: one of an allowed namespace, not abstract, preferring one of simple content
+ * (it cannot hold the wildcard again). Undefined when the schemas declare none.
+ */
+function declaredFor(e: EmitContext, w: XmlWildcardPattern): XmlElementPattern | undefined {
+  const allowed = e.index.globalElements().filter((d) => wildcardAllows(w, d.name.ns) && attr(d.el, 'abstract') !== 'true' && isXmlName(d.name.local));
+  const simple = allowed.find((d) => !kid(d.el, NS.xsd, 'complexType') && !namedComplex(e, d));
+  const pick = simple ?? allowed[0];
+  if (!pick) {
+    e.note(`a required strict xs:any allows no element the schemas declare: it is generated as an element of no schema`);
+    return undefined;
+  }
+  const node = e.elementNode(pick.el, pick, ONCE);
+  return isComment(node) || node.kind !== 'xml' ? undefined : node;
+}
+
+function namedComplex(e: EmitContext, d: Decl): boolean {
+  const t = attr(d.el, 'type');
+  if (!t) return false;
+  const found = e.index.find('type', resolveQName(d.el, t));
+  return found !== undefined && found.el.localName === 'complexType';
 }
 
 /** A namespace list on one line, single spaces (it is written into a contract attribute). */

@@ -97,6 +97,13 @@ export class SchemaIndex {
     this.derivations.set(k, list);
   }
 
+  /** Every global element declaration, in the order the schemas declare them. */
+  globalElements(): Decl[] {
+    const out: Decl[] = [];
+    for (const [key, decl] of this.byKey) if (key.startsWith('element{')) out.push(decl);
+    return out;
+  }
+
   find(kind: DeclKind, q: QName): Decl | undefined {
     const exact = this.byKey.get(`${kind}${qkey(q)}`);
     if (exact) return exact;

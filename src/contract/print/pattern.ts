@@ -160,7 +160,8 @@ function nodeLines(c: NodeContent, indent: string): string[] {
     const ns = c.namespace === '##any' ? '' : ` namespace="${attributeText(c.namespace)}"`;
     const tns = c.targetNamespace === undefined ? '' : ` targetNamespace="${attributeText(c.targetNamespace)}"`;
     const pc = c.processContents === 'strict' ? '' : ` processContents="${c.processContents}"`;
-    return [`${indent}<${ANY}${bounds}${ns}${tns}${pc}/>`];
+    if (!c.elements?.length) return [`${indent}<${ANY}${bounds}${ns}${tns}${pc}/>`];
+    return [`${indent}<${ANY}${bounds}${ns}${tns}${pc}>`, ...c.elements.flatMap((x) => xmlLines(x, `${indent}  `)), `${indent}</${ANY}>`];
   }
   const inner = `${indent}  `;
   const lines = [`${indent}<${CHOICE}${bounds}>`];
