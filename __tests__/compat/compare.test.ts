@@ -295,3 +295,21 @@ describe('text (XML text, headers, path segments): the verdict equals inclusion 
     expect(wrong).toEqual([]);
   });
 });
+
+describe('choices compared exactly: one option per occurrence (A accepts every sequence B allows)', () => {
+  const C = (options: string) => `<r><specmatic_choice>${options}</specmatic_choice></r>`;
+  test('regrouped options, a sequence made a choice and back, bounded repeats', () => {
+    const ab_c = C('<specmatic_option><a>(number)</a><b>(number)</b></specmatic_option><c>(number)</c>');
+    const a_bc = C('<a>(number)</a><specmatic_option><b>(number)</b><c>(number)</c></specmatic_option>');
+    expect(kinds(body(a_bc, ab_c))).toEqual(['unexpected BODY r/c']);
+    expect(body(ab_c, ab_c)).toEqual([]);
+    expect(kinds(body(C('<a>(number)</a><b>(number)</b>'), '<r><a>(number)</a><b>(number)</b></r>'))).toEqual(['unexpected BODY r/b']);
+    expect(kinds(body('<r><a>(number)</a><b>(number)</b></r>', C('<a>(number)</a><b>(number)</b>')))).toEqual(['optional BODY r/a', 'optional BODY r/b']);
+    const twice = (n: string) => `<r><specmatic_choice specmatic_occurs="${n}"><a>(number)</a><b>(number)</b></specmatic_choice></r>`;
+    expect(body(twice('1..3'), twice('2'))).toEqual([]);
+    // Nothing at all is the shortest sequence the optional pair allows and the choice refuses.
+    expect(kinds(body(C('<a>(number)</a><b>(number)</b>'), '<r><a specmatic_occurs="optional">(number)</a><b specmatic_occurs="optional">(number)</b></r>'))).toEqual([
+      'optional BODY r/a',
+    ]);
+  });
+});

@@ -12,7 +12,7 @@
 export type Feature = 'facets' | 'bounds' | 'choice' | 'headers' | 'faults';
 
 /** Features of issue 13 that have landed on this branch: their cases are held to `when.rules`. */
-export const LANDED: ReadonlySet<Feature> = new Set<Feature>(['facets', 'headers', 'bounds']);
+export const LANDED: ReadonlySet<Feature> = new Set<Feature>(['facets', 'headers', 'bounds', 'choice']);
 
 export interface WsdlCase {
   label: string;
@@ -118,6 +118,9 @@ export function swap(from: string, to: string): (text: string) => string {
   };
 }
 
+const GET_PET_SEQUENCE =
+  '          <xsd:sequence>\n            <xsd:element name="id" type="xsd:int"/>\n            <xsd:element name="code" type="xsd:string"/>\n          </xsd:sequence>';
+const PET_ID_NAME = '<xsd:element name="id" type="xsd:int"/>\n          <xsd:element name="name" type="xsd:string"/>';
 const GET_PET_CODE = '<xsd:element name="code" type="xsd:string"/>';
 const PET_NAME = '<xsd:element name="name" type="xsd:string"/>';
 const PET_ID = '<xsd:element name="id" type="xsd:int"/>\n          <xsd:element name="name"';
@@ -348,7 +351,59 @@ export const CASES: WsdlCase[] = [
     rules: [],
     when: { feature: 'choice', rules: ['request-node-removed'] },
   },
+  {
+    label: 'request choice: an alternative added',
+    older: swap(GET_PET_SEQUENCE, getPetChoice(['id', 'code'])),
+    newer: swap(GET_PET_SEQUENCE, getPetChoice(['id', 'code', 'ref'])),
+    rules: [],
+  },
+  {
+    label: 'request choice: an alternative removed',
+    older: swap(GET_PET_SEQUENCE, getPetChoice(['id', 'code', 'ref'])),
+    newer: swap(GET_PET_SEQUENCE, getPetChoice(['id', 'code'])),
+    rules: ['request-node-removed'],
+  },
+  {
+    label: 'request choice turned back into a sequence',
+    older: swap(GET_PET_SEQUENCE, getPetChoice(['id', 'code'])),
+    newer: (t) => t,
+    rules: ['request-node-made-required'],
+  },
+  {
+    label: 'response sequence turned into a choice',
+    newer: swap(PET_ID_NAME, petChoice(['id', 'name'])),
+    rules: ['response-node-made-optional'],
+  },
+  {
+    label: 'response choice: an alternative added',
+    older: swap(PET_ID_NAME, petChoice(['id', 'name'])),
+    newer: swap(PET_ID_NAME, petChoice(['id', 'name', 'nick'])),
+    rules: ['response-node-added'],
+  },
+  {
+    label: 'response choice: an alternative removed',
+    older: swap(PET_ID_NAME, petChoice(['id', 'name', 'nick'])),
+    newer: swap(PET_ID_NAME, petChoice(['id', 'name'])),
+    rules: [],
+  },
+  {
+    label: 'response choice turned into a sequence',
+    older: swap(PET_ID_NAME, petChoice(['id', 'name'])),
+    newer: (t) => t,
+    rules: ['response-node-added'],
+  },
 ];
+
+/** getPet's request content as a choice of these string elements (id stays an int). */
+function getPetChoice(names: string[]): string {
+  const el = (n: string) => `            <xsd:element name="${n}" type="${n === 'id' ? 'xsd:int' : 'xsd:string'}"/>`;
+  return `          <xsd:choice>\n${names.map(el).join('\n')}\n          </xsd:choice>`;
+}
+
+/** Pet's first nodes as a choice of these (id stays an int). */
+function petChoice(names: string[]): string {
+  return `<xsd:choice>${names.map((n) => `<xsd:element name="${n}" type="${n === 'id' ? 'xsd:int' : 'xsd:string'}"/>`).join('')}</xsd:choice>`;
+}
 
 /** getPet's input gains a soap:header part <auth>, marked wsdl:required as given (unmarked when undefined). */
 function headerAdded(required?: 'true' | 'false'): (t: string) => string {

@@ -2,6 +2,7 @@ import type { Difference } from './compare-types';
 import { boundsWords, combineOccurs, isOnce, occurs, withBounds } from './occurs';
 import { xmlElement } from './xml-pattern';
 import { lookupType } from './resolve';
+import { WILDCARD_WORD } from './compare-choice';
 import type { Occurs, Pattern, Scope, XmlContent, XmlElementPattern } from './types';
 
 /*
@@ -36,7 +37,7 @@ export function expandContent(content: readonly XmlContent[], scope: Scope, with
     else if (c.kind === 'xml-choice') {
       // Compared as every option's nodes in a row, each optional: an option added to a request or
       // removed from a response is compatible, one removed from a request or added to a response is
-      // not (its nodes are reported). "Exactly one" itself is not compared.
+      // not (its nodes are reported). "Exactly one" is compared next, by compare-choice.ts.
       const each = occurs(0, c.occurs.max > 1 ? Infinity : 1);
       for (const o of c.options) out.slots.push(...expandContent(o, scope, within ? combineOccurs(within, each) : each).slots);
     } else if (c.kind === 'xml-any') {
@@ -50,9 +51,6 @@ export function expandContent(content: readonly XmlContent[], scope: Scope, with
   }
   return out;
 }
-
-/** How a wildcard stands in a sequence compared: no XML name can be this. */
-const WILDCARD_WORD = '*any';
 
 function minWords(min: number): string {
   return min === 1 ? 'required' : `at least ${min}`;

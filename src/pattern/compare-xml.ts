@@ -1,5 +1,6 @@
 import type { CompareContext } from './compare-context';
-import { compareSequences, expandContent, sequenceWords, type Content, type SeqSlot } from './compare-sequence';
+import { compareSequences, expandContent, sequenceWords, type Content } from './compare-sequence';
+import { compareChoices, hasChoice, modelOf } from './compare-choice';
 import { describePattern } from './describe';
 import { effectiveElement } from './resolve';
 import type { Pattern, XmlElementPattern } from './types';
@@ -61,12 +62,15 @@ export function compareElements(c: CompareContext, aIn: XmlElementPattern, aName
     else c.add({ kind: 'type', target: 'value', path, a: contentWords(ac), b: contentWords(bc), narrower: false });
     if (!aText || !bText) return;
   }
-  children(c, ac.slots, bc.slots, path);
-}
-
-/** Children in order: the sequences first, then each pair of children that stand for each other. */
-function children(c: CompareContext, aAll: SeqSlot[], bAll: SeqSlot[], path: string): void {
-  for (const { a, b, path: at } of compareSequences(aAll, bAll, path, (d) => c.add(d))) c.element(a.pattern, a.name, b.pattern, b.name, at);
+  let found = 0;
+  const pairs = compareSequences(ac.slots, bc.slots, path, (d) => {
+    found++;
+    c.add(d);
+  });
+  // Names and bounds agree: with a choice on either side, "exactly one option" may still differ.
+  if (found === 0 && (hasChoice(a.content) || hasChoice(b.content))) compareChoices(modelOf(a.content, c.aScope), modelOf(b.content, c.bScope), path, (d) => c.add(d));
+  // Then each pair of children that stand for each other.
+  for (const { a: ap, b: bp, path: at } of pairs) c.element(ap.pattern, ap.name, bp.pattern, bp.name, at);
 }
 
 function contentWords(content: Content): string {
