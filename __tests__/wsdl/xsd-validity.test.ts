@@ -53,6 +53,7 @@ const MINIMUM: Record<string, [number, number]> = {
   'fixture:structure.wsdl': [100, 100],
   'fixture:derived.wsdl': [100, 100],
   'fixture:strict.wsdl': [100, 100],
+  'fixture:catalog.wsdl': [100, 100],
   'fixture:petstore.wsdl': [100, 100],
   'fixture:facets.wsdl': [100, 100],
   'fixture:login.wsdl': [100, 100],

@@ -12,6 +12,7 @@ const OWN = [
   path.join(FIXTURES, 'wsdl', 'structure', 'structure.wsdl'),
   path.join(FIXTURES, 'wsdl', 'structure', 'derived.wsdl'),
   path.join(FIXTURES, 'wsdl', 'structure', 'strict.wsdl'),
+  path.join(FIXTURES, 'wsdl', 'structure', 'catalog.wsdl'),
   path.join(FIXTURES, 'soap', 'petstore.wsdl'),
   path.join(FIXTURES, 'wsdl', 'facets', 'facets.wsdl'),
   path.join(FIXTURES, 'wsdl', 'soap-headers', 'login.wsdl'),
