@@ -61,7 +61,12 @@ describe('a real SOAP service (the soap package) passes the contract imported fr
   test('SOAP 1.1 and 1.2 ports beside a 1.2-only port type (SOAPAction for 1.1, action in Content-Type for 1.2)', async () => {
     const file = fixture('services/multi.wsdl');
     const search = {
-      search: (a: { term: string }) => ({ hit: [{ name: a.term }], summary: { em: ['x'] }, table: { anything: 'at all' } }),
+      // A hit is of the abstract type Animal: a valid one names its derived type, as .NET sends it (xsi:type="Dog").
+      search: (a: { term: string }) => ({
+        hit: [{ attributes: { xsi_type: { type: 'Dog', xmlns: 'urn:accord:multi' } }, name: a.term, breed: 'collie' }],
+        summary: { em: ['x'] },
+        table: { anything: 'at all' },
+      }),
       ping: () => ({ at: '2024-02-29T10:00:00Z' }),
     };
     const hosted = await host(file, '/multi/search.asmx', { SearchService: { SearchSoap: search, SearchSoap12: search } });
