@@ -110,6 +110,23 @@ export interface TestCase {
   row?: ExampleRow;
   /** Test name: the scenario's, with the row's values when it has one. */
   name: string;
+  /** Set when the case is declared but not run, with the reason (a fault scenario with no example that triggers it). */
+  notRun?: string;
 }
+
+/**
+ * The tag of a SOAP fault scenario (`accord import wsdl` writes one per `wsdl:fault`). Its request is
+ * the operation's ordinary one, so only an example says which request gets the fault: the stub
+ * answers it only for an Examples row or example file of its own, and the runner runs it only with
+ * an Examples row.
+ */
+export const FAULT_TAG = '@fault';
+
+export function isFaultScenario(s: Pick<Scenario, 'tags'>): boolean {
+  return s.tags.some((t) => t.toLowerCase() === FAULT_TAG);
+}
+
+/** Why the runner declares a fault scenario without Examples rows but does not run it. */
+export const FAULT_WITHOUT_EXAMPLE = 'fault scenario without an example that triggers it';
 
 export type { Pattern, Scope };

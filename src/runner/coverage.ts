@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { existsSync } from 'node:fs';
-import { parseContract, testCases } from '../contract/load';
+import { caseTitle, parseContract, testCases } from '../contract/load';
 import type { Contract, Scenario } from '../contract/model';
 import { AccordError } from '../errors';
 import { printable } from '../printable';
@@ -61,7 +61,7 @@ export function contractCoverage(file: string, source: string, outcomes: readonl
   const byTitle = new Map<string, Scenario>();
   for (const tc of testCases(contract)) {
     byTitle.set(tc.name, tc.scenario);
-    if (tc.scenario.unsupported) byTitle.set(`${tc.name} (not run: ${tc.scenario.unsupported})`, tc.scenario);
+    byTitle.set(caseTitle(tc), tc.scenario);
   }
   const seen = new Map<Scenario, string[]>();
   for (const o of outcomes) {

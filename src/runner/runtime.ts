@@ -1,5 +1,5 @@
 import { Agent } from 'undici';
-import type { Contract, TestCase } from '../contract/model';
+import { isFaultScenario, type Contract, type TestCase } from '../contract/model';
 import { parseContractCached, testCases } from '../contract/load';
 import { AccordError, formatLocation } from '../errors';
 import { printable } from '../printable';
@@ -119,7 +119,8 @@ type Declare = (name: string, fn: () => Promise<void>, timeout?: number) => void
 /**
  * With `negative: true` (or ACCORD_NEGATIVE=1), each scenario's generated invalid requests, declared
  * as tests of their own inside the contract's describe block: `<case> [negative: <mutation>]`.
- * @WIP and unsupported scenarios have none.
+ * @WIP scenarios, cases that are not run and fault scenarios have none (a fault scenario's request is its
+ * operation's, whose negative tests already cover it).
  */
 function negativeTests(g: Record<string, unknown>, config: () => RunnerConfig, opened: OpenedContract): void {
   const cfg = config();
@@ -127,7 +128,7 @@ function negativeTests(g: Record<string, unknown>, config: () => RunnerConfig, o
   const declare = g.test as Declare | undefined;
   if (!cfg.negative || !declare) return;
   for (const tc of opened.cases) {
-    if (tc.scenario.unsupported || tc.scenario.wip) continue;
+    if (tc.notRun !== undefined || tc.scenario.wip || isFaultScenario(tc.scenario)) continue;
     for (const m of negativeRequests(tc, cfg.seed)) declare(`${tc.name} [negative: ${m.name}]`, negativeBody(tc, m, config), caseTimeout(cfg));
   }
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { parseContractCached, testCases } from '../contract/load';
+import { caseTitle, parseContractCached, testCases } from '../contract/load';
 import { AccordError } from '../errors';
 import { RUNTIME_GLOBAL } from './config';
 
@@ -33,8 +33,8 @@ export function transformSpec(source: string, file: string, runtimePath: string)
   const indent = (line: number) => /^\s*/.exec(sourceLines[line - 1] ?? '')![0].replace(/[^\t]/g, ' ');
   testCases(contract).forEach((tc, i) => {
     const line = tc.row?.line ?? tc.scenario.line;
-    if (tc.scenario.unsupported) {
-      put(line, `${indent(line)}test.skip(${q(`${tc.name} (not run: ${tc.scenario.unsupported})`)}, () => {});`);
+    if (tc.notRun !== undefined) {
+      put(line, `${indent(line)}test.skip(${q(caseTitle(tc))}, () => {});`);
       return;
     }
     put(line, `${indent(line)}test(${q(tc.name)}, __accord.body(__opened, ${i}), __accord.timeout());`);

@@ -24,7 +24,8 @@ export type Outcome =
  * Picks the scenario that answers a request. Only scenarios on the request's
  * method and path are compared (a map lookup for literal paths); the first
  * scenario with an example (example file, then Examples row) for exactly this
- * request wins, else the first scenario that matches. Mismatches are kept only
+ * request wins, else the first scenario that matches and is not a fault scenario
+ * (which answers only its examples). Mismatches are kept only
  * to explain a 400; on the happy path nothing else is allocated.
  */
 export function dispatch(table: RouteTable, req: HttpRequest, segments: string[], body: ParsedBody): Outcome {
@@ -51,6 +52,7 @@ function pick(routes: readonly Route[], asked: HttpRequest, body: ParsedBody, se
   const attempts: Attempt[] = [];
   let skipped: Route[] | undefined;
   let first: Route | undefined;
+  let faults: Attempt[] | undefined;
   for (let i = 0; i < routes.length; i++) {
     const route = routes[i];
     // Once a scenario has matched, only later ones with examples are still of interest (see below).
@@ -68,20 +70,35 @@ function pick(routes: readonly Route[], asked: HttpRequest, body: ParsedBody, se
       for (const r of route.rows) {
         if (matchRequest(r.scenario, asked, body, segments, 1).mismatches.length === 0) return { kind: 'matched', route, row: r.row };
       }
+      if (route.examplesOnly) {
+        (faults ??= []).push({ route, mismatches: [NO_FAULT_EXAMPLE] });
+        continue;
+      }
       // A later scenario (another contract for the same operation) may have an example for exactly this request.
       first ??= route;
       if (!laterExamples(routes, i)) return { kind: 'matched', route: first };
       continue;
     }
-    if (!first) attempts.push({ route, mismatches: m.mismatches });
+    // A fault scenario's request is its operation's: the report shows the operation's scenario only.
+    if (!first) (route.examplesOnly ? (faults ??= []) : attempts).push({ route, mismatches: m.mismatches });
   }
   if (first) return { kind: 'matched', route: first };
   // Only now, for the report, are the skipped scenarios compared in full.
-  for (const route of skipped ?? []) attempts.push({ route, mismatches: matchRequest(route.scenario, asked, body, segments, COMPARED_MISMATCHES).mismatches });
-  return { kind: 'no-match', attempts };
+  for (const route of skipped ?? []) {
+    if (!route.examplesOnly) attempts.push({ route, mismatches: matchRequest(route.scenario, asked, body, segments, COMPARED_MISMATCHES).mismatches });
+  }
+  // Only fault scenarios took the request: they say why they do not answer it.
+  return { kind: 'no-match', attempts: attempts.length === 0 && faults ? faults : attempts };
 }
 
 const NONE: readonly Route[] = [];
+
+/** Why a fault scenario did not answer a request it matches (reported only when no other scenario is served there). */
+const NO_FAULT_EXAMPLE: Mismatch = {
+  path: 'SCENARIO',
+  expected: 'a request one of its examples names (a @fault scenario answers only an Examples row or example file of its own)',
+  actual: 'a request none of its examples names',
+};
 
 /**
  * A 400 shows a scenario's first SHOWN_MISMATCHES mismatches; one more tells that there are

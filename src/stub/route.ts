@@ -17,6 +17,8 @@ export interface Route {
   /** Nodes every matching XML body has: requests without them skip the full match (prefilter.ts). */
   required?: RequiredNode;
   rows: { row: ExampleRow; scenario: Scenario }[];
+  /** A `@fault` scenario: it answers only a request one of its examples (rows, files) names, never as the plain match. */
+  examplesOnly: boolean;
   /** Example files for this scenario: tried before the rows, answered as given. */
   fixed: FixedExample[];
   responseKind?: BodyKind;

@@ -1,4 +1,4 @@
-import type { Contract, ExampleRow, Scenario } from '../contract/model';
+import { isFaultScenario, type Contract, type ExampleRow, type Scenario } from '../contract/model';
 import { AccordError, CompositeAccordError, formatLocation } from '../errors';
 import { contentTypeFor } from '../http/content-type';
 import { bodyKind } from '../pattern/generate';
@@ -74,6 +74,7 @@ function buildRoute(s: Scenario): Route {
     requestKind: r.body ? bodyKind(r.body, s.scope) : undefined,
     required: requiredNodes(r.body, s.scope),
     rows: s.examples.map((row) => ({ row, scenario: narrowToRow(s, row) })),
+    examplesOnly: isFaultScenario(s),
     fixed: [],
     responseKind,
     templates: responseKind === 'xml' ? compileTemplates(s) : new Map(),

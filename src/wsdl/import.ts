@@ -10,12 +10,13 @@ import type { XmlElementPattern } from '../pattern/types';
 import { ENVELOPE_PREFIX } from './envelope';
 import { loadWsdl, type Unresolved } from './load';
 import { usesMtom } from './mime';
-import type { MessageModel, OperationModel, SoapVersion } from './model';
+import type { FaultModel, MessageModel, OperationModel, SoapVersion } from './model';
 import { isXmlName, Prefixes, qualified } from './names';
 import { readWsdl11 } from './wsdl11';
 import { readWsdl20 } from './wsdl20';
 import { selectOperations } from './select';
-import { writeContract, type MessageNodes } from './write';
+import { writeContract, type MessageNodes, type ScenarioDraft } from './write';
+import { faultElement } from './fault';
 import { SchemaIndex } from './xsd';
 
 export interface ImportOptions {
@@ -30,6 +31,8 @@ export interface ImportSummary {
   feature: string;
   /** Distinct operations found on SOAP ports. */
   operations: number;
+  /** Fault scenarios among the scenarios (one per operation fault). */
+  faults: number;
   scenarios: number;
   types: number;
   /** Nodes written as `(anything)`. */
@@ -79,11 +82,13 @@ export function importWsdl(file: string, options: ImportOptions = {}): ImportRes
   const usedNames = new Map<string, number>();
   for (const o of chosen) usedNames.set(o.name, (usedNames.get(o.name) ?? 0) + 1);
 
-  const scenarios = chosen.map((o) => {
+  const scenarios = chosen.flatMap((o): ScenarioDraft[] => {
     const request = messageNodes(o, o.input, emitter);
     const response = o.output ? messageNodes(o, o.output, emitter) : undefined;
     const name = (usedNames.get(o.name) ?? 0) > 1 ? `${o.interfaceName} ${o.name}` : o.name;
-    return { op: o, name, request, response };
+    // One scenario per fault, right after its operation's: the same request, answered with the Fault.
+    const faults = o.faults.map((f): ScenarioDraft => ({ op: o, name: `${name} fault ${f.name}`, request, response: faultMessage(o, f, emitter), fault: f.name }));
+    return [{ op: o, name, request, response }, ...faults];
   });
   emitter.flush();
 
@@ -103,6 +108,7 @@ export function importWsdl(file: string, options: ImportOptions = {}): ImportRes
     file: set.root.file,
     feature,
     operations,
+    faults: scenarios.filter((s) => s.fault !== undefined).length,
     scenarios: scenarios.length,
     types: emitter.types.size,
     anything: stats.anything,
@@ -122,6 +128,17 @@ export function importWsdl(file: string, options: ImportOptions = {}): ImportRes
     throw new InternalError(`accord wrote a contract from ${set.root.file} that it cannot read back: ${e instanceof AccordError ? e.describe() : String(e)}`, { cause: e });
   }
   return { text, summary };
+}
+
+/**
+ * A fault's answer: the Fault envelope of the operation's SOAP version, its detail holding the fault
+ * message's part typed as any message part is (a global element; an rpc `type=` part becomes an
+ * unqualified element named after the part, as rpc parts are in a Body).
+ */
+function faultMessage(o: OperationModel, f: FaultModel, e: Emitter): MessageNodes {
+  const { body } = messageNodes(o, { body: f.parts, headers: [] }, e);
+  const detail = Array.isArray(body) && body.length > 0 ? body : null;
+  return { headers: [], body: [faultElement(o.soapVersion, detail)] };
 }
 
 /** Header nodes and body (nodes, or `(anything)` for a WSDL 2.0 `#any`) of one message. */

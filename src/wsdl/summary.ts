@@ -10,6 +10,7 @@ const NOTES_SHOWN = 8;
 export function describeImport(s: ImportSummary, shown: (file: string) => string): string[] {
   const parts = [
     `${s.operations} operation${s.operations === 1 ? '' : 's'}`,
+    ...(s.faults ? [`${s.faults} fault${s.faults === 1 ? '' : 's'}`] : []),
     `${s.scenarios} scenario${s.scenarios === 1 ? '' : 's'}`,
     `${s.types} type${s.types === 1 ? '' : 's'}`,
     `SOAP ${s.soapVersions.join(' and ')}`,

@@ -5,6 +5,8 @@ import type { Pattern, XmlElementPattern } from '../pattern/types';
 import type { TypeDef } from './declared-types';
 import { envelope } from './envelope';
 import type { OperationModel } from './model';
+import { FAULT_STATUS } from './fault';
+import { FAULT_TAG } from '../contract/model';
 
 /** A message as patterns: the header entries and the body (nodes, or a pattern written in place, such as (anything)). */
 export interface MessageNodes {
@@ -17,6 +19,8 @@ export interface ScenarioDraft {
   name: string;
   request: MessageNodes;
   response?: MessageNodes;
+  /** For a fault scenario: the fault's name (the response is its Fault envelope). */
+  fault?: string;
 }
 
 export interface ContractDraft {
@@ -32,6 +36,9 @@ export interface ContractDraft {
 }
 
 const ref = (name: string): Pattern => ({ kind: 'ref', name });
+
+/** Above each fault scenario: how to make it run, since the importer cannot know which request gets the fault. */
+const FAULT_COMMENT = 'a fault: answered by the stub and run as a test only for an Examples row (or stub example file) of a request that gets it';
 const literal = (value: string): Pattern => ({ kind: 'literal', value });
 
 /**
@@ -84,11 +91,15 @@ export function writeContract(d: ContractDraft): string {
     for (const t of d.types.values()) if (owner.get(t.name) === i) steps.push(typeStep(t));
     steps.push(...actionSteps(o, allActions11));
     if (pathOf(o) !== path) steps.push({ kind: 'request', method: 'POST', path: pathOf(o) });
+    if (s.fault !== undefined) {
+      steps.push({ kind: 'status', status: FAULT_STATUS });
+      if (!allResponses) steps.push({ kind: 'body', side: 'response', pattern: ref('ResponseEnvelope') });
+      return { comments: [FAULT_COMMENT], tags: [FAULT_TAG], name: s.name, steps };
+    }
     // One-way: an empty 202 Accepted, as WS-I Basic Profile, JAX-WS, CXF and .NET answer.
     if (!o.output) steps.push({ kind: 'status', status: 202 });
     else if (!allResponses) steps.push({ kind: 'body', side: 'response', pattern: ref('ResponseEnvelope') });
-    const comments = o.faults.map((f) => `fault ${f.name}${f.parts[0]?.element ? `: element ${f.parts[0].element.local}` : ''}`);
-    if (!o.output) comments.push('one-way operation: 202 Accepted, no response body');
+    const comments = o.output ? [] : ['one-way operation: 202 Accepted, no response body'];
     return { comments, name: s.name, steps };
   });
 
