@@ -36,6 +36,10 @@ describe.each(CASES.map((c, i) => [c.label, c, i] as const))('%s', (_label, c, i
     const findings = report.verdict.results.flatMap((r) => r.findings);
     expect([...new Set(findings.map((f) => f.rule))].sort()).toEqual([...expected(c)].sort());
     expect(report.verdict.compatible).toBe(expected(c).length === 0);
+    const notes = c.when && LANDED.has(c.when.feature) ? (c.when.notes ?? []) : [];
+    expect(report.verdict.notes.map((n) => n.kind)).toEqual(notes);
+    // A note points at the WSDL's fault, never at the in-memory contract.
+    for (const n of report.verdict.notes) expect(`${n.file}:${n.line}`).toMatch(/^(old|new)\d+\/pets\.wsdl:\d+$/);
     // Every finding points at a line of a WSDL or XSD file the user has, never at the in-memory contract.
     for (const f of findings) {
       expect(f.location.file).toMatch(/^(old|new)\d+\/(pets\.wsdl|types\.xsd)$/);

@@ -27,7 +27,7 @@ export function judge(diff: ContractDiff): Verdict {
     return result;
   });
   const failed = results.filter((r) => !r.compatible).length;
-  return { compatible: failed === 0, testsRun: results.length, passed: results.length - failed, failed, results, skipped: diff.skipped };
+  return { compatible: failed === 0, testsRun: results.length, passed: results.length - failed, failed, results, skipped: diff.skipped, notes: diff.notes };
 }
 
 export function checkCompatibility(older: Contract, newer: Contract): Verdict {

@@ -1,8 +1,8 @@
 import { WHERE } from '../pattern/mismatch';
-import { apiText, endpointText, type Contract, type Scenario } from '../contract/model';
+import { apiText, endpointText, isFaultScenario, type Contract, type Scenario } from '../contract/model';
 import type { CompareOptions, Difference } from '../pattern/compare';
 import { compareBodies, compareFields, compareHeaders, comparePath, compareQuery, samePathShape } from '../http/compare-http';
-import type { Change, ContractDiff, ScenarioDiff, Side } from './model';
+import type { Change, CompatNote, ContractDiff, ScenarioDiff, Side } from './model';
 
 /**
  * Stage one of the check: for each older scenario that is not @WIP, the newer
@@ -13,7 +13,13 @@ import type { Change, ContractDiff, ScenarioDiff, Side } from './model';
 export function diffContracts(older: Contract, newer: Contract): ContractDiff {
   const skipped: ContractDiff['skipped'] = [];
   const scenarios: ScenarioDiff[] = [];
-  const endpoints = new Endpoints(newer.scenarios.filter((n) => !n.unsupported));
+  const notes: CompatNote[] = [];
+  const served = newer.scenarios.filter((n) => !n.unsupported);
+  // Faults are held to the newer fault of the same name only, ordinary scenarios to ordinary ones:
+  // a fault answers only the requests its examples name, so it never stands in for the operation.
+  const endpoints = new Endpoints(served.filter((n) => !isFaultScenario(n)));
+  const faults = new Endpoints(served.filter(isFaultScenario));
+  const kept = new Set<Scenario>();
   for (const o of older.scenarios) {
     if (o.wip) {
       skipped.push({ scenario: o.name, line: o.line, reason: 'tagged @WIP in the older contract' });
@@ -23,9 +29,38 @@ export function diffContracts(older: Contract, newer: Contract): ContractDiff {
       skipped.push({ scenario: o.name, line: o.line, reason: o.unsupported });
       continue;
     }
-    scenarios.push(diffScenario(o, endpoints.of(o)));
+    if (!isFaultScenario(o)) {
+      scenarios.push(diffScenario(o, endpoints.of(o)));
+      continue;
+    }
+    const same = faults.of(o).candidates.filter((n) => n.name === o.name);
+    if (same.length === 0) {
+      notes.push(faultNote('fault-removed', o, 'older'));
+      continue;
+    }
+    for (const n of same) kept.add(n);
+    scenarios.push(diffScenario(o, { candidates: same, byStatus: byStatus(same) }));
   }
-  return { older, newer, scenarios, skipped };
+  for (const n of served) if (isFaultScenario(n) && !n.wip && !kept.has(n)) notes.push(faultNote('fault-added', n, 'newer'));
+  return { older, newer, scenarios, skipped, notes };
+}
+
+function faultNote(kind: CompatNote['kind'], s: Scenario, version: CompatNote['version']): CompatNote {
+  const message =
+    kind === 'fault-added'
+      ? `fault added: clients may now receive this Fault (${apiText(s)}); a change to document for them, not a break (a SOAP client takes any Fault it is sent)`
+      : `fault removed: compatible (clients that handled this Fault are not broken; the service no longer promises it)`;
+  return { kind, scenario: s.name, line: s.line, version, api: apiText(s), message };
+}
+
+function byStatus(scenarios: readonly Scenario[]): Map<number, Scenario[]> {
+  const m = new Map<number, Scenario[]>();
+  for (const n of scenarios) {
+    const list = m.get(n.response.status) ?? [];
+    list.push(n);
+    m.set(n.response.status, list);
+  }
+  return m;
 }
 
 interface Endpoint {
@@ -46,13 +81,7 @@ class Endpoints {
     let e = this.cache.get(key);
     if (!e) {
       const candidates = this.newer.filter((n) => n.request.method === o.request.method && samePathShape(o.request.segments, n.request.segments));
-      const byStatus = new Map<number, Scenario[]>();
-      for (const n of candidates) {
-        const list = byStatus.get(n.response.status) ?? [];
-        list.push(n);
-        byStatus.set(n.response.status, list);
-      }
-      e = { candidates, byStatus };
+      e = { candidates, byStatus: byStatus(candidates) };
       this.cache.set(key, e);
     }
     return e;

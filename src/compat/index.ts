@@ -15,7 +15,7 @@ export { RULES, RULES_BY_ID } from './rules';
 export { MESSAGES } from './messages';
 export { formatJson, formatText, type FileReport } from './report';
 export { formatError, formatGithub, formatJunit, formatSarif, type CiFormat } from './ci-formats';
-export type { Verdict, Finding, Change, ScenarioDiff, ContractDiff, Rule } from './model';
+export type { Verdict, Finding, Change, ScenarioDiff, ContractDiff, Rule, CompatNote } from './model';
 
 const LENIENT: BuildOptions = { checkExamples: false };
 
@@ -67,7 +67,7 @@ function newContract(pair: FilePair): FileReport {
     newer: pair.newer!.label,
     note: pair.olderWhere,
     inFolder: pair.inFolder,
-    verdict: { compatible: true, testsRun: 0, passed: 0, failed: 0, results: [], skipped: [] },
+    verdict: { compatible: true, testsRun: 0, passed: 0, failed: 0, results: [], skipped: [], notes: [] },
   };
 }
 

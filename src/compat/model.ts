@@ -43,12 +43,31 @@ export interface SkippedScenario {
   reason: string;
 }
 
+/**
+ * A change that breaks no one but is worth telling: a SOAP fault added (documented in
+ * docs/compatibility.md: clients may now receive it) or removed (compatible: clients that handled
+ * it are not broken). Reported beside the verdict, never as a failure.
+ */
+export interface CompatNote {
+  kind: 'fault-added' | 'fault-removed';
+  /** The fault scenario, in the version that has it (newer for added, older for removed). */
+  scenario: string;
+  line: number;
+  /** Set when the line is not in the compared contract file (the WSDL's fault it was imported from). */
+  file?: string;
+  version: 'older' | 'newer';
+  /** "POST /pets -> 500". */
+  api: string;
+  message: string;
+}
+
 export interface ContractDiff {
   older: Contract;
   newer: Contract;
   scenarios: ScenarioDiff[];
   /** Older scenarios left out of the check (@WIP, or not an HTTP scenario). */
   skipped: SkippedScenario[];
+  notes: CompatNote[];
 }
 
 export type RuleSide = Side | 'scenario';
@@ -110,4 +129,5 @@ export interface Verdict {
   failed: number;
   results: ScenarioResult[];
   skipped: SkippedScenario[];
+  notes: CompatNote[];
 }

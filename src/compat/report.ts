@@ -1,5 +1,5 @@
 import { printable } from '../printable';
-import type { Finding, Verdict } from './model';
+import type { CompatNote, Finding, Verdict } from './model';
 
 /** One contract file's outcome: compared, new (no older version), or gone (no newer version). */
 export interface FileReport {
@@ -33,6 +33,7 @@ export function formatText(reports: readonly FileReport[]): string {
     if (r.status === 'removed') lines.push(`${r.file} is not in ${r.note}: every scenario of the older version is gone.`);
     lines.push(countsLine(r.verdict));
     for (const s of r.verdict.skipped) lines.push(`Not checked: "${s.scenario}" (${s.reason})`);
+    for (const n of r.verdict.notes) lines.push(`Note: "${n.scenario}" (${noteWhere(r, n)}): ${n.message}`);
     for (const res of r.verdict.results) {
       if (res.compatible) continue;
       lines.push('', `In scenario "${res.scenario}"`, `API: ${res.api}`);
@@ -78,6 +79,7 @@ export function formatJson(reports: readonly FileReport[]): string {
       passed: r.verdict.passed,
       failed: r.verdict.failed,
       skipped: r.verdict.skipped,
+      notes: r.verdict.notes.map((n) => ({ ...n, where: noteWhere(r, n) })),
       results: r.verdict.results.map((res) => ({ ...res, findings: res.findings.map((f) => ({ ...f, where: findingWhere(r, f) })) })),
       hint: r.hint ?? null,
     })),
@@ -97,6 +99,11 @@ export function findingWhere(r: FileReport, f: Finding): string {
   const file = f.location.file ?? (f.location.version === 'newer' ? (r.newer ?? r.file) : (r.older ?? r.file));
   const older = f.location.olderLine !== undefined ? ` (was ${f.location.olderFile ?? r.older ?? 'older'}:${f.location.olderLine})` : '';
   return `${file}:${f.location.line}${older}`;
+}
+
+/** `HEAD:contracts/x.spec:40`: the fault scenario a note speaks of, in the version that has it. */
+export function noteWhere(r: FileReport, n: CompatNote): string {
+  return `${n.file ?? (n.version === 'newer' ? r.newer : r.older) ?? r.file}:${n.line}`;
 }
 
 /** Every string of a JSON document made printable (JSON.stringify leaves DEL, C1 controls and bidi marks as they are). */

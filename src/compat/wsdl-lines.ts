@@ -19,6 +19,8 @@ export interface WsdlPlace {
 
 /** Schema element kinds whose children may declare the elements of a content model. */
 const MODEL = ['complexType', 'complexContent', 'simpleContent', 'sequence', 'choice', 'all', 'extension', 'restriction', 'group'];
+/** How the importer names a fault scenario: `<operation> fault <fault name>`. */
+const FAULT_WORD = ' fault ';
 /** Bounds the walk through named types, groups and bases (a recursive schema must end). */
 const MAX_STEPS = 64;
 
@@ -40,10 +42,18 @@ export class WsdlLines {
     }
   }
 
-  /** The operation (a scenario of the imported contract is named after it, maybe with its port type first). */
+  /**
+   * The operation (a scenario of the imported contract is named after it, maybe with its port type
+   * first), or for a fault scenario (`<operation> fault <name>`) the operation's fault.
+   */
   operation(scenario: string): WsdlPlace | undefined {
-    const op = this.operations.get(scenario) ?? this.operations.get(scenario.slice(scenario.lastIndexOf(' ') + 1));
-    return op ? this.place(op) : undefined;
+    const f = scenario.lastIndexOf(FAULT_WORD);
+    const name = f < 0 ? scenario : scenario.slice(0, f);
+    const op = this.operations.get(name) ?? this.operations.get(name.slice(name.lastIndexOf(' ') + 1));
+    if (!op) return undefined;
+    const faultName = f < 0 ? undefined : scenario.slice(f + FAULT_WORD.length);
+    const fault = faultName === undefined ? undefined : kids(op, undefined, ['fault', 'outfault']).find((k) => (attr(k, 'name') ?? local(attr(k, 'ref') ?? '')) === faultName);
+    return this.place(fault ?? op);
   }
 
   /** The declaration of the deepest node of `names` (local names below Body) that could be followed. */

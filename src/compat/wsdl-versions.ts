@@ -61,6 +61,12 @@ function renamed(e: unknown, source: WsdlSource): unknown {
 
 /** Points every finding at the WSDL line of its node: in the newer version when it is there, else in the older. */
 export function locateInWsdl(verdict: Verdict, older: WsdlSide, newer: WsdlSide | undefined): void {
+  // A note names a fault scenario: its line is the WSDL operation's fault.
+  for (const n of verdict.notes) {
+    const side = n.version === 'newer' ? newer : older;
+    const p = side?.lines.operation(n.scenario);
+    if (side && p) Object.assign(n, { line: p.line, file: side.source.shown(p.file) });
+  }
   for (const res of verdict.results) {
     for (const f of res.findings) {
       const n = newer && placeIn(newer, res.scenario, f.path);
@@ -85,10 +91,13 @@ function placeIn(side: WsdlSide, scenario: string, findingPath: string): (WsdlPl
   const space = findingPath.indexOf(' ');
   const where = space < 0 ? findingPath : findingPath.slice(0, space);
   if (where === 'REQUEST.BODY' || where === 'RESPONSE.BODY') {
-    const names = findingPath
+    let names = findingPath
       .slice(space + 1)
       .split('/')
       .map((n) => (n.endsWith(']') && n.includes('[') ? n.slice(0, n.lastIndexOf('[')) : n));
+    // In a Fault, the schema's part starts below detail (SOAP 1.1) or Detail (1.2).
+    const detail = names[2] === 'Fault' ? names.findIndex((n) => n === 'detail' || n === 'Detail') : -1;
+    if (detail > 0) names = ['Envelope', 'Body', ...names.slice(detail + 1)];
     // Below Body or Header (index 1, under Envelope) start the message's global elements.
     const found = names[1] === 'Body' || names[1] === 'Header' ? side.lines.element(names.slice(2)) : undefined;
     if (found) return found;
