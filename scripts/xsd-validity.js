@@ -19,6 +19,8 @@ const { CLASSES } = require('../__tests__/helpers/xsd/classify');
 const accord = {
   ...require('../dist/wsdl'),
   ...require('../dist/contract/load'),
+  ...require('../dist/contract/model'),
+  ...require('../dist/http/build-request'),
   ...require('../dist/runner/run-case'),
   ...require('../dist/stub'),
 };

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Contract, TestCase } from '../../../src/contract/model';
+import { REQUEST_BODY_COLUMN, type Contract, type Scenario, type TestCase } from '../../../src/contract/model';
 import type { CaseResult, RunOptions } from '../../../src/runner/run-case';
 import type { RunningStub, StubOptions } from '../../../src/stub';
 import type { ImportResult } from '../../../src/wsdl/import';
@@ -18,6 +18,8 @@ export interface Accord {
   importWsdl(file: string): Pick<ImportResult, 'text'>;
   parseContract(text: string, file: string): Contract;
   testCases(c: Contract): TestCase[];
+  isFaultScenario(s: Scenario): boolean;
+  buildRequest(tc: TestCase, seed?: number): { body: string };
   runCase(tc: TestCase, o: RunOptions): Promise<CaseResult>;
   startStub(o: StubOptions): Promise<RunningStub>;
 }
@@ -50,6 +52,8 @@ interface Message {
   scenario: string;
   body: string;
   status?: number;
+  /** The status the scenario answers with (500 for a fault). */
+  expected?: number;
 }
 
 export async function measureWsdl(accord: Accord, file: string, seeds: readonly number[]): Promise<Measurement> {
@@ -72,7 +76,7 @@ export async function measureWsdl(accord: Accord, file: string, seeds: readonly 
   const invalid = new Set<number>();
   const unreadable = new Map<number, string>();
   messages.forEach((msg, i) => {
-    if (msg.status !== undefined && (msg.status < 200 || msg.status > 299)) {
+    if (msg.status !== undefined && msg.status !== msg.expected) {
       // The stub refused accord's own request: the round trip is broken, which corpus.test.ts reports.
       unreadable.set(i, `the stub answered ${msg.status}`);
       return;
@@ -130,6 +134,7 @@ export async function measureWsdl(accord: Accord, file: string, seeds: readonly 
 async function generate(accord: Accord, file: string, seeds: readonly number[]): Promise<Message[]> {
   const { text } = accord.importWsdl(file);
   const contract = accord.parseContract(text, `${path.basename(file)}.spec`);
+  giveFaultsExamples(accord, contract);
   const stub = await accord.startStub({ contracts: contract, port: 0, log: () => undefined });
   const out: Message[] = [];
   try {
@@ -138,11 +143,24 @@ async function generate(accord: Accord, file: string, seeds: readonly number[]):
         const r = await accord.runCase(tc, { baseUrl: stub.url, seed });
         if (r.request?.body) out.push({ direction: 'request', scenario: tc.name, body: r.request.body });
         // A one-way operation answers without a body: nothing to validate.
-        if (r.response?.body) out.push({ direction: 'response', scenario: tc.name, body: r.response.body, status: r.response.status });
+        if (r.response?.body) out.push({ direction: 'response', scenario: tc.name, body: r.response.body, status: r.response.status, expected: tc.scenario.response.status });
       }
     }
   } finally {
     await stub.close();
   }
   return out;
+}
+
+/**
+ * A fault scenario answers only its examples, and the importer writes none: each gets one, a
+ * request generated from it (a seed per fault, so that two faults of one operation differ), as a
+ * user's Examples row would give. Then the stub's fault answers are measured too (their detail).
+ */
+function giveFaultsExamples(accord: Accord, contract: Contract): void {
+  contract.scenarios.forEach((s, i) => {
+    if (!accord.isFaultScenario(s) || s.examples.length > 0) return;
+    const body = accord.buildRequest({ scenario: s, name: s.name }, 1000 + i).body;
+    s.examples.push({ line: s.line, values: new Map([[REQUEST_BODY_COLUMN, body]]) });
+  });
 }

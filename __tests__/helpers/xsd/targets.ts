@@ -20,6 +20,7 @@ const OWN = [
   path.join(FIXTURES, 'wsdl', 'rpc-encoded', 'quotes.wsdl'),
   path.join(FIXTURES, 'wsdl', 'transport', 'upload.wsdl'),
   path.join(FIXTURES, 'wsdl', 'lenient', 'no-namespace.wsdl'),
+  path.join(FIXTURES, 'wsdl', 'faults', 'pets.wsdl'),
 ];
 
 export interface Target {

@@ -28,7 +28,7 @@ export function payloadsOf(envelope: string): Payload[] {
     ['body', 'Body'],
   ] as const) {
     for (const holder of children(root, root.namespaceURI!, local)) {
-      for (const el of children(holder)) {
+      for (const el of part === 'body' ? faultDetail(holder, root.namespaceURI!) : children(holder)) {
         const copy = el.cloneNode(true) as Element;
         for (const a of [...Array.from({ length: copy.attributes.length }, (_, i) => copy.attributes[i])]) {
           if (ENVELOPES.includes(a.namespaceURI ?? '')) copy.removeAttributeNode(a);
@@ -39,6 +39,19 @@ export function payloadsOf(envelope: string): Payload[] {
     }
   }
   return out;
+}
+
+/**
+ * A Body's payloads: its children, or for a Fault the children of its detail (SOAP 1.1 `detail`,
+ * unqualified; 1.2 `env:Detail`), which the WSDL's fault message types. The Fault itself is SOAP's.
+ */
+function faultDetail(body: Element, ns: string): Element[] {
+  const all = children(body);
+  const fault = all.length === 1 && all[0].namespaceURI === ns && all[0].localName === 'Fault' ? all[0] : undefined;
+  if (!fault) return all;
+  return children(fault)
+    .filter((c) => c.localName === 'detail' || c.localName === 'Detail')
+    .flatMap((d) => children(d));
 }
 
 export interface Verdict {
