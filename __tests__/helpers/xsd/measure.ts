@@ -130,15 +130,26 @@ export async function measureWsdl(accord: Accord, file: string, seeds: readonly 
   return m;
 }
 
-/** Requests as the runner builds them (one per seed), sent to a stub of the imported contract; the stub's answers are the responses. */
+/**
+ * Requests as the runner builds them (one per seed), sent to a stub of the imported contract; the
+ * stub's answers are the responses. Fault scenarios, which answer only their examples, are measured
+ * apart (faultsWithExamples) so that their examples never answer the operations' own requests.
+ */
 async function generate(accord: Accord, file: string, seeds: readonly number[]): Promise<Message[]> {
   const { text } = accord.importWsdl(file);
   const contract = accord.parseContract(text, `${path.basename(file)}.spec`);
-  giveFaultsExamples(accord, contract);
-  const stub = await accord.startStub({ contracts: contract, port: 0, log: () => undefined });
   const out: Message[] = [];
+  await runAgainstStub(accord, contract, seeds, out);
+  const faults = faultsWithExamples(accord, contract);
+  if (faults.scenarios.length > 0) await runAgainstStub(accord, faults, seeds, out);
+  return out;
+}
+
+async function runAgainstStub(accord: Accord, contract: Contract, seeds: readonly number[], out: Message[]): Promise<void> {
+  const stub = await accord.startStub({ contracts: contract, port: 0, log: () => undefined });
   try {
     for (const tc of accord.testCases(contract)) {
+      if (tc.notRun !== undefined) continue;
       for (const seed of seeds) {
         const r = await accord.runCase(tc, { baseUrl: stub.url, seed });
         if (r.request?.body) out.push({ direction: 'request', scenario: tc.name, body: r.request.body });
@@ -149,18 +160,18 @@ async function generate(accord: Accord, file: string, seeds: readonly number[]):
   } finally {
     await stub.close();
   }
-  return out;
 }
 
 /**
- * A fault scenario answers only its examples, and the importer writes none: each gets one, a
- * request generated from it (a seed per fault, so that two faults of one operation differ), as a
- * user's Examples row would give. Then the stub's fault answers are measured too (their detail).
+ * The contract's fault scenarios, each given the Examples row a user would write: a request
+ * generated from it (a seed per fault, so that two faults of one operation differ). The stub's
+ * fault answers are then measured too (their detail); the requests are the operations' own.
  */
-function giveFaultsExamples(accord: Accord, contract: Contract): void {
-  contract.scenarios.forEach((s, i) => {
-    if (!accord.isFaultScenario(s) || s.examples.length > 0) return;
+function faultsWithExamples(accord: Accord, contract: Contract): Contract {
+  const scenarios = contract.scenarios.flatMap((s, i): Scenario[] => {
+    if (!accord.isFaultScenario(s) || s.examples.length > 0) return [];
     const body = accord.buildRequest({ scenario: s, name: s.name }, 1000 + i).body;
-    s.examples.push({ line: s.line, values: new Map([[REQUEST_BODY_COLUMN, body]]) });
+    return [{ ...s, examples: [{ line: s.line, values: new Map([[REQUEST_BODY_COLUMN, body]]) }] }];
   });
+  return { ...contract, scenarios };
 }
