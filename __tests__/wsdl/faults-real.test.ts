@@ -43,7 +43,10 @@ function getPet(version: '1.1' | '1.2') {
     if (id === 404 || id < 0) {
       const detail = id < 0 ? { 'tns:invalidId': { 'tns:value': a.id } } : { 'tns:petNotFound': { 'tns:id': a.id, 'tns:reason': 'deleted' } };
       const text = id < 0 ? 'invalid id' : 'no such pet';
-      const Fault = version === '1.1' ? { faultcode: 'soap:Client', faultstring: text, detail, statusCode: 500 } : { Code: { Value: 'soap:Sender' }, Reason: { Text: text }, Detail: detail, statusCode: 500 };
+      const Fault =
+        version === '1.1'
+          ? { faultcode: 'soap:Client', faultstring: text, detail, statusCode: 500 }
+          : { Code: { Value: 'soap:Sender' }, Reason: { Text: text }, Detail: detail, statusCode: 500 };
       throw { Fault };
     }
     return { id: a.id, name: 'Rex' };
@@ -153,7 +156,11 @@ describe("the stub's fault answer", () => {
       await post('/pets12', 'http://www.w3.org/2003/05/soap-envelope', 'application/soap+xml; charset=utf-8; action="urn:getPet"', '-1'),
     ];
     const payloads = answers.map((a) => payloadsOf(a));
-    expect(payloads.map((p) => p.map((x) => x.element))).toEqual([['{http://example.com/faults}petNotFound'], ['{http://example.com/faults}invalidId'], ['{http://example.com/faults}invalidId']]);
+    expect(payloads.map((p) => p.map((x) => x.element))).toEqual([
+      ['{http://example.com/faults}petNotFound'],
+      ['{http://example.com/faults}invalidId'],
+      ['{http://example.com/faults}invalidId'],
+    ]);
     const wrong = payloads[0][0].xml.replace(/<tns:reason>[^<]*<\/tns:reason>/, '<tns:reason>lost</tns:reason>');
     const { verdicts } = await validateAll(buildSchemaSet(PETS), [...payloads.map((p) => p[0].xml), wrong]);
     expect(verdicts.map((v) => v.valid)).toEqual([true, true, true, false]);

@@ -17,7 +17,8 @@ const PETS = path.join(WSDL_FIXTURES, 'faults', 'pets.wsdl');
 const NS11 = 'http://schemas.xmlsoap.org/soap/envelope/';
 const NS12 = 'http://www.w3.org/2003/05/soap-envelope';
 
-const envelope = (ns: string, id: string) => `<s:Envelope xmlns:s="${ns}"><s:Body><p:getPet xmlns:p="http://example.com/faults"><p:id>${id}</p:id></p:getPet></s:Body></s:Envelope>`;
+const envelope = (ns: string, id: string) =>
+  `<s:Envelope xmlns:s="${ns}"><s:Body><p:getPet xmlns:p="http://example.com/faults"><p:id>${id}</p:id></p:getPet></s:Body></s:Envelope>`;
 
 /** The imported contract with Examples rows added under the fault scenarios, as a user writes them. */
 function withRows(text: string, rows: Record<string, string>): string {
@@ -84,7 +85,11 @@ describe('import: one @fault scenario per wsdl:fault', () => {
       ].join('\n'),
     );
     expect(text).toContain(`xmlns:soapenv="${NS12}"`);
-    expect(parseContract(text, 'pets12.spec').scenarios.filter(isFaultScenario).map((s) => s.response.status)).toEqual([500, 500]);
+    expect(
+      parseContract(text, 'pets12.spec')
+        .scenarios.filter(isFaultScenario)
+        .map((s) => s.response.status),
+    ).toEqual([500, 500]);
   });
 
   test('an rpc fault part typed with type= becomes an unqualified element named after the part; a fault without a message part has an optional detail', () => {

@@ -101,7 +101,14 @@ export function formatGithub(reports: readonly FileReport[]): string {
         out.push(ghCommand('error', { file: place.file, line: place.line, title: `accord compatible: ${f.rule}` }, `${f.message}. Why: ${f.reason} (scenario "${res.scenario}")`));
       }
     }
-    for (const n of r.verdict.notes) out.push(ghCommand('notice', { file: n.file ?? r.file, line: n.file || n.version === 'newer' ? n.line : undefined, title: `accord compatible: ${n.kind}` }, `"${n.scenario}": ${n.message}`));
+    for (const n of r.verdict.notes)
+      out.push(
+        ghCommand(
+          'notice',
+          { file: n.file ?? r.file, line: n.file || n.version === 'newer' ? n.line : undefined, title: `accord compatible: ${n.kind}` },
+          `"${n.scenario}": ${n.message}`,
+        ),
+      );
     if (r.hint) out.push(ghCommand('notice', { file: r.file, title: 'accord compatible' }, r.hint));
   }
   out.push(clean(countsLine(totals(reports))), reports.every((r) => r.verdict.compatible) ? COMPATIBLE : NOT_COMPATIBLE);
