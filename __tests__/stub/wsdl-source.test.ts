@@ -15,10 +15,11 @@ describe('a WSDL as a stub source', () => {
   it('answers every test case of the imported contract (library)', async () => {
     const stub = await startStub({ contracts: [GREETER] });
     try {
-      expect(stub.served.map((s) => s.name)).toEqual(['sayHi', 'greetMe', 'sendData', 'traced']);
+      expect(stub.served.map((s) => s.name)).toEqual(['sayHi', 'greetMe', 'sendData', 'sendData fault failure', 'traced']);
       const contract = parseContract(importWsdl(GREETER).text, 'greeter.spec');
       const failures: string[] = [];
-      for (const tc of testCases(contract)) {
+      // The fault scenario has no Examples row: declared, not run, as the runner does.
+      for (const tc of testCases(contract).filter((t) => t.notRun === undefined)) {
         const r = await runCase(tc, { baseUrl: stub.url, seed: 3 });
         if (!r.passed) failures.push(formatCaseReport(r, stub.url));
       }
