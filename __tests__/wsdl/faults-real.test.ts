@@ -10,7 +10,7 @@ import { importWsdl } from '../../src/wsdl';
 import { childEnv, plain } from '../helpers/child-env';
 import { buildSchemaSet } from '../helpers/xsd/schema-set';
 import { payloadsOf, validateAll } from '../helpers/xsd/validate';
-import { WSDL_FIXTURES } from './fixtures';
+import { WSDL_FIXTURES, withFaultRows } from './fixtures';
 
 /**
  * Fault scenarios against an independent SOAP implementation (the `soap` package): a service that
@@ -20,17 +20,7 @@ import { WSDL_FIXTURES } from './fixtures';
 const REPO = path.join(__dirname, '..', '..');
 const PETS = path.join(WSDL_FIXTURES, 'faults', 'pets.wsdl');
 
-/** The imported contract with an Examples row under each named fault scenario. */
-function withRows(text: string, rows: Record<string, string>): string {
-  let out = text;
-  for (const [fault, table] of Object.entries(rows)) {
-    const at = out.indexOf(`Scenario: getPet fault ${fault}\n`);
-    const end = out.indexOf('\n\n', at);
-    const insert = `\n\n    Examples:\n${table}`;
-    out = end < 0 ? `${out.trimEnd()}${insert}\n` : `${out.slice(0, end)}${insert}${out.slice(end)}`;
-  }
-  return out;
-}
+const withRows = (text: string, rows: Record<string, string>) => withFaultRows(text, 'getPet', rows);
 
 const ROWS11 = { notFound: '      | id  |\n      | 404 |', invalidId: '      | id |\n      | -1 |' };
 // Over SOAP 1.2 only invalidId has a row: notFound is declared and not run.

@@ -7,7 +7,7 @@ import { runCase } from '../../src/runner/run-case';
 import { transformSpec } from '../../src/runner/transform';
 import { startStub, type RunningStub } from '../../src/stub';
 import { importWsdl } from '../../src/wsdl';
-import { WSDL_FIXTURES } from './fixtures';
+import { WSDL_FIXTURES, withFaultRows } from './fixtures';
 
 /**
  * `wsdl:fault` as fault scenarios (issue 13): the importer writes one per fault, the stub answers it
@@ -20,17 +20,7 @@ const NS12 = 'http://www.w3.org/2003/05/soap-envelope';
 const envelope = (ns: string, id: string) =>
   `<s:Envelope xmlns:s="${ns}"><s:Body><p:getPet xmlns:p="http://example.com/faults"><p:id>${id}</p:id></p:getPet></s:Body></s:Envelope>`;
 
-/** The imported contract with Examples rows added under the fault scenarios, as a user writes them. */
-function withRows(text: string, rows: Record<string, string>): string {
-  let out = text;
-  for (const [fault, table] of Object.entries(rows)) {
-    const at = out.indexOf(`Scenario: getPet fault ${fault}\n`);
-    const end = out.indexOf('\n\n', at);
-    const insert = `\n\n    Examples:\n${table}`;
-    out = end < 0 ? `${out.trimEnd()}${insert}\n` : `${out.slice(0, end)}${insert}${out.slice(end)}`;
-  }
-  return out;
-}
+const withRows = (text: string, rows: Record<string, string>) => withFaultRows(text, 'getPet', rows);
 
 describe('import: one @fault scenario per wsdl:fault', () => {
   test('SOAP 1.1: the operation request, status 500, faultcode/faultstring typed, detail typed by the fault element', () => {

@@ -33,3 +33,16 @@ export function wsdlFixture(name: string): string {
   if (!f) throw new Error(`no WSDL fixture ${name}`);
   return f.file;
 }
+
+/** An imported contract with an Examples row table added under each named fault scenario (`<operation> fault <name>`), as a user writes them. */
+export function withFaultRows(text: string, operation: string, rows: Record<string, string>): string {
+  let out = text;
+  for (const [fault, table] of Object.entries(rows)) {
+    const at = out.indexOf(`Scenario: ${operation} fault ${fault}\n`);
+    if (at < 0) throw new Error(`no fault scenario ${operation} fault ${fault}`);
+    const end = out.indexOf('\n\n', at);
+    const insert = `\n\n    Examples:\n${table}`;
+    out = end < 0 ? `${out.trimEnd()}${insert}\n` : `${out.slice(0, end)}${insert}${out.slice(end)}`;
+  }
+  return out;
+}
