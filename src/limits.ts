@@ -22,6 +22,14 @@ export const MAX_NEGATIVE_PER_SCENARIO = 32;
 /** Occurrence bounds (`specmatic_occurs="2..5"`, XSD minOccurs/maxOccurs) above this are read as unbounded (a maxOccurs) or refused (a minOccurs): generation makes min nodes. */
 export const MAX_OCCURS_BOUND = 10_000;
 
+/**
+ * XML content models as automata over child names (xs:choice, repeated groups): a bounded repetition is
+ * copied `unroll` times, then read as "any number more" (looser, never stricter). Matching a body gives up
+ * (reports it as not fitting) above `matchStates`; comparing two contracts skips the exact sequence check
+ * (names and bounds are still compared) above `compareStates` states or `compareVisits` pairs visited.
+ */
+export const CONTENT_AUTOMATON_LIMITS = { unroll: 8, matchStates: 20_000, compareStates: 5_000, compareVisits: 50_000 } as const;
+
 /** Generation: nesting beyond which optional and repeated parts are left out (a recursive type must end). */
 export const MAX_GENERATE_DEPTH = 24;
 

@@ -1,6 +1,7 @@
 import type { XmlElement } from '../xml/tree';
 import type { AnySlot, ElementSlot, NodeSlot } from './resolve';
 import type { XmlWildcardPattern } from './types';
+import { CONTENT_AUTOMATON_LIMITS } from '../limits';
 
 /*
  * Which content slot each child element fills. A content model without
@@ -26,10 +27,7 @@ export interface Alignment {
   repeated: boolean[];
 }
 
-/** Copies of a bounded choice made before the rest is read as "any number more" (looser, never stricter). */
-const UNROLL = 8;
-/** States of the automaton above which a content model is not searched (it is reported as not fitting). */
-const MAX_STATES = 20_000;
+const { unroll: UNROLL, matchStates: MAX_STATES } = CONTENT_AUTOMATON_LIMITS;
 
 export function fits(leaf: Leaf, child: XmlElement, nsOf: NamespaceOf): boolean {
   return leaf.kind === 'element' ? child.local === leaf.pattern.local : wildcardAllows(leaf.wildcard, nsOf(child));

@@ -2,6 +2,7 @@ import type { Difference } from './compare-types';
 import { combineOccurs } from './occurs';
 import { lookupType } from './resolve';
 import type { Scope, XmlContent } from './types';
+import { CONTENT_AUTOMATON_LIMITS } from '../limits';
 
 /*
  * Content with choices, compared exactly: "exactly one option per occurrence"
@@ -41,10 +42,7 @@ export function modelOf(content: readonly XmlContent[], scope: Scope): ModelPart
 /** How a wildcard stands among node names (compare-sequence.ts writes it so too): no XML name can be this. */
 export const WILDCARD_WORD = '*any';
 
-const UNROLL = 8;
-/** Automaton states, and pairs visited, above which content is not compared this way (names and bounds still are). */
-const MAX_STATES = 5_000;
-const MAX_VISITS = 50_000;
+const { unroll: UNROLL, compareStates: MAX_STATES, compareVisits: MAX_VISITS } = CONTENT_AUTOMATON_LIMITS;
 
 type State = { on?: string; next: number[] };
 
