@@ -40,7 +40,7 @@ function soapChild(el: Element, local: string): Element | undefined {
 
 export function rpcSchemas(wsdls: readonly WsdlDoc[]): RpcSchemas {
   const messages = new Map<string, Part[]>();
-  const portTypes = new Map<string, Map<string, { input?: string; output?: string }>>();
+  const portTypes = new Map<string, Map<string, { input?: string; output?: string; faults: string[] }>>();
   const key = (ns: string, local: string) => `{${ns}}${local}`;
   for (const { doc } of wsdls) {
     const root = doc.documentElement!;
@@ -56,21 +56,23 @@ export function rpcSchemas(wsdls: readonly WsdlDoc[]): RpcSchemas {
       );
     }
     for (const pt of children(root, WSDL11, 'portType')) {
-      const ops = new Map<string, { input?: string; output?: string }>();
+      const ops = new Map<string, { input?: string; output?: string; faults: string[] }>();
       for (const op of children(pt, WSDL11, 'operation')) {
-        const ref = (local: string) => {
-          const io = children(op, WSDL11, local)[0];
+        const ref = (local: string, io = children(op, WSDL11, local)[0]) => {
           const m = io?.getAttribute('message');
           if (!io || !m) return undefined;
           const q = qname(m, io);
           return key(q.ns, q.local);
         };
-        ops.set(op.getAttribute('name') ?? '', { input: ref('input'), output: ref('output') });
+        const faults = children(op, WSDL11, 'fault').flatMap((f) => ref('fault', f) ?? []);
+        ops.set(op.getAttribute('name') ?? '', { input: ref('input'), output: ref('output'), faults });
       }
       portTypes.set(key(tns, pt.getAttribute('name') ?? ''), ops);
     }
   }
 
+  /** Unqualified fault accessors (rpc fault parts typed with type=), by name. */
+  const faultAccessors = new Map<string, Part>();
   /** namespace → wrapper element name → its parts. */
   const wrappers = new Map<string, Map<string, Part[]>>();
   let operations = 0;
@@ -109,11 +111,16 @@ export function rpcSchemas(wsdls: readonly WsdlDoc[]): RpcSchemas {
           if (!counted) operations++;
           counted = true;
         }
+        // A fault part typed with type= (rpc, against WS-I BP R2205) is written in the detail as an unqualified accessor named after the part, as the Body's parts are.
+        for (const fault of abstract?.faults ?? []) {
+          for (const p of messages.get(fault) ?? []) if (p.kind === 'type') faultAccessors.set(p.name, p);
+        }
       }
     }
   }
 
   const schemas: RpcSchemas['schemas'] = [];
+  if (faultAccessors.size > 0 && !wrappers.has('')) wrappers.set('', new Map());
   for (const [ns, byName] of wrappers) {
     const prefixes = new Map<string, string>();
     const prefix = (uri: string) => {
@@ -129,6 +136,7 @@ export function rpcSchemas(wsdls: readonly WsdlDoc[]): RpcSchemas {
       });
       return `<xs:element name="${esc(name)}"><xs:complexType><xs:sequence>${particles.join('')}</xs:sequence></xs:complexType></xs:element>`;
     });
+    if (ns === '') for (const [name, p] of faultAccessors) if (!byName.has(name)) elements.push(`<xs:element name="${esc(name)}" type="${esc(`${prefix(p.ns)}:${p.local}`)}"/>`);
     const decls = [...prefixes].map(([uri, p]) => ` xmlns:${p}="${esc(uri)}"`).join('');
     const imports = [...prefixes.keys()].filter((uri) => uri !== ns).map((uri) => (uri ? `<xs:import namespace="${esc(uri)}"/>` : '<xs:import/>'));
     const tnsAttr = ns ? ` targetNamespace="${esc(ns)}"` : '';
