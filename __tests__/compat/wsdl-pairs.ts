@@ -1,19 +1,11 @@
 /**
  * Labelled pairs of small WSDL versions: a base service and, for each change,
- * the newer version and the verdict. `rules` is what accord says today.
- *
- * Some changes are decided only once the importer and comparison learn the
- * construct (issue 13: facets, occurrence bounds, xs:choice, optional SOAP
- * headers, fault scenarios). Those cases carry `when: { feature, rules }`: the
- * verdict expected once that feature has landed. Turning one on is adding its
- * name to LANDED below; nothing else changes, since the WSDL check is the
- * importer's contract compared by the exact pattern comparison.
+ * the newer version and the verdict accord must give (`rules`, and the notes
+ * of changes that break no one, such as a fault added). The WSDL check is the
+ * importer's contract compared by the exact pattern comparison, so these pin
+ * both: facets, occurrence bounds, xs:choice, optional SOAP headers and fault
+ * scenarios (issue 13) each have their cases.
  */
-export type Feature = 'facets' | 'bounds' | 'choice' | 'headers' | 'faults';
-
-/** Features of issue 13 that have landed on this branch: their cases are held to `when.rules`. */
-export const LANDED: ReadonlySet<Feature> = new Set<Feature>(['facets', 'headers', 'bounds', 'choice', 'faults']);
-
 export interface WsdlCase {
   label: string;
   /** The older WSDL from the base, when it is not the base itself. */
@@ -21,10 +13,10 @@ export interface WsdlCase {
   /** The newer WSDL (and any extra files beside it) from the base. */
   newer: (base: string) => string;
   files?: Record<string, string>;
-  /** Rule ids found today; [] means compatible. */
+  /** Rule ids found; [] means compatible. */
   rules: string[];
-  /** The verdict once a feature of issue 13 has landed, with the notes (changes that break no one, such as a fault added) it gives. */
-  when?: { feature: Feature; rules: string[]; notes?: string[] };
+  /** Notes given (changes that break no one, such as a fault added). */
+  notes?: string[];
 }
 
 const TNS = 'http://example.com/pets';
@@ -208,9 +200,7 @@ export const CASES: WsdlCase[] = [
   {
     label: 'request node made single',
     newer: swap(OWNER, '<xsd:element name="owner" type="xsd:string"/>'),
-    // A repeated node is read as 0..n today (its minOccurs="1" is lost), so "exactly one" is also "made required".
-    rules: ['request-node-made-required', 'request-node-made-single'],
-    when: { feature: 'bounds', rules: ['request-node-made-single'] },
+    rules: ['request-node-made-single'],
   },
   { label: 'response node added', newer: swap(PET_NAME, `${PET_NAME}\n          <xsd:element name="age" type="xsd:int"/>`), rules: ['response-node-added'] },
   { label: 'response node removed', newer: swap(`\n          ${PET_NAME}`, ''), rules: ['response-node-removed'] },
@@ -222,9 +212,7 @@ export const CASES: WsdlCase[] = [
   {
     label: 'response node made repeated',
     newer: swap(GET_RESPONSE_PET, GET_RESPONSE_PET.replace('type="tns:Pet"', 'type="tns:Pet" maxOccurs="unbounded"')),
-    // As above: 1..n is read as 0..n today.
-    rules: ['response-node-made-optional', 'response-node-made-repeated'],
-    when: { feature: 'bounds', rules: ['response-node-made-repeated'] },
+    rules: ['response-node-made-repeated'],
   },
   { label: 'response node made single', newer: swap(RESPONSE_PET, '<xsd:element name="pet" type="tns:Pet"/>'), rules: [] },
   { label: 'request type narrowed (string to int)', newer: swap(GET_PET_CODE, '<xsd:element name="code" type="xsd:int"/>'), rules: ['request-type-narrowed'] },
@@ -271,7 +259,7 @@ export const CASES: WsdlCase[] = [
     rules: [],
   },
   // A fault added is compatible and reported as a note: clients may now receive it (docs/compatibility.md).
-  { label: 'fault added', newer: (t) => FAULT(t), rules: [], when: { feature: 'faults', rules: [], notes: ['fault-added'] } },
+  { label: 'fault added', newer: (t) => FAULT(t), rules: [], notes: ['fault-added'] },
   {
     label: 'fault detail: required node added',
     older: (t) => FAULT(t),
@@ -280,17 +268,13 @@ export const CASES: WsdlCase[] = [
         '<xsd:element name="notFound"><xsd:complexType><xsd:sequence><xsd:element name="id" type="xsd:int"/>',
         '<xsd:element name="notFound"><xsd:complexType><xsd:sequence><xsd:element name="id" type="xsd:int"/><xsd:element name="why" type="xsd:string"/>',
       )(FAULT(t)),
-    // Before faults were scenarios, the fault's detail was not compared at all.
-    rules: [],
-    when: { feature: 'faults', rules: ['response-node-added'] },
+    rules: ['response-node-added'],
   },
   {
     label: 'request SOAP header added (required)',
     newer: headerAdded(),
-    // Before optional headers: the envelope's Header was optional and became required, with <auth> in it.
-    // Since: a soap:header is optional unless wsdl:required="true", so adding one is compatible.
-    rules: ['request-node-made-required', 'request-node-required-added'],
-    when: { feature: 'headers', rules: [] },
+    // A soap:header is optional unless wsdl:required="true", so adding one is compatible.
+    rules: [],
   },
   {
     label: 'request SOAP header added, wsdl:required="true"',
@@ -300,8 +284,7 @@ export const CASES: WsdlCase[] = [
   {
     label: 'request SOAP header added, wsdl:required="false"',
     newer: headerAdded('false'),
-    rules: ['request-node-made-required', 'request-node-required-added'],
-    when: { feature: 'headers', rules: [] },
+    rules: [],
   },
   {
     label: 'fault removed',
@@ -310,7 +293,7 @@ export const CASES: WsdlCase[] = [
     // Written first as status-changed (the 500 answer is gone); issue 13 decided otherwise: a client that
     // handled the fault is not broken when it is never sent, so removing one is compatible, with a note.
     rules: [],
-    when: { feature: 'faults', rules: [], notes: ['fault-removed'] },
+    notes: ['fault-removed'],
   },
   {
     label: 'response SOAP header added',
@@ -333,8 +316,7 @@ export const CASES: WsdlCase[] = [
       '<xsd:element name="code" type="xsd:string"/>',
       '<xsd:element name="code"><xsd:simpleType><xsd:restriction base="xsd:string"><xsd:maxLength value="10"/></xsd:restriction></xsd:simpleType></xsd:element>',
     ),
-    rules: [],
-    when: { feature: 'facets', rules: ['request-type-narrowed'] },
+    rules: ['request-type-narrowed'],
   },
   {
     label: 'facet added in the response (maxLength 10): narrowed, compatible',
@@ -345,15 +327,12 @@ export const CASES: WsdlCase[] = [
     label: 'facet dropped in the response (maxLength 10 to any string)',
     older: swap(PET_NAME, NAME_MAX_10),
     newer: (t) => t,
-    rules: [],
-    when: { feature: 'facets', rules: ['response-type-widened'] },
+    rules: ['response-type-widened'],
   },
   {
     label: 'occurrence bounds tightened in the request (maxOccurs unbounded to 3)',
     newer: swap(OWNER, '<xsd:element name="owner" type="xsd:string" maxOccurs="3"/>'),
-    // Today maxOccurs="3" is read as "repeated", like unbounded.
-    rules: [],
-    when: { feature: 'bounds', rules: ['request-node-made-single'] },
+    rules: ['request-node-made-single'],
   },
   {
     label: 'request choice instead of a sequence',
@@ -361,9 +340,8 @@ export const CASES: WsdlCase[] = [
       '          <xsd:sequence>\n            <xsd:element name="id" type="xsd:int"/>\n            <xsd:element name="code" type="xsd:string"/>\n          </xsd:sequence>',
       '          <xsd:choice>\n            <xsd:element name="id" type="xsd:int"/>\n            <xsd:element name="code" type="xsd:string"/>\n          </xsd:choice>',
     ),
-    // Today a choice is read as a sequence of optional nodes: requests with both still fit. Once choice lands, exactly one is allowed.
-    rules: [],
-    when: { feature: 'choice', rules: ['request-node-removed'] },
+    // Exactly one of a choice is allowed: a request with both no longer fits.
+    rules: ['request-node-removed'],
   },
   {
     label: 'request choice: an alternative added',

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { compareVersions } from '../../src/compat';
 import { plainPairs } from '../../src/compat/sources';
-import { baseWsdl, CASES, LANDED, type WsdlCase } from './wsdl-pairs';
+import { baseWsdl, CASES } from './wsdl-pairs';
 
 /**
  * `accord compatible old.wsdl new.wsdl` on labelled pairs of WSDL versions
@@ -22,22 +22,17 @@ function writeSide(side: string, text: string, files: Record<string, string> = {
   for (const [name, content] of Object.entries(files)) writeFileSync(path.join(dir, side, name), content);
 }
 
-function expected(c: WsdlCase): string[] {
-  return c.when && LANDED.has(c.when.feature) ? c.when.rules : c.rules;
-}
-
 describe.each(CASES.map((c, i) => [c.label, c, i] as const))('%s', (_label, c, i) => {
-  test(`${expected(c).length === 0 ? 'compatible' : expected(c).join(', ')}${c.when && !LANDED.has(c.when.feature) ? ` (today; ${c.when.rules.join(', ') || 'compatible'} once ${c.when.feature} lands)` : ''}`, () => {
+  test(c.rules.length === 0 ? 'compatible' : c.rules.join(', '), () => {
     const base = baseWsdl();
     writeSide(`old${i}`, c.older ? c.older(base) : base);
     writeSide(`new${i}`, c.newer(base), c.files);
     const [pair] = plainPairs(`old${i}/pets.wsdl`, `new${i}/pets.wsdl`, dir);
     const report = compareVersions(pair);
     const findings = report.verdict.results.flatMap((r) => r.findings);
-    expect([...new Set(findings.map((f) => f.rule))].sort()).toEqual([...expected(c)].sort());
-    expect(report.verdict.compatible).toBe(expected(c).length === 0);
-    const notes = c.when && LANDED.has(c.when.feature) ? (c.when.notes ?? []) : [];
-    expect(report.verdict.notes.map((n) => n.kind)).toEqual(notes);
+    expect([...new Set(findings.map((f) => f.rule))].sort()).toEqual([...c.rules].sort());
+    expect(report.verdict.compatible).toBe(c.rules.length === 0);
+    expect(report.verdict.notes.map((n) => n.kind)).toEqual(c.notes ?? []);
     // A note points at the WSDL's fault, never at the in-memory contract.
     for (const n of report.verdict.notes) expect(`${n.file}:${n.line}`).toMatch(/^(old|new)\d+\/pets\.wsdl:\d+$/);
     // Every finding points at a line of a WSDL or XSD file the user has, never at the in-memory contract.
