@@ -1,5 +1,5 @@
 import { Stop } from '../errors';
-import type { XmlElement } from '../xml/tree';
+import type { XmlElement, XmlNode } from '../xml/tree';
 import { isNamespaceDeclaration, textOf } from '../xml/tree';
 import { isXsiAttribute } from '../xml/bookkeeping';
 import { classifyText, type TextType, widen } from './scalar';
@@ -90,11 +90,43 @@ export function mergeElement(shape: ElementShape | undefined, el: XmlElement, bu
   s.count++;
   const text = textOf(el);
   if (text !== '') {
-    s.text = widen(s.text, classifyText(text));
+    // Once a string, always a string (widen): the text need not be classified again.
+    s.text = s.text === 'string' ? 'string' : widen(s.text, classifyText(text));
     s.textSeen++;
   }
-  mergeChildren(s, runsOf(el), budget);
+  if (sameSequence(s.slots, el.children)) fillInOrder(s.slots, el.children, budget);
+  else mergeChildren(s, runsOf(el), budget);
   return s;
+}
+
+/**
+ * Does this instance have the shape's children in the shape's order, one run per slot? Most logged calls
+ * of one operation do, and then the alignment below pairs run k with slot k: nothing to align.
+ */
+function sameSequence(slots: Slot[], children: XmlNode[]): boolean {
+  let k = -1;
+  let prev: string | undefined;
+  for (const c of children) {
+    if (c.type !== 'element' || c.local === prev) continue;
+    if (++k >= slots.length || slots[k].local !== c.local) return false;
+    prev = c.local;
+  }
+  return k === slots.length - 1;
+}
+
+/** fillSlot for run k into slot k, without building the runs (what mergeChildren does when the names are the same). */
+function fillInOrder(slots: Slot[], children: XmlNode[], budget: ShapeBudget | undefined): void {
+  let k = -1;
+  let prev: string | undefined;
+  for (const c of children) {
+    if (c.type !== 'element') continue;
+    if (c.local === prev) slots[k].multiple = true;
+    else {
+      slots[++k].seen++;
+      prev = c.local;
+    }
+    slots[k].shape = mergeElement(slots[k].shape, c, budget);
+  }
 }
 
 interface Run {
