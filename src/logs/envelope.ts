@@ -11,6 +11,8 @@ export interface EnvelopeStart {
 
 /** Where the next SOAP envelope starts in a piece of text, if anywhere. */
 export function findEnvelopeStart(text: string, from = 0): EnvelopeStart | undefined {
+  // Most log lines hold no envelope: a plain search says so faster than the expression.
+  if (text.indexOf('Envelope', from) < 0) return undefined;
   ENVELOPE_START.lastIndex = from;
   const m = ENVELOPE_START.exec(text);
   if (!m) return undefined;

@@ -19,6 +19,21 @@ import type { LogLine } from './read-log';
  */
 const LEGACY_HEADING = /(Inbound|Outbound) Message\s*$/;
 const EXT_HEADING = /\b(REQ_IN|REQ_OUT|RESP_IN|RESP_OUT|FAULT_IN|FAULT_OUT)\s*$/;
+
+/**
+ * Can this line end in a heading? Both headings end in "e", "N" or "T" before any blank space. Asked before
+ * their expressions, which, anchored only at the end, were tried from every position of every line (the most
+ * of the split and extract time of an import).
+ */
+function mayBeHeading(text: string): boolean {
+  const c = text.charCodeAt(text.length - 1);
+  return c === 0x65 /* e */ || c === 0x4e /* N */ || c === 0x54 /* T */ || !(c > 0x20 && c < 0x7f);
+}
+
+function isHeading(text: string): boolean {
+  return mayBeHeading(text) && (LEGACY_HEADING.test(text) || EXT_HEADING.test(text));
+}
+
 const RULE = /^-{20,}\s*$/;
 const LEGACY_FIELD = /^(ID|Address|Response-Code|Encoding|Http-Method|Content-Type|Headers|Messages|Payload):\s?(.*)$/;
 const EXT_FIELD = /^\s+(Address|HttpMethod|Content-Type|ResponseCode|ExchangeId|ServiceName|PortName|PortTypeName|FullContentFile|Headers|Payload):\s?(.*)$/;
@@ -42,6 +57,7 @@ interface Block {
 
 export class CxfExtractor extends BlockExtractor<Block> {
   begin(l: LogLine, _context: string): boolean {
+    if (!mayBeHeading(l.text)) return false;
     const legacy = LEGACY_HEADING.exec(l.text);
     if (legacy) {
       this.current = { kind: 'legacy', line: l.line, fields: new Map(), payloadChars: 0, payloadLine: 0, sawRule: false, type: legacy[1] };
@@ -71,7 +87,7 @@ export class CxfExtractor extends BlockExtractor<Block> {
         else this.finish(b, b.payload.join('\n'));
         return 'done';
       }
-      if (LEGACY_HEADING.test(l.text) || EXT_HEADING.test(l.text)) {
+      if (isHeading(l.text)) {
         this.fail(b, 'the CXF block ends without its closing line of dashes: the payload is cut short', b.payloadLine);
         return 'reoffer';
       }
@@ -96,7 +112,7 @@ export class CxfExtractor extends BlockExtractor<Block> {
       b.fields.set(f[1], f[2]);
       return 'more';
     }
-    if (LEGACY_HEADING.test(l.text) || EXT_HEADING.test(l.text) || (b.fields.size === 0 && !b.sawRule)) {
+    if (isHeading(l.text) || (b.fields.size === 0 && !b.sawRule)) {
       // A heading with no block after it ("Inbound Message" in some other sentence): not CXF's.
       this.current = undefined;
       if (b.fields.size > 0) this.sink.skipped('CXF blocks without a payload');
@@ -185,6 +201,15 @@ export class CxfExtractor extends BlockExtractor<Block> {
     this.sink.problem(new AccordError('ACCORD_ERR_LOG', message, { file: this.file, line }));
   }
 
+  /** pathOf, remembered for the last address: a service's calls log the same one again and again, and parsing it as a URL each time was a tenth of reading the blocks. */
+  private addressParts(address: string): { path?: string; query?: [string, string][] } {
+    if (this.lastAddress?.address !== address) this.lastAddress = { address, parts: pathOf(address) };
+    const { path, query } = this.lastAddress.parts;
+    return path === undefined ? {} : { path, query: query && query.map(([k, v]) => [k, v]) };
+  }
+
+  private lastAddress?: { address: string; parts: { path?: string; query?: [string, string][] } };
+
   private finish(b: Block, payload: string): void {
     this.current = undefined;
     const truncated = b.fields.get('Messages');
@@ -213,7 +238,7 @@ export class CxfExtractor extends BlockExtractor<Block> {
       id: id?.trim() || undefined,
       method: (f.get('Http-Method') ?? f.get('HttpMethod'))?.trim() || undefined,
     };
-    if (address) Object.assign(m, pathOf(address.trim()));
+    if (address) Object.assign(m, this.addressParts(address.trim()));
     if (statusText && /^\d{3}$/.test(statusText.trim())) m.status = Number(statusText.trim());
     const soapAction = soapActionHeader(f.get('Headers') ?? '');
     if (soapAction !== undefined) m.headers = { soapaction: soapAction };
