@@ -26,7 +26,12 @@ export function findEnvelopeStart(text: string, from = 0): EnvelopeStart | undef
  */
 export class EnvelopeCapture {
   private text = '';
-  private searchedTo = 0;
+  /**
+   * The last characters of `text`, as long as the closing tag: where a tag cut by a line break may begin.
+   * Each push searches only these and the new piece; searching `text` itself made V8 flatten the whole
+   * message, joined line by line, on every line of a pretty-printed one.
+   */
+  private tail = '';
   private readonly close: string;
 
   constructor(
@@ -40,26 +45,29 @@ export class EnvelopeCapture {
     return this.text.length;
   }
 
-  /** Adds text; returns the index just past the closing tag within what was added, or -1. */
+  /** Adds text; done when the closing tag is in it (`rest`: what follows the tag), or too large. */
   push(piece: string, separator: string): { done: boolean; rest: string; tooLarge: boolean } {
     const before = this.text.length;
-    this.text += (before > 0 ? separator : '') + piece;
+    const added = (before > 0 ? separator : '') + piece;
+    this.text += added;
     if (this.text.length > this.maxChars) return { done: false, rest: '', tooLarge: true };
-    let from = Math.max(0, this.searchedTo - this.close.length);
+    // `window` is text from `offset` on: the tail kept and what was just added.
+    const window = this.tail + added;
+    const offset = before - this.tail.length;
+    let from = 0;
     for (;;) {
-      const i = this.text.indexOf(this.close, from);
+      const i = window.indexOf(this.close, from);
       if (i < 0) break;
       let j = i + this.close.length;
-      while (j < this.text.length && /\s/.test(this.text[j])) j++;
-      if (this.text[j] === '>') {
+      while (j < window.length && /\s/.test(window[j])) j++;
+      if (window[j] === '>') {
         const end = j + 1;
-        const rest = this.text.slice(end);
-        this.text = this.text.slice(0, end);
-        return { done: true, rest, tooLarge: false };
+        this.text = this.text.slice(0, offset + end);
+        return { done: true, rest: window.slice(end), tooLarge: false };
       }
       from = i + 1;
     }
-    this.searchedTo = this.text.length;
+    this.tail = window.length > this.close.length ? window.slice(window.length - this.close.length) : window;
     return { done: false, rest: '', tooLarge: false };
   }
 
