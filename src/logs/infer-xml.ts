@@ -63,7 +63,8 @@ export function newShape(el: XmlElement, budget?: ShapeBudget): ElementShape {
   return { name: el.name, prefix: el.prefix, local: el.local, namespaces: [], attributes: [], textSeen: 0, slots: [], count: 0, nil: 0 };
 }
 
-export function mergeElement(shape: ElementShape | undefined, el: XmlElement, budget?: ShapeBudget): ElementShape {
+/** `alwaysAlign`: skip the fast path for children in the shape's order (the tests compare the two). */
+export function mergeElement(shape: ElementShape | undefined, el: XmlElement, budget?: ShapeBudget, alwaysAlign = false): ElementShape {
   const s = shape ?? newShape(el, budget);
   let nil = false;
   for (const a of el.attributes) {
@@ -94,8 +95,8 @@ export function mergeElement(shape: ElementShape | undefined, el: XmlElement, bu
     s.text = s.text === 'string' ? 'string' : widen(s.text, classifyText(text));
     s.textSeen++;
   }
-  if (sameSequence(s.slots, el.children)) fillInOrder(s.slots, el.children, budget);
-  else mergeChildren(s, runsOf(el), budget);
+  if (!alwaysAlign && sameSequence(s.slots, el.children)) fillInOrder(s.slots, el.children, budget);
+  else mergeChildren(s, runsOf(el), budget, alwaysAlign);
   return s;
 }
 
@@ -145,23 +146,23 @@ function runsOf(el: XmlElement): Run[] {
   return runs;
 }
 
-function fillSlot(slot: Slot, run: Run, budget: ShapeBudget | undefined): void {
+function fillSlot(slot: Slot, run: Run, budget: ShapeBudget | undefined, alwaysAlign: boolean): void {
   slot.seen++;
   if (run.items.length > 1) slot.multiple = true;
-  for (const item of run.items) slot.shape = mergeElement(slot.shape, item, budget);
+  for (const item of run.items) slot.shape = mergeElement(slot.shape, item, budget, alwaysAlign);
 }
 
-function slotFor(run: Run, budget: ShapeBudget | undefined): Slot {
+function slotFor(run: Run, budget: ShapeBudget | undefined, alwaysAlign: boolean): Slot {
   const slot: Slot = { local: run.local, shape: newShape(run.items[0], budget), seen: 0, multiple: false };
-  fillSlot(slot, run, budget);
+  fillSlot(slot, run, budget, alwaysAlign);
   return slot;
 }
 
 /** Aligns this instance's runs with the slots so far (longest common subsequence by name), keeping order. */
-function mergeChildren(s: ElementShape, runs: Run[], budget: ShapeBudget | undefined): void {
+function mergeChildren(s: ElementShape, runs: Run[], budget: ShapeBudget | undefined, alwaysAlign: boolean): void {
   const slots = s.slots;
   if (slots.length === 0) {
-    s.slots = runs.map((r) => slotFor(r, budget));
+    s.slots = runs.map((r) => slotFor(r, budget, alwaysAlign));
     return;
   }
   const pairs = slots.length * runs.length > MAX_ALIGN_CELLS ? greedyPairs(slots, runs) : lcsPairs(slots, runs);
@@ -170,9 +171,9 @@ function mergeChildren(s: ElementShape, runs: Run[], budget: ShapeBudget | undef
   let j = 0;
   for (const [pi, pj] of [...pairs, [slots.length, runs.length] as [number, number]]) {
     while (i < pi) out.push(slots[i++]);
-    while (j < pj) out.push(slotFor(runs[j++], budget));
+    while (j < pj) out.push(slotFor(runs[j++], budget, alwaysAlign));
     if (pi < slots.length && pj < runs.length) {
-      fillSlot(slots[pi], runs[pj], budget);
+      fillSlot(slots[pi], runs[pj], budget, alwaysAlign);
       out.push(slots[pi]);
       i = pi + 1;
       j = pj + 1;
