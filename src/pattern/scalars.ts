@@ -205,7 +205,7 @@ function isoDate(r: Random): string {
 /**
  * `YYYY-MM-DD` (as DATE and DATETIME have already checked: month 01-12, day 01-31) names a day of the
  * proleptic Gregorian calendar. Counted by hand: building a Date and printing it back for every value was
- * a tenth of a log check pass.
+ * 3-5% of a log check pass (CPU profile of a 20 MB log).
  */
 function validDate(ymd: string): boolean {
   const year = Number(ymd.slice(0, 4));
