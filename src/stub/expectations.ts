@@ -9,6 +9,7 @@ import type { XmlElement } from '../xml/tree';
 import { type Delay, type FaultKind, FAULT_KINDS, checkDelay, soapFaultAnswer } from './faults';
 import { fitExample, isObject, readExampleShape, type RawExample } from './fit-example';
 import type { Route, RouteTable } from './route';
+import { requestKey } from './memo';
 import { literalKey } from './routes';
 
 /**
@@ -78,6 +79,15 @@ export class Expectations {
   private next = 1;
   private count = 0;
   private readonly byEndpoint = new Map<string, Bucket>();
+  /**
+   * Which expectations fit a request, by the request's key (see requestKey): whether one fits
+   * depends only on it and the request, so a repeated request is not parsed and matched again.
+   * Emptied whenever the set of expectations changes (add, remove, clear, a transient one used
+   * up); bounded like the dispatch memo.
+   */
+  private readonly fitting = new Map<string, Expectation[]>();
+  /** The request headers any expectation's matcher reads, and Content-Type: the only headers take() depends on. */
+  private readonly headers = new Set(['content-type']);
 
   get size(): number {
     return this.count;
@@ -125,32 +135,37 @@ export class Expectations {
       else bucket.byWord.set(e.words[0], [e]);
     }
     this.count++;
+    for (const h of e.matcher.request.headers) this.headers.add(h.name.toLowerCase());
+    this.fitting.clear();
     return e;
   }
 
   /**
    * The expectation that answers a request, used once: transient ones (with `times`) first,
    * oldest first, so several of them make a sequence; then the newest permanent one.
+   * `url` (the request target as sent) lets a repeated request reuse the expectations found
+   * to fit it the first time; without it every request is matched afresh.
    */
-  take(req: HttpRequest, segments: string[], body: ParsedBody): Expectation | undefined {
+  take(req: HttpRequest, segments: string[], body: ParsedBody, url?: string): Expectation | undefined {
     const bucket = this.byEndpoint.get(endpointKey(req.method, segments));
     if (!bucket) return undefined;
-    const list = candidates(bucket, body);
-    for (const e of list) {
-      if (e.remaining !== undefined && fits(e, req, segments, body)) {
-        e.used++;
-        if (--e.remaining! === 0) this.remove(e.id);
-        return e;
-      }
+    if (url === undefined || body.text.length > STUB_LIMITS.memoBodyChars) return this.use(firstFit(candidates(bucket, body), (e) => fits(e, req, segments, body)));
+    const key = requestKey(req, url, this.headers, body);
+    let fitting = this.fitting.get(key);
+    if (!fitting) {
+      fitting = candidates(bucket, body).filter((e) => fits(e, req, segments, body));
+      if (this.fitting.size >= STUB_LIMITS.memoEntries) this.fitting.clear();
+      this.fitting.set(key, fitting);
     }
-    for (let i = list.length - 1; i >= 0; i--) {
-      const e = list[i];
-      if (e.remaining === undefined && fits(e, req, segments, body)) {
-        e.used++;
-        return e;
-      }
-    }
-    return undefined;
+    return this.use(firstFit(fitting, () => true));
+  }
+
+  /** Counts a use; a transient expectation used up is removed. */
+  private use(e: Expectation | undefined): Expectation | undefined {
+    if (!e) return undefined;
+    e.used++;
+    if (e.remaining !== undefined && --e.remaining === 0) this.remove(e.id);
+    return e;
   }
 
   remove(id: string): boolean {
@@ -167,6 +182,7 @@ export class Expectations {
       }
       if (bucket.all.length === 0) this.byEndpoint.delete(key);
       this.count--;
+      this.fitting.clear();
       return true;
     }
     return false;
@@ -176,6 +192,7 @@ export class Expectations {
     for (const bucket of this.byEndpoint.values()) for (const e of bucket.all) e.live = false;
     this.byEndpoint.clear();
     this.count = 0;
+    this.fitting.clear();
   }
 
   /** In the order they were set. */
@@ -229,6 +246,13 @@ function candidates(bucket: Bucket, body: ParsedBody): Expectation[] {
   }
   if (!out) return bucket.rest;
   return out.sort((a, b) => a.seq - b.seq);
+}
+
+/** Of candidates in registration order: the first transient one that fits, else the last permanent one that fits. */
+function firstFit(list: readonly Expectation[], fit: (e: Expectation) => boolean): Expectation | undefined {
+  for (const e of list) if (e.remaining !== undefined && fit(e)) return e;
+  for (let i = list.length - 1; i >= 0; i--) if (list[i].remaining === undefined && fit(list[i])) return list[i];
+  return undefined;
 }
 
 function fits(e: Expectation, req: HttpRequest, segments: string[], body: ParsedBody): boolean {

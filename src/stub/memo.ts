@@ -40,13 +40,7 @@ export class DispatchMemo {
   /** dispatch(table, req, segments, body), from memory when this request was answered before. `url` is the request target as sent. */
   dispatch(req: HttpRequest, url: string, segments: string[], body: ParsedBody): Outcome {
     if (body.text.length > STUB_LIMITS.memoBodyChars) return dispatch(this.table, req, segments, body);
-    let key = `${req.method} ${url}`;
-    for (const h of this.headers) {
-      const v = req.headers[h];
-      // \n cannot be in a header value (Node refuses it) nor in a method or URL: the parts cannot run together.
-      key += v === undefined ? '\n' : `\n:${v}`;
-    }
-    key += `\n${body.text}`;
+    const key = requestKey(req, url, this.headers, body);
     const hit = this.chosen.get(key);
     if (hit) return hit;
     const outcome = dispatch(this.table, req, segments, body);
@@ -56,4 +50,15 @@ export class DispatchMemo {
     }
     return outcome;
   }
+}
+
+/** All a pure function of the request reads of it: method, target, the given headers, body. */
+export function requestKey(req: HttpRequest, url: string, headers: Iterable<string>, body: ParsedBody): string {
+  let key = `${req.method} ${url}`;
+  for (const h of headers) {
+    const v = req.headers[h];
+    // \n cannot be in a header value (Node refuses it) nor in a method or URL: the parts cannot run together.
+    key += v === undefined ? '\n' : `\n:${v}`;
+  }
+  return `${key}\n${body.text}`;
 }

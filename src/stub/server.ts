@@ -282,7 +282,7 @@ function answer(state: StubState, table: RouteTable, req: IncomingMessage, res: 
   try {
     const segments = splitPath(request.path);
     // No expectations (the usual case in a benchmark or a plain stub): not even a look-up.
-    const taken = state.expectations.size > 0 ? state.expectations.take(request, segments, body) : undefined;
+    const taken = state.expectations.size > 0 ? state.expectations.take(request, segments, body, req.url ?? '/') : undefined;
     if (taken) {
       said = `expectation ${taken.id} (${taken.route.label})`;
       const r = taken.response ? fixedResponse(taken.route, taken.response) : withHeaders(respond(taken.route), taken.extraHeaders);
