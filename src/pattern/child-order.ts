@@ -45,7 +45,9 @@ export function cheapestAlignment(slots: readonly OrderSlot[], children: readonl
     return v;
   };
   const slotId = slots.map((s) => id(s.local));
-  const childId = Int32Array.from(children, (c) => id(c.local));
+  // A plain loop: Int32Array.from with a mapping function is several times slower (90,000 children: ~15 ms).
+  const childId = new Int32Array(m);
+  for (let j = 0; j < m; j++) childId[j] = id(children[j].local);
   const anyId = ids.get(ANY_NAME) ?? -2;
   // cost(i, j, k): fewest changes for slots i.. and children j.., k = 1 once slot i holds a child.
   // Filled from the last slot back, one row per slot; the choices are kept to walk forward after.

@@ -239,9 +239,16 @@ function matchElement(p: XmlElementPattern, el: XmlElement, scope: Scope, path: 
   }
 
   const { textSlots, elementSlots } = splitSlots(contentSlots(p.content, scope));
-  const children = elementChildren(el);
+  // One pass over the children for both: a 5 MB body has hundreds of thousands of elements.
   let text = '';
-  for (const c of el.children) if (c.type === 'text') text += c.value;
+  let mixed = false;
+  for (const c of el.children) {
+    if (c.type === 'text') {
+      text += c.value;
+      mixed = true;
+    }
+  }
+  const children = mixed ? el.children.filter((x): x is XmlElement => x.type === 'element') : (el.children as XmlElement[]);
 
   if (textSlots.length > 0) {
     const tp = textSlots[0].pattern;
@@ -294,12 +301,6 @@ function splitSlots(slots: readonly Slot[]): { textSlots: TextSlot[]; elementSlo
   return split;
 }
 
-/** The element children; the children array itself when there is no text among them (no copy per element). */
-function elementChildren(el: XmlElement): XmlElement[] {
-  for (const c of el.children) if (c.type !== 'element') return el.children.filter((x): x is XmlElement => x.type === 'element');
-  return el.children as XmlElement[];
-}
-
 function acceptsAnything(p: Pattern, scope: Scope): boolean {
   const r = resolve(p, scope);
   return r.kind === 'scalar' && r.type === 'anything';
@@ -318,16 +319,23 @@ function matchChildren(slots: NodeSlot[], children: XmlElement[], scope: Scope, 
   const out: Mismatch[] = [];
   if (alignment) {
     const { leaves, assigned, repeated } = alignment;
-    // How many children each leaf has taken so far: the index of a repeated node in its path.
-    const taken = new Array<number>(leaves.length).fill(0);
+    const plain = plainLeaves(leaves, scope);
+    // How many children each leaf has taken so far, the index of a repeated node in its path: only repeated leaves need it (made on first use).
+    let taken: number[] | undefined;
     for (let k = 0; k < children.length && out.length < limit; k++) {
-      const leaf = leaves[assigned[k]];
+      const a = assigned[k];
+      const leaf = leaves[a];
       const child = children[k];
-      const index = taken[assigned[k]]++;
-      const at = `${path}/${child.local}${repeated[assigned[k]] ? `[${index}]` : ''}`;
+      const index = repeated[a] ? (taken ??= new Array<number>(leaves.length).fill(0))[a]++ : 0;
       // A wildcard's element is checked only against a declaration the contract knows for it (strict and lax).
       const declared = leaf.kind === 'any' ? declarationFor(leaf.wildcard, child) : leaf.pattern;
-      if (declared) append(out, matchNode(declared, child, scope, at, { el: child, up: ns }, limit - out.length));
+      if (!declared) continue;
+      // A text-only element: its text is its whole match. Checked without the path, which is made only for a report.
+      const tp = leaf.kind === 'any' ? undefined : plain[a];
+      const text = tp && child.attributes.length === 0 ? onlyText(child) : undefined;
+      if (text !== undefined && matchText(tp!, text, scope).length === 0) continue;
+      const at = `${path}/${child.local}${repeated[a] ? `[${index}]` : ''}`;
+      append(out, matchNode(declared, child, scope, at, { el: child, up: ns }, limit - out.length));
     }
     return out;
   }
@@ -355,6 +363,38 @@ function matchChildren(slots: NodeSlot[], children: XmlElement[], scope: Scope, 
 function declarationFor(w: XmlWildcardPattern, child: XmlElement): XmlElementPattern | undefined {
   if (w.processContents === 'skip' || !w.elements) return undefined;
   return w.elements.find((e) => e.local === child.local);
+}
+
+/** Per list of leaves (lists are cached by contentSlots; a list from a choice is new each time and simply not found). */
+const plainCache = new WeakMap<readonly unknown[], (Pattern | undefined)[]>();
+
+/**
+ * For each leaf, the pattern of its text when it is an element that takes no attributes and
+ * holds text only (most of a SOAP body's elements): matching such an element against a child
+ * without attributes and child nodes is matching its text, nothing else.
+ */
+function plainLeaves(leaves: readonly { kind: string; pattern?: XmlElementPattern }[], scope: Scope): (Pattern | undefined)[] {
+  let plain = plainCache.get(leaves);
+  if (!plain) {
+    plain = leaves.map((l) => {
+      const p = l.kind === 'element' ? l.pattern! : undefined;
+      if (!p || p.typeRef || p.abstract || p.attributes.length > 0) return undefined;
+      const { textSlots, elementSlots } = splitSlots(contentSlots(p.content, scope));
+      return elementSlots.length === 0 && textSlots.length === 1 ? textSlots[0].pattern : undefined;
+    });
+    plainCache.set(leaves, plain);
+  }
+  return plain;
+}
+
+/** An element's text when it has no child elements; undefined when it has some. */
+function onlyText(el: XmlElement): string | undefined {
+  let text = '';
+  for (const c of el.children) {
+    if (c.type !== 'text') return undefined;
+    text += c.value;
+  }
+  return text;
 }
 
 /** A content model as reports write it: `(a, b*, one of (c | d, e), any*)`. */
