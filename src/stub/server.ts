@@ -1,5 +1,4 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Scenario } from '../contract/model';
 import { AccordError, internalErrorText } from '../errors';
@@ -172,6 +171,8 @@ function tlsPair(tls: StubOptions['tls'], host: string): { cert: string; key: st
 
 function httpsServer(tls: { cert: string; key: string }, timeouts: { requestTimeout: number; headersTimeout: number }, handler: RequestListener): Server {
   try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- node:https (with tls and crypto) is loaded only for HTTPS: it cost every plain stub's start-up
+    const { createServer: createHttpsServer } = require('node:https') as typeof import('node:https');
     return createHttpsServer({ ...timeouts, cert: tls.cert, key: tls.key }, handler);
   } catch (e) {
     // OpenSSL's words for a file that is not a certificate or key, or a key that is not the certificate's.
