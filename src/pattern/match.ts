@@ -1,5 +1,5 @@
 import { unreachable } from '../errors';
-import { isBookkeepingAttribute } from '../xml/bookkeeping';
+import { isBookkeepingAttribute, isSoapEnvelopeNamespace } from '../xml/bookkeeping';
 import type { XmlElement } from '../xml/tree';
 import { ANY_NAME, cheapestAlignment, explainOrder } from './child-order';
 import { append, type Mismatch, shown } from './mismatch';
@@ -8,7 +8,7 @@ import { contentSlots, effectiveElement, instanceElement, resolve, type NodeSlot
 import { describeScalar, normaliseSpace, violatedFacet } from './facets';
 import { withBounds } from './occurs';
 import { jsonAccepts, SCALARS } from './scalars';
-import type { Pattern, ScalarPattern, Scope, TextListPattern, XmlElementPattern, XmlWildcardPattern } from './types';
+import type { EnumPattern, Pattern, ScalarPattern, Scope, TextListPattern, XmlElementPattern, XmlWildcardPattern } from './types';
 import { describePattern } from './describe';
 import { parseJson } from '../json/parse';
 
@@ -44,7 +44,7 @@ export function matchText(pattern: Pattern, text: string | undefined, scope: Sco
     case 'literal':
       return String(p.value ?? '') === text ? [] : [{ path, expected: shown(String(p.value ?? '')), actual: shown(text) }];
     case 'enum':
-      return p.values.includes(text) ? [] : [{ path, expected: `one of ${p.values.map((v) => shown(v)).join(', ')}`, actual: shown(text) }];
+      return enumHas(p, text) ? [] : [{ path, expected: `one of ${p.values.map((v) => shown(v)).join(', ')}`, actual: shown(text) }];
     case 'optional':
       return text === '' ? [] : matchText(p.inner, text, scope, path);
     case 'lookup':
@@ -153,6 +153,23 @@ function matchScalar(p: ScalarPattern, text: string, path: string, actual: unkno
   return broken ? [{ path, expected: describeScalar(p.type, p.facets), actual: `${shown(actual)} (breaks ${broken})` }] : [];
 }
 
+/**
+ * An enumeration's value, read as its base type reads text (XSD compares values, not texts):
+ * white space normalised as the base says (an enumeration of xs:token or xs:int takes
+ * " A " for "A"), and numbers by value ("+5" and "05" are 5).
+ */
+function enumHas(p: EnumPattern, text: string): boolean {
+  if (p.values.includes(text)) return true;
+  const row = SCALARS[p.base];
+  const t = normaliseSpace(text, row.whiteSpace);
+  if (p.values.includes(t)) return true;
+  if (row.order !== 'number' || !row.test(t)) return false;
+  // Integers as BigInt: two 64-bit ids a unit apart are the same Number.
+  const value = (x: string) => (row.bounds ? BigInt(x) : Number(x));
+  const n = value(t);
+  return p.values.some((v) => row.test(v) && value(v) === n);
+}
+
 /** `(list T)`: each space-separated item a T; the list's facets count items (nmtokens' row measures so) and see the whole text. */
 function matchTextList(p: TextListPattern, text: string, scope: Scope, path: string): Mismatch[] {
   const t = normaliseSpace(text, 'collapse');
@@ -248,7 +265,8 @@ function matchElement(p: XmlElementPattern, el: XmlElement, scope: Scope, path: 
       mixed = true;
     }
   }
-  const children = mixed ? el.children.filter((x): x is XmlElement => x.type === 'element') : (el.children as XmlElement[]);
+  let children = mixed ? el.children.filter((x): x is XmlElement => x.type === 'element') : (el.children as XmlElement[]);
+  if (p.local === 'Header' && children.length > 0 && isSoapEnvelopeNamespace(namespaceOf(el, ns.up))) children = declaredHeaderBlocks(elementSlots, children);
 
   if (textSlots.length > 0) {
     const tp = textSlots[0].pattern;
@@ -299,6 +317,20 @@ function splitSlots(slots: readonly Slot[]): { textSlots: TextSlot[]; elementSlo
     splitCache.set(slots, split);
   }
   return split;
+}
+
+/**
+ * A SOAP Header's blocks that the contract names; the others are left out of the match.
+ * Header blocks are SOAP's extension point (SOAP 1.1 section 4.2): WCF and CXF add
+ * WS-Addressing (`wsa:Action`, `wsa:RelatesTo`) and WS-Security blocks to messages whatever
+ * the WSDL says, often with mustUnderstand, which the receiving SOAP stack honours (it knows
+ * its modules), not the contract. A block the contract names is still checked in full.
+ */
+function declaredHeaderBlocks(slots: readonly NodeSlot[], children: XmlElement[]): XmlElement[] {
+  const leaves = flatLeaves(slots);
+  if (leaves.some((l) => l.kind === 'any')) return children;
+  const named = new Set(leaves.map((l) => (l.kind === 'element' ? l.pattern.local : '')));
+  return children.every((c) => named.has(c.local)) ? children : children.filter((c) => named.has(c.local));
 }
 
 function acceptsAnything(p: Pattern, scope: Scope): boolean {

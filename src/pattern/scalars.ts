@@ -9,7 +9,7 @@ export type { JsonForm, ScalarRule } from './scalar-rule';
 // neighbouring repeats may both take the same character. The old `\d+\.?\d*` let a run of digits
 // split between `\d+` and `\d*` in n ways, so 30,000 digits and an `x` took seconds.
 const NUMBER = /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
-const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(Z|[+-]\d{2}:\d{2})?$/;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 const DATETIME = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[T ]([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
@@ -41,12 +41,15 @@ export const SCALARS: Record<ScalarType, ScalarRule> = {
   string: { written: 'string', test: () => true, generate: (r) => `${r.pick(WORDS)}${r.int(1, 99)}`, describe: 'a string', json: 'string', widens: 'all' },
   boolean: {
     written: 'boolean',
-    test: (t) => t === 'true' || t === 'false',
+    // XSD's boolean: .NET, Axis and PHP services write 1 and 0 as often as true and false.
+    test: (t) => t === 'true' || t === 'false' || t === '1' || t === '0',
     generate: (r) => (r.int(0, 1) === 1 ? 'true' : 'false'),
     describe: 'a boolean',
     json: 'boolean',
     widens: [],
+    // The canonical texts: what is generated and compared; 1 and 0 are other ways to write them.
     values: { text: ['true', 'false'], json: [true, false] },
+    whiteSpace: 'collapse',
   },
   null: {
     written: 'null',
@@ -66,6 +69,8 @@ export const SCALARS: Record<ScalarType, ScalarRule> = {
     describe: 'a date (YYYY-MM-DD)',
     json: 'string',
     widens: [],
+    // xs:date, xs:dateTime and xs:time collapse white space and may carry a time zone (Java services write 2024-03-07Z, 2024-03-07+01:00).
+    whiteSpace: 'collapse',
   },
   datetime: {
     order: 'date',
@@ -75,6 +80,7 @@ export const SCALARS: Record<ScalarType, ScalarRule> = {
     describe: 'a date-time (ISO 8601)',
     json: 'string',
     widens: [],
+    whiteSpace: 'collapse',
   },
   time: {
     written: 'time',
@@ -83,6 +89,7 @@ export const SCALARS: Record<ScalarType, ScalarRule> = {
     describe: 'a time (hh:mm:ss)',
     json: 'string',
     widens: [],
+    whiteSpace: 'collapse',
   },
   uuid: {
     written: 'uuid',

@@ -22,3 +22,10 @@ export function isBookkeepingAttribute(a: XmlAttribute): boolean {
 export function isXsiAttribute(a: XmlAttribute): boolean {
   return a.prefix !== '' && XSI.has(a.local);
 }
+
+/** The SOAP 1.1 and 1.2 envelope namespaces. */
+const SOAP_ENVELOPES = new Set(['http://schemas.xmlsoap.org/soap/envelope/', 'http://www.w3.org/2003/05/soap-envelope']);
+
+export function isSoapEnvelopeNamespace(uri: string | undefined): boolean {
+  return uri !== undefined && SOAP_ENVELOPES.has(uri);
+}
