@@ -70,10 +70,10 @@ const MAX_PER_CALL = 400;
  * compiles the schemas once (each run is a fresh WebAssembly instance in a
  * worker, so the set is the unit of reuse).
  */
-export async function validateAll(set: SchemaSet, docs: readonly string[]): Promise<{ verdicts: Verdict[]; warnings: string[] }> {
+export async function validateAll(set: SchemaSet, docs: readonly string[], perCall = MAX_PER_CALL): Promise<{ verdicts: Verdict[]; warnings: string[] }> {
   const verdicts: Verdict[] = [];
   const warnings = new Set<string>();
-  for (let i = 0; i < docs.length; i += MAX_PER_CALL) verdicts.push(...(await validateBatch(set, docs.slice(i, i + MAX_PER_CALL), warnings)));
+  for (let i = 0; i < docs.length; i += perCall) verdicts.push(...(await validateBatch(set, docs.slice(i, i + perCall), warnings)));
   return { verdicts, warnings: [...warnings] };
 }
 
