@@ -23,7 +23,10 @@ import { cpuMsSync } from '../helpers/timing';
 
 const ROOT = path.join(__dirname, '..', '..');
 const SRC = path.join(ROOT, 'src');
-const BOUND_MS = 250;
+// CPU milliseconds for one replace over a worst case of up to 1 MiB. A linear expression takes a few to a few
+// hundred (half a million matches, with garbage collection on a loaded machine: 306 ms was seen in CI); a
+// quadratic one takes tens of seconds at 128 KiB already, so the bound has room for load and still catches it.
+const BOUND_MS = 1000;
 const SIZES = [1 << 14, 1 << 17, 1 << 20];
 
 /** `prefix`, then `unit` repeated to about `size` characters, then `suffix` (by default a character no expression wants). */

@@ -13,7 +13,8 @@ import { importWsdl } from '../../../src/wsdl';
 import { children, parseXml, XS } from '../xsd/dom';
 import { buildSchemaSet, type SchemaSet } from '../xsd/schema-set';
 import { payloadsOf, SchemaLoadError, validateAll } from '../xsd/validate';
-import { bare, random, relaidOut, variantsOf, WSA, type DeclaredTypes, type Variant } from './variants';
+import { bare, relaidOut, variantsOf, WSA, type DeclaredTypes, type Variant } from './variants';
+import { createRandom } from '../../../src/pattern/random';
 
 /**
  * Issue 13's bar "every recorded real response is accepted by the contract
@@ -154,7 +155,7 @@ function accepts(m: Message, text: string): string[] {
 export async function measureAcceptance(name: string, file: string, limits: Limits): Promise<Acceptance> {
   const a: Acceptance = { name, originals: { valid: 0, total: 0 }, variants: { generated: 0, valid: 0, accepted: 0 }, byKind: new Map(), rejections: [], unjudged: 0, ms: 0 };
   const started = Date.now();
-  const rng = random(limits.seed);
+  const rng = createRandom(limits.seed);
   let set: SchemaSet;
   let all: Message[];
   try {

@@ -1,6 +1,7 @@
 import { XMLSerializer, type Document, type Element, type Node } from '@xmldom/xmldom';
 import { children, parseXml } from '../xsd/dom';
 import { serializeAs } from './serialize';
+import type { Random } from '../../../src/pattern/random';
 
 /**
  * Variations of one SOAP message the way real servers and clients write the
@@ -28,24 +29,6 @@ export interface Variant {
 export const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
 export const WSA = 'http://www.w3.org/2005/08/addressing';
 const ENVELOPES = ['http://schemas.xmlsoap.org/soap/envelope/', 'http://www.w3.org/2003/05/soap-envelope'];
-
-export interface Random {
-  next(): number;
-  pick<T>(xs: readonly T[]): T;
-}
-
-export function random(seed: number): Random {
-  let s = seed >>> 0 || 1;
-  const next = () => {
-    // mulberry32
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, pick: (xs) => xs[Math.floor(next() * xs.length)] };
-}
 
 /** Other ways to write a value of the same meaning, by what the value looks like. */
 export function lexicalAlternatives(v: string): string[] {
