@@ -57,6 +57,7 @@ const MINIMUM: Record<string, [number, number]> = {
   'fixture:strict.wsdl': [100, 100],
   'fixture:catalog.wsdl': [100, 100],
   'fixture:petstore.wsdl': [100, 100],
+  'fixture:settings.wsdl': [100, 100],
   'fixture:facets.wsdl': [100, 100],
   'fixture:login.wsdl': [100, 100],
   'fixture:login20.wsdl': [100, 100],

@@ -73,7 +73,7 @@ export function generateText(p: Pattern, ctx: GenerateContext, key?: string): st
     case 'text-list':
       return Array.from({ length: listLength(r.facets, ctx) }, () => generateText(r.item, ctx)).join(' ');
     case 'union':
-      return generateText(ctx.rng.pick(r.members), ctx);
+      return generateText(ctx.rng.pick(valuedMembers(r.members)), ctx);
     case 'literal':
       return String(r.value ?? '');
     case 'enum':
@@ -341,4 +341,10 @@ export function exampleValue(cell: string, p: Pattern, scope: Scope, form: 'text
 function split(name: string): { prefix: string; local: string } {
   const i = name.indexOf(':');
   return i < 0 ? { prefix: '', local: name } : { prefix: name.slice(0, i), local: name.slice(i + 1) };
+}
+
+/** A union's members other than `(empty)`, when it has any: `(int | empty)` (an element with a default) is generated as a number. */
+function valuedMembers(members: Pattern[]): Pattern[] {
+  const valued = members.filter((m) => !(m.kind === 'scalar' && m.type === 'empty'));
+  return valued.length > 0 ? valued : members;
 }

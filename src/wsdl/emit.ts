@@ -142,6 +142,8 @@ export class Emitter implements EmitContext {
     const fixed = attr(el, 'fixed');
     if (fixed !== undefined && content.text !== undefined && content.children.length === 0 && !typeRef && !isPlaceholder(fixed))
       content = { ...content, text: { kind: 'literal', value: fixed } };
+    // An empty element stands for its default value (XSD 1.0 part 1, 3.3.4): servers send <n/> for it, so empty is accepted too.
+    else if (attr(el, 'default') !== undefined && content.text !== undefined && content.children.length === 0 && !typeRef) content = { ...content, text: orEmpty(content.text) };
     return this.finish(nodeName, typeRef, content, occurs, nillable);
   }
 
@@ -292,4 +294,19 @@ function typeRoot(content: Content, derivation: { abstract?: boolean; derived?: 
     abstract: derivation.abstract,
     derived: derivation.derived,
   });
+}
+
+/** A simple content that may also be empty: `(T | empty)`. Lists and literals are left as they are (a union member names a type). */
+function orEmpty(text: Pattern): Pattern {
+  const empty: Pattern = { kind: 'scalar', type: 'empty' };
+  switch (text.kind) {
+    case 'scalar':
+      return text.type === 'empty' || text.type === 'anything' || (text.type === 'string' && !text.facets) ? text : { kind: 'union', members: [text, empty] };
+    case 'ref':
+      return { kind: 'union', members: [text, empty] };
+    case 'union':
+      return text.members.some((m) => m.kind === 'scalar' && m.type === 'empty') ? text : { kind: 'union', members: [...text.members, empty] };
+    default:
+      return text;
+  }
 }
