@@ -1,8 +1,8 @@
-import type { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
 import { AccordError } from '../errors';
 import { isBinary } from '../printable';
 import { pathWithQuery, type HttpRequest, type HttpResponse } from './message';
+import { readBoundedBody } from './read-body';
 
 export interface SendOptions {
   timeoutMs?: number;
@@ -42,7 +42,7 @@ export async function send(baseUrl: string, req: HttpRequest, options: SendOptio
       bodyTimeout: timeoutMs,
       dispatcher: options.dispatcher,
     });
-    const bytes = await readBody(res.body, maxBody);
+    const bytes = await readBoundedBody(res.body, maxBody, () => new AccordError('ACCORD_ERR_HTTP', `response body is larger than ${maxBody} bytes`));
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
     const response: HttpResponse = { status: res.statusCode, headers, body: bytes.toString('utf8') };
@@ -52,29 +52,6 @@ export async function send(baseUrl: string, req: HttpRequest, options: SendOptio
     if (e instanceof AccordError) throw e;
     throw new AccordError('ACCORD_ERR_HTTP', describeNetworkError(e, url.origin, timeoutMs), {}, { cause: e });
   }
-}
-
-/**
- * The whole body, refused past `maxBody`. Read from events, not `for await`: an async iterator
- * costs several promises a chunk, and under Jest (whose AsyncLocalStorage hooks every promise)
- * promises are a measurable part of a scenario's CPU time.
- */
-function readBody(body: Readable, maxBody: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    body.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBody) {
-        body.destroy();
-        reject(new AccordError('ACCORD_ERR_HTTP', `response body is larger than ${maxBody} bytes`));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    body.once('end', () => resolve(Buffer.concat(chunks, size)));
-    body.once('error', reject);
-  });
 }
 
 function describeNetworkError(e: unknown, origin: string, timeoutMs: number): string {

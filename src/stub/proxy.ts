@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { AccordError } from '../errors';
+import { readBoundedBody } from '../http/read-body';
 import { DEFAULT_MAX_BODY_BYTES } from './server';
 
 /**
@@ -66,7 +67,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
 
   async function forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = Date.now();
-    const body = await readBody(req, maxBody);
+    const body = await readBoundedBody(req, maxBody, () => new Error(`request body larger than ${maxBody} bytes`));
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
     const url = `${target.origin}${prefix}${req.url ?? '/'}`;
@@ -127,22 +128,4 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         setTimeout(() => server.closeAllConnections(), 1000).unref();
       })),
   };
-}
-
-function readBody(req: IncomingMessage, max: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > max) {
-        reject(new Error(`request body larger than ${max} bytes`));
-        req.destroy();
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
 }
