@@ -69,6 +69,14 @@ export const XSD_PATTERN_LIMITS = { sourceChars: 4096, nesting: 32, repeat: 1000
 /**
  * The stub's run-time state: requests kept in its journal (the oldest are dropped), characters
  * of each request body kept there (the rest is cut, and the entry says so), and expectations
- * registered at once.
+ * registered at once; requests whose choice (and answer) the stub remembers, the longest body so
+ * remembered, the longest answer kept with it.
  */
-export const STUB_LIMITS = { journalEntries: 1000, journalBodyChars: 16 * 1024, expectations: 10_000, memoEntries: 1000, memoBodyChars: 4 * 1024 } as const;
+export const STUB_LIMITS = {
+  journalEntries: 1000,
+  journalBodyChars: 16 * 1024,
+  expectations: 10_000,
+  memoEntries: 1000,
+  memoBodyChars: 4 * 1024,
+  memoAnswerChars: 16 * 1024,
+} as const;

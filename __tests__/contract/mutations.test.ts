@@ -5,7 +5,7 @@ import { parseContract, testCases } from '../../src/contract/load';
 import { AccordError } from '../../src/errors';
 import { buildRequest } from '../../src/http/build-request';
 import { buildRoutes } from '../../src/stub/routes';
-import { respond } from '../../src/stub/respond';
+import { requestRandom, respond } from '../../src/stub/respond';
 import { SPEC_CORPUS, withCorpus } from '../helpers/corpus';
 import { mutant, seeded } from '../helpers/mutate';
 import { legacyContracts } from '../helpers/spec-fixtures';
@@ -86,7 +86,7 @@ function damaged(documents: string[], seed: number): void {
     parsed++;
     for (const tc of testCases(contract).slice(0, 5)) clean('request', text, () => buildRequest(tc, 1));
     const table = clean('routes', text, () => buildRoutes([contract]));
-    for (const route of table?.routes.slice(0, 5) ?? []) clean('respond', text, () => respond(route));
+    for (const route of table?.routes.slice(0, 5) ?? []) clean('respond', text, () => respond(route, undefined, requestRandom(route, 'POST /ws')));
     clean('compatibility', text, () => checkCompatibility(contract, contract));
   }
   // Both outcomes happen often, so the property is tested on each side.

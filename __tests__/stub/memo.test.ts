@@ -7,6 +7,7 @@ import { STUB_LIMITS } from '../../src/limits';
 import { loadContracts } from '../../src/stub/contracts';
 import { dispatch, type Outcome } from '../../src/stub/dispatch';
 import { DispatchMemo } from '../../src/stub/memo';
+import { requestRandom, respond } from '../../src/stub/respond';
 import { buildRoutes } from '../../src/stub/routes';
 import { startStub } from '../../src/stub/server';
 import { importWsdl } from '../../src/wsdl';
@@ -35,11 +36,11 @@ it('gives the choice dispatch gives, for every request of the example contracts 
     for (const tc of testCases(contract)) {
       const req = buildRequest(tc, 1);
       const url = req.path + (req.query.length > 0 ? `?${new URLSearchParams(req.query)}` : '');
-      const segments = splitPath(req.path);
-      const expected = chosen(dispatch(table, req, segments, new ParsedBody(req.body)));
-      expect(chosen(memo.dispatch(req, url, segments, new ParsedBody(req.body)))).toBe(expected);
+      const expected = chosen(dispatch(table, req, splitPath(req.path), new ParsedBody(req.body)));
+      const first = new ParsedBody(req.body);
+      expect(chosen(memo.dispatch(req, first, memo.keyOf(req, url, first)))).toBe(expected);
       const again = new CountingBody(req.body);
-      expect(chosen(memo.dispatch(req, url, segments, again))).toBe(expected);
+      expect(chosen(memo.dispatch(req, again, memo.keyOf(req, url, again)))).toBe(expected);
       // Bodies over the memo's limit are matched every time.
       if (expected !== 'no-match' && expected !== 'unknown-path' && req.body.length <= STUB_LIMITS.memoBodyChars) expect(again.parses).toBe(0);
       asked++;
@@ -55,7 +56,8 @@ it('tells requests apart by a header the contract names, even with the same body
   const memo = new DispatchMemo(table);
   const ask = (action: string) => {
     const req: HttpRequest = { method: 'POST', path: '/ws', query: [], headers: { soapaction: `urn:${action}` }, body: '<x/>' };
-    const o = memo.dispatch(req, '/ws', ['ws'], new ParsedBody(req.body));
+    const body = new ParsedBody(req.body);
+    const o = memo.dispatch(req, body, memo.keyOf(req, '/ws', body));
     return o.kind === 'matched' ? o.route.scenario.name : o.kind;
   };
   expect([ask('ping'), ask('pong'), ask('ping'), ask('pong'), ask('other')]).toEqual(['ping', 'pong', 'ping', 'pong', 'no-match']);
@@ -66,7 +68,9 @@ it('stays bounded: past its size it starts again, and long bodies are never kept
   const memo = new DispatchMemo(table);
   const ask = (id: string, padding = '') => {
     const body = petRequest(id).replace('<soapenv:Header/>', `<soapenv:Header/>${padding}`);
-    return memo.dispatch({ method: 'POST', path: '/ws', query: [], headers: {}, body }, '/ws', ['ws'], new ParsedBody(body));
+    const req: HttpRequest = { method: 'POST', path: '/ws', query: [], headers: {}, body };
+    const parsed = new ParsedBody(body);
+    return memo.dispatch(req, parsed, memo.keyOf(req, '/ws', parsed));
   };
   for (let i = 0; i < STUB_LIMITS.memoEntries + 5; i++) expect(ask(String(i)).kind).toBe('matched');
   expect(memo.size).toBeLessThanOrEqual(STUB_LIMITS.memoEntries);
@@ -75,18 +79,45 @@ it('stays bounded: past its size it starts again, and long bodies are never kept
   expect(memo.size).toBe(before);
 });
 
-it('answers a repeated request with values generated afresh each time, as before', async () => {
-  const stub = await startStub({ contracts: PET_SPEC });
-  try {
-    const answers = new Set<string>();
-    for (let i = 0; i < 5; i++) {
-      const a = await post(`${stub.url}/ws`, petRequest('10'));
-      expect(a.status).toBe(200);
-      answers.add(a.body);
+it('answers a repeated request with the same answer, another request with values of its own, and the same again after a restart', async () => {
+  const answersOf = async (ids: string[]) => {
+    const stub = await startStub({ contracts: PET_SPEC });
+    try {
+      const out: string[] = [];
+      for (const id of ids) {
+        const a = await post(`${stub.url}/ws`, petRequest(id));
+        expect(a.status).toBe(200);
+        out.push(a.body);
+      }
+      expect(stub.calls().every((c) => c.scenario?.name === 'Get a pet by id')).toBe(true);
+      return out;
+    } finally {
+      await stub.close();
     }
-    expect(answers.size).toBeGreaterThan(1);
-    expect(stub.calls().every((c) => c.scenario?.name === 'Get a pet by id')).toBe(true);
-  } finally {
-    await stub.close();
-  }
+  };
+  const first = await answersOf(['10', '11', '10', '12', '10']);
+  expect(new Set([first[0], first[2], first[4]]).size).toBe(1);
+  expect(new Set([first[0], first[1], first[3]]).size).toBe(3);
+  // Another order of requests, another stub process's life: each request still gets its own answer.
+  expect(await answersOf(['12', '10', '11'])).toEqual([first[3], first[0], first[1]]);
+});
+
+it('gives a request whose answer is too long to keep the same answer each time, made again', () => {
+  const spec = `Feature: Long\n  Scenario: long\n    When POST /ws\n    And request-body (anything)\n    Then status 200\n    And response-body (string)\n`;
+  const table = buildRoutes([parseContract(spec, 'long.spec')]);
+  const route = table.routes[0];
+  const memo = new DispatchMemo(table);
+  const req: HttpRequest = { method: 'POST', path: '/ws', query: [], headers: {}, body: '<x/>' };
+  const body = new ParsedBody(req.body);
+  const key = memo.keyOf(req, '/ws', body);
+  const choice = memo.dispatch(req, body, key);
+  if (choice.kind !== 'matched') throw new Error(choice.kind);
+  const long = { status: 200, headers: {}, body: 'x'.repeat(STUB_LIMITS.memoAnswerChars + 1) };
+  expect(DispatchMemo.answer(choice, () => long)).toBe(long);
+  expect(choice.answer).toBeUndefined();
+  const short = respond(route, undefined, requestRandom(route, key));
+  expect(DispatchMemo.answer(choice, () => short)).toBe(short);
+  expect(DispatchMemo.answer(choice, () => long)).toBe(short);
+  // Made again from the same key, the answer is the same.
+  expect(respond(route, undefined, requestRandom(route, key))).toEqual(short);
 });

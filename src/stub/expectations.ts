@@ -150,7 +150,7 @@ export class Expectations {
     const bucket = this.byEndpoint.get(endpointKey(req.method, segments));
     if (!bucket) return undefined;
     if (url === undefined || body.text.length > STUB_LIMITS.memoBodyChars) return this.use(firstFit(candidates(bucket, body), (e) => fits(e, req, segments, body)));
-    const key = requestKey(req, url, this.headers, body);
+    const key = requestKey(req, url, this.headers, body.text);
     let fitting = this.fitting.get(key);
     if (!fitting) {
       fitting = candidates(bucket, body).filter((e) => fits(e, req, segments, body));

@@ -58,7 +58,7 @@ export function soapFaultAnswer(table: RouteTable, request: HttpRequest, owner: 
   for (const route of table.routes) {
     if (!isFaultRoute(route)) continue;
     const m = matchRequest(route.scenario, request, body, segments, 1);
-    if (m.endpoint && m.mismatches.length === 0) return { response: respond(route), route };
+    if (m.endpoint && m.mismatches.length === 0) return { response: respond(route, undefined, createRandom(route.seed)), route };
   }
   const soap12 = request.body.includes(SOAP12_ENVELOPE) || (request.body === '' && (owner.contentType ?? '').startsWith('application/soap+xml'));
   return { response: standardFault(soap12) };

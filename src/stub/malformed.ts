@@ -10,17 +10,16 @@ import type { Duplex } from 'node:stream';
 export function answerMalformedRequests(server: Server, graceMs: number): void {
   const open = new WeakMap<Duplex, Connection>();
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    // Every request passes here: a push, and no listener; only a malformed request looks at what is still being answered.
     let c = open.get(req.socket);
-    if (!c) open.set(req.socket, (c = { answering: new Set() }));
-    const conn = c;
-    conn.answering.add(req);
-    res.once('close', () => {
-      conn.answering.delete(req);
-      if (!waiting(conn)) conn.refuse?.();
-    });
+    if (!c) open.set(req.socket, (c = { answering: [] }));
+    const a = c.answering;
+    // Answers leave in order: when the newest is sent, so are all before it.
+    if (a.length > 0 && a[a.length - 1].res.writableFinished) a.length = 0;
+    a.push({ req, res });
   });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
-    const c = open.get(socket) ?? { answering: new Set() };
+    const c = open.get(socket) ?? { answering: [] };
     open.set(socket, c);
     // A broken parser reports again for every later packet: the first report decides.
     if (c.refuse || c.refused) return;
@@ -40,6 +39,11 @@ export function answerMalformedRequests(server: Server, graceMs: number): void {
     };
     // A request time-out means the request in flight will never end: answered now.
     if (!waiting(c) || status === 408) return c.refuse();
+    for (const { res } of c.answering) {
+      res.once('close', () => {
+        if (!waiting(c)) c.refuse?.();
+      });
+    }
     // The requests before it end soon (their bytes have all arrived); if not, the connection goes.
     setTimeout(() => {
       if (c.refuse) socket.destroy();
@@ -52,13 +56,13 @@ export function answerMalformedRequests(server: Server, graceMs: number): void {
  * shorter than its Content-Length, then the client's end) never will be: it is not waited for.
  */
 function waiting(c: Connection): boolean {
-  for (const req of c.answering) if (req.complete) return true;
+  for (const { req, res } of c.answering) if (req.complete && !res.writableFinished && !res.destroyed) return true;
   return false;
 }
 
 interface Connection {
-  /** Requests read on this connection and not yet answered. */
-  answering: Set<IncomingMessage>;
+  /** Requests read on this connection, oldest first; dropped when a later one arrives after all of them were answered. */
+  answering: { req: IncomingMessage; res: ServerResponse }[];
   /** Set once a malformed request is read: sends its 400 when the earlier ones are answered. */
   refuse?: () => void;
   refused?: boolean;

@@ -1,7 +1,7 @@
 import type { ExampleRow } from '../contract/model';
 import type { HttpResponse } from '../http/message';
 import { generateBody, generateText, type GenerateContext } from '../pattern/generate';
-import type { Random } from '../pattern/random';
+import { createRandom, seedFrom, type Random } from '../pattern/random';
 import type { Route } from './route';
 
 /**
@@ -9,11 +9,10 @@ import type { Route } from './route';
  * response headers and a body generated from the contract. When the request
  * matched an Examples row, the row's values stand at the places its columns
  * name (so `| id | 7 |` answers `<id>7</id>`); everything else is generated.
- * Values are drawn per request, so answers vary the way a real service's do;
  * XML bodies go through a template compiled at start-up (template.ts), which
- * draws exactly what the core generator would.
+ * draws exactly what the core generator would from `rng`.
  */
-export function respond(route: Route, row?: ExampleRow, rng: Random = route.rng): HttpResponse {
+export function respond(route: Route, row: ExampleRow | undefined, rng: Random): HttpResponse {
   const s = route.scenario;
   const ctx: GenerateContext = { scope: s.scope, rng, examples: row?.values };
   const headers: Record<string, string> = {};
@@ -36,4 +35,14 @@ export function fixedResponse(route: Route, given: HttpResponse): HttpResponse {
   const headers = { ...given.headers };
   if (given.body !== '' && headers['content-type'] === undefined && route.contentType) headers['content-type'] = route.contentType;
   return { status: given.status, headers, body: given.body };
+}
+
+/**
+ * The values of a generated answer are drawn from a stream seeded by the scenario's place and
+ * the request (`key`: see DispatchMemo.keyOf): the answer is a function of the request, as a
+ * real service's data is. The same request gets the same answer, also after a restart; another
+ * request (pet 11 rather than pet 10) gets values of its own.
+ */
+export function requestRandom(route: Route, key: string): Random {
+  return createRandom(seedFrom(key, route.seed));
 }

@@ -1,7 +1,6 @@
 import type { ExampleRow, Scenario } from '../contract/model';
 import type { ParsedBody } from '../http/body';
 import type { BodyKind } from '../pattern/generate';
-import type { Random } from '../pattern/random';
 import type { FixedExample } from './example-files';
 import type { RequiredNode } from './prefilter';
 import type { XmlTemplate } from './template';
@@ -26,12 +25,8 @@ export interface Route {
   templates: Map<ExampleRow | undefined, XmlTemplate>;
   /** Sent unless the contract declares its own Content-Type response header. */
   contentType?: string;
-  /**
-   * One stream per scenario for the life of the stub: answers vary from request
-   * to request (like a real service's data) yet a fresh stub answers the same
-   * sequence of requests with the same sequence of bodies.
-   */
-  rng: Random;
+  /** From the scenario's place: with the request's key, it seeds the values of the answer (respond.ts requestRandom). */
+  seed: number;
   /** `"Get a pet by id" (contracts/soap/api_pet_v1.spec:3)`: how logs name the scenario. */
   label: string;
 }

@@ -79,7 +79,7 @@ function buildRoute(s: Scenario): Route {
     responseKind,
     templates: responseKind === 'xml' ? compileTemplates(s) : new Map(),
     contentType,
-    rng: createRandom(seedFrom(`${s.file}:${s.line}`)),
+    seed: seedFrom(`${s.file}:${s.line}`),
     label: `"${s.name}" (${formatLocation({ file: s.file, line: s.line })})`,
   };
   // A response the contract cannot produce (a type that only recurses) is found now, not on a request.

@@ -13,7 +13,8 @@ import { allowOrigin, answerPreflight, isPreflight } from './cors';
 import type { Outcome } from './dispatch';
 import { noMatchReport, unknownPathReport } from './report';
 import { answerMalformedRequests } from './malformed';
-import { fixedResponse, respond } from './respond';
+import { fixedResponse, requestRandom, respond } from './respond';
+import { DispatchMemo } from './memo';
 import type { NotServed, Route, RouteTable } from './route';
 import { answerAdmin, isAdminPath } from './admin';
 import { handleOf, refOf, type ExpectationHandle, type ExpectationInput } from './expectations';
@@ -276,17 +277,18 @@ function makeHandler(state: StubState, o: HandlerOptions) {
 }
 
 function answer(state: StubState, table: RouteTable, req: IncomingMessage, res: ServerResponse, body: ParsedBody, o: HandlerOptions, started: number): void {
-  const request = toHttpRequest(req, body.text);
-  const requestLine = `${request.method} ${req.url ?? '/'}`;
+  const url = req.url ?? '/';
+  const request = toHttpRequest(req, url, body.text);
   let outcome: Outcome | undefined;
   let said: string | undefined;
   try {
-    const segments = splitPath(request.path);
+    const memo = state.memoFor(table);
+    const key = memo.keyOf(request, url, body);
     // No expectations (the usual case in a benchmark or a plain stub): not even a look-up.
-    const taken = state.expectations.size > 0 ? state.expectations.take(request, segments, body, req.url ?? '/') : undefined;
+    const taken = state.expectations.size > 0 ? state.expectations.take(request, splitPath(request.path), body, url) : undefined;
     if (taken) {
       said = `expectation ${taken.id} (${taken.route.label})`;
-      const r = taken.response ? fixedResponse(taken.route, taken.response) : withHeaders(respond(taken.route), taken.extraHeaders);
+      const r = taken.response ? fixedResponse(taken.route, taken.response) : withHeaders(respond(taken.route, undefined, requestRandom(taken.route, key)), taken.extraHeaders);
       state.journal.record(request, {
         status: taken.fault && taken.fault !== 'soap-fault' && taken.fault !== 'malformed-body' ? undefined : r.status,
         answeredBy: 'expectation',
@@ -296,31 +298,32 @@ function answer(state: StubState, table: RouteTable, req: IncomingMessage, res: 
       });
       deliver(res, r, delayOf(taken.delay ?? o.delay), taken.fault);
     } else {
-      outcome = state.memoFor(table).dispatch(request, req.url ?? '/', segments, body);
+      outcome = memo.dispatch(request, body, key);
       if (outcome.kind === 'matched' && o.strict && !outcome.row && !outcome.fixed) {
-        const report = strictReport(requestLine, outcome.route);
+        const report = strictReport(`${request.method} ${url}`, outcome.route);
         state.journal.record(request, { status: 400, answeredBy: 'none', scenario: refOf(outcome.route.scenario), report });
         send(res, 400, report);
       } else if (outcome.kind === 'matched') {
-        const r = outcome.fixed ? fixedResponse(outcome.route, outcome.fixed.response) : respond(outcome.route, outcome.row);
-        state.journal.record(request, { status: r.status, answeredBy: outcome.fixed || outcome.row ? 'example' : 'scenario', scenario: refOf(outcome.route.scenario) });
+        const { route, row, fixed } = outcome;
+        const r = DispatchMemo.answer(outcome, () => (fixed ? fixedResponse(route, fixed.response) : respond(route, row, requestRandom(route, key))));
+        state.journal.record(request, { status: r.status, answeredBy: fixed || row ? 'example' : 'scenario', scenario: refOf(route.scenario) });
         deliver(res, r, delayOf(o.delay));
       } else if (outcome.kind === 'no-match') {
-        const report = noMatchReport(requestLine, outcome.attempts, body);
+        const report = noMatchReport(`${request.method} ${url}`, outcome.attempts, body);
         state.journal.record(request, { status: 400, answeredBy: 'none', report });
         send(res, 400, report);
       } else {
         const headers: Record<string, string> = outcome.allowed.length > 0 ? { allow: outcome.allowed.join(', ') } : {};
-        const report = unknownPathReport(requestLine, outcome.allowed, table);
+        const report = unknownPathReport(`${request.method} ${url}`, outcome.allowed, table);
         const status = outcome.allowed.length > 0 ? 405 : 404;
         state.journal.record(request, { status, answeredBy: 'none', report });
         send(res, status, report, headers);
       }
     }
   } catch (e) {
-    internalError(res, requestLine, e, o);
+    internalError(res, `${request.method} ${url}`, e, o);
   }
-  if (o.verbose) o.log(`${requestLine} -> ${res.statusCode} ${said ?? describeOutcome(outcome)} (${(performance.now() - started).toFixed(2)} ms)`);
+  if (o.verbose) o.log(`${request.method} ${url} -> ${res.statusCode} ${said ?? describeOutcome(outcome)} (${(performance.now() - started).toFixed(2)} ms)`);
 }
 
 /** Writes an answer, after its delay, or breaks it as the fault says. */
@@ -402,8 +405,8 @@ function send(res: ServerResponse, status: number, report: string, headers: Reco
   res.end(text);
 }
 
-function toHttpRequest(req: IncomingMessage, body: string): HttpRequest {
-  let url = req.url ?? '/';
+function toHttpRequest(req: IncomingMessage, target: string, body: string): HttpRequest {
+  let url = target;
   // An absolute-form target (sent through a proxy) still names a path.
   if (!url.startsWith('/')) {
     try {
