@@ -221,15 +221,15 @@ async function warmClient() {
 }
 
 /**
- * In-process, no network: the stub's own work per request (parse, pick the scenario, generate the
- * answer) for a SOAP service of N operations on one path, as a WSDL import produces, asking for
+ * In-process, no network: the stub's own work per request it has not seen before (parse, pick the
+ * scenario, generate the answer; a repeated request is answered from memory) for a SOAP service of N operations on one path, as a WSDL import produces, asking for
  * the last operation (the worst case for a first-match-wins search).
  */
 function dispatchCost() {
   const { parseContract } = require('../dist/contract/load');
   const { buildRoutes } = require('../dist/stub/routes');
   const { dispatch } = require('../dist/stub/dispatch');
-  const { respond } = require('../dist/stub/respond');
+  const { respond, requestRandom } = require('../dist/stub/respond');
   const { ParsedBody } = require('../dist/http/body');
   for (const n of [1, 10, 100]) {
     const { spec, request: text } = manyOperations(n);
@@ -238,7 +238,7 @@ function dispatchCost() {
     const once = () => {
       const o = dispatch(table, req, ['ws'], new ParsedBody(text));
       if (o.kind !== 'matched') throw new Error(`op${n - 1} not matched`);
-      return respond(o.route).body;
+      return respond(o.route, undefined, requestRandom(o.route, text)).body;
     };
     for (let i = 0; i < 20_000; i++) once();
     const rounds = 100_000;
@@ -257,7 +257,7 @@ function dispatchCost() {
   const take = () => {
     const e = store.take(req, ['ws'], new ParsedBody(PET_REQUEST), '/ws');
     if (!e) throw new Error('no expectation taken');
-    return respond(e.route).body;
+    return respond(e.route, undefined, requestRandom(e.route, PET_REQUEST)).body;
   };
   for (let i = 0; i < 20_000; i++) take();
   const rounds = 100_000;
