@@ -121,3 +121,22 @@ it('gives a request whose answer is too long to keep the same answer each time, 
   // Made again from the same key, the answer is the same.
   expect(respond(route, undefined, requestRandom(route, key))).toEqual(short);
 });
+
+it('gives an expectation without a body the same generated answer for the same request, and another request its own', async () => {
+  const stub = await startStub({ contracts: PET_SPEC });
+  try {
+    stub.expect({ request: { method: 'POST', path: '/ws', body: petRequest('10') }, response: { headers: { 'x-from': 'expectation' } } });
+    const answers: string[] = [];
+    // Content-Type is part of what an answer is a function of: the second request is another request.
+    for (const type of ['text/xml; charset=utf-8', 'text/xml', 'text/xml; charset=utf-8']) {
+      const a = await post(`${stub.url}/ws`, petRequest('10'), { 'content-type': type });
+      expect([a.status, a.headers['x-from']]).toEqual([200, 'expectation']);
+      answers.push(a.body);
+    }
+    expect(answers[2]).toBe(answers[0]);
+    expect(answers[1]).not.toBe(answers[0]);
+    expect(stub.calls().map((c) => c.answeredBy)).toEqual(['expectation', 'expectation', 'expectation']);
+  } finally {
+    await stub.close();
+  }
+});

@@ -59,8 +59,10 @@ export interface Expectation {
   matcher: Scenario;
   owner: Scenario;
   route: Route;
-  /** Undefined: generated from the route per request. */
+  /** Undefined: generated from the route, a function of the request (respond.ts requestRandom). */
   response?: HttpResponse;
+  /** The last answer given and the request key it was for: a repeated request gets it again without generating. */
+  answered?: { key: string; response: HttpResponse };
   /** Headers given without a body: added to the generated answer. */
   extraHeaders: Record<string, string>;
   remaining?: number;
@@ -146,14 +148,18 @@ export class Expectations {
    * `url` (the request target as sent) lets a repeated request reuse the expectations found
    * to fit it the first time; without it every request is matched afresh.
    */
-  take(req: HttpRequest, segments: string[], body: ParsedBody, url?: string): Expectation | undefined {
-    const bucket = this.byEndpoint.get(endpointKey(req.method, segments));
-    if (!bucket) return undefined;
-    if (url === undefined || body.text.length > STUB_LIMITS.memoBodyChars) return this.use(firstFit(candidates(bucket, body), (e) => fits(e, req, segments, body)));
+  take(req: HttpRequest, body: ParsedBody, url?: string): Expectation | undefined {
+    if (url === undefined || body.text.length > STUB_LIMITS.memoBodyChars) {
+      const segments = splitPath(req.path);
+      const bucket = this.byEndpoint.get(endpointKey(req.method, segments));
+      return bucket && this.use(firstFit(candidates(bucket, body), (e) => fits(e, req, segments, body)));
+    }
     const key = requestKey(req, url, this.headers, body.text);
     let fitting = this.fitting.get(key);
     if (!fitting) {
-      fitting = candidates(bucket, body).filter((e) => fits(e, req, segments, body));
+      const segments = splitPath(req.path);
+      const bucket = this.byEndpoint.get(endpointKey(req.method, segments));
+      fitting = bucket ? candidates(bucket, body).filter((e) => fits(e, req, segments, body)) : [];
       if (this.fitting.size >= STUB_LIMITS.memoEntries) this.fitting.clear();
       this.fitting.set(key, fitting);
     }

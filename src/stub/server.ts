@@ -5,7 +5,6 @@ import { AccordError, internalErrorText } from '../errors';
 import { ParsedBody } from '../http/body';
 import { XML_SLICE } from '../limits';
 import { looksLikeXml } from '../xml/parse';
-import { splitPath } from '../http/match-request';
 import type { HttpRequest, HttpResponse } from '../http/message';
 import { printable } from '../printable';
 import { loadContracts, type ContractSource } from './contracts';
@@ -285,10 +284,17 @@ function answer(state: StubState, table: RouteTable, req: IncomingMessage, res: 
     const memo = state.memoFor(table);
     const key = memo.keyOf(request, url, body);
     // No expectations (the usual case in a benchmark or a plain stub): not even a look-up.
-    const taken = state.expectations.size > 0 ? state.expectations.take(request, splitPath(request.path), body, url) : undefined;
+    const taken = state.expectations.size > 0 ? state.expectations.take(request, body, url) : undefined;
     if (taken) {
       said = `expectation ${taken.id} (${taken.route.label})`;
-      const r = taken.response ? fixedResponse(taken.route, taken.response) : withHeaders(respond(taken.route, undefined, requestRandom(taken.route, key)), taken.extraHeaders);
+      // A function of the expectation and the request: the last one made is given again to the same request.
+      if (taken.answered?.key !== key) {
+        const response = taken.response
+          ? fixedResponse(taken.route, taken.response)
+          : withHeaders(respond(taken.route, undefined, requestRandom(taken.route, key)), taken.extraHeaders);
+        taken.answered = { key, response };
+      }
+      const r = taken.answered.response;
       state.journal.record(request, {
         status: taken.fault && taken.fault !== 'soap-fault' && taken.fault !== 'malformed-body' ? undefined : r.status,
         answeredBy: 'expectation',
