@@ -9,6 +9,15 @@ import { failures, host, runAll } from '../helpers/soap-host';
  * trip through accord's own stub cannot.
  */
 const num = (v: unknown) => Number(v);
+const MSDATA = 'xmlns:msdata="urn:schemas-microsoft-com:xml-msdata"';
+const DIFFGR = 'xmlns:diffgr="urn:schemas-microsoft-com:xml-diffgram-v1"';
+const tableSchema = (columns: string) =>
+  `<xs:schema id="NewDataSet" xmlns="" xmlns:xs="http://www.w3.org/2001/XMLSchema" ${MSDATA}><xs:element name="NewDataSet" msdata:IsDataSet="true" msdata:UseCurrentLocale="true">` +
+  `<xs:complexType><xs:choice minOccurs="0" maxOccurs="unbounded">${columns}</xs:choice></xs:complexType></xs:element></xs:schema>`;
+const DATASET =
+  tableSchema('<xs:element name="Table"><xs:complexType><xs:sequence><xs:element name="Name" type="xs:string" minOccurs="0"/></xs:sequence></xs:complexType></xs:element>') +
+  `<diffgr:diffgram ${MSDATA} ${DIFFGR}><NewDataSet xmlns=""><Table diffgr:id="Table1" msdata:rowOrder="0"><Name>Rex</Name></Table></NewDataSet></diffgr:diffgram>`;
+const EMPTY_DATASET = `${tableSchema('')}<diffgr:diffgram ${MSDATA} ${DIFFGR}/>`;
 const calculator = {
   Add: (a: { intA: string; intB: string }) => ({ AddResult: num(a.intA) + num(a.intB) }),
   Subtract: (a: { intA: string; intB: string }) => ({ SubtractResult: num(a.intA) - num(a.intB) }),
@@ -65,7 +74,8 @@ describe('a real SOAP service (the soap package) passes the contract imported fr
       search: (a: { term: string }) => ({
         hit: [{ attributes: { xsi_type: { type: 'Dog', xmlns: 'urn:accord:multi' } }, name: a.term, breed: 'collie' }],
         summary: { em: ['x'] },
-        table: { anything: 'at all' },
+        // A .NET DataSet as asmx services send it: the table's schema, then a diffgram with its rows (raw XML).
+        table: { $xml: DATASET },
       }),
       ping: () => ({ at: '2024-02-29T10:00:00Z' }),
     };
@@ -85,7 +95,7 @@ describe('a real SOAP service (the soap package) passes the contract imported fr
 
   test('the same service, SOAP 1.2 chosen (1.2 envelope, action in Content-Type, no SOAPAction)', async () => {
     const file = fixture('services/multi.wsdl');
-    const search = { search: () => ({ summary: {}, table: {} }), ping: () => ({ at: '2024-02-29T10:00:00Z' }) };
+    const search = { search: () => ({ summary: {}, table: { $xml: EMPTY_DATASET } }), ping: () => ({ at: '2024-02-29T10:00:00Z' }) };
     const hosted = await host(file, '/multi/search.asmx', { SearchService: { SearchSoap: search, SearchSoap12: search } });
     try {
       const results = (await runAll(file, hosted, { soapVersion: '1.2' })).filter((r) => r.testCase.name === 'search' || r.testCase.name === 'Search ping');

@@ -433,7 +433,8 @@ function onlyText(el: XmlElement): string | undefined {
 export function contentWords(slots: readonly NodeSlot[]): string {
   const word = (s: NodeSlot): string => {
     if (s.kind === 'element') return withBounds(s.pattern.local, s);
-    if (s.kind === 'any') return withBounds('any', s);
+    // A wildcard limited to some namespaces says which: "(any, any)" would not tell a schema from the data after it.
+    if (s.kind === 'any') return withBounds(s.wildcard.namespace === '##any' ? 'any' : `any ${s.wildcard.namespace}`, s);
     return withBounds(`one of (${s.options.map((o) => o.map(word).join(', ') || 'nothing').join(' | ')})`, s);
   };
   return `(${slots.map(word).join(', ')})`;

@@ -1,17 +1,18 @@
 /**
  * XSD particles to child nodes: sequence, all, choice (a `<specmatic_choice>`),
  * group references, wildcards (xsd:any as `<specmatic_any/>`), local elements,
- * and element refs with their substitution groups (a choice of the members);
+ * element refs with their substitution groups (a choice of the members), and
+ * refs to the XSD namespace (a .NET DataSet's inline schema);
  * exact occurrence bounds from minOccurs/maxOccurs.
  */
 import { MAX_OCCURS_BOUND, MAX_TYPE_NESTING } from '../limits';
 import { wildcardAllows, words } from '../pattern/align';
-import { combineOccurs, isOnce, MULTIPLE, occurs as bounds, ONCE } from '../pattern/occurs';
+import { combineOccurs, isOnce, occurs as bounds, ONCE } from '../pattern/occurs';
 import type { XmlElementPattern, XmlWildcardPattern } from '../pattern/types';
 import type { Element } from '@xmldom/xmldom';
 import { attr, kid, kids, NS, qkey, resolveQName, type QName } from './dom';
 import { attributes } from './attributes';
-import { comment, isComment, type Child, type CommentNode, type Content, type EmitContext, type Occurs } from './emit-context';
+import { comment, element, isComment, type Child, type CommentNode, type Content, type EmitContext, type Occurs } from './emit-context';
 import { isXmlName, qualified } from './names';
 import type { Decl } from './xsd';
 
@@ -19,27 +20,20 @@ interface Particle {
   nodes: Child[];
   /** The content cannot be told (a group not found or containing itself): the element's content is (anything). */
   wildcard: boolean;
-  /** A .NET DataSet (`<s:element ref="s:schema"/>`): the content is any elements, any number. */
-  dataSet?: boolean;
 }
 
 /** The particles and attributes declared directly in `owner` (a complexType, extension or restriction). */
 export function particlesAndAttributes(e: EmitContext, owner: Element, hint: string): Content {
   const children: Child[] = [];
   let wildcard = false;
-  let dataSet = false;
   for (const p of kids(owner, NS.xsd, ['sequence', 'all', 'choice', 'group'])) {
     const r = particle(e, p, hint);
     children.push(...r.nodes);
     wildcard ||= r.wildcard;
-    dataSet ||= !!r.dataSet;
   }
   const attrs = attributes(e, owner);
   const anyAttribute = anyAttributeOf(e, owner);
   if (wildcard) return { attrs, children: [], text: e.anything(), anyAttribute };
-  // .NET services send a DataSet as its schema and a diffgram, or as nothing when a table has no rows,
-  // whatever the WSDL's sequence says: any elements, any number, are accepted there, and none generated.
-  if (dataSet) return { attrs, children: [wildcardNode(MULTIPLE, '##any', undefined, 'lax')], anyAttribute };
   return { attrs, children, anyAttribute };
 }
 
@@ -67,8 +61,7 @@ function particle(e: EmitContext, p: Element, hint: string): Particle {
       const ref = attr(p, 'ref');
       if (ref) {
         const q = resolveQName(p, ref);
-        // <s:element ref="s:schema"/> (.NET DataSet): an inline schema, i.e. any element of the XSD namespace.
-        if (q.ns === NS.xsd) return { nodes: [], wildcard: false, dataSet: true };
+        if (q.ns === NS.xsd) return { nodes: inlineSchema(q, occurs), wildcard: false };
         return { nodes: elementRef(e, q, occurs), wildcard: false };
       }
       return { nodes: [e.elementNode(p, undefined, occurs)], wildcard: false };
@@ -87,7 +80,7 @@ function particle(e: EmitContext, p: Element, hint: string): Particle {
       let wildcard = false;
       for (const c of kids(p, NS.xsd, ['element', 'any', 'sequence', 'choice', 'group'])) {
         const r = particle(e, c, hint);
-        wildcard ||= r.wildcard || !!r.dataSet;
+        wildcard ||= r.wildcard;
         options.push(r.nodes.filter((n): n is Exclude<Child, CommentNode> => !isComment(n)));
       }
       if (options.length === 0) return { nodes: [], wildcard };
@@ -124,14 +117,12 @@ function particle(e: EmitContext, p: Element, hint: string): Particle {
 function sequenceOf(e: EmitContext, particles: Element[], hint: string): Particle {
   const nodes: Child[] = [];
   let wildcard = false;
-  let dataSet = false;
   for (const c of particles) {
     const r = particle(e, c, hint);
     nodes.push(...r.nodes);
     wildcard ||= r.wildcard;
-    dataSet ||= !!r.dataSet;
   }
-  return { nodes, wildcard, dataSet };
+  return { nodes, wildcard };
 }
 
 /**
@@ -145,6 +136,20 @@ function repeated(r: Particle, occurs: Occurs): Particle {
   if (real.length === 0) return r;
   if (real.length === 1) return { ...r, nodes: r.nodes.map((n) => (isComment(n) ? n : { ...n, occurs: combineOccurs(occurs, n.occurs) })) };
   return { ...r, nodes: [{ kind: 'xml-choice', options: [real], occurs }] };
+}
+
+/**
+ * `<s:element ref="s:schema"/>`: an inline XML Schema, in .NET DataSets the description of the table that
+ * follows (as a `diffgr:diffgram`, which the `<s:any/>` after it takes). Its declaration is the schema for
+ * schemas, which accord does not hold and a contract has no use for: any element of the XSD namespace is
+ * accepted there unchecked (skip), and an empty `<xs:schema/>` generated (a valid schema; .NET reads it as
+ * a DataSet without tables).
+ */
+function inlineSchema(q: QName, occurs: Occurs): Child[] {
+  // Declared on the element, as .NET writes it: the contract's envelopes need not carry the XSD namespace.
+  const schema = element(`xs:${isXmlName(q.local) ? q.local : 'schema'}`, { namespaces: [{ name: 'xmlns:xs', value: NS.xsd }] });
+  const w: XmlWildcardPattern = { ...wildcardNode(occurs, NS.xsd, undefined, 'skip'), elements: [schema] };
+  return [comment(`an inline XML Schema, not checked (in a .NET DataSet it describes the data that follows, a diffgr:diffgram)`), w];
 }
 
 function wildcardNode(occurs: Occurs, namespace: string, targetNamespace: string | undefined, processContents: XmlWildcardPattern['processContents']): XmlWildcardPattern {
