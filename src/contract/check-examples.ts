@@ -32,8 +32,10 @@ export function checkExamples(s: Scenario): ExampleProblem[] {
       if (value === '' || column === REQUEST_BODY_COLUMN) continue;
       const named = places.filter((p) => (p.caseless ? p.key.toLowerCase() === column.toLowerCase() : p.key === column));
       if (named.length === 0 || named.some((p) => fits(value, p, s.scope))) continue;
-      const where = named.slice(0, 3).map((p) => `${describePattern(p.pattern)} at ${p.path}`);
-      if (named.length > 3) where.push(`${named.length - 3} more`);
+      // A node named like its lookup (`<id>(id:string)</id>`) is one place, not two.
+      const all = [...new Set(named.map((p) => `${describePattern(p.pattern)} at ${p.path}`))];
+      const where = all.slice(0, 3);
+      if (all.length > 3) where.push(`${all.length - 3} more`);
       problems.push({
         line: row.line,
         // Quoted cut short: a cell can be 30 KB, and the message is one line of a report.

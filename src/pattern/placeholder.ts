@@ -46,8 +46,8 @@ export function parsePlaceholderInner(inner: string): Pattern {
   }
   const dict = /^dictionary\s+(\S+)\s+(\S+)$/.exec(inner) ?? /^(string|number):\s+(\S+)$/.exec(inner);
   if (dict) return { kind: 'dictionary', key: parsePlaceholderInner(dict[1]), value: parsePlaceholderInner(dict[2]) };
-  const lookup = /^([A-Za-z_][\w.-]*):\s*([^\s:]+)$/.exec(inner);
-  if (lookup) return { kind: 'lookup', key: lookup[1], inner: parsePlaceholderInner(lookup[2]) };
+  const lookup = parseLookup(inner);
+  if (lookup) return lookup;
   if (inner.endsWith('...')) return { kind: 'list', inner: parsePlaceholderInner(inner.slice(0, -3)) };
   if (inner.endsWith('*')) return { kind: 'list', inner: parsePlaceholderInner(inner.slice(0, -1)) };
   if (inner.endsWith('?')) return { kind: 'optional', inner: parsePlaceholderInner(inner.slice(0, -1)) };
@@ -66,6 +66,20 @@ export function parsePlaceholderInner(inner: string): Pattern {
     throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', `"(${inner})" is not a placeholder: expected a type such as (number), (string), (Pet), (Pet*) or (id?)`);
   }
   return { kind: 'ref', name: inner };
+}
+
+/**
+ * `id:number`, `id: string`, `id:string maxLength=3`: the value of Examples column `id`, of the type after
+ * the colon with its facets (checked in matching, Examples and generation alike). Undefined when the text
+ * before the colon is not a name or the type is not one word (then it is no lookup).
+ */
+function parseLookup(inner: string): Pattern | undefined {
+  const colon = inner.indexOf(':');
+  if (colon <= 0 || !NAME.test(inner.slice(0, colon))) return undefined;
+  const rest = inner.slice(colon + 1).trim();
+  const { head } = splitFacets(rest);
+  if (head === '' || head.includes(':') || /\s/.test(head)) return undefined;
+  return { kind: 'lookup', key: inner.slice(0, colon), inner: parsePlaceholderInner(rest) };
 }
 
 /** `A | B | C` split at each `|` outside a facet's quoted value (one member when there is none). */

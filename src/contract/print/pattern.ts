@@ -42,7 +42,9 @@ function placeholderInner(p: Pattern): string | undefined {
     }
     case 'lookup': {
       const i = placeholderInner(p.inner);
-      if (!NAME.test(p.key) || i === undefined || !/^[^\s:]+$/.test(i)) return undefined;
+      // One word, or a built-in type with its facets: what parseLookup reads back.
+      const faceted = p.inner.kind === 'scalar' && p.inner.facets !== undefined && !/\s/.test(SCALARS[p.inner.type].written);
+      if (!NAME.test(p.key) || i === undefined || !(faceted || /^[^\s:]+$/.test(i))) return undefined;
       return `${p.key}:${i}`;
     }
     case 'dictionary': {
