@@ -54,6 +54,7 @@ const MINIMUM: Record<string, [number, number]> = {
   'wsdl20-w3c-primer-greath': [100, 100],
   'fixture:structure.wsdl': [100, 100],
   'fixture:derived.wsdl': [100, 100],
+  'fixture:element-block.wsdl': [100, 100],
   'fixture:strict.wsdl': [100, 100],
   'fixture:catalog.wsdl': [100, 100],
   'fixture:petstore.wsdl': [100, 100],

@@ -117,7 +117,7 @@ function derivedFrom(el: XmlElement, value: string): DerivedType[] {
     }
     out.push({ xsiType, local, type });
   }
-  if (out.length === 0) throw structureError(el, `${DERIVED}="" on <${el.name}>: name at least one derived type`);
+  // Empty: no derived type stands here (an element whose own XSD `block` refuses those its type lists).
   return out;
 }
 
@@ -264,7 +264,7 @@ export function xmlElement(name: string, init: Partial<Omit<XmlElementPattern, '
     nillable: init.nillable ?? false,
     ...(init.typeRef !== undefined ? { typeRef: init.typeRef } : {}),
     ...(init.anyAttribute !== undefined ? { anyAttribute: init.anyAttribute } : {}),
-    ...(init.derived?.length ? { derived: init.derived } : {}),
+    ...(init.derived ? { derived: init.derived } : {}),
     ...(init.abstract ? { abstract: true } : {}),
     ...(init.comments?.length ? { comments: init.comments } : {}),
   };

@@ -44,6 +44,8 @@ export interface Content {
   text?: Pattern;
   /** xs:anyAttribute's namespace constraint. */
   anyAttribute?: string;
+  /** The derived types of `typeRef` an element's own `block` leaves (its type's list when absent). */
+  derived?: DerivedType[];
 }
 
 export interface ElementParts {

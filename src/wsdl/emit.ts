@@ -11,8 +11,8 @@ import { attr, kid, NS, qkey, resolveQName, type QName } from './dom';
 import { builtinScalar } from './builtins';
 import { isPlaceholder } from '../pattern/placeholder';
 import type { DerivedType, Pattern } from '../pattern/types';
-import { words } from '../pattern/align';
 import type { TypeDef } from './declared-types';
+import { blockedBy, blocks } from './blocking';
 import { complexDerived, simpleContent } from './derivation';
 import { ANYTHING, comment, element, SOAPENC, type Child, type Content, type EmitContext, type Occurs } from './emit-context';
 import { isXmlName, NameTable, Prefixes, qualified } from './names';
@@ -125,7 +125,7 @@ export class Emitter implements EmitContext {
       const named = this.namedComplexType(tq);
       if (named) {
         typeRef = named;
-        content = { attrs: [], children: [] };
+        content = { attrs: [], children: [], derived: this.derivedAt(el, tq, name) };
       } else content = this.contentOfType(tq, name);
     } else {
       const ct = kid(el, NS.xsd, 'complexType');
@@ -154,6 +154,7 @@ export class Emitter implements EmitContext {
       typeRef: typeRef ?? content.typeRef,
       occurs,
       nillable,
+      derived: content.derived,
       attributes: content.attrs,
       anyAttribute: content.anyAttribute,
       children: content.children,
@@ -208,11 +209,12 @@ export class Emitter implements EmitContext {
   /**
    * The named complex types derived from `base`, at any depth, that an instance may name with
    * xsi:type: each declared as a contract type. Derivation by a method `base` blocks (`block`,
-   * the schema's `blockDefault`) is left out, and so are abstract ones (no instance has them).
+   * the schema's `blockDefault`) is left out, and so are abstract ones (no instance has them);
+   * `alsoBlocked` adds what an element declaration of that type blocks.
    */
-  private derivedTypes(base: Decl): DerivedType[] {
-    const blocked = words(attr(base.el, 'block') ?? attr(owningSchema(base.el) ?? base.el, 'blockDefault') ?? '');
-    const allowed = (m: string) => !blocked.includes('#all') && !blocked.includes(m);
+  private derivedTypes(base: Decl, alsoBlocked: readonly string[] = []): DerivedType[] {
+    const blocked = [...blockedBy(base.el), ...alsoBlocked];
+    const allowed = (m: string) => !blocks(blocked, m);
     const out: DerivedType[] = [];
     const seen = new Set<string>([qkey(base.name)]);
     const walk = (d: Decl): void => {
@@ -227,6 +229,23 @@ export class Emitter implements EmitContext {
     };
     walk(base);
     return out;
+  }
+
+  /**
+   * The derived types an element of named type `tq` may hold when its own `block` (or its schema's
+   * `blockDefault`) refuses more than the type does: a narrower list written on the element
+   * (`specmatic_derived=""` when none is left); undefined when the type's own list holds there.
+   */
+  private derivedAt(el: Element, tq: QName, name: string): DerivedType[] | undefined {
+    const blocked = blockedBy(el);
+    if (!blocks(blocked, 'extension') && !blocks(blocked, 'restriction')) return undefined;
+    const decl = this.index.find('type', tq)!;
+    const all = this.derivedTypes(decl);
+    const here = this.derivedTypes(decl, blocked);
+    if (here.length === all.length) return undefined;
+    if (here.length === 0 && attr(decl.el, 'abstract') === 'true')
+      this.note(`element ${name} blocks every type derived from abstract type ${tq.local}: no instance of it is valid`);
+    return here;
   }
 
   private elementType(decl: Decl): string {
@@ -292,7 +311,7 @@ function typeRoot(content: Content, derivation: { abstract?: boolean; derived?: 
     children: content.children,
     text: content.text,
     abstract: derivation.abstract,
-    derived: derivation.derived,
+    derived: derivation.derived?.length ? derivation.derived : undefined,
   });
 }
 

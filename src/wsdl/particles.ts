@@ -15,6 +15,7 @@ import { attributes } from './attributes';
 import { comment, element, isComment, type Child, type CommentNode, type Content, type EmitContext, type Occurs } from './emit-context';
 import { isXmlName, qualified } from './names';
 import type { Decl } from './xsd';
+import { substitutable } from './blocking';
 
 interface Particle {
   nodes: Child[];
@@ -195,7 +196,7 @@ function normalised(list: string): string {
 function elementRef(e: EmitContext, q: QName, occurs: Occurs): Child[] {
   const decl = e.index.find('element', q);
   if (!decl) return [e.unresolvedNode(qualified(e.prefixFor(q.ns), q.local), q, 'element', occurs)];
-  const members = substitutionMembers(e, decl);
+  const members = substitutionMembers(e, decl).filter((m) => substitutable(e, decl, m));
   if (members.length === 0) return [e.elementNode(decl.el, decl, occurs)];
   const alts = [...(attr(decl.el, 'abstract') === 'true' ? [] : [decl]), ...members];
   if (alts.length === 0) {

@@ -85,15 +85,13 @@ export class SchemaIndex {
 
   /** complexContent or simpleContent deriving from a named complex type: recorded under the base. */
   private indexDerivation(decl: Decl): void {
-    const content = kids(decl.el, NS.xsd, ['complexContent', 'simpleContent'])[0];
-    const d = content && kids(content, NS.xsd, ['extension', 'restriction'])[0];
-    const base = d && attr(d, 'base');
-    if (!base) return;
-    const target = this.find('type', resolveIn(d, base));
+    const step = derivationStep(decl.el);
+    if (!step) return;
+    const target = this.find('type', step.base);
     if (!target || target.el.localName !== 'complexType' || target === decl) return;
     const k = qkey(target.name);
     const list = this.derivations.get(k) ?? [];
-    list.push({ decl, method: d.localName === 'extension' ? 'extension' : 'restriction' });
+    list.push({ decl, method: step.method });
     this.derivations.set(k, list);
   }
 
@@ -117,6 +115,14 @@ export class SchemaIndex {
   hasNamespace(ns: string): boolean {
     return this.namespaces.has(ns);
   }
+}
+
+/** A complex type's (named or anonymous) derivation: extension or restriction of a base; undefined when it derives from none. */
+export function derivationStep(typeEl: Element): { method: 'extension' | 'restriction'; base: QName } | undefined {
+  const content = kids(typeEl, NS.xsd, ['complexContent', 'simpleContent'])[0];
+  const d = content && kids(content, NS.xsd, ['extension', 'restriction'])[0];
+  const base = d && attr(d, 'base');
+  return base ? { method: d.localName === 'extension' ? 'extension' : 'restriction', base: resolveIn(d, base) } : undefined;
 }
 
 function resolveIn(el: Element, value: string): QName {

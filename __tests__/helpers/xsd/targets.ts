@@ -11,6 +11,7 @@ const OWN = [
   path.join(FIXTURES, 'wsdl', 'features', 'features.wsdl'),
   path.join(FIXTURES, 'wsdl', 'structure', 'structure.wsdl'),
   path.join(FIXTURES, 'wsdl', 'structure', 'derived.wsdl'),
+  path.join(FIXTURES, 'wsdl', 'structure', 'element-block.wsdl'),
   path.join(FIXTURES, 'wsdl', 'structure', 'strict.wsdl'),
   path.join(FIXTURES, 'wsdl', 'structure', 'catalog.wsdl'),
   path.join(FIXTURES, 'soap', 'petstore.wsdl'),
