@@ -59,6 +59,42 @@ describe('rpc/encoded messages as real services send them', () => {
     expect(matchXml(scenario.response.body!, parseXml(onBody), scenario.scope)).toEqual([]);
   });
 
+  test('array members may be null (xsi:nil, as Axis 1 and .NET send a null in an array), in requests and responses', async () => {
+    const withNulls = axisResponse
+      .replace('soapenc:arrayType="ns1:Quote[1]"', 'soapenc:arrayType="ns1:Quote[3]"')
+      .replace('<item xsi:type="ns1:Quote">', '<item xsi:nil="true"/><item xsi:type="ns1:Quote" xsi:nil="false">')
+      .replace('</quotes>', '<item xsi:type="ns1:Quote" xsi:nil="1"/></quotes>');
+    expect(matchXml(scenario.response.body!, parseXml(withNulls), scenario.scope)).toEqual([]);
+    const stub = await startStub({ contracts: contract, port: 0, log: () => undefined });
+    try {
+      const res = await fetch(`${stub.url}/quotes`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/xml', soapaction: '"urn:accord:quotes#getQuotes"' },
+        body: soapLiteRequest.replace('soapenc:arrayType="xsd:string[2]">', 'soapenc:arrayType="xsd:string[3]"><item xsi:type="xsd:string" xsi:nil="true"/>'),
+      });
+      expect([res.status, res.status === 200 ? '' : await res.text()]).toEqual([200, '']);
+    } finally {
+      await stub.close();
+    }
+  });
+
+  test('sparse and partially transmitted arrays (SOAP-ENC:offset, SOAP-ENC:position) leave members out: accepted', () => {
+    const partial = axisResponse.replace('ns1:Quote[1]" soapenc:offset="[0]"', 'ns1:Quote[5]" soapenc:offset="[3]"');
+    expect(matchXml(scenario.response.body!, parseXml(partial), scenario.scope)).toEqual([]);
+    const sparse = axisResponse
+      .replace('soapenc:offset="[0]"', '')
+      .replace('<item xsi:type="ns1:Quote">', '<item soapenc:position="[7]" xsi:type="ns1:Quote">')
+      .replace('Quote[1]', 'Quote[10]');
+    expect(matchXml(scenario.response.body!, parseXml(sparse), scenario.scope)).toEqual([]);
+    const empty = axisResponse.replace(/<item [\s\S]*<\/item>/, '').replace('Quote[1]', 'Quote[0]');
+    expect(matchXml(scenario.response.body!, parseXml(empty), scenario.scope)).toEqual([]);
+  });
+
+  test('null stays refused where the schema does not allow it: a struct member of the array item', () => {
+    const nullField = axisResponse.replace('<symbol xsi:type="xsd:string">IBM</symbol>', '<symbol xsi:nil="true"/>');
+    expect(matchXml(scenario.response.body!, parseXml(nullField), scenario.scope).map((m) => m.path)).toEqual(['Envelope/Body/getQuotesResponse/quotes/item[0]/symbol']);
+  });
+
   test('a real service (the soap package) answering with xsi:type and soapenc:arrayType passes the contract tests', async () => {
     const typed = (type: string, value: unknown) => ({ attributes: { 'xsi:type': type }, $value: value });
     const hosted = await host(WSDL, '/quotes', {

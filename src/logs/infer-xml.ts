@@ -1,7 +1,7 @@
 import { Stop } from '../errors';
 import type { XmlElement, XmlNode } from '../xml/tree';
 import { isNamespaceDeclaration, textOf } from '../xml/tree';
-import { isXsiAttribute } from '../xml/bookkeeping';
+import { isNilAttribute, isXsiAttribute } from '../xml/bookkeeping';
 import { classifyText, type TextType, widen } from './scalar';
 
 /**
@@ -74,7 +74,7 @@ export function mergeElement(shape: ElementShape | undefined, el: XmlElement, bu
     }
     // xsi attributes the matcher ignores on actual documents: a contract leaves them out too.
     if (isXsiAttribute(a)) {
-      if (a.local === 'nil' && a.value === 'true') nil = true;
+      if (isNilAttribute(a)) nil = true;
       continue;
     }
     const known = s.attributes.find((x) => x.local === a.local);

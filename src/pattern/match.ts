@@ -1,5 +1,5 @@
 import { unreachable } from '../errors';
-import { isBookkeepingAttribute, isSoapEnvelopeNamespace } from '../xml/bookkeeping';
+import { isBookkeepingAttribute, isNilAttribute, isSoapEnvelopeNamespace } from '../xml/bookkeeping';
 import type { XmlElement } from '../xml/tree';
 import { ANY_NAME, cheapestAlignment, explainOrder } from './child-order';
 import { append, type Mismatch, shown } from './mismatch';
@@ -287,7 +287,7 @@ function matchAttributes(p: XmlElementPattern, el: XmlElement, scope: Scope, pat
   for (const a of el.attributes) {
     if (a.name === 'xmlns' || a.prefix === 'xmlns') continue;
     if (isBookkeepingAttribute(a)) {
-      if (a.local === 'nil' && a.value === 'true') nil = true;
+      if (isNilAttribute(a)) nil = true;
       continue;
     }
     seen.add(a.local);

@@ -41,7 +41,12 @@ export function complexDerived(e: EmitContext, cc: Element, hint: string): Conte
   return { attrs, children: isAnything(text) ? [] : [...baseContent.children, ...own.children], text, anyAttribute: own.anyAttribute ?? baseContent.anyAttribute };
 }
 
-/** SOAP-encoded array (`wsdl:arrayType="tns:Item[]"`): repeated `<item>` nodes of the item type. */
+/**
+ * SOAP-encoded array (`wsdl:arrayType="tns:Item[]"`): repeated `<item>` nodes of the item type, each
+ * nillable: SOAP 1.1 section 5 lets any member be null (`<item xsi:nil="true"/>`, what Axis 1 and .NET
+ * send for a null in an array). Members a sparse or partially transmitted array leaves out
+ * (`SOAP-ENC:offset`, `SOAP-ENC:position`) need nothing more: the members are 0..* and those attributes are not data.
+ */
 function encodedArray(e: EmitContext, res: Element, hint: string): Content {
   let itemType: QName | undefined;
   for (const a of res.getElementsByTagNameNS(NS.xsd, 'attribute')) {
@@ -50,11 +55,13 @@ function encodedArray(e: EmitContext, res: Element, hint: string): Content {
   }
   const seq = particlesAndAttributes(e, res, hint);
   if (seq.children.length > 0) {
-    return { attrs: [], children: seq.children.map((c) => (isComment(c) ? c : { ...c, occurs: MULTIPLE })) };
+    return { attrs: [], children: seq.children.map((c) => (isComment(c) ? c : c.kind === 'xml' ? { ...c, occurs: MULTIPLE, nillable: true } : { ...c, occurs: MULTIPLE })) };
   }
   if (!itemType) return { attrs: [], children: [], text: e.anything() };
   const named = e.namedComplexType(itemType);
-  const item = named ? element('item', { typeRef: named, occurs: MULTIPLE }) : element('item', { occurs: MULTIPLE, text: e.contentOfType(itemType, hint).text ?? e.anything() });
+  const item = named
+    ? element('item', { typeRef: named, occurs: MULTIPLE, nillable: true })
+    : element('item', { occurs: MULTIPLE, nillable: true, text: e.contentOfType(itemType, hint).text ?? e.anything() });
   return { attrs: [], children: [item] };
 }
 

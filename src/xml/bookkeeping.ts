@@ -18,6 +18,13 @@ export function isBookkeepingAttribute(a: XmlAttribute): boolean {
   return a.prefix !== '' && BOOKKEEPING.has(a.local);
 }
 
+/** `xsi:nil="true"`, or `"1"`: its value is an xs:boolean, with white space collapsed. */
+export function isNilAttribute(a: XmlAttribute): boolean {
+  if (a.prefix === '' || a.local !== 'nil') return false;
+  const v = a.value.trim();
+  return v === 'true' || v === '1';
+}
+
 /** `xsi:type`, `xsi:nil` and the schema locations: the log importer leaves these out of a contract (it keeps SOAP's, as sent). */
 export function isXsiAttribute(a: XmlAttribute): boolean {
   return a.prefix !== '' && XSI.has(a.local);
