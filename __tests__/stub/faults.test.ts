@@ -26,6 +26,12 @@ writeFileSync(
     And request-body <s:Envelope xmlns:s="${SOAP11}"><s:Body><o:placeOrder xmlns:o="urn:o"><o:qty>(number)</o:qty></o:placeOrder></s:Body></s:Envelope>
     Then status 500
     And response-body <s:Envelope xmlns:s="${SOAP11}"><s:Body><s:Fault><faultcode>s:Client</faultcode><faultstring>(string)</faultstring><detail><o:OutOfStock xmlns:o="urn:o"><o:left>(number)</o:left></o:OutOfStock></detail></s:Fault></s:Body></s:Envelope>
+
+  Scenario: placeOrder fault Blocked
+    When POST /orders
+    And request-body <s:Envelope xmlns:s="${SOAP11}"><s:Body><o:placeOrder xmlns:o="urn:o"><o:qty>(number)</o:qty></o:placeOrder></s:Body></s:Envelope>
+    Then status 500
+    And response-body <s:Envelope xmlns:s="${SOAP11}"><s:Body><s:Fault><faultcode>s:Client</faultcode><faultstring>(string)</faultstring><detail><o:Blocked xmlns:o="urn:o"><o:until>(date)</o:until></o:Blocked></detail></s:Fault></s:Body></s:Envelope>
 `,
 );
 const SOAP12_SPEC = path.join(dir, 'soap12.spec');
@@ -143,6 +149,37 @@ describe('faults', () => {
     expect(v12.status).toBe(500);
     expect(v12.headers['content-type']).toBe('application/soap+xml; charset=utf-8');
     expect(v12.body).toContain('<env:Code><env:Value>env:Receiver</env:Value></env:Code>');
+  });
+
+  it('soap-fault with a faultName answers with that fault of several: by scenario name or by the wsdl:fault name', async () => {
+    stub.expect({ request: { method: 'POST', path: '/orders', body: order('7') }, fault: 'soap-fault', faultName: 'Blocked' });
+    stub.expect({ request: { method: 'POST', path: '/orders', body: order('8') }, fault: 'soap-fault', faultName: 'Place an order fails with OutOfStock' });
+    const blocked = await post(`${stub.url}/orders`, order('7'));
+    expect([blocked.status, blocked.body]).toEqual([500, expect.stringMatching(/<detail><o:Blocked xmlns:o="urn:o"><o:until>\d{4}-\d\d-\d\d<\/o:until>/)]);
+    expect((await post(`${stub.url}/orders`, order('8'))).body).toContain('<o:OutOfStock');
+    // The same through the HTTP form.
+    const set = await post(
+      `${stub.url}/_accord/expectations`,
+      JSON.stringify({ request: { method: 'POST', path: '/orders', body: order('9') }, fault: 'soap-fault', faultName: 'placeOrder fault Blocked' }),
+      {
+        'content-type': 'application/json',
+      },
+    );
+    expect(set.status).toBe(201);
+    expect((await post(`${stub.url}/orders`, order('9'))).body).toContain('<o:Blocked');
+  });
+
+  it("refuses a faultName that names none of the request's faults, listing them, and one without soap-fault", async () => {
+    const request = { method: 'POST', path: '/orders', body: order('1') };
+    expect(() => stub.expect({ request, fault: 'soap-fault', faultName: 'Flooded' })).toThrow(
+      'expectation refused: "faultName" "Flooded" names no SOAP fault of this request; its fault scenarios: "Place an order fails with OutOfStock", "placeOrder fault Blocked"',
+    );
+    expect(() => stub.expect({ request: { method: 'POST', path: '/ws', body: petRequest('5') }, fault: 'soap-fault', faultName: 'Blocked' })).toThrow(
+      /names no SOAP fault of this request; the contract declares no fault scenario for it/,
+    );
+    expect(() => stub.expect({ request, fault: 'connection-reset', faultName: 'Blocked' })).toThrow(/"faultName" without "fault": "soap-fault"/);
+    const refused = await post(`${stub.url}/_accord/expectations`, JSON.stringify({ request, fault: 'soap-fault', faultName: 'Flooded' }), { 'content-type': 'application/json' });
+    expect([refused.status, refused.body]).toEqual([400, expect.stringContaining('its fault scenarios: "Place an order fails with OutOfStock", "placeOrder fault Blocked"')]);
   });
 
   it('refuses an unknown fault kind', () => {

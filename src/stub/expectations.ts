@@ -31,6 +31,8 @@ export interface ExpectationInput {
   delayMs?: Delay;
   /** Instead of the response: break the connection or the answer (see faults.ts). */
   fault?: FaultKind;
+  /** With `fault: 'soap-fault'`: which of the operation's faults (its scenario's name, or the wsdl:fault name); left out: the first. */
+  faultName?: string;
 }
 
 /** Where a scenario is written, as reports and the journal name it. */
@@ -108,7 +110,7 @@ export class Expectations {
     // The mismatches are in the message itself: a test that lets this throw shows the message only.
     if (!fit.ok) throw new AccordError('ACCORD_ERR_USAGE', [`expectation refused: ${fit.why}`, ...formatMismatches(fit.mismatches)].join('\n'));
     const route = table.routes.find((r) => r.scenario === fit.owner)!;
-    const given = parsed.fault === 'soap-fault' ? { ...soapFaultAnswer(table, raw.request, route).response } : raw.response;
+    const given = parsed.fault === 'soap-fault' ? { ...soapFaultAnswer(table, raw.request, route, parsed.faultName).response } : raw.response;
     const seq = this.next++;
     const e: Expectation = {
       id: `e${seq}`,
@@ -277,14 +279,16 @@ function endpointKey(method: string, segments: readonly string[]): string {
 /** The input read strictly: a misspelt key is an error, not an expectation that silently answers everything. */
 function readInput(input: unknown): { raw: RawExample; parsed: ExpectationInput } {
   const bad = (message: string) =>
-    new AccordError('ACCORD_ERR_USAGE', `expectation ${message}; expected {"request": {"method", "path", ...}, "response"?: {...}, "times"?, "delayMs"?, "fault"?}`);
+    new AccordError('ACCORD_ERR_USAGE', `expectation ${message}; expected {"request": {"method", "path", ...}, "response"?: {...}, "times"?, "delayMs"?, "fault"?, "faultName"?}`);
   if (!isObject(input)) throw bad('is not an object');
-  const unknown = Object.keys(input).filter((k) => !['request', 'response', 'times', 'delayMs', 'fault'].includes(k));
+  const unknown = Object.keys(input).filter((k) => !['request', 'response', 'times', 'delayMs', 'fault', 'faultName'].includes(k));
   if (unknown.length > 0) throw bad(`has unknown keys ${unknown.map((k) => `"${k}"`).join(', ')}`);
-  const { times, delayMs, fault } = input;
+  const { times, delayMs, fault, faultName } = input;
   if (times !== undefined && (typeof times !== 'number' || !Number.isInteger(times) || times < 1)) throw bad('has a "times" that is not a whole number of at least 1');
   if (delayMs !== undefined) checkDelay(delayMs, (why) => bad(`has a "delayMs" that ${why}`));
   if (fault !== undefined && !FAULT_KINDS.includes(fault as FaultKind)) throw bad(`has an unknown "fault" (one of ${FAULT_KINDS.join(', ')})`);
+  if (faultName !== undefined && (typeof faultName !== 'string' || faultName === '')) throw bad('has a "faultName" that is not a non-empty string');
+  if (faultName !== undefined && fault !== 'soap-fault') throw bad('has a "faultName" without "fault": "soap-fault" (it picks which of the contract\'s SOAP faults answers)');
   const raw = readExampleShape(
     { 'http-request': input.request, 'http-response': input.response },
     (m) => bad(m.replace('"http-request"', '"request"').replace('"http-response"', '"response"')),

@@ -49,19 +49,39 @@ export function parseDelay(text: string): Delay {
 
 /**
  * The answer a `soap-fault` expectation gives: the contract's fault scenario that takes this
- * request (a scenario whose answer is an Envelope with a Fault in its Body), else a standard
- * fault envelope. Worked out once, when the expectation is set.
+ * request (a scenario whose answer is an Envelope with a Fault in its Body), the one `faultName`
+ * names when the operation has several (else the first), or a standard fault envelope when the
+ * contract declares none. Worked out once, when the expectation is set; a name that names none
+ * of the request's faults is an AccordError listing those it has.
  */
-export function soapFaultAnswer(table: RouteTable, request: HttpRequest, owner: Route): { response: HttpResponse; route?: Route } {
+export function soapFaultAnswer(table: RouteTable, request: HttpRequest, owner: Route, faultName?: string): { response: HttpResponse; route?: Route } {
   const body = new ParsedBody(request.body);
   const segments = splitPath(request.path);
-  for (const route of table.routes) {
-    if (!isFaultRoute(route)) continue;
+  const faults = table.routes.filter((route) => {
+    if (!isFaultRoute(route)) return false;
     const m = matchRequest(route.scenario, request, body, segments, 1);
-    if (m.endpoint && m.mismatches.length === 0) return { response: respond(route, undefined, createRandom(route.seed)), route };
+    return m.endpoint && m.mismatches.length === 0;
+  });
+  if (faultName !== undefined) {
+    const route = faults.find((r) => namesFault(r.scenario.name, faultName));
+    if (route) return { response: respond(route, undefined, createRandom(route.seed)), route };
+    const known = faults.map((r) => JSON.stringify(r.scenario.name));
+    throw new AccordError(
+      'ACCORD_ERR_USAGE',
+      `expectation refused: "faultName" ${JSON.stringify(faultName)} names no SOAP fault of this request; ` +
+        (known.length
+          ? `its fault scenarios: ${known.join(', ')} (a scenario's name, or the wsdl:fault name after "fault" in it)`
+          : 'the contract declares no fault scenario for it'),
+    );
   }
+  if (faults.length > 0) return { response: respond(faults[0], undefined, createRandom(faults[0].seed)), route: faults[0] };
   const soap12 = request.body.includes(SOAP12_ENVELOPE) || (request.body === '' && (owner.contentType ?? '').startsWith('application/soap+xml'));
   return { response: standardFault(soap12) };
+}
+
+/** A fault scenario by its name, or by the wsdl:fault name the importer ends it with (`getPet fault notFound`). */
+function namesFault(scenario: string, name: string): boolean {
+  return scenario === name || scenario.endsWith(` fault ${name}`);
 }
 
 function isFaultRoute(route: Route): boolean {
