@@ -75,7 +75,7 @@ describe('rule registry', () => {
 
   test('every change the diff can produce is claimed by exactly one rule', () => {
     const s = parseContract('Feature: x\n  Scenario: s\n    When GET /x\n    Then status 200\n').scenarios[0];
-    const kinds: DifferenceKind[] = ['type', 'unexpected', 'missing', 'optional', 'repeated', 'nillable', 'order', 'open'];
+    const kinds: DifferenceKind[] = ['type', 'unexpected', 'missing', 'optional', 'repeated', 'nillable', 'derived', 'order', 'open'];
     // What compare.ts produces: headers can be missing or optional, query parameters unexpected, values differ in type.
     const targets: Record<DifferenceKind, DifferenceTarget[]> = {
       type: ['value'],
@@ -84,6 +84,7 @@ describe('rule registry', () => {
       optional: ['node', 'header'],
       repeated: ['node'],
       nillable: ['node'],
+      derived: ['node'],
       order: ['node'],
       open: ['node'],
     };

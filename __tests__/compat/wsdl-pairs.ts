@@ -384,7 +384,54 @@ export const CASES: WsdlCase[] = [
     newer: (t) => t,
     rules: ['response-node-added'],
   },
+  {
+    label: 'derived type added to a response type (xsi:type may name it)',
+    newer: typesAdded(derived('Dog', 'Pet', 'breed')),
+    rules: ['response-derived-type-added'],
+  },
+  {
+    label: 'derived type removed from a response type',
+    older: typesAdded(derived('Dog', 'Pet', 'breed')),
+    newer: (t) => t,
+    rules: [],
+  },
+  {
+    label: "a response derived type's own content gains a node",
+    older: typesAdded(derived('Dog', 'Pet', 'breed')),
+    newer: typesAdded(derived('Dog', 'Pet', 'breed', 'chip')),
+    rules: ['response-node-added'],
+  },
+  {
+    label: 'derived type removed from a request type',
+    older: (t) => codeFilter(typesAdded(`${FILTER}\n${derived('DateFilter', 'Filter', 'from')}`)(t)),
+    newer: (t) => codeFilter(typesAdded(FILTER)(t)),
+    rules: ['request-derived-type-removed'],
+  },
+  {
+    label: 'derived type added to a request type',
+    older: (t) => codeFilter(typesAdded(FILTER)(t)),
+    newer: (t) => codeFilter(typesAdded(`${FILTER}\n${derived('DateFilter', 'Filter', 'from')}`)(t)),
+    rules: [],
+  },
 ];
+
+const FILTER = '      <xsd:complexType name="Filter"><xsd:sequence><xsd:element name="text" type="xsd:string"/></xsd:sequence></xsd:complexType>';
+
+/** Named types declared before getPet. */
+function typesAdded(types: string): (t: string) => string {
+  return swap('      <xsd:element name="getPet">', `${types}\n      <xsd:element name="getPet">`);
+}
+
+/** getPet's code typed with Filter. */
+function codeFilter(t: string): string {
+  return swap(GET_PET_CODE, '<xsd:element name="code" type="tns:Filter"/>')(t);
+}
+
+/** A complex type extending `base` with string nodes. */
+function derived(name: string, base: string, ...nodes: string[]): string {
+  const els = nodes.map((n) => `<xsd:element name="${n}" type="xsd:string"/>`).join('');
+  return `      <xsd:complexType name="${name}"><xsd:complexContent><xsd:extension base="tns:${base}"><xsd:sequence>${els}</xsd:sequence></xsd:extension></xsd:complexContent></xsd:complexType>`;
+}
 
 /** getPet's request content as a choice of these string elements (id stays an int). */
 function getPetChoice(names: string[]): string {

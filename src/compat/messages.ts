@@ -41,6 +41,11 @@ export const MESSAGES: Readonly<Record<string, RuleMessage>> = {
     sentence: '{path} is a new required {newer}',
     reason: 'requests written for the older contract do not send it',
   },
+  'request-derived-type-removed': {
+    meaning: 'A request node no longer takes an instance of a type it took (a derived type named by xsi:type, or the declared type itself).',
+    sentence: '{path} no longer takes {older}; it takes {newer}',
+    reason: 'requests written for the older contract may send that type and would now be rejected',
+  },
   'request-field-removed': {
     meaning: 'A form field or multipart part the older request declared is not declared any more (undeclared ones are rejected).',
     sentence: '{path} is no longer accepted (was {older})',
@@ -90,6 +95,12 @@ export const MESSAGES: Readonly<Record<string, RuleMessage>> = {
     meaning: 'A request value changed to a type unrelated to the older one: neither includes the other (e.g. (number) to (boolean)).',
     sentence: '{path} was {older}, now {newer}',
     reason: 'requests written for the older contract would be rejected',
+  },
+  'response-derived-type-added': {
+    meaning:
+      'A response node may now be an instance of a type the older contract did not list (a new derived type named by xsi:type, or the declared type of a base that was abstract).',
+    sentence: '{path} may now be {newer}; the older contract allowed {older}',
+    reason: 'clients of the older contract do not know that type and may fail to read it',
   },
   'response-node-added': {
     meaning: 'The newer response may have a node, attribute or JSON key the older one did not.',

@@ -13,6 +13,8 @@ export type DifferenceKind =
   | 'repeated'
   /** B may send the node as xsi:nil; A may not. */
   | 'nillable'
+  /** B's node may be an instance of a type (xsi:type, or the declared type itself) that A does not list. */
+  | 'derived'
   /** B's child nodes may come in a sequence A's order does not allow. */
   | 'order'
   /** B's JSON object may carry keys beyond its own; A's object is closed. */

@@ -28,6 +28,7 @@ export function compareElements(c: CompareContext, aIn: XmlElementPattern, aName
     return;
   }
   if (b.nillable && !a.nillable) c.add({ kind: 'nillable', target: 'node', path, name: a.local, a: 'not nillable', b: 'nillable (xsi:nil="true")' });
+  compareDerived(c, aIn, a, bIn, b, path);
 
   const aAttrs = new Map(a.attributes.map((x) => [x.local, x]));
   const bAttrs = new Map(b.attributes.map((x) => [x.local, x]));
@@ -71,6 +72,45 @@ export function compareElements(c: CompareContext, aIn: XmlElementPattern, aName
   if (found === 0 && (hasChoice(a.content) || hasChoice(b.content))) compareChoices(modelOf(a.content, c.aScope), modelOf(b.content, c.bScope), path, (d) => c.add(d));
   // Then each pair of children that stand for each other.
   for (const { a: ap, b: bp, path: at } of pairs) c.element(ap.pattern, ap.name, bp.pattern, bp.name, at);
+}
+
+/**
+ * What an instance may be at this place: the declared type itself (unless abstract) and each
+ * derived type `specmatic_derived` lists, by local name ('' for the declared type).
+ */
+function instanceTypes(e: XmlElementPattern): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!e.abstract) out.set('', 'the declared type (no xsi:type)');
+  for (const d of e.derived ?? []) out.set(d.local, `xsi:type ${d.xsiType}`);
+  return out;
+}
+
+/**
+ * Derived types (xsi:type): one B may carry that A does not list is a difference (a response that
+ * may name a new derived type, a request type that no longer takes one); a derived type both list
+ * is compared like any element, at `path[xsi:type=Name]`.
+ */
+function compareDerived(c: CompareContext, aIn: XmlElementPattern, a: XmlElementPattern, bIn: XmlElementPattern, b: XmlElementPattern, path: string): void {
+  if (!a.derived && !b.derived && !a.abstract && !b.abstract) return;
+  const aTypes = instanceTypes(a);
+  const bTypes = instanceTypes(b);
+  const aWords = [...aTypes.values()].join(', ') || 'no instance';
+  for (const [local, words] of bTypes) {
+    if (!aTypes.has(local)) c.add({ kind: 'derived', target: 'node', path, name: local || a.local, a: aWords, b: words });
+  }
+  for (const bd of b.derived ?? []) {
+    const ad = a.derived?.find((d) => d.local === bd.local);
+    if (!ad) continue;
+    // As an instance naming it stands (resolve.ts derivedElement): the element with the derived type's attributes and content.
+    const as = (e: XmlElementPattern, type: string): XmlElementPattern => ({
+      ...e,
+      ...(e.typeRef ? {} : { attributes: [] }),
+      typeRef: type,
+      derived: undefined,
+      abstract: undefined,
+    });
+    c.element(as(aIn, ad.type), undefined, as(bIn, bd.type), undefined, `${path}[xsi:type=${bd.local}]`);
+  }
 }
 
 function contentWords(content: Content): string {

@@ -1,6 +1,7 @@
 import type { Rule } from '../model';
 import { scenarioRemoved } from './scenario-removed';
 import { statusChanged } from './status-changed';
+import { requestDerivedTypeRemoved } from './request-derived-type-removed';
 import { requestFieldRemoved } from './request-field-removed';
 import { requestFieldRequiredAdded } from './request-field-required-added';
 import { requestHeaderMadeRequired } from './request-header-made-required';
@@ -15,6 +16,7 @@ import { requestObjectClosed } from './request-object-closed';
 import { requestQueryRemoved } from './request-query-removed';
 import { requestTypeChanged } from './request-type-changed';
 import { requestTypeNarrowed } from './request-type-narrowed';
+import { responseDerivedTypeAdded } from './response-derived-type-added';
 import { responseHeaderMadeOptional } from './response-header-made-optional';
 import { responseHeaderRemoved } from './response-header-removed';
 import { responseNodeAdded } from './response-node-added';
@@ -31,6 +33,7 @@ import { responseTypeWidened } from './response-type-widened';
 export const RULES: readonly Rule[] = [
   scenarioRemoved,
   statusChanged,
+  requestDerivedTypeRemoved,
   requestFieldRemoved,
   requestFieldRequiredAdded,
   requestHeaderMadeRequired,
@@ -45,6 +48,7 @@ export const RULES: readonly Rule[] = [
   requestQueryRemoved,
   requestTypeChanged,
   requestTypeNarrowed,
+  responseDerivedTypeAdded,
   responseHeaderMadeOptional,
   responseHeaderRemoved,
   responseNodeAdded,
