@@ -22,7 +22,8 @@ class AccordCoverageReporter {
   onTestResult(test, result) {
     if (!result.testFilePath.endsWith('.spec')) return;
     const outcomes = (result.testResults || []).map((t) => ({ title: t.title, status: t.status }));
-    this.files.set(result.testFilePath, { outcomes, config: test.context && test.context.config });
+    // The outline comes from the test runner (test-runner.js); a file that could not run has none and is parsed here.
+    this.files.set(result.testFilePath, { outcomes, outline: result.accordOutline });
   }
 
   onRunComplete(contexts) {
@@ -33,7 +34,7 @@ class AccordCoverageReporter {
     const named = accord.wsdl && typeof accord.wsdl === 'object' ? accord.wsdl : {};
     const list = [];
     const notes = [];
-    for (const [file, { outcomes }] of [...this.files].sort(([a], [b]) => a.localeCompare(b))) {
+    for (const [file, { outcomes, outline }] of [...this.files].sort(([a], [b]) => a.localeCompare(b))) {
       const source = readFileSync(file, 'utf8');
       const rel = path.relative(root, file).split(path.sep).join('/');
       const wsdlFile = named[rel] ? path.resolve(root, named[rel]) : coverage.importedFrom(file, source);
@@ -46,7 +47,7 @@ class AccordCoverageReporter {
           notes.push(`  ${rel}: the WSDL ${path.relative(root, wsdlFile)} could not be read: ${e.describe().split('\n')[0]}`);
         }
       }
-      list.push(coverage.contractCoverage(file, source, outcomes, wsdl));
+      list.push(coverage.contractCoverage(file, outline || coverage.readOutline(file, source), outcomes, wsdl));
     }
     process.stderr.write(coverage.formatCoverage(list, root) + (notes.length ? `${notes.join('\n')}\n` : ''));
     if (accord.coverageFile !== false) {

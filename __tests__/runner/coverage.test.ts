@@ -2,7 +2,9 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { importedFrom } from '../../src/runner/coverage';
+import { OUTLINE_GLOBAL } from '../../src/runner/config';
+import { contractCoverage, importedFrom, readOutline } from '../../src/runner/coverage';
+import { createRuntime } from '../../src/runner/runtime';
 import { baseWsdl } from '../compat/wsdl-pairs';
 import { childEnv, plain } from '../helpers/child-env';
 import { startServer, type Running } from '../helpers/servers';
@@ -124,4 +126,25 @@ test('a contract imported from a WSDL names it in its first comment; the WSDL mu
   expect(importedFrom(spec, text.replace('pets.wsdl', 'gone.wsdl'))).toBeUndefined();
   expect(importedFrom(spec, text.replace('pets.wsdl', '../etc/pets.wsdl'))).toBeUndefined();
   expect(importedFrom(spec, 'Feature: x\n')).toBeUndefined();
+});
+
+test('the outline the runtime records while running a file is the one the reporter would read from the text', () => {
+  const g: Record<string, unknown> = {};
+  const rows = `${MATH}\n  Scenario: Twice\n    When POST /twice\n    And request-body (number)\n    Then status 200\n    And response-body (number)\n    Examples:\n      | n |\n      | 1 |\n      | 2 |\n`;
+  createRuntime(g).open('math.spec', rows);
+  expect(g[OUTLINE_GLOBAL]).toEqual(readOutline('math.spec', rows));
+  const outcomes = [
+    { title: 'Square', status: 'passed' },
+    { title: 'Twice - example 1: n=1', status: 'passed' },
+    { title: 'Twice - example 2: n=2', status: 'failed' },
+  ];
+  expect(contractCoverage('math.spec', readOutline('math.spec', rows), outcomes).list).toEqual([
+    { name: 'Square', line: 3, status: 'passed' },
+    { name: 'Cube', line: 9, status: 'not run' },
+    { name: 'Half', line: 16, status: 'wip' },
+    { name: 'Twice', line: 22, status: 'failed' },
+  ]);
+  createRuntime(g).open('bad.spec', 'Feature: x\n  Scenario: y\n    When FETCH /\n');
+  expect(g[OUTLINE_GLOBAL]).toEqual(readOutline('bad.spec', 'Feature: x\n  Scenario: y\n    When FETCH /\n'));
+  expect(contractCoverage('bad.spec', readOutline('bad.spec', 'Feature: x\n  Scenario: y\n    When FETCH /\n'), []).error).toMatch(/bad\.spec/);
 });

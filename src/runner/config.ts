@@ -33,6 +33,8 @@ export const CONFIG_GLOBAL = '__ACCORD_CONFIG__';
 export const WIP_GLOBAL = '__ACCORD_WIP__';
 /** The runtime the preset's environment hands each test file (src/runner/runtime.ts). */
 export const RUNTIME_GLOBAL = '__ACCORD_RUNTIME__';
+/** The outline of the contract a test file opened, for the coverage reporter (src/runner/coverage.ts). */
+export const OUTLINE_GLOBAL = '__ACCORD_OUTLINE__';
 
 const WHERE = 'testEnvironmentOptions.accord';
 // coverageThreshold, coverageFile and wsdl are read by the preset's coverage reporter (coverage.ts).

@@ -3,7 +3,8 @@ import { isFaultScenario, type Contract, type TestCase } from '../contract/model
 import { parseContractCached, testCases } from '../contract/load';
 import { AccordError, formatLocation } from '../errors';
 import { printable } from '../printable';
-import { CONFIG_GLOBAL, resolveRunnerConfig, type RunnerConfig } from './config';
+import { CONFIG_GLOBAL, OUTLINE_GLOBAL, resolveRunnerConfig, type RunnerConfig } from './config';
+import { contractOutline, type ContractOutline } from './coverage';
 import { reportError } from './error-display';
 import { formatCaseReport, runCase } from './run-case';
 import { markWip, recordWipVerdict } from './wip';
@@ -42,6 +43,11 @@ export function open(file: string, source: string): OpenedContract {
   }
 }
 
+function outline(opened: OpenedContract): ContractOutline {
+  if (opened.error) return { feature: '', scenarios: [], titles: [], error: opened.error.describe() };
+  return contractOutline(opened.contract!, opened.cases);
+}
+
 /** The runtime the generated code uses: everything that touches a test file's global goes through `global`. */
 export interface Runtime {
   open(file: string, source: string): OpenedContract;
@@ -61,7 +67,11 @@ export interface Runtime {
 export function createRuntime(global: Record<string, unknown>, options: { perWorker?: boolean } = {}): Runtime {
   const config = (): RunnerConfig => (global[CONFIG_GLOBAL] as RunnerConfig | undefined) ?? resolveRunnerConfig(undefined, process.env);
   return {
-    open,
+    open: (file, source) => {
+      const opened = open(file, source);
+      global[OUTLINE_GLOBAL] = outline(opened);
+      return opened;
+    },
     timeout: () => caseTimeout(config()),
     body: (opened, index) => body(global, config, opened, index),
     contractFailure,
