@@ -6,8 +6,9 @@
  * fixed envelope, next to the floor: plain Jest running 50 `.test.js` files of 20 trivial
  * async tests. Both in the same temp project, the same Jest, default workers, a warm transform
  * cache (each is run once first), alternated for several rounds; the medians and their ratio
- * are printed. Target: accord / plain Jest <= 1.3. Also 1,000 scenarios in one file, for the
- * per-file cost. Run by `npm run bench` (after a build); `--rounds N` (default 5).
+ * are printed. Target: accord / plain Jest <= 1.3. Also 1,000 scenarios in one file and 1,000
+ * trivial tests in one file, for the cost of each extra file: accord's beside Jest's own (a
+ * test file costs plain Jest ~100 ms of CPU too, so only the difference is accord's). Run by `npm run bench` (after a build); `--rounds N` (default 5).
  */
 const { spawn } = require('node:child_process');
 const { mkdirSync, mkdtempSync, rmSync, writeFileSync } = require('node:fs');
@@ -50,9 +51,9 @@ function specFile(n, scenarios) {
   return s;
 }
 
-function plainFile(n) {
+function plainFile(n, tests = PER_FILE) {
   let s = `describe('plain ${n}', () => {\n`;
-  for (let i = 0; i < PER_FILE; i++) s += `  test('t${i}', async () => { await Promise.resolve(); expect(${i}).toBe(${i}); });\n`;
+  for (let i = 0; i < tests; i++) s += `  test('t${i}', async () => { await Promise.resolve(); expect(${i}).toBe(${i}); });\n`;
   return `${s}});\n`;
 }
 
@@ -109,11 +110,14 @@ async function main() {
     const one = project(dir, 'accord-one', preset, { 'pets.spec': specFile(0, FILES * PER_FILE) });
     const plainFiles = {};
     for (let n = 0; n < FILES; n++) plainFiles[`plain_${n}.test.js`] = plainFile(n);
-    const plain = project(dir, 'plain', `{ rootDir: __dirname, cacheDirectory: __dirname + '/.cache' }`, plainFiles);
+    const plainConfig = `{ rootDir: __dirname, cacheDirectory: __dirname + '/.cache' }`;
+    const plain = project(dir, 'plain', plainConfig, plainFiles);
+    const plainOne = project(dir, 'plain-one', plainConfig, { 'plain.test.js': plainFile(0, FILES * PER_FILE) });
     const suites = [
       ['plain Jest, 50 files x 20 trivial async tests', plain],
       ['accord, 1,000 scenarios in 50 .spec files', many],
       ['accord, 1,000 scenarios in one .spec file', one],
+      ['plain Jest, 1,000 trivial async tests in one file', plainOne],
     ];
     console.log(
       `Jest ${require(path.join(ROOT, 'node_modules', 'jest', 'package.json')).version}, Node ${process.version}, load average ${require('node:os').loadavg()[0].toFixed(2)}, median of ${ROUNDS} alternated rounds, warm transform cache, Jest's default workers for both (${require('node:os').availableParallelism()} cores: ${Math.max(1, require('node:os').availableParallelism() - 1)} worker${require('node:os').availableParallelism() > 2 ? 's' : ', in band'})`,
@@ -133,9 +137,8 @@ async function main() {
     const wall = (i) => median(runs[i].map((r) => r.ms));
     const cpu = (i) => median(runs[i].map((r) => r.cpuMs));
     suites.forEach(([label], i) => console.log(`${label.padEnd(48)} wall ${s(wall(i))} s, CPU ${s(cpu(i))} s  (wall by round: ${runs[i].map((r) => s(r.ms)).join(' ')})`));
-    console.log(
-      `accord's cost per extra file (50 files vs one): wall ${((wall(1) - wall(2)) / (FILES - 1)).toFixed(0)} ms, CPU ${((cpu(1) - cpu(2)) / (FILES - 1)).toFixed(0)} ms`,
-    );
+    const perFile = (many, single) => `wall ${((wall(many) - wall(single)) / (FILES - 1)).toFixed(0)} ms, CPU ${((cpu(many) - cpu(single)) / (FILES - 1)).toFixed(0)} ms`;
+    console.log(`cost per extra file (50 files vs one): accord ${perFile(1, 2)}; plain Jest's own ${perFile(0, 3)}`);
     const ratio = median(ratios);
     const cpuRatio = median(cpuRatios);
     const verdict = (what, r) =>
