@@ -1,4 +1,4 @@
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
 import { AccordError } from '../errors';
 import { XSD_PATTERN_LIMITS } from '../limits';
 import type { Random } from './random';
@@ -46,7 +46,7 @@ export function xsdRegex(source: string): XsdRegex {
   if (size(ast) > XSD_PATTERN_LIMITS.expandedSize) throw bad(source, 'its repetitions expand too far');
   let re: RE2JS;
   try {
-    re = RE2JS.compile(toRe2(ast));
+    re = engine().compile(toRe2(ast));
   } catch (e) {
     throw bad(source, (e as Error).message);
   }
@@ -54,6 +54,14 @@ export function xsdRegex(source: string): XsdRegex {
   if (cache.size > 1000) cache.clear();
   cache.set(source, compiled);
   return compiled;
+}
+
+let re2: typeof RE2JS | undefined;
+/** re2js, loaded at the first pattern: it is a large module (about 15 ms of a stub's start) that most contracts never need. */
+function engine(): typeof RE2JS {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (see above)
+  re2 ??= (require('re2js') as typeof import('re2js')).RE2JS;
+  return re2;
 }
 
 function bad(source: string, why: string): AccordError {

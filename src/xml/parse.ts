@@ -1,4 +1,4 @@
-import { SaxesParser } from 'saxes';
+import type { SaxesParser } from 'saxes';
 import { AccordError } from '../errors';
 import { XML_LIMITS, XML_SLICE } from '../limits';
 import { fastParseXml, fastParseXmlInSlices } from './fast-parse';
@@ -84,6 +84,14 @@ interface ReusableParser {
   end(): XmlElement;
 }
 
+let saxesParser: typeof SaxesParser | undefined;
+/** saxes, loaded at the first document the fast path leaves to it, not with this module: a plain stub or test run may never need it. */
+function saxes(): typeof SaxesParser {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (see above)
+  saxesParser ??= (require('saxes') as typeof import('saxes')).SaxesParser;
+  return saxesParser;
+}
+
 /**
  * One saxes parser and its handlers, reset before every document: building a
  * parser and eight closures per document cost about a third of a small
@@ -92,7 +100,7 @@ interface ReusableParser {
  * half-way leaves nothing behind.
  */
 function createReusable(): ReusableParser {
-  const parser = new SaxesParser({ xmlns: false, position: true });
+  const parser = new (saxes())({ xmlns: false, position: true });
   let maxDepth = DEFAULT_XML_LIMITS.maxDepth;
   let maxAttributes = DEFAULT_XML_LIMITS.maxAttributes;
   let maxElements = DEFAULT_XML_LIMITS.maxElements;
