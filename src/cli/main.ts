@@ -26,7 +26,7 @@ export async function run(argv: string[], given: Io): Promise<number> {
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
     .showHelpAfterError();
-  registerCommands(program, io);
+  registerCommands(program, io, argv[0]);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return EXIT_OK;
