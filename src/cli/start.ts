@@ -46,7 +46,7 @@ export function loadCli(file: string, command: string | undefined): Cli {
 function entryKey(file: string, command: string | undefined): string {
   const st = statSync(file);
   // A command name as typed; anything else (an option, a typo) shares one entry.
-  const name = command !== undefined && /^[a-z][a-z-]{0,30}$/.test(command) ? command : '-';
+  const name = command !== undefined && command.length <= 30 && [...command].every((c) => (c >= 'a' && c <= 'z') || c === '-') && command[0] !== '-' ? command : '-';
   return `${name}-${hash53([file, st.size, st.mtimeMs, name, process.version, process.arch, process.platform].join('\0')).toString(36)}`;
 }
 
