@@ -108,5 +108,7 @@ const cli = () => {
 const cold = cli();
 const warm = cli();
 rmSync(dir, { recursive: true, force: true });
-console.log(`compat: the whole CLI run (accord compatible v1 v2, 1000 scenarios each): ${cold.toFixed(0)} ms with a cold cache (no parsed contracts, no compiled code), ${warm.toFixed(0)} ms warm`);
+console.log(
+  `compat: the whole CLI run (accord compatible v1 v2, 1000 scenarios each): ${cold.toFixed(0)} ms with a cold cache (no parsed contracts, no compiled code), ${warm.toFixed(0)} ms warm`,
+);
 process.exit(median < 1000 ? 0 : 1);
