@@ -14,6 +14,7 @@ import { WSDL_FIXTURES } from './fixtures';
  */
 const NO_NAMESPACE = path.join(WSDL_FIXTURES, 'lenient', 'no-namespace.wsdl');
 const MISSING_HEADER = path.join(WSDL_FIXTURES, 'lenient', 'missing-header.wsdl');
+const XML_LANG = path.join(WSDL_FIXTURES, 'lenient', 'xml-lang.wsdl');
 
 describe('a WSDL 1.1 document whose elements carry no namespace', () => {
   test('imports as WSDL 1.1, and the summary says it was read leniently', () => {
@@ -53,5 +54,30 @@ describe('an element whose declaration is missing (a trimmed WSDL, a schema not 
 
   test('an element ref with minOccurs="0" stays optional', () => {
     expect(text).toContain('<tns:Options specmatic_occurs="optional">(anything)</tns:Options>');
+  });
+});
+
+describe('xml:lang and xml:space after an import of the XML namespace without a schemaLocation (.NET asmx)', () => {
+  const { text } = importWsdl(XML_LANG);
+
+  test('keep their types from the XML namespace schema every processor knows', () => {
+    expect(text).toContain('<SPECMATIC_TYPE xml:lang="(language)" xml:space.opt="(Space)">(string)</SPECMATIC_TYPE>');
+    expect(text).toContain('enum Space (ncname) values default,preserve');
+  });
+
+  test('the stub answers with a language tag, which a validator accepts, never a made-up word', async () => {
+    const contract = parseContract(text, 'notes.spec');
+    const [tc] = testCases(contract);
+    const stub = await startStub({ contracts: contract, port: 0, log: () => undefined });
+    try {
+      for (const seed of [0, 1, 2, 3]) {
+        const r = await runCase(tc, { baseUrl: stub.url, seed });
+        expect(r.response?.status).toBe(200);
+        const lang = /xml:lang="([^"]*)"/.exec(r.response?.body ?? '')?.[1];
+        expect(lang).toMatch(/^[a-zA-Z]{1,8}(?:-[a-zA-Z0-9]{1,8})*$/);
+      }
+    } finally {
+      await stub.close();
+    }
   });
 });

@@ -157,6 +157,15 @@ export function buildSchemaSet(wsdlFile: string): SchemaSet {
     notes.add(`SOAP encoding ${ns}: a minimal stand-in schema (the real one is not fetched)`);
   }
 
+  // `<xs:import namespace=".../XML/1998/namespace"/>` without a location (asmx writes it for xml:lang) leans on the
+  // copy every validator is expected to know; xmllint does not have one built in, so the W3C xml.xsd's components stand in.
+  if (!tops.has(XML_NS) && [...docs.values()].some((d) => refersTo(d, XML_NS))) {
+    const name = path.join(path.dirname(path.resolve(wsdlFile)), 'xml-namespace.xsd');
+    docs.set(name, parseXml(XML_NAMESPACE_SCHEMA, name).documentElement!);
+    addTop(XML_NS, name);
+    notes.add(`${XML_NS}: the W3C xml.xsd components stand in (no schemaLocation given)`);
+  }
+
   // Files keep their places relative to one another under a common root, so relative schemaLocations resolve;
   // every location the rewrite writes is absolute (xmllint-wasm puts `name` at `/name`) so a document has one URL.
   const all = [...docs.keys()];
@@ -204,6 +213,17 @@ export function buildSchemaSet(wsdlFile: string): SchemaSet {
 const QNAME_ATTRIBUTES = ['type', 'base', 'ref', 'itemType', 'memberTypes', 'arrayType'];
 
 /** Whether a schema refers to a component of `ns` (a QName-valued attribute, an import): a declaration alone does not count. */
+const XML_NS = 'http://www.w3.org/XML/1998/namespace';
+/** The components of the W3C's xml.xsd (http://www.w3.org/2001/xml.xsd), without its documentation. */
+const XML_NAMESPACE_SCHEMA = [
+  `<xs:schema xmlns:xs="${XS}" targetNamespace="${XML_NS}">`,
+  '<xs:attribute name="lang"><xs:simpleType><xs:union memberTypes="xs:language"><xs:simpleType><xs:restriction base="xs:string"><xs:enumeration value=""/></xs:restriction></xs:simpleType></xs:union></xs:simpleType></xs:attribute>',
+  '<xs:attribute name="space"><xs:simpleType><xs:restriction base="xs:NCName"><xs:enumeration value="default"/><xs:enumeration value="preserve"/></xs:restriction></xs:simpleType></xs:attribute>',
+  '<xs:attribute name="base" type="xs:anyURI"/><xs:attribute name="id" type="xs:ID"/>',
+  '<xs:attributeGroup name="specialAttrs"><xs:attribute ref="xml:base"/><xs:attribute ref="xml:lang"/><xs:attribute ref="xml:space"/><xs:attribute ref="xml:id"/></xs:attributeGroup>',
+  '</xs:schema>',
+].join('');
+
 function refersTo(schema: Element, ns: string): boolean {
   const walk = (e: Element, outer: Map<string, string>): boolean => {
     let scope = outer;
@@ -225,7 +245,8 @@ function refersTo(schema: Element, ns: string): boolean {
     }
     return children(e).some((c) => walk(c, scope));
   };
-  return walk(schema, new Map());
+  // The xml prefix is bound without a declaration (Namespaces in XML, 3).
+  return walk(schema, new Map([['xml', XML_NS]]));
 }
 
 /** `<s:element ref="s:schema"/>` (a .NET DataSet) refers to the schema for schemas, which is not loaded: a lax wildcard stands in. */

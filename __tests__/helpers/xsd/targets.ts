@@ -22,6 +22,7 @@ const OWN = [
   path.join(FIXTURES, 'wsdl', 'transport', 'upload.wsdl'),
   path.join(FIXTURES, 'wsdl', 'defaults', 'settings.wsdl'),
   path.join(FIXTURES, 'wsdl', 'lenient', 'no-namespace.wsdl'),
+  path.join(FIXTURES, 'wsdl', 'lenient', 'xml-lang.wsdl'),
   path.join(FIXTURES, 'wsdl', 'faults', 'pets.wsdl'),
   path.join(FIXTURES, 'wsdl', 'dataset', 'properties.wsdl'),
 ];

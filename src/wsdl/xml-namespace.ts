@@ -1,0 +1,48 @@
+import type { Element } from '@xmldom/xmldom';
+import { attr, kids, NS, parseDom, resolveQName } from './dom';
+import type { SchemaSource } from './load';
+
+/**
+ * The components of the W3C's schema for the XML namespace (http://www.w3.org/2001/xml.xsd, without
+ * its documentation; xml:lang is a language as in its 2001 edition, not also the empty string as in 2009's). Schemas refer to xml:lang, xml:space, xml:base and xml:id after an
+ * `<xs:import namespace="http://www.w3.org/XML/1998/namespace"/>` without a location (.NET writes it so),
+ * leaning on the copy every XSD processor knows; accord reads none from the network, so it knows this one.
+ */
+const XML_NAMESPACE_SCHEMA = `<xs:schema xmlns:xs="${NS.xsd}" targetNamespace="${NS.xml}">
+  <xs:attribute name="lang" type="xs:language"/>
+  <xs:attribute name="space">
+    <xs:simpleType>
+      <xs:restriction base="xs:NCName"><xs:enumeration value="default"/><xs:enumeration value="preserve"/></xs:restriction>
+    </xs:simpleType>
+  </xs:attribute>
+  <xs:attribute name="base" type="xs:anyURI"/>
+  <xs:attribute name="id" type="xs:ID"/>
+  <xs:attributeGroup name="specialAttrs">
+    <xs:attribute ref="xml:base"/>
+    <xs:attribute ref="xml:lang"/>
+    <xs:attribute ref="xml:space"/>
+    <xs:attribute ref="xml:id"/>
+  </xs:attributeGroup>
+</xs:schema>`;
+
+export const XML_NAMESPACE_FILE = 'xml.xsd (built in)';
+
+/**
+ * The built-in schema for the XML namespace when a schema of the set refers to one of its attributes or its
+ * attribute group and none of the set defines that namespace; otherwise undefined (a schema given wins).
+ */
+export function xmlNamespaceSchema(schemas: readonly SchemaSource[]): SchemaSource | undefined {
+  if (schemas.some((s) => s.targetNamespace === NS.xml)) return undefined;
+  if (!schemas.some((s) => refersToXml(s.el))) return undefined;
+  const el = parseDom(XML_NAMESPACE_SCHEMA, XML_NAMESPACE_FILE).documentElement!;
+  return { el, file: XML_NAMESPACE_FILE, targetNamespace: NS.xml };
+}
+
+function refersToXml(el: Element): boolean {
+  for (const k of kids(el, NS.xsd)) {
+    const ref = (k.localName === 'attribute' || k.localName === 'attributeGroup') && attr(k, 'ref');
+    if (ref && resolveQName(k, ref).ns === NS.xml) return true;
+    if (refersToXml(k)) return true;
+  }
+  return false;
+}
