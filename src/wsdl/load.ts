@@ -5,7 +5,7 @@ import { decodePercent } from '../contract/path';
 import { AccordError } from '../errors';
 import { FILE_LIMITS, readInputBytes, refuseBinary, shownPath } from '../files';
 import { attr, kids, lineOf, NS, parseDom } from './dom';
-import { xmlNamespaceSchema } from './xml-namespace';
+import { XML_NAMESPACE_FILE, xmlNamespaceSchema } from './xml-namespace';
 
 /** Largest WSDL or XSD file read. */
 export const MAX_FILE_BYTES = FILE_LIMITS.wsdlBytes;
@@ -67,7 +67,7 @@ export function loadWsdl(file: string): LoadedSet {
   const loader = new Loader(rootDoc);
   loader.visitWsdl(rootDoc);
   const xml = xmlNamespaceSchema(loader.set.schemas);
-  if (xml) loader.set.schemas.push(xml);
+  if (xml) loader.set.schemas.push({ el: xml, file: XML_NAMESPACE_FILE, targetNamespace: NS.xml });
   return loader.set;
 }
 

@@ -1,6 +1,5 @@
 import type { Element } from '@xmldom/xmldom';
 import { attr, kids, NS, parseDom, resolveQName } from './dom';
-import type { SchemaSource } from './load';
 
 /**
  * The components of the W3C's schema for the XML namespace (http://www.w3.org/2001/xml.xsd, without
@@ -31,11 +30,10 @@ export const XML_NAMESPACE_FILE = 'xml.xsd (built in)';
  * The built-in schema for the XML namespace when a schema of the set refers to one of its attributes or its
  * attribute group and none of the set defines that namespace; otherwise undefined (a schema given wins).
  */
-export function xmlNamespaceSchema(schemas: readonly SchemaSource[]): SchemaSource | undefined {
+export function xmlNamespaceSchema(schemas: readonly { el: Element; targetNamespace: string }[]): Element | undefined {
   if (schemas.some((s) => s.targetNamespace === NS.xml)) return undefined;
   if (!schemas.some((s) => refersToXml(s.el))) return undefined;
-  const el = parseDom(XML_NAMESPACE_SCHEMA, XML_NAMESPACE_FILE).documentElement!;
-  return { el, file: XML_NAMESPACE_FILE, targetNamespace: NS.xml };
+  return parseDom(XML_NAMESPACE_SCHEMA, XML_NAMESPACE_FILE).documentElement!;
 }
 
 function refersToXml(el: Element): boolean {
