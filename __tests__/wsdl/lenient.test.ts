@@ -5,6 +5,7 @@ import { parseContract, testCases } from '../../src/contract/load';
 import { AccordError } from '../../src/errors';
 import { runCase } from '../../src/runner/run-case';
 import { startStub } from '../../src/stub';
+import { validateMessage } from '../../src/validate';
 import { importWsdl } from '../../src/wsdl';
 import { WSDL_FIXTURES } from './fixtures';
 
@@ -79,5 +80,26 @@ describe('xml:lang and xml:space after an import of the XML namespace without a 
     } finally {
       await stub.close();
     }
+  });
+});
+
+describe('a signed message: WS-Security puts wsu:Id on the SOAP Body (found in a real FACe response)', () => {
+  const contract = parseContract(importWsdl(XML_LANG).text, 'notes.spec');
+  const WSU = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd';
+  const envelope = (bodyAttributes: string, payload: string) =>
+    `<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:wsu="${WSU}" wsu:Id="env-1">` +
+    `<soapenv:Header wsu:Id="hdr-1"/><soapenv:Body ${bodyAttributes}>${payload}</soapenv:Body></soapenv:Envelope>`;
+  const response = '<n:GetNoteResponse xmlns:n="urn:accord:lenient:notes"><n:Text xml:lang="eu">Zuzena</n:Text></n:GetNoteResponse>';
+  const request = '<n:GetNote xmlns:n="urn:accord:lenient:notes"><n:Id>7</n:Id></n:GetNote>';
+
+  test('a response and a request whose Envelope, Header and Body carry attributes of other namespaces fit', () => {
+    expect(validateMessage(contract, envelope('wsu:Id="id-29749"', response), { response: true }).fits.map((s) => s.name)).toEqual(['GetNote']);
+    expect(validateMessage(contract, envelope('wsu:Id="id-1"', request)).fits.map((s) => s.name)).toEqual(['GetNote']);
+  });
+
+  test('an unqualified attribute on the Body is still reported', () => {
+    const v = validateMessage(contract, envelope('id="x"', response), { response: true });
+    expect(v.fits).toEqual([]);
+    expect(v.attempts[0].mismatches).toContainEqual(expect.objectContaining({ path: expect.stringMatching(/Body\/@id$/), actual: 'unexpected attribute id' }));
   });
 });
