@@ -2,11 +2,12 @@ import path from 'node:path';
 import { parseContract } from '../../src/contract/load';
 import { placeholderText } from '../../src/contract/print/pattern';
 import { encompasses } from '../../src/pattern/compare';
+import { generateScalar, violatedFacet } from '../../src/pattern/facets';
 import { generateText } from '../../src/pattern/generate';
 import { matchText } from '../../src/pattern/match';
 import { parsePlaceholder } from '../../src/pattern/placeholder';
 import { createRandom } from '../../src/pattern/random';
-import type { Pattern, Scope } from '../../src/pattern/types';
+import type { Facets, Pattern, Scope } from '../../src/pattern/types';
 import { xsdRegex } from '../../src/pattern/xsd-regex';
 import { importWsdl } from '../../src/wsdl';
 
@@ -112,5 +113,25 @@ describe('facets.wsdl: facets and lexical types imported', () => {
     expect(text).toContain('<t:data>(base64Binary)</t:data>');
     expect(text).toContain('<t:version>2.1</t:version>');
     expect(text).not.toContain('secret');
+  });
+});
+
+describe('a pattern together with length facets (found in the Equifax eID WSDL: transactionKey is 25 digits)', () => {
+  const cases: [string, Facets][] = [
+    ['exactly 25 digits', { length: 25, pattern: ['[0-9]+'] }],
+    ['a Canadian postal code of 5 or 6 characters', { minLength: 5, maxLength: 6, pattern: ['[a-zA-Z][0-9][a-zA-Z]*[0-9][a-zA-Z][0-9]'] }],
+    ['an id of 18 characters from two alternatives', { length: 18, pattern: ['(AB|C)[0-9A-F]+'] }],
+    ['a bounded repeat inside a longer text', { minLength: 12, maxLength: 12, pattern: ['[A-Z]{2}-\\d{1,4}-[a-z]*'] }],
+  ];
+  test.each(cases)('%s: every seed gives a value that satisfies every facet', (_name, facets) => {
+    for (let seed = 0; seed < 300; seed++) {
+      const value = generateScalar('string', facets, createRandom(seed));
+      expect({ seed, value, violated: violatedFacet('string', facets, value) }).toEqual({ seed, value, violated: undefined });
+    }
+  });
+
+  test('a length the pattern cannot reach still gives a value of the pattern (the facets contradict each other)', () => {
+    const value = generateScalar('string', { length: 4, pattern: ['[0-9]{2}'] }, createRandom(1));
+    expect(value).toMatch(/^[0-9]{2}$/);
   });
 });

@@ -265,8 +265,11 @@ export function generateScalar(type: ScalarType, f: Facets | undefined, rng: Ran
 function candidate(row: ScalarRule, f: Facets, rng: Random, attempt: number): string {
   if (f.pattern) {
     const want = targetLength(f);
-    const spread = want === undefined ? 1 + (attempt % 8) : Math.max(1, want);
-    return xsdRegex(f.pattern[attempt % f.pattern.length]).generate(rng, spread);
+    const re = xsdRegex(f.pattern[attempt % f.pattern.length]);
+    // A length the facets ask for is aimed at first (a pattern text of exactly that length, if there is one);
+    // later attempts draw freely, for facets the length cannot settle (a maxLength below the pattern's shortest).
+    const aimed = want !== undefined && attempt < 20 && measureOf(row) === 'chars' ? re.generateOfLength(rng, lengthFor(f, want, attempt)) : undefined;
+    return aimed ?? re.generate(rng, want === undefined ? 1 + (attempt % 8) : Math.max(1, want));
   }
   if (row.order === 'number' && (f.min ?? f.max ?? f.minExclusive ?? f.maxExclusive ?? f.totalDigits ?? f.fractionDigits) !== undefined) return numberWithin(row, f, rng);
   const want = targetLength(f);
@@ -281,6 +284,14 @@ function candidate(row: ScalarRule, f: Facets, rng: Random, attempt: number): st
   let text = row.generate(rng);
   while ([...text].length < want) text += row.generate(rng);
   return [...text].slice(0, want).join('');
+}
+
+/** The length to aim at on this attempt: the target, then others within minLength..maxLength (the pattern may not reach the target). */
+function lengthFor(f: Facets, want: number, attempt: number): number {
+  if (f.length !== undefined || attempt === 0) return want;
+  const lo = f.minLength ?? 0;
+  const hi = f.maxLength ?? Math.max(lo, want) + 8;
+  return lo + (attempt % (hi - lo + 1));
 }
 
 /** A length within the length facets: near the row's usual sample, never past the maximum. */

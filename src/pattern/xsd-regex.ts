@@ -33,6 +33,8 @@ export interface XsdRegex {
   source: string;
   test(text: string): boolean;
   generate(rng: Random, spread: number): string;
+  /** A text of exactly `length` characters, or undefined when the pattern has none of that length. */
+  generateOfLength(rng: Random, length: number): string | undefined;
 }
 
 const cache = new Map<string, XsdRegex>();
@@ -50,7 +52,12 @@ export function xsdRegex(source: string): XsdRegex {
   } catch (e) {
     throw bad(source, (e as Error).message);
   }
-  const compiled: XsdRegex = { source, test: (t) => re.matches(t), generate: (rng, spread) => generate(ast, rng, spread) };
+  const compiled: XsdRegex = {
+    source,
+    test: (t) => re.matches(t),
+    generate: (rng, spread) => generate(ast, rng, spread),
+    generateOfLength: (rng, length) => ofLength(ast, rng, length, new Map()),
+  };
   if (cache.size > 1000) cache.clear();
   cache.set(source, compiled);
   return compiled;
@@ -504,6 +511,97 @@ function generate(n: Node, rng: Random, spread: number): string {
     }
     case 'set':
       return String.fromCodePoint(pick(n.ranges, rng));
+  }
+}
+
+type Span = [min: number, max: number];
+
+/** The shortest and longest texts a node matches, in characters (max may be Infinity). */
+function span(n: Node, memo: Map<Node, Span>): Span {
+  const known = memo.get(n);
+  if (known) return known;
+  let s: Span;
+  switch (n.t) {
+    case 'set':
+      s = [1, 1];
+      break;
+    case 'alt': {
+      const all = n.alts.map((a) => span(a, memo));
+      s = [Math.min(...all.map((x) => x[0])), Math.max(...all.map((x) => x[1]))];
+      break;
+    }
+    case 'seq':
+      s = n.items.map((i) => span(i, memo)).reduce<Span>((acc, x) => [acc[0] + x[0], acc[1] + x[1]], [0, 0]);
+      break;
+    case 'rep': {
+      const [lo, hi] = span(n.node, memo);
+      s = [n.min * lo, n.max === 0 || hi === 0 ? 0 : n.max * hi];
+      break;
+    }
+  }
+  memo.set(n, s);
+  return s;
+}
+
+/** `count` lengths, each within [lo, hi], adding up to `total` (the caller checked that they can). */
+function split(total: number, count: number, lo: number, hi: number, rng: Random): number[] {
+  const out: number[] = [];
+  let left = total;
+  for (let k = 0; k < count; k++) {
+    const rest = count - k - 1;
+    const len = rng.int(Math.max(lo, left - (rest === 0 ? 0 : rest * hi)), Math.min(hi, left - rest * lo));
+    out.push(len);
+    left -= len;
+  }
+  return out;
+}
+
+/**
+ * A text of the node of exactly `want` characters: lengths are handed down so that the facets' length
+ * (an 18-character id, 25 digits of `[0-9]+`) is met on purpose, not by chance. Undefined when no text of
+ * that length matches. The work is linear in `want` and the pattern's size.
+ */
+function ofLength(n: Node, rng: Random, want: number, memo: Map<Node, Span>): string | undefined {
+  const [lo, hi] = span(n, memo);
+  if (want < lo || want > hi) return undefined;
+  switch (n.t) {
+    case 'set':
+      return String.fromCodePoint(pick(n.ranges, rng));
+    case 'alt': {
+      const fitting = n.alts.filter((a) => {
+        const [l, h] = span(a, memo);
+        return l <= want && want <= h;
+      });
+      return ofLength(fitting[rng.int(0, fitting.length - 1)], rng, want, memo);
+    }
+    case 'seq': {
+      const spans = n.items.map((i) => span(i, memo));
+      let left = want;
+      let out = '';
+      for (let i = 0; i < n.items.length; i++) {
+        const after = spans.slice(i + 1).reduce<Span>((acc, x) => [acc[0] + x[0], acc[1] + x[1]], [0, 0]);
+        const len = rng.int(Math.max(spans[i][0], left - after[1]), Math.min(spans[i][1], left - after[0]));
+        const part = ofLength(n.items[i], rng, len, memo);
+        if (part === undefined) return undefined;
+        out += part;
+        left -= len;
+      }
+      return out;
+    }
+    case 'rep': {
+      if (want === 0) return '';
+      const [clo, chi] = span(n.node, memo);
+      const fewest = Math.max(n.min, 1, chi === Infinity ? 1 : Math.ceil(want / chi));
+      const most = Math.min(n.max, clo > 0 ? Math.floor(want / clo) : Math.max(want, n.min));
+      if (fewest > most) return undefined;
+      let out = '';
+      for (const len of split(want, rng.int(fewest, most), clo, chi, rng)) {
+        const part = ofLength(n.node, rng, len, memo);
+        if (part === undefined) return undefined;
+        out += part;
+      }
+      return out;
+    }
   }
 }
 

@@ -16,6 +16,7 @@ const OWN = [
   path.join(FIXTURES, 'wsdl', 'structure', 'catalog.wsdl'),
   path.join(FIXTURES, 'soap', 'petstore.wsdl'),
   path.join(FIXTURES, 'wsdl', 'facets', 'facets.wsdl'),
+  path.join(FIXTURES, 'wsdl', 'facets', 'length-pattern.wsdl'),
   path.join(FIXTURES, 'wsdl', 'soap-headers', 'login.wsdl'),
   path.join(FIXTURES, 'wsdl', 'soap-headers', 'login20.wsdl'),
   path.join(FIXTURES, 'wsdl', 'rpc-encoded', 'quotes.wsdl'),
