@@ -3,7 +3,8 @@ import { attr, kids, NS, parseDom, resolveQName } from './dom';
 
 /**
  * The components of the W3C's schema for the XML namespace (http://www.w3.org/2001/xml.xsd, without
- * its documentation; xml:lang is a language as in its 2001 edition, not also the empty string as in 2009's). Schemas refer to xml:lang, xml:space, xml:base and xml:id after an
+ * its documentation; xml:lang is a language here, and attributes.ts adds the empty value its 2009 edition allows).
+ * Schemas refer to xml:lang, xml:space, xml:base and xml:id after an
  * `<xs:import namespace="http://www.w3.org/XML/1998/namespace"/>` without a location (.NET writes it so),
  * leaning on the copy every XSD processor knows; accord reads none from the network, so it knows this one.
  */
