@@ -267,6 +267,7 @@ function matchElement(p: XmlElementPattern, el: XmlElement, scope: Scope, path: 
   }
   let children = mixed ? el.children.filter((x): x is XmlElement => x.type === 'element') : (el.children as XmlElement[]);
   if (p.local === 'Header' && children.length > 0 && isSoapEnvelopeNamespace(namespaceOf(el, ns.up))) children = declaredHeaderBlocks(elementSlots, children);
+  if (p.anyOrder && children.length > 1) children = inDeclaredOrder(elementSlots, children);
 
   if (textSlots.length > 0) {
     const tp = textSlots[0].pattern;
@@ -319,6 +320,25 @@ function matchAttributes(p: XmlElementPattern, el: XmlElement, scope: Scope, pat
  */
 function isSoapFrame(p: XmlElementPattern, el: XmlElement, ns: NsScope): boolean {
   return (p.local === 'Body' || p.local === 'Header' || p.local === 'Envelope') && isSoapEnvelopeNamespace(namespaceOf(el, ns.up));
+}
+
+/**
+ * The children of an element whose nodes may come in any order (`specmatic_order="any"`), put in
+ * the order of its slots (stable; names it does not declare last, where the report finds them), so
+ * the one alignment matches them. Content with choices or wildcards is left as it came.
+ */
+function inDeclaredOrder(slots: readonly NodeSlot[], children: XmlElement[]): XmlElement[] {
+  const rank = new Map<string, number>();
+  for (let i = 0; i < slots.length; i++) {
+    const s = slots[i];
+    if (s.kind !== 'element') return children;
+    if (!rank.has(s.pattern.local)) rank.set(s.pattern.local, i);
+  }
+  const at = (c: XmlElement) => rank.get(c.local) ?? slots.length;
+  return children
+    .map((c, k) => ({ c, k }))
+    .sort((a, b) => at(a.c) - at(b.c) || a.k - b.k)
+    .map((x) => x.c);
 }
 
 /** Slots split by kind, once per slot list (lists are cached and shared by contentSlots): matching asks for every element. */

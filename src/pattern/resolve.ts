@@ -69,6 +69,7 @@ export function effectiveElement(p: XmlElementPattern, scope: Scope): XmlElement
     ...(base.anyAttribute !== undefined ? { anyAttribute: p.anyAttribute ?? base.anyAttribute } : {}),
     ...(base.derived ? { derived: p.derived ?? base.derived } : {}),
     ...(base.abstract ? { abstract: true } : {}),
+    ...(base.anyOrder ? { anyOrder: true } : {}),
     content: base.content,
   };
 }

@@ -172,6 +172,12 @@ export interface XmlElementPattern {
   derived?: DerivedType[];
   /** `specmatic_abstract="true"`: an instance must name one of the derived types with `xsi:type`. */
   abstract?: boolean;
+  /**
+   * `specmatic_order="any"`: the child nodes may come in any order, each matched by its name (XSD's
+   * `xs:all`; the accessors of a SOAP-encoded struct, rpc/encoded parameters, SOAP 1.1 section 5.4.1).
+   * Generation writes them in the order given.
+   */
+  anyOrder?: boolean;
   line?: number;
   /**
    * Comments for people reading the contract (`<!-- ... -->`), each printed

@@ -23,7 +23,13 @@ export function xmlPatternFromElement(el: XmlElement): XmlElementPattern {
   let anyAttribute: string | undefined;
   let derived: DerivedType[] | undefined;
   let abstract = false;
+  let anyOrder = false;
   for (const a of el.attributes) {
+    if (a.name === ORDER) {
+      if (a.value !== 'any') throw structureError(el, `${ORDER}="${a.value}" on <${el.name}>: expected "any" (its child nodes in any order), or no ${ORDER} for the order written`);
+      anyOrder = true;
+      continue;
+    }
     if (a.name === 'specmatic_any_attribute') {
       anyAttribute = a.value;
       continue;
@@ -84,6 +90,7 @@ export function xmlPatternFromElement(el: XmlElement): XmlElementPattern {
     ...(anyAttribute !== undefined ? { anyAttribute } : {}),
     ...(derived ? { derived } : {}),
     ...(abstract ? { abstract } : {}),
+    ...(anyOrder ? { anyOrder } : {}),
     line: el.line,
   };
 }
@@ -97,6 +104,8 @@ function nodeContent(el: XmlElement): XmlContent {
 
 /** The element names of the structure the contract language adds to XML (README, "XML structure"). */
 export const CHOICE = 'specmatic_choice';
+/** `specmatic_order="any"` on an element: its child nodes in any order (XmlElementPattern.anyOrder). */
+export const ORDER = 'specmatic_order';
 export const OPTION = 'specmatic_option';
 export const ANY = 'specmatic_any';
 
@@ -266,6 +275,7 @@ export function xmlElement(name: string, init: Partial<Omit<XmlElementPattern, '
     ...(init.anyAttribute !== undefined ? { anyAttribute: init.anyAttribute } : {}),
     ...(init.derived ? { derived: init.derived } : {}),
     ...(init.abstract ? { abstract: true } : {}),
+    ...(init.anyOrder ? { anyOrder: true } : {}),
     ...(init.comments?.length ? { comments: init.comments } : {}),
   };
 }

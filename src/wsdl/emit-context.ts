@@ -46,6 +46,8 @@ export interface Content {
   anyAttribute?: string;
   /** The derived types of `typeRef` an element's own `block` leaves (its type's list when absent). */
   derived?: DerivedType[];
+  /** `xs:all`: the children in any order. */
+  anyOrder?: boolean;
 }
 
 export interface ElementParts {
@@ -62,6 +64,8 @@ export interface ElementParts {
   /** A type root's derivation: abstract, and the types derived from it (xsi:type). */
   abstract?: boolean;
   derived?: DerivedType[];
+  /** The children in any order (`xs:all`, a SOAP-encoded struct). */
+  anyOrder?: boolean;
 }
 
 /** An element pattern from the emitter's parts: comments among the children become the element's comments. */
@@ -82,6 +86,7 @@ export function element(name: string, parts: ElementParts = {}): XmlElementPatte
     anyAttribute: parts.anyAttribute,
     derived: parts.derived,
     abstract: parts.abstract,
+    anyOrder: parts.anyOrder,
     content,
     comments,
   });

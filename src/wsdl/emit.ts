@@ -159,6 +159,7 @@ export class Emitter implements EmitContext {
       anyAttribute: content.anyAttribute,
       children: content.children,
       text: content.text,
+      anyOrder: content.anyOrder,
     });
   }
 
@@ -312,6 +313,7 @@ function typeRoot(content: Content, derivation: { abstract?: boolean; derived?: 
     text: content.text,
     abstract: derivation.abstract,
     derived: derivation.derived?.length ? derivation.derived : undefined,
+    anyOrder: content.anyOrder,
   });
 }
 

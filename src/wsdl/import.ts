@@ -164,7 +164,13 @@ function messageNodes(o: OperationModel, m: MessageModel, e: Emitter): MessageNo
       optional: true,
       pattern: { kind: 'literal' as const, value: o.soapVersion === '1.1' ? NS.soapenc : NS.soap12enc },
     };
-    return { headers, body: [element(qualified(e.prefixes.for(w.ns), w.local), { attributes: o.use === 'encoded' ? [encodingStyle] : [], children })] };
+    // rpc/encoded: the parameters are a SOAP-encoded struct, whose accessors are told apart by name, not order (SOAP 1.1 section 5.4.1):
+    // Delphi and SOAP::Lite servers send the return value first, where the WSDL lists it last.
+    const encoded = o.use === 'encoded';
+    return {
+      headers,
+      body: [element(qualified(e.prefixes.for(w.ns), w.local), { attributes: encoded ? [encodingStyle] : [], children, anyOrder: encoded && children.length > 1 })],
+    };
   }
   return { headers, body: real(m.body.flatMap((p) => partNode(p))) };
 }

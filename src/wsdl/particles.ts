@@ -35,7 +35,9 @@ export function particlesAndAttributes(e: EmitContext, owner: Element, hint: str
   const attrs = attributes(e, owner);
   const anyAttribute = anyAttributeOf(e, owner);
   if (wildcard) return { attrs, children: [], text: e.anything(), anyAttribute };
-  return { attrs, children, anyAttribute };
+  // xs:all (XSD 1.0: the whole content model, each element at most once): its elements in any order.
+  const all = kids(owner, NS.xsd, ['sequence', 'all', 'choice', 'group']).some((p) => p.localName === 'all');
+  return { attrs, children, anyAttribute, ...(all ? { anyOrder: true } : {}) };
 }
 
 /** xs:anyAttribute directly in `owner` or in an attribute group it references: its namespace constraint. */
