@@ -259,7 +259,8 @@ function dispatchCost() {
   for (let id = 1; id <= 100; id++) store.add({ request: { method: 'POST', path: '/ws', body: PET_REQUEST.replace('<pet:id>10<', `<pet:id>${id}<`) } }, table);
   const req = { method: 'POST', path: '/ws', query: [], headers: HEADERS, body: PET_REQUEST };
   const take = () => {
-    const e = store.take(req, new ParsedBody(PET_REQUEST), '/ws');
+    const body = new ParsedBody(PET_REQUEST);
+    const e = store.take(req, body, store.keyOf(req, '/ws', body));
     if (!e) throw new Error('no expectation taken');
     return respond(e.route, undefined, requestRandom(e.route, PET_REQUEST)).body;
   };

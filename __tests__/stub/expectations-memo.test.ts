@@ -34,7 +34,7 @@ const soap = (id: string, headers: Record<string, string> = {}): Asked => ({
 const rest = (id: string): Asked => ({ req: { method: 'GET', path: `/pets/${id}`, query: [], headers: {}, body: '' }, url: `/pets/${id}` });
 
 function take(store: Expectations, a: Asked, memoised: boolean, body = new ParsedBody(a.req.body)): string {
-  const e = store.take(a.req, body, memoised ? a.url : undefined);
+  const e = store.take(a.req, body, memoised ? store.keyOf(a.req, a.url, body) : undefined);
   return e ? `${e.id} used ${e.used} left ${e.remaining ?? '-'}` : 'none';
 }
 

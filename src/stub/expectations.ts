@@ -97,6 +97,11 @@ export class Expectations {
     return this.count;
   }
 
+  /** What take() depends on of a request (see requestKey): method, target as sent, the headers expectations name, body. */
+  keyOf(req: HttpRequest, url: string, body: ParsedBody): string {
+    return requestKey(req, url, this.headers, body.text);
+  }
+
   /** Checks the input against the served scenarios and registers it; an AccordError (with the mismatches) when it does not fit. */
   add(input: unknown, table: RouteTable): Expectation {
     const { raw, parsed } = readInput(input);
@@ -147,16 +152,15 @@ export class Expectations {
   /**
    * The expectation that answers a request, used once: transient ones (with `times`) first,
    * oldest first, so several of them make a sequence; then the newest permanent one.
-   * `url` (the request target as sent) lets a repeated request reuse the expectations found
+   * `key` (keyOf the request) lets a repeated request reuse the expectations found
    * to fit it the first time; without it every request is matched afresh.
    */
-  take(req: HttpRequest, body: ParsedBody, url?: string): Expectation | undefined {
-    if (url === undefined || body.text.length > STUB_LIMITS.memoBodyChars) {
+  take(req: HttpRequest, body: ParsedBody, key?: string): Expectation | undefined {
+    if (key === undefined || body.text.length > STUB_LIMITS.memoBodyChars) {
       const segments = splitPath(req.path);
       const bucket = this.byEndpoint.get(endpointKey(req.method, segments));
       return bucket && this.use(firstFit(candidates(bucket, body), (e) => fits(e, req, segments, body)));
     }
-    const key = requestKey(req, url, this.headers, body.text);
     let fitting = this.fitting.get(key);
     if (!fitting) {
       const segments = splitPath(req.path);
@@ -223,8 +227,13 @@ export function handleOf(e: Expectation, store: Expectations): ExpectationHandle
   };
 }
 
+/** One frozen reference per scenario: the journal names a scenario in every entry. */
+const refs = new WeakMap<Scenario, ScenarioRef>();
+
 export function refOf(s: Scenario): ScenarioRef {
-  return { name: s.name, file: s.file, line: s.line };
+  let ref = refs.get(s);
+  if (!ref) refs.set(s, (ref = Object.freeze({ name: s.name, file: s.file, line: s.line })));
+  return ref;
 }
 
 /** An expectation as `GET /_accord/expectations` lists it. */

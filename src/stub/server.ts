@@ -16,7 +16,7 @@ import { fixedResponse, requestRandom, respond } from './respond';
 import { DispatchMemo } from './memo';
 import type { NotServed, Route, RouteTable } from './route';
 import { answerAdmin, isAdminPath } from './admin';
-import { handleOf, refOf, type ExpectationHandle, type ExpectationInput } from './expectations';
+import { handleOf, refOf, type Expectation, type ExpectationHandle, type ExpectationInput } from './expectations';
 import { checkDelay, delayOf, malformed, type Delay, type FaultKind } from './faults';
 import type { CallFilter, JournalEntry } from './journal';
 import { StubState } from './state';
@@ -279,14 +279,13 @@ function answer(state: StubState, table: RouteTable, req: IncomingMessage, res: 
   const url = req.url ?? '/';
   const request = toHttpRequest(req, url, body.text);
   let outcome: Outcome | undefined;
-  let said: string | undefined;
+  let taken: Expectation | undefined;
   try {
-    const memo = state.memoFor(table);
-    const key = memo.keyOf(request, url, body);
     // No expectations (the usual case in a benchmark or a plain stub): not even a look-up.
-    const taken = state.expectations.size > 0 ? state.expectations.take(request, body, url) : undefined;
+    const expected = state.expectations.size > 0 ? state.expectations.keyOf(request, url, body) : undefined;
+    taken = expected === undefined ? undefined : state.expectations.take(request, body, expected);
     if (taken) {
-      said = `expectation ${taken.id} (${taken.route.label})`;
+      const key = expected!;
       // A function of the expectation and the request: the last one made is given again to the same request.
       if (taken.answered?.key !== key) {
         const response = taken.response
@@ -304,6 +303,8 @@ function answer(state: StubState, table: RouteTable, req: IncomingMessage, res: 
       });
       deliver(res, r, delayOf(taken.delay ?? o.delay), taken.fault);
     } else {
+      const memo = state.memoFor(table);
+      const key = memo.keyOf(request, url, body);
       outcome = memo.dispatch(request, body, key);
       if (outcome.kind === 'matched' && o.strict && !outcome.row && !outcome.fixed) {
         const report = strictReport(`${request.method} ${url}`, outcome.route);
@@ -329,7 +330,10 @@ function answer(state: StubState, table: RouteTable, req: IncomingMessage, res: 
   } catch (e) {
     internalError(res, `${request.method} ${url}`, e, o);
   }
-  if (o.verbose) o.log(`${request.method} ${url} -> ${res.statusCode} ${said ?? describeOutcome(outcome)} (${(performance.now() - started).toFixed(2)} ms)`);
+  if (o.verbose)
+    o.log(
+      `${request.method} ${url} -> ${res.statusCode} ${taken ? `expectation ${taken.id} (${taken.route.label})` : describeOutcome(outcome)} (${(performance.now() - started).toFixed(2)} ms)`,
+    );
 }
 
 /** Writes an answer, after its delay, or breaks it as the fault says. */
