@@ -7,17 +7,34 @@ import type { Duplex } from 'node:stream';
  * packet lost its response. Here the requests already read are answered first, in order,
  * then the malformed one gets its 400 and the connection closes.
  */
-export function answerMalformedRequests(server: Server, graceMs: number): void {
+export interface MalformedGuard {
+  /**
+   * Called by the server's request listener for every request: a push, and no listener of its
+   * own (a second 'request' listener made Node copy the listener list on every request); only
+   * a malformed request looks at what is still being answered.
+   */
+  track(req: IncomingMessage, res: ServerResponse): void;
+  /** Takes over the server's answer to a malformed request. */
+  attach(server: Server): void;
+}
+
+export function malformedGuard(graceMs: number): MalformedGuard {
   const open = new WeakMap<Duplex, Connection>();
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    // Every request passes here: a push, and no listener; only a malformed request looks at what is still being answered.
+  const track = (req: IncomingMessage, res: ServerResponse): void => {
     let c = open.get(req.socket);
     if (!c) open.set(req.socket, (c = { answering: [] }));
     const a = c.answering;
     // Answers leave in order: when the newest is sent, so are all before it.
     if (a.length > 0 && a[a.length - 1].res.writableFinished) a.length = 0;
     a.push({ req, res });
-  });
+  };
+  const attach = (server: Server): void => {
+    answerClientErrors(server, open, graceMs);
+  };
+  return { track, attach };
+}
+
+function answerClientErrors(server: Server, open: WeakMap<Duplex, Connection>, graceMs: number): void {
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
     const c = open.get(socket) ?? { answering: [] };
     open.set(socket, c);

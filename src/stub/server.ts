@@ -11,7 +11,7 @@ import { loadContracts, type ContractSource } from './contracts';
 import { allowOrigin, answerPreflight, isPreflight } from './cors';
 import type { Outcome } from './dispatch';
 import { noMatchReport, unknownPathReport } from './report';
-import { answerMalformedRequests } from './malformed';
+import { malformedGuard } from './malformed';
 import { fixedResponse, requestRandom, respond } from './respond';
 import { DispatchMemo } from './memo';
 import type { NotServed, Route, RouteTable } from './route';
@@ -119,8 +119,13 @@ export async function startStub(options: StubOptions): Promise<RunningStub> {
     delay: options.delayMs === undefined ? undefined : checkDelay(options.delayMs, (why) => new AccordError('ACCORD_ERR_USAGE', `delayMs ${why}`)),
   });
   const timeouts = { requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS };
-  const server: Server = tls ? httpsServer(tls, timeouts, handler) : createServer(timeouts, handler);
-  answerMalformedRequests(server, HEADERS_TIMEOUT_MS);
+  const guard = malformedGuard(HEADERS_TIMEOUT_MS);
+  const listener: RequestListener = (req, res) => {
+    guard.track(req, res);
+    handler(req, res);
+  };
+  const server: Server = tls ? httpsServer(tls, timeouts, listener) : createServer(timeouts, listener);
+  guard.attach(server);
   const port = await listen(server, options.port ?? 0, host);
   const reload = (): ReloadResult => {
     let result: ReloadResult;
