@@ -63,8 +63,13 @@ export function compareElements(c: CompareContext, aIn: XmlElementPattern, aName
     else c.add({ kind: 'type', target: 'value', path, a: contentWords(ac), b: contentWords(bc), narrower: false });
     if (!aText || !bText) return;
   }
+  // specmatic_order="any": b accepting its nodes in any order accepts orders a does not; with either in any order, the orders written say nothing.
+  if (b.anyOrder && !a.anyOrder)
+    c.add({ kind: 'order', target: 'node', path, name: a.local, a: `${sequenceWords(ac.slots)} in this order`, b: `${sequenceWords(bc.slots)} in any order` });
+  const unordered = a.anyOrder || b.anyOrder;
   let found = 0;
   const pairs = compareSequences(ac.slots, bc.slots, path, (d) => {
+    if (unordered && d.kind === 'order') return;
     found++;
     c.add(d);
   });
