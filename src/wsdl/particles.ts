@@ -27,16 +27,17 @@ interface Particle {
 export function particlesAndAttributes(e: EmitContext, owner: Element, hint: string): Content {
   const children: Child[] = [];
   let wildcard = false;
+  // xs:all (XSD 1.0: the whole content model, each element at most once): its elements in any order.
+  let all = false;
   for (const p of kids(owner, NS.xsd, ['sequence', 'all', 'choice', 'group'])) {
     const r = particle(e, p, hint);
     children.push(...r.nodes);
     wildcard ||= r.wildcard;
+    all ||= p.localName === 'all';
   }
   const attrs = attributes(e, owner);
   const anyAttribute = anyAttributeOf(e, owner);
   if (wildcard) return { attrs, children: [], text: e.anything(), anyAttribute };
-  // xs:all (XSD 1.0: the whole content model, each element at most once): its elements in any order.
-  const all = kids(owner, NS.xsd, ['sequence', 'all', 'choice', 'group']).some((p) => p.localName === 'all');
   return { attrs, children, anyAttribute, ...(all ? { anyOrder: true } : {}) };
 }
 
