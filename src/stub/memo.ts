@@ -64,9 +64,14 @@ export class DispatchMemo {
   static answer(choice: Choice, make: () => HttpResponse): HttpResponse {
     if (choice.answer) return choice.answer;
     const answer = make();
-    if (answer.body.length <= STUB_LIMITS.memoAnswerChars) choice.answer = answer;
+    if (keepable(answer)) choice.answer = answer;
     return answer;
   }
+}
+
+/** Whether an answer is small enough to keep for the next time the same request comes (STUB_LIMITS.memoAnswerChars). */
+export function keepable(answer: HttpResponse): boolean {
+  return answer.body.length <= STUB_LIMITS.memoAnswerChars;
 }
 
 /** All a pure function of the request reads of it: method, target, the given headers, body. */

@@ -13,7 +13,7 @@ import type { Outcome } from './dispatch';
 import { noMatchReport, unknownPathReport } from './report';
 import { malformedGuard } from './malformed';
 import { fixedResponse, requestRandom, respond } from './respond';
-import { DispatchMemo } from './memo';
+import { DispatchMemo, keepable } from './memo';
 import type { NotServed, Route, RouteTable } from './route';
 import { answerAdmin, isAdminPath } from './admin';
 import { handleOf, refOf, type Expectation, type ExpectationHandle, type ExpectationInput } from './expectations';
@@ -291,14 +291,12 @@ function answer(state: StubState, table: RouteTable, req: IncomingMessage, res: 
     taken = expected === undefined ? undefined : state.expectations.take(request, body, expected);
     if (taken) {
       const key = expected!;
-      // A function of the expectation and the request: the last one made is given again to the same request.
-      if (taken.answered?.key !== key) {
-        const response = taken.response
-          ? fixedResponse(taken.route, taken.response)
-          : withHeaders(respond(taken.route, undefined, requestRandom(taken.route, key)), taken.extraHeaders);
-        taken.answered = { key, response };
+      // A function of the expectation and the request: the last one made (when small enough) is given again to the same request.
+      let r = taken.answered?.key === key ? taken.answered.response : undefined;
+      if (!r) {
+        r = taken.response ? fixedResponse(taken.route, taken.response) : withHeaders(respond(taken.route, undefined, requestRandom(taken.route, key)), taken.extraHeaders);
+        taken.answered = keepable(r) ? { key, response: r } : undefined;
       }
-      const r = taken.answered.response;
       state.journal.record(request, {
         status: taken.fault && taken.fault !== 'soap-fault' && taken.fault !== 'malformed-body' ? undefined : r.status,
         answeredBy: 'expectation',
@@ -312,7 +310,7 @@ function answer(state: StubState, table: RouteTable, req: IncomingMessage, res: 
       const key = memo.keyOf(request, url, body);
       outcome = memo.dispatch(request, body, key);
       if (outcome.kind === 'matched' && o.strict && !outcome.row && !outcome.fixed) {
-        const report = strictReport(`${request.method} ${url}`, outcome.route);
+        const report = strictReport(requestLine(request, url), outcome.route);
         state.journal.record(request, { status: 400, answeredBy: 'none', scenario: refOf(outcome.route.scenario), report });
         send(res, 400, report);
       } else if (outcome.kind === 'matched') {
@@ -321,23 +319,23 @@ function answer(state: StubState, table: RouteTable, req: IncomingMessage, res: 
         state.journal.record(request, { status: r.status, answeredBy: fixed || row ? 'example' : 'scenario', scenario: refOf(route.scenario) });
         deliver(res, r, delayOf(o.delay));
       } else if (outcome.kind === 'no-match') {
-        const report = noMatchReport(`${request.method} ${url}`, outcome.attempts, body);
+        const report = noMatchReport(requestLine(request, url), outcome.attempts, body);
         state.journal.record(request, { status: 400, answeredBy: 'none', report });
         send(res, 400, report);
       } else {
         const headers: Record<string, string> = outcome.allowed.length > 0 ? { allow: outcome.allowed.join(', ') } : {};
-        const report = unknownPathReport(`${request.method} ${url}`, outcome.allowed, table);
+        const report = unknownPathReport(requestLine(request, url), outcome.allowed, table);
         const status = outcome.allowed.length > 0 ? 405 : 404;
         state.journal.record(request, { status, answeredBy: 'none', report });
         send(res, status, report, headers);
       }
     }
   } catch (e) {
-    internalError(res, `${request.method} ${url}`, e, o);
+    internalError(res, requestLine(request, url), e, o);
   }
   if (o.verbose)
     o.log(
-      `${request.method} ${url} -> ${res.statusCode} ${taken ? `expectation ${taken.id} (${taken.route.label})` : describeOutcome(outcome)} (${(performance.now() - started).toFixed(2)} ms)`,
+      `${requestLine(request, url)} -> ${res.statusCode} ${taken ? `expectation ${taken.id} (${taken.route.label})` : describeOutcome(outcome)} (${(performance.now() - started).toFixed(2)} ms)`,
     );
 }
 
@@ -389,6 +387,11 @@ function answerWsdl(req: IncomingMessage, res: ServerResponse, o: HandlerOptions
 function withHeaders(r: HttpResponse, extra: Record<string, string>): HttpResponse {
   for (const [k, v] of Object.entries(extra)) r.headers[k] = v;
   return r;
+}
+
+/** `POST /ws?x=1`: how reports and log lines name a request. */
+function requestLine(request: HttpRequest, url: string): string {
+  return `${request.method} ${url}`;
 }
 
 function strictReport(requestLine: string, route: Route): string {
