@@ -1,11 +1,13 @@
 import { Agent as HttpsAgent } from 'node:https';
+import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createClientAsync } from 'soap';
 import { Agent, request } from 'undici';
 import { startStub } from '../../src/stub';
-import { selfSignedCertificate } from '../../src/stub/tls';
+import { createSecureContext } from 'node:tls';
+import { selfSignedCertificate, serialHex } from '../../src/stub/tls';
 import { PET_SPEC, REPO, petRequest, runCli, startStubProcess } from './helpers';
 
 /** HTTPS: a generated self-signed certificate, or the user's own, with undici and the soap client. */
@@ -71,4 +73,19 @@ it('the CLI serves HTTPS with --tls-cert/--tls-key, and refuses a half or a bad 
   const swapped = await runCli(['stub', PET_SPEC, '--port', '0', '--tls-cert', path.join(dir, 'key.pem'), '--tls-key', path.join(dir, 'cert.pem')]);
   expect(swapped.code).toBe(2);
   expect(swapped.stderr).toContain('cannot serve HTTPS with this certificate and key');
+});
+
+it('the generated serial is a minimal positive DER integer whatever the random bytes (OpenSSL refused a leading zero byte)', () => {
+  for (let first = 0; first < 256; first++) {
+    const hex = serialHex(Buffer.from([first, 0, 0x80, 0xff]));
+    expect(hex).toHaveLength(8);
+    expect(parseInt(hex.slice(0, 2), 16)).toBeGreaterThanOrEqual(1);
+    expect(parseInt(hex.slice(0, 2), 16)).toBeLessThan(0x80);
+  }
+  // The random draws that used to make "illegal padding": a zero byte first, then one below 0x80.
+  for (const serial of [Buffer.from('0002233f', 'hex'), Buffer.alloc(16), Buffer.alloc(16, 0xff)]) {
+    const { cert, key } = selfSignedCertificate('127.0.0.1', serial);
+    expect(() => createSecureContext({ cert, key })).not.toThrow();
+    expect(new X509Certificate(cert).serialNumber).toBe(serialHex(serial).toUpperCase());
+  }
 });

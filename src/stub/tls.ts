@@ -13,7 +13,7 @@ export interface TlsPair {
  * listens on, valid from a day ago for a year. The key is made by Node's crypto (native, fast);
  * node-forge only writes and signs the certificate, which Node cannot do itself.
  */
-export function selfSignedCertificate(host: string): TlsPair {
+export function selfSignedCertificate(host: string, serial: Buffer = randomBytes(16)): TlsPair {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', {
     modulusLength: 2048,
     publicKeyEncoding: { type: 'spki', format: 'pem' },
@@ -21,8 +21,7 @@ export function selfSignedCertificate(host: string): TlsPair {
   });
   const cert = forge.pki.createCertificate();
   cert.publicKey = forge.pki.publicKeyFromPem(publicKey);
-  // A positive serial: the first bit clear.
-  cert.serialNumber = `0${randomBytes(15).toString('hex')}`;
+  cert.serialNumber = serialHex(serial);
   const now = Date.now();
   cert.validity.notBefore = new Date(now - 24 * 3600 * 1000);
   cert.validity.notAfter = new Date(now + 365 * 24 * 3600 * 1000);
@@ -39,6 +38,17 @@ export function selfSignedCertificate(host: string): TlsPair {
   cert.sign(forge.pki.privateKeyFromPem(privateKey), forge.md.sha256.create());
   // forge writes CRLF; Node and openssl write LF.
   return { cert: forge.pki.certificateToPem(cert).split('\r\n').join('\n'), key: privateKey };
+}
+
+/**
+ * A DER INTEGER serial that every TLS stack reads: positive (first bit clear) and minimal (no
+ * leading zero byte). OpenSSL refuses a certificate whose serial starts with a zero byte
+ * followed by a byte below 0x80 ("illegal padding"), which a random serial hit once in 256 starts.
+ */
+export function serialHex(bytes: Buffer): string {
+  const b = Buffer.from(bytes);
+  b[0] = b[0]! & 0x7f || 1;
+  return b.toString('hex');
 }
 
 /** `AB:CD:…`, as browsers and openssl show it. */
