@@ -101,6 +101,9 @@ const AUDITED: Record<string, Record<string, Hostile[]>> = {
   'example/service.ts': {
     [String.raw`/^\/pets\/(\d+)$/`]: [h('1', '/pets/', 'x')],
   },
+  'files/decode.ts': {
+    [String.raw`/^<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/`]: [h(' ', '<?xml', ''), h('encoding="', '<?xml '), h('a', '<?xml encoding="', '')],
+  },
   'http/client.ts': {
     [String.raw`/^\//`]: [h('/')],
   },
@@ -112,7 +115,7 @@ const AUDITED: Record<string, Record<string, Hostile[]>> = {
     [String.raw`/^content-disposition\s*:/i`]: [h(' ', 'content-disposition', 'x')],
     [String.raw`/;\s*name\s*=\s*(?:"([^"]*)"|([^\s;]+))/i`]: [h(';name="'), h('; '), h(' ', ';name=', ';')],
   },
-  'http/match-request.ts': {
+  'http/content-type.ts': {
     [String.raw`/^[\w.+-]+\/[\w.+-]+$/`]: [h('a'), h('a', 'a/', '/')],
   },
   'logs/decode.ts': {
@@ -328,8 +331,6 @@ const AUDITED: Record<string, Record<string, Hostile[]>> = {
   'wsdl/load.ts': {
     [String.raw`/^[a-z]:[\\/]/i`]: [h('a')],
     [String.raw`/^[a-z][a-z0-9+.-]+:/i`]: [h('a', '', '/')],
-    [String.raw`/^<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/`]: [h(' ', '<?xml', ''), h('encoding="', '<?xml '), h('a', '<?xml encoding="', '')],
-    [String.raw`/^utf-?8$/i`]: [h('utf-8')],
   },
   'wsdl/names.ts': {
     [String.raw`/^[A-Za-z_][A-Za-z0-9_.-]*$/`]: [h('a', '', '!')],

@@ -2,6 +2,7 @@ export { FILE_LIMITS } from '../limits';
 export {
   binaryOffset,
   decodeText,
+  decodeXmlText,
   formatBytes,
   ioError,
   irregularKind,
@@ -9,6 +10,7 @@ export {
   limitError,
   readInputBytes,
   readInputText,
+  readInputXml,
   refuseBinary,
   refuseIrregular,
   shownPath,
@@ -17,3 +19,4 @@ export {
 } from './read';
 export { checkOutputFile, writeOutputFile, type OutputFile } from './write';
 export { openInputStream, readStreamText } from './stream';
+export { decodeXml } from './decode';

@@ -2,6 +2,7 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, rea
 import { AccordError } from '../errors';
 import { excerpt } from '../printable';
 import { FILE_LIMITS } from '../limits';
+import { decodeXml } from './decode';
 
 /**
  * The one way accord reads an input file. Only regular files are read: a
@@ -52,6 +53,26 @@ export function readInputBytes(file: string, input: InputFile): Buffer {
 /** A text file (UTF-8) as a string: a binary or UTF-16 file is refused with one line saying so. */
 export function readInputText(file: string, input: InputFile): string {
   return decodeText(readInputBytes(file, input), shownPath(input.shown ?? file), input.what);
+}
+
+/**
+ * An XML file (a message, an example, a WSDL) as text, in the encoding its byte order mark or XML
+ * declaration names (decodeXml): recorded answers of older services are ISO-8859-1, .NET exports UTF-16.
+ * Binary content is refused; `nulOnly` leaves other control characters to the XML parser, which says where.
+ */
+export function readInputXml(file: string, input: InputFile, options: { nulOnly?: boolean } = {}): string {
+  return decodeXmlText(readInputBytes(file, input), shownPath(input.shown ?? file), input.what, options);
+}
+
+/** Bytes of an XML document as text (see readInputXml). */
+export function decodeXmlText(bytes: Buffer, shown: string, what: string, options: { nulOnly?: boolean } = {}): string {
+  if (!isUtf16(bytes)) refuseBinary(bytes, shown, what, options);
+  return decodeXml(bytes);
+}
+
+/** UTF-16 with or without a byte order mark (its `<` has a zero byte beside it): NUL bytes are its text. */
+function isUtf16(b: Uint8Array): boolean {
+  return (b[0] === 0xff && b[1] === 0xfe) || (b[0] === 0xfe && b[1] === 0xff) || (b[0] === 0x3c && b[1] === 0 && b[2] !== 0) || (b[0] === 0 && b[1] === 0x3c);
 }
 
 /** Bytes that should be UTF-8 text (a file, a git blob) as a string; binary content is refused. */

@@ -1,6 +1,6 @@
 import { constants, createReadStream, promises as fsp, type ReadStream } from 'node:fs';
 import { AccordError } from '../errors';
-import { decodeText, ioError, limitError, refuseIrregular, shownPath } from './read';
+import { decodeText, decodeXmlText, ioError, limitError, refuseIrregular, shownPath } from './read';
 
 /**
  * A regular file opened for streaming (logs, which may be far larger than
@@ -25,7 +25,7 @@ export async function openInputStream(file: string, input: { what: string; shown
  * A stream read whole as UTF-8 text (standard input given as "-"), counted as it comes and refused one
  * byte past `limit`: a pipe has no size to check first, and a binary one is refused as a file would be.
  */
-export async function readStreamText(stream: NodeJS.ReadableStream, input: { what: string; limit: number; shown: string }): Promise<string> {
+export async function readStreamText(stream: NodeJS.ReadableStream, input: { what: string; limit: number; shown: string; xml?: boolean }): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {
@@ -37,5 +37,5 @@ export async function readStreamText(stream: NodeJS.ReadableStream, input: { wha
     }
     chunks.push(b);
   }
-  return decodeText(Buffer.concat(chunks), input.shown, input.what);
+  return (input.xml ? decodeXmlText : decodeText)(Buffer.concat(chunks), input.shown, input.what);
 }

@@ -3,6 +3,7 @@ import { decodePercent } from '../contract/path';
 import { matchText } from '../pattern/match';
 import { append, at, type Mismatch, WHERE } from '../pattern/mismatch';
 import type { ParsedBody } from './body';
+import { parseMediaType } from './content-type';
 import { matchBody } from './match-body';
 import { matchForm } from './match-form';
 import { matchMultipart } from './match-multipart';
@@ -93,19 +94,4 @@ export function sameMediaType(expected: string, actual: string): boolean {
     } else if (got !== v) return false;
   }
   return true;
-}
-
-function parseMediaType(text: string): { type: string; params: Map<string, string> } | undefined {
-  const parts = text.split(';');
-  const type = parts[0].trim().toLowerCase();
-  if (!/^[\w.+-]+\/[\w.+-]+$/.test(type)) return undefined;
-  const params = new Map<string, string>();
-  for (const p of parts.slice(1)) {
-    const i = p.indexOf('=');
-    if (i < 0) continue;
-    let v = p.slice(i + 1).trim();
-    if (v.length >= 2 && v.startsWith('"') && v.endsWith('"')) v = v.slice(1, -1);
-    params.set(p.slice(0, i).trim().toLowerCase(), v);
-  }
-  return { type, params };
 }

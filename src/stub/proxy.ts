@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { AccordError } from '../errors';
+import { bodyText } from '../http/content-type';
 import { readBoundedBody } from '../http/read-body';
 import { DEFAULT_MAX_BODY_BYTES } from './server';
 
@@ -95,14 +96,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         url: `${target.origin}${req.url ?? '/'}`,
         httpVersion: 'HTTP/1.1',
         headers: list(req.headers),
-        ...(body.length > 0 ? { postData: { mimeType: requestType, text: body.toString('utf8') } } : {}),
+        ...(body.length > 0 ? { postData: { mimeType: requestType, text: bodyText(body, requestType) } } : {}),
       },
       response: {
         status: answer.statusCode,
         statusText: '',
         httpVersion: 'HTTP/1.1',
         headers: list(answer.headers),
-        content: { size: bytes.length, mimeType: responseType, text: bytes.toString('utf8') },
+        content: { size: bytes.length, mimeType: responseType, text: bodyText(bytes, responseType) },
       },
     });
   }

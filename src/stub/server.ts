@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Scenario } from '../contract/model';
 import { AccordError, internalErrorText } from '../errors';
 import { ParsedBody } from '../http/body';
+import { bodyText } from '../http/content-type';
 import { XML_SLICE } from '../limits';
 import { looksLikeXml } from '../xml/parse';
 import type { HttpRequest, HttpResponse } from '../http/message';
@@ -262,7 +263,7 @@ function makeHandler(state: StubState, o: HandlerOptions) {
     });
     req.on('end', () => {
       if (refused) return;
-      const text = more ? Buffer.concat(more).toString('utf8') : first ? first.toString('utf8') : '';
+      const text = first ? bodyText(more ? Buffer.concat(more) : first, req.headers['content-type']) : '';
       first = more = undefined;
       if (isAdminPath(req.url ?? '/')) return answerAdmin(state, req.method ?? 'GET', req.url ?? '/', text, res, o.certificate);
       if (o.wsdlFiles.length > 0 && req.method === 'GET' && answerWsdl(req, res, o)) return;

@@ -1,7 +1,7 @@
 import { XMLSerializer, type Document, type Element } from '@xmldom/xmldom';
 import path from 'node:path';
 import { AccordError } from '../errors';
-import { FILE_LIMITS, readInputText } from '../files';
+import { FILE_LIMITS, readInputXml } from '../files';
 import { parseDom } from '../wsdl/dom';
 
 /**
@@ -95,11 +95,14 @@ class Site {
       el.setAttribute(attr, `${this.base}${p}`);
     }
     for (const ref of this.references(doc, file)) ref.el.setAttribute(ref.attr, `${this.base}${this.servedAt}?xsd=${encodeURIComponent(ref.name)}`);
+    // Served as UTF-8 (the Content-Type says so): a declaration naming the file's own encoding would contradict it.
+    const declaration = doc.firstChild;
+    if (declaration?.nodeType === 7 && declaration.nodeName === 'xml') doc.removeChild(declaration);
     return { text: new XMLSerializer().serializeToString(doc), addressPaths };
   }
 
   private parse(file: string): Document {
-    return parseDom(readInputText(file, { what: 'WSDL', limit: FILE_LIMITS.wsdlBytes }), file);
+    return parseDom(readInputXml(file, { what: 'WSDL', limit: FILE_LIMITS.wsdlBytes }), file);
   }
 
   /** The relative imports and includes of a document: where they point and the name each is served under. */

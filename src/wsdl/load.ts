@@ -3,7 +3,7 @@ import { basename, dirname, resolve as resolvePath } from 'node:path';
 import type { Document, Element } from '@xmldom/xmldom';
 import { decodePercent } from '../contract/path';
 import { AccordError } from '../errors';
-import { FILE_LIMITS, readInputBytes, refuseBinary, shownPath } from '../files';
+import { decodeXmlText, FILE_LIMITS, readInputBytes, shownPath } from '../files';
 import { attr, kids, lineOf, NS, parseDom } from './dom';
 import { XML_NAMESPACE_FILE, xmlNamespaceSchema } from './xml-namespace';
 
@@ -165,10 +165,8 @@ function readDoc(file: string, shown = file): LoadedDoc {
     // The reader says why (no such file, a loop, no permission).
   }
   const bytes = readInputBytes(path, { what: 'WSDL or XML Schema', limit: MAX_FILE_BYTES, shown });
-  // UTF-16 (with or without a byte order mark) holds NUL bytes and is XML all the same.
   // Control characters are left to the XML check, which says where they are; a NUL byte means binary.
-  if (!isUtf16(bytes)) refuseBinary(bytes, shownPath(shown), 'WSDL or XML Schema', { nulOnly: true });
-  const text = decodeXml(bytes);
+  const text = decodeXmlText(bytes, shownPath(shown), 'WSDL or XML Schema', { nulOnly: true });
   const doc = parseDom(text, file);
   const root = doc.documentElement!;
   const ns = root.namespaceURI ?? '';
@@ -208,31 +206,7 @@ function qualifyWsdl11(root: Element): void {
   }
 }
 
-/** A UTF-16 byte order mark, or `<` as UTF-16 without one (XML 1.0 appendix F). */
-function isUtf16(b: Buffer): boolean {
-  return (b[0] === 0xff && b[1] === 0xfe) || (b[0] === 0xfe && b[1] === 0xff) || (b[0] === 0x3c && b[1] === 0 && b[2] !== 0) || (b[0] === 0 && b[1] === 0x3c);
-}
-
 /** `http:`, `https:`, `ftp:`, `urn:`, `//host`: anything but a local path (a Windows drive letter is a path). */
 export function isUrl(location: string): boolean {
   return /^[a-z][a-z0-9+.-]+:/i.test(location) || location.startsWith('//');
-}
-
-/**
- * The text of an XML file by its byte order mark, else by the encoding its
- * XML declaration names (UTF-16 .NET exports, ISO-8859-1 Java ones), else UTF-8.
- */
-export function decodeXml(bytes: Buffer): string {
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return bytes.subarray(3).toString('utf8');
-  const declared = /^<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(bytes.subarray(0, 200).toString('latin1'))?.[1];
-  if (declared && !/^utf-?8$/i.test(declared)) {
-    try {
-      return new TextDecoder(declared.toLowerCase()).decode(bytes);
-    } catch {
-      /* an encoding Node does not know: read as UTF-8 */
-    }
-  }
-  return bytes.toString('utf8');
 }

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import path from 'node:path';
 import { loadContract, parseContract } from '../../contract/load';
 import type { Contract } from '../../contract/model';
-import { FILE_LIMITS, readInputText, readStreamText } from '../../files';
+import { FILE_LIMITS, readInputXml, readStreamText } from '../../files';
 import { formatVerdict, validateMessage } from '../../validate';
 import { EXIT_FAILED, EXIT_USAGE, ExitError, type Io } from '../exit';
 
@@ -46,6 +46,6 @@ function loadSource(flags: ValidateFlags, cwd: string): Contract {
 
 function readMessage(message: string, cwd: string, stdin: NodeJS.ReadableStream): Promise<string> | string {
   const input = { what: 'message', limit: FILE_LIMITS.messageBytes };
-  if (message === STDIN) return readStreamText(stdin, { ...input, shown: '<stdin>' });
-  return readInputText(path.resolve(cwd, message), { ...input, shown: message });
+  if (message === STDIN) return readStreamText(stdin, { ...input, shown: '<stdin>', xml: true });
+  return readInputXml(path.resolve(cwd, message), { ...input, shown: message });
 }
