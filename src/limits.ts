@@ -19,6 +19,9 @@ export const XML_SLICE = 128 * 1024;
 /** Negative tests (opt-in): generated invalid requests kept per scenario (each is one Jest test). */
 export const MAX_NEGATIVE_PER_SCENARIO = 32;
 
+/** Parts of one MTOM/XOP (multipart/related) message read; a message with more is not unpacked (and so does not match). */
+export const MAX_MIME_PARTS = 1000;
+
 /** Occurrence bounds (`specmatic_occurs="2..5"`, XSD minOccurs/maxOccurs) above this are read as unbounded (a maxOccurs) or refused (a minOccurs): generation makes min nodes. */
 export const MAX_OCCURS_BOUND = 10_000;
 

@@ -118,6 +118,20 @@ const AUDITED: Record<string, Record<string, Hostile[]>> = {
   'http/content-type.ts': {
     [String.raw`/^[\w.+-]+\/[\w.+-]+$/`]: [h('a'), h('a', 'a/', '/')],
   },
+  'http/xop.ts': {
+    [String.raw`/^\s*multipart\/related\s*;/i`]: [h(' '), h(' ', 'multipart/related', 'x')],
+    [String.raw`/;\s*action\s*=/i`]: [h(';'), h(' ', ';', 'x'), h(' ', '; action', 'x')],
+    [String.raw`/\r?\n/`]: [h('\r')],
+    [String.raw`/<(?:([A-Za-z_][\w.-]*):)?Include(\s[^<>]*?)(?:\/>|>\s*<\/(?:[A-Za-z_][\w.-]*:)?Include\s*>)/g`]: [
+      h('<a'),
+      h('a', '<'),
+      h(' ', '<Include', ''),
+      h('<Include ', ''),
+      h(' ', '<x:Include a>', 'x'),
+      h(' ', '<Include a>', '</Include'),
+    ],
+    [String.raw`/\shref\s*=\s*(["'])cid:([^"'<>]*)\1/`]: [h(' href='), h(' ', ' href', ''), h('a', ' href="cid:', '')],
+  },
   'logs/decode.ts': {
     [String.raw`/Response$/`]: [h('Response', '', 'x')],
   },

@@ -1,6 +1,7 @@
 import { Agent, request } from 'undici';
 import { AccordError } from '../errors';
 import { bodyText } from './content-type';
+import { isXop, unpackXop } from './xop';
 import { isBinary } from '../printable';
 import { pathWithQuery, type HttpRequest, type HttpResponse } from './message';
 import { readBoundedBody } from './read-body';
@@ -46,6 +47,8 @@ export async function send(baseUrl: string, req: HttpRequest, options: SendOptio
     const bytes = await readBoundedBody(res.body, maxBody, () => new AccordError('ACCORD_ERR_HTTP', `response body is larger than ${maxBody} bytes`));
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+    const xop = isXop(headers['content-type']) ? unpackXop(bytes, headers['content-type']!) : undefined;
+    if (xop) return { status: res.statusCode, headers: { ...headers, 'content-type': xop.contentType }, body: xop.text };
     const response: HttpResponse = { status: res.statusCode, headers, body: bodyText(bytes, headers['content-type']) };
     if (isBinary(bytes)) response.binary = bytes;
     return response;

@@ -4,6 +4,7 @@ import type { Scenario } from '../contract/model';
 import { AccordError, internalErrorText } from '../errors';
 import { ParsedBody } from '../http/body';
 import { bodyText } from '../http/content-type';
+import { isXop, unpackXop } from '../http/xop';
 import { XML_SLICE } from '../limits';
 import { looksLikeXml } from '../xml/parse';
 import type { HttpRequest, HttpResponse } from '../http/message';
@@ -263,7 +264,7 @@ function makeHandler(state: StubState, o: HandlerOptions) {
     });
     req.on('end', () => {
       if (refused) return;
-      const text = first ? bodyText(more ? Buffer.concat(more) : first, req.headers['content-type']) : '';
+      const text = first ? requestText(req, more ? Buffer.concat(more) : first) : '';
       first = more = undefined;
       if (isAdminPath(req.url ?? '/')) return answerAdmin(state, req.method ?? 'GET', req.url ?? '/', text, res, o.certificate);
       if (o.wsdlFiles.length > 0 && req.method === 'GET' && answerWsdl(req, res, o)) return;
@@ -422,6 +423,15 @@ function send(res: ServerResponse, status: number, report: string, headers: Reco
   const text = printable(report);
   res.writeHead(status, { 'content-type': TEXT, 'content-length': String(Buffer.byteLength(text)), ...headers });
   res.end(text);
+}
+
+/** The request body as text; an MTOM/XOP request is read as the envelope it stands for, with that envelope's Content-Type. */
+function requestText(req: IncomingMessage, bytes: Buffer): string {
+  const type = req.headers['content-type'];
+  const xop = isXop(type) ? unpackXop(bytes, type!) : undefined;
+  if (!xop) return bodyText(bytes, type);
+  req.headers['content-type'] = xop.contentType;
+  return xop.text;
 }
 
 function toHttpRequest(req: IncomingMessage, target: string, body: string): HttpRequest {

@@ -73,7 +73,7 @@ export function importWsdl(file: string, options: ImportOptions = {}): ImportRes
   const stats: EmitStats = { anything: 0, notes: [...set.notes, ...model.notes] };
   if (usesMtom(set)) {
     stats.notes.push(
-      'MTOM/XOP: the service may send binary (base64Binary) content as an xop:Include attachment in a multipart/related message; the contract expects it inline in the envelope',
+      'MTOM/XOP: the service may send binary (base64Binary) content as an xop:Include attachment in a multipart/related message; accord reads such a message as the envelope with the content inline, as the contract writes it',
     );
   }
   const emitter = new Emitter(index, prefixes, stats);
