@@ -1,5 +1,6 @@
 import { Agent, request } from 'undici';
 import { AccordError } from '../errors';
+import { decodeContent } from './content-encoding';
 import { bodyText } from './content-type';
 import { isXop, unpackXop } from './xop';
 import { isBinary } from '../printable';
@@ -44,9 +45,11 @@ export async function send(baseUrl: string, req: HttpRequest, options: SendOptio
       bodyTimeout: timeoutMs,
       dispatcher: options.dispatcher,
     });
-    const bytes = await readBoundedBody(res.body, maxBody, () => new AccordError('ACCORD_ERR_HTTP', `response body is larger than ${maxBody} bytes`));
+    const received = await readBoundedBody(res.body, maxBody, () => new AccordError('ACCORD_ERR_HTTP', `response body is larger than ${maxBody} bytes`));
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+    const bytes = decodeContent(received, headers['content-encoding'], maxBody);
+    if (!Buffer.isBuffer(bytes)) throw new AccordError('ACCORD_ERR_HTTP', `response: ${bytes.problem}`);
     const xop = isXop(headers['content-type']) ? unpackXop(bytes, headers['content-type']!) : undefined;
     if (xop) return { status: res.statusCode, headers: { ...headers, 'content-type': xop.contentType }, body: xop.text };
     const response: HttpResponse = { status: res.statusCode, headers, body: bodyText(bytes, headers['content-type']) };

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Scenario } from '../contract/model';
 import { AccordError, internalErrorText } from '../errors';
 import { ParsedBody } from '../http/body';
+import { decodeContent } from '../http/content-encoding';
 import { bodyText } from '../http/content-type';
 import { isXop, unpackXop } from '../http/xop';
 import { XML_SLICE } from '../limits';
@@ -264,8 +265,15 @@ function makeHandler(state: StubState, o: HandlerOptions) {
     });
     req.on('end', () => {
       if (refused) return;
-      const text = first ? requestText(req, more ? Buffer.concat(more) : first) : '';
+      let bytes = first && (more ? Buffer.concat(more) : first);
       first = more = undefined;
+      const coding = req.headers['content-encoding'];
+      if (bytes && coding !== undefined) {
+        const decoded = decodeContent(bytes, coding, o.maxBodyBytes);
+        if (!Buffer.isBuffer(decoded)) return undecodable(req, res, o, started, decoded.problem);
+        bytes = decoded;
+      }
+      const text = bytes ? requestText(req, bytes) : '';
       if (isAdminPath(req.url ?? '/')) return answerAdmin(state, req.method ?? 'GET', req.url ?? '/', text, res, o.certificate);
       if (o.wsdlFiles.length > 0 && req.method === 'GET' && answerWsdl(req, res, o)) return;
       const body = new ParsedBody(text);
@@ -416,6 +424,11 @@ function tooLarge(req: IncomingMessage, res: ServerResponse, o: HandlerOptions, 
   // Closing the connection is the only way to stop a client that is still sending.
   send(res, 413, `accord stub: request body larger than ${o.maxBodyBytes} bytes (the stub's limit; raise it with --max-body-bytes)\n`, { connection: 'close' });
   if (o.verbose) o.log(`${req.method} ${req.url} -> 413 body over ${o.maxBodyBytes} bytes (${(performance.now() - started).toFixed(2)} ms)`);
+}
+
+function undecodable(req: IncomingMessage, res: ServerResponse, o: HandlerOptions, started: number, problem: string): void {
+  send(res, 400, `accord stub: ${problem}\n`);
+  if (o.verbose) o.log(`${req.method} ${req.url} -> 400 ${problem} (${(performance.now() - started).toFixed(2)} ms)`);
 }
 
 /** The stub's own answers (400, 404, 405, 413, 500) quote the request; printable, since they are read on a terminal too. */
