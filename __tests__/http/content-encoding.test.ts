@@ -7,6 +7,7 @@ import { loadContract, testCases } from '../../src/contract/load';
 import { decodeContent } from '../../src/http/content-encoding';
 import { runCase } from '../../src/runner/run-case';
 import { startStub } from '../../src/stub';
+import { startProxy } from '../../src/stub/proxy';
 import { petRequest } from '../stub/helpers';
 
 /** Compressed bodies (RFC 9110 8.4): read decompressed by the runner and the stub, never past the body limit. */
@@ -84,4 +85,34 @@ describe('the stub', () => {
       await stub.close();
     }
   });
+});
+
+test('the recording proxy passes a gzip answer through as it came, and records its text', async () => {
+  const envelope = '<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Body><r>Zürich</r></soapenv:Body></soapenv:Envelope>';
+  const answer = gzipSync(Buffer.from(envelope, 'latin1'));
+  const service: Server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'text/xml; charset=ISO-8859-1', 'content-encoding': 'gzip', 'content-length': String(answer.length) });
+      res.end(answer);
+    });
+  });
+  await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+  let proxy: Awaited<ReturnType<typeof startProxy>> | undefined;
+  try {
+    proxy = await startProxy({ target: `http://127.0.0.1:${(service.address() as AddressInfo).port}`, log: () => {} });
+    const res = await request(`${proxy.url}/ws`, {
+      method: 'POST',
+      body: gzipSync(petRequest('4')),
+      headers: { 'content-type': 'text/xml', 'content-encoding': 'gzip', 'accept-encoding': 'gzip' },
+    });
+    expect(Buffer.from(await res.body.arrayBuffer())).toEqual(answer);
+    const [entry] = proxy.har().log.entries;
+    expect(entry!.request.postData!.text).toBe(petRequest('4'));
+    expect(entry!.response.content.text).toBe(envelope);
+  } finally {
+    await proxy?.close();
+    service.closeAllConnections();
+    service.close();
+  }
 });

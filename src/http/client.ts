@@ -1,8 +1,6 @@
 import { Agent, request } from 'undici';
 import { AccordError } from '../errors';
-import { decodeContent } from './content-encoding';
-import { bodyText } from './content-type';
-import { isXop, unpackXop } from './xop';
+import { messageText } from './message-text';
 import { isBinary } from '../printable';
 import { pathWithQuery, type HttpRequest, type HttpResponse } from './message';
 import { readBoundedBody } from './read-body';
@@ -48,12 +46,11 @@ export async function send(baseUrl: string, req: HttpRequest, options: SendOptio
     const received = await readBoundedBody(res.body, maxBody, () => new AccordError('ACCORD_ERR_HTTP', `response body is larger than ${maxBody} bytes`));
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-    const bytes = decodeContent(received, headers['content-encoding'], maxBody);
-    if (!Buffer.isBuffer(bytes)) throw new AccordError('ACCORD_ERR_HTTP', `response: ${bytes.problem}`);
-    const xop = isXop(headers['content-type']) ? unpackXop(bytes, headers['content-type']!) : undefined;
-    if (xop) return { status: res.statusCode, headers: { ...headers, 'content-type': xop.contentType }, body: xop.text };
-    const response: HttpResponse = { status: res.statusCode, headers, body: bodyText(bytes, headers['content-type']) };
-    if (isBinary(bytes)) response.binary = bytes;
+    const read = messageText(received, headers['content-type'], headers['content-encoding'], maxBody);
+    if ('problem' in read) throw new AccordError('ACCORD_ERR_HTTP', `response: ${read.problem}`);
+    if (read.xop) headers['content-type'] = read.contentType!;
+    const response: HttpResponse = { status: res.statusCode, headers, body: read.text };
+    if (!read.xop && isBinary(read.bytes)) response.binary = read.bytes;
     return response;
   } catch (e) {
     if (e instanceof AccordError) throw e;

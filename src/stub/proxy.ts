@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { AccordError } from '../errors';
-import { bodyText } from '../http/content-type';
+import { messageText } from '../http/message-text';
 import { readBoundedBody } from '../http/read-body';
 import { DEFAULT_MAX_BODY_BYTES } from './server';
 
@@ -85,8 +85,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     }
     const list = (h: Record<string, string | string[] | undefined>) =>
       Object.entries(h).flatMap(([name, v]) => (v === undefined ? [] : (Array.isArray(v) ? v : [v]).map((value) => ({ name, value }))));
-    const requestType = headers['content-type'] ?? '';
-    const responseType = String(answer.headers['content-type'] ?? '');
+    // Recorded as accord matches it: decompressed, an MTOM/XOP message as its envelope, in its own encoding.
+    const asRecorded = (bytes: Buffer, type: string, coding: string | undefined) => {
+      const read = messageText(bytes, type, coding, maxBody);
+      return 'problem' in read ? { mimeType: type, text: bytes.toString('utf8') } : { mimeType: read.contentType ?? type, text: read.text };
+    };
+    const sent = asRecorded(body, headers['content-type'] ?? '', headers['content-encoding']);
+    const answered = asRecorded(bytes, String(answer.headers['content-type'] ?? ''), answer.headers['content-encoding'] as string | undefined);
     entries.push({
       startedDateTime: new Date(started).toISOString(),
       time: Date.now() - started,
@@ -96,14 +101,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         url: `${target.origin}${req.url ?? '/'}`,
         httpVersion: 'HTTP/1.1',
         headers: list(req.headers),
-        ...(body.length > 0 ? { postData: { mimeType: requestType, text: bodyText(body, requestType) } } : {}),
+        ...(body.length > 0 ? { postData: sent } : {}),
       },
       response: {
         status: answer.statusCode,
         statusText: '',
         httpVersion: 'HTTP/1.1',
         headers: list(answer.headers),
-        content: { size: bytes.length, mimeType: responseType, text: bodyText(bytes, responseType) },
+        content: { size: bytes.length, ...answered },
       },
     });
   }

@@ -3,9 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Scenario } from '../contract/model';
 import { AccordError, internalErrorText } from '../errors';
 import { ParsedBody } from '../http/body';
-import { decodeContent } from '../http/content-encoding';
-import { bodyText } from '../http/content-type';
-import { isXop, unpackXop } from '../http/xop';
+import { messageText } from '../http/message-text';
 import { XML_SLICE } from '../limits';
 import { looksLikeXml } from '../xml/parse';
 import type { HttpRequest, HttpResponse } from '../http/message';
@@ -265,15 +263,15 @@ function makeHandler(state: StubState, o: HandlerOptions) {
     });
     req.on('end', () => {
       if (refused) return;
-      let bytes = first && (more ? Buffer.concat(more) : first);
-      first = more = undefined;
-      const coding = req.headers['content-encoding'];
-      if (bytes && coding !== undefined) {
-        const decoded = decodeContent(bytes, coding, o.maxBodyBytes);
-        if (!Buffer.isBuffer(decoded)) return undecodable(req, res, o, started, decoded.problem);
-        bytes = decoded;
+      let text = '';
+      if (first) {
+        const read = messageText(more ? Buffer.concat(more) : first, req.headers['content-type'], req.headers['content-encoding'], o.maxBodyBytes);
+        first = more = undefined;
+        if ('problem' in read) return undecodable(req, res, o, started, read.problem);
+        // An MTOM/XOP request is matched (and journaled) as the envelope it stands for, with that envelope's Content-Type.
+        if (read.xop) req.headers['content-type'] = read.contentType;
+        text = read.text;
       }
-      const text = bytes ? requestText(req, bytes) : '';
       if (isAdminPath(req.url ?? '/')) return answerAdmin(state, req.method ?? 'GET', req.url ?? '/', text, res, o.certificate);
       if (o.wsdlFiles.length > 0 && req.method === 'GET' && answerWsdl(req, res, o)) return;
       const body = new ParsedBody(text);
@@ -436,15 +434,6 @@ function send(res: ServerResponse, status: number, report: string, headers: Reco
   const text = printable(report);
   res.writeHead(status, { 'content-type': TEXT, 'content-length': String(Buffer.byteLength(text)), ...headers });
   res.end(text);
-}
-
-/** The request body as text; an MTOM/XOP request is read as the envelope it stands for, with that envelope's Content-Type. */
-function requestText(req: IncomingMessage, bytes: Buffer): string {
-  const type = req.headers['content-type'];
-  const xop = isXop(type) ? unpackXop(bytes, type!) : undefined;
-  if (!xop) return bodyText(bytes, type);
-  req.headers['content-type'] = xop.contentType;
-  return xop.text;
 }
 
 function toHttpRequest(req: IncomingMessage, target: string, body: string): HttpRequest {
