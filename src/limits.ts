@@ -13,6 +13,13 @@ export const MAX_JSON_DEPTH = 256;
 /** XML documents: element depth, attributes per element, elements per document. */
 export const XML_LIMITS = { maxDepth: 256, maxAttributes: 256, maxElements: 200_000 } as const;
 
+/**
+ * SOAP-encoded multi-reference values (`href="#id0"` and `<multiRef id="id0">`, read before matching):
+ * elements of the tree a document stands for once its references are read, and its depth. A DAG of
+ * shared references can stand for exponentially many elements; above these it is refused as a mismatch.
+ */
+export const ENCODED_REFERENCE_LIMITS = { expandedElements: 200_000, depth: 256 } as const;
+
 /** A large XML body is parsed this many characters per turn of the event loop (a few ms), so a server keeps answering others. */
 export const XML_SLICE = 128 * 1024;
 

@@ -90,9 +90,43 @@ describe('rpc/encoded messages as real services send them', () => {
     expect(matchXml(scenario.response.body!, parseXml(empty), scenario.scope)).toEqual([]);
   });
 
-  test('null stays refused where the schema does not allow it: a struct member of the array item', () => {
-    const nullField = axisResponse.replace('<symbol xsi:type="xsd:string">IBM</symbol>', '<symbol xsi:nil="true"/>');
-    expect(matchXml(scenario.response.body!, parseXml(nullField), scenario.scope).map((m) => m.path)).toEqual(['Envelope/Body/getQuotesResponse/quotes/item[0]/symbol']);
+  test('any accessor may be null in SOAP encoding scope (SOAP 1.1 section 5.1), a struct member too; without that scope the schema decides', () => {
+    const nullField = axisResponse.replace('<symbol xsi:type="xsd:string">IBM</symbol>', '<symbol xsi:type="xsd:string" xsi:nil="true"/>');
+    expect(matchXml(scenario.response.body!, parseXml(nullField), scenario.scope)).toEqual([]);
+    const wholeArray = axisResponse.replace(/<quotes [\s\S]*<\/quotes>/, '<quotes xsi:type="soapenc:Array" xsi:nil="true"/>');
+    expect(matchXml(scenario.response.body!, parseXml(wholeArray), scenario.scope)).toEqual([]);
+    // The same messages with no SOAP encodingStyle anywhere: a literal reading, where the schema says the node is not nillable.
+    const literal = (xml: string) => xml.replace(` soapenv:encodingStyle="${ENC}"`, '');
+    expect(matchXml(scenario.response.body!, parseXml(literal(nullField)), scenario.scope).map((m) => m.path)).toEqual(['Envelope/Body/getQuotesResponse/quotes/item[0]/symbol']);
+    expect(matchXml(scenario.response.body!, parseXml(literal(wholeArray)), scenario.scope).map((m) => m.path)).toEqual(['Envelope/Body/getQuotesResponse/quotes']);
+  });
+
+  test('xsi:null="1" of the 1999 XSI namespace (old SOAP::Lite, Apache SOAP) is a null in an encoded message, an unknown attribute elsewhere', () => {
+    const XSI99 = 'http://www.w3.org/1999/XMLSchema-instance';
+    const old = axisResponse
+      .replace('xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"', `xmlns:xsi="${XSI99}"`)
+      .replace('<price xsi:type="xsd:double">101.5</price>', '<price xsi:type="xsd:double" xsi:null="1"/>');
+    expect(matchXml(scenario.response.body!, parseXml(old), scenario.scope)).toEqual([]);
+    const literal = old.replace(` soapenv:encodingStyle="${ENC}"`, '');
+    expect(matchXml(scenario.response.body!, parseXml(literal), scenario.scope).map((m) => `${m.path}: ${m.actual}`)).toEqual([
+      'Envelope/Body/getQuotesResponse/quotes/item[0]/price/@null: unexpected attribute null',
+      'Envelope/Body/getQuotesResponse/quotes/item[0]/price: ""',
+    ]);
+  });
+
+  test('the stub accepts a whole array sent as null, and array members named after their type (.NET), in a request', async () => {
+    const stub = await startStub({ contracts: contract, port: 0, log: () => undefined });
+    try {
+      for (const body of [
+        soapLiteRequest.replace(/<symbols [\s\S]*<\/symbols>/, '<symbols xsi:type="soapenc:Array" xsi:nil="true"/>'),
+        soapLiteRequest.replace(/<item (xsi:type="xsd:string">\w+)<\/item>/g, '<string $1</string>'),
+      ]) {
+        const res = await fetch(`${stub.url}/quotes`, { method: 'POST', headers: { 'content-type': 'text/xml', soapaction: '"urn:accord:quotes#getQuotes"' }, body });
+        expect([res.status, res.status === 200 ? '' : await res.text()]).toEqual([200, '']);
+      }
+    } finally {
+      await stub.close();
+    }
   });
 
   test('a real service (the soap package) answering with xsi:type and soapenc:arrayType passes the contract tests', async () => {

@@ -30,7 +30,8 @@ export interface Alignment {
 const { unroll: UNROLL, matchStates: MAX_STATES } = CONTENT_AUTOMATON_LIMITS;
 
 export function fits(leaf: Leaf, child: XmlElement, nsOf: NamespaceOf): boolean {
-  return leaf.kind === 'element' ? child.local === leaf.pattern.local : wildcardAllows(leaf.wildcard, nsOf(child));
+  if (leaf.kind === 'element') return child.local === leaf.pattern.local || leaf.pattern.anyName === true;
+  return wildcardAllows(leaf.wildcard, nsOf(child));
 }
 
 /** XSD's namespace constraint of a wildcard; a namespace that cannot be told is allowed. */

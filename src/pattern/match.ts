@@ -1,6 +1,9 @@
 import { unreachable } from '../errors';
 import { isBookkeepingAttribute, isNilAttribute, isSoapEnvelopeNamespace } from '../xml/bookkeeping';
 import type { XmlElement } from '../xml/tree';
+import { ENCODED_REFERENCE_LIMITS } from '../limits';
+import { inEncodedScope, xsi1999Null } from '../xml/encoding-scope';
+import { resolveEncodedReferences, type ReferenceProblem } from '../xml/multi-ref';
 import { ANY_NAME, cheapestAlignment, explainOrder } from './child-order';
 import { append, type Mismatch, shown } from './mismatch';
 import { alignChildren, flatLeaves } from './align';
@@ -210,13 +213,46 @@ function matchJsonArray(items: Pattern[], value: unknown, scope: Scope, path: st
 
 // ---------- XML ----------
 
-/** Matches a whole document: the root's name is part of the path. */
-export function matchXml(pattern: Pattern, el: XmlElement, scope: Scope, limit = Infinity): Mismatch[] {
+/**
+ * Matches a whole document: the root's name is part of the path. An rpc/encoded message's
+ * multi-reference values (`href="#id0"` and the Body's `<multiRef id="id0">`) are read first
+ * (xml/multi-ref.ts): each accessor is matched as the value it names.
+ */
+export function matchXml(pattern: Pattern, document: XmlElement, scope: Scope, limit = Infinity): Mismatch[] {
   const p = resolve(pattern, scope);
-  if (p.kind !== 'xml') return [{ path: '', expected: describePattern(p), actual: `an XML document <${el.name}>` }];
+  if (p.kind !== 'xml') return [{ path: '', expected: describePattern(p), actual: `an XML document <${document.name}>` }];
+  const { root: el, problems } = resolveEncodedReferences(document);
+  if (problems.length > 0) return problems.slice(0, Math.max(1, limit)).map(referenceMismatch);
   const eff = effectiveElement(p, scope);
   if (eff.local !== el.local) return [{ path: el.local, expected: `node <${eff.local}>`, actual: `<${el.local}>` }];
   return matchNode(p, el, scope, el.local, { el }, limit);
+}
+
+/** A multi-reference value that cannot be read, as a mismatch at the accessor's path. */
+function referenceMismatch(r: ReferenceProblem): Mismatch {
+  const ref = r.reference ? `${r.reference.name}=${shown(r.reference.value, 60)}` : '';
+  switch (r.kind) {
+    case 'dangling':
+      return { path: r.path, expected: `the element ${ref} refers to (a SOAP-encoded multi-reference value)`, actual: 'no element of the message has that id' };
+    case 'cycle':
+      return { path: r.path, expected: 'a value that does not contain itself', actual: `${ref}, which refers to an element this accessor is inside (a reference cycle)` };
+    case 'ambiguous':
+      return { path: r.path, expected: `one element with the id ${ref} refers to`, actual: 'several elements with that id' };
+    case 'too-large':
+      return {
+        path: r.path,
+        expected: `a value of at most ${ENCODED_REFERENCE_LIMITS.expandedElements} elements once its references are read`,
+        actual: 'more (references to shared values multiply it): refused',
+      };
+    case 'too-deep':
+      return {
+        path: r.path,
+        expected: `at most ${ENCODED_REFERENCE_LIMITS.depth} levels once references are read`,
+        actual: `${ref ? `${ref}, ` : ''}nested deeper through references: refused`,
+      };
+    default:
+      return unreachable(r.kind, 'reference problem');
+  }
 }
 
 /**
@@ -251,7 +287,8 @@ function matchElement(p: XmlElementPattern, el: XmlElement, scope: Scope, path: 
   // Most elements have no attributes and expect none: no set is made for them.
   const nil = el.attributes.length > 0 || p.attributes.length > 0 ? matchAttributes(p, el, scope, path, out, ns) : false;
   if (nil) {
-    if (!p.nillable) out.push({ path, expected: 'a value', actual: 'xsi:nil="true" (the node is not nillable)' });
+    // SOAP encoding lets any accessor be null (SOAP 1.1 section 5.1, 1.2 part 2 section 4.1.2), whatever the schema says of the type.
+    if (!p.nillable && !inEncodedScope(ns)) out.push({ path, expected: 'a value', actual: 'xsi:nil="true" (the node is not nillable)' });
     return out;
   }
 
@@ -289,6 +326,12 @@ function matchAttributes(p: XmlElementPattern, el: XmlElement, scope: Scope, pat
     if (a.name === 'xmlns' || a.prefix === 'xmlns') continue;
     if (isBookkeepingAttribute(a)) {
       if (isNilAttribute(a)) nil = true;
+      continue;
+    }
+    // Read only in an encoded message, where old SOAP stacks write it; elsewhere it is an attribute like any other.
+    const null1999 = a.local === 'null' ? xsi1999Null(a, ns) : undefined;
+    if (null1999 !== undefined && inEncodedScope(ns)) {
+      if (null1999) nil = true;
       continue;
     }
     seen.add(a.local);
@@ -331,7 +374,7 @@ function inDeclaredOrder(slots: readonly NodeSlot[], children: XmlElement[]): Xm
   const rank = new Map<string, number>();
   for (let i = 0; i < slots.length; i++) {
     const s = slots[i];
-    if (s.kind !== 'element') return children;
+    if (s.kind !== 'element' || s.pattern.anyName) return children;
     if (!rank.has(s.pattern.local)) rank.set(s.pattern.local, i);
   }
   const at = (c: XmlElement) => rank.get(c.local) ?? slots.length;
@@ -409,7 +452,7 @@ function matchChildren(slots: NodeSlot[], children: XmlElement[], scope: Scope, 
     out.push({ path, expected: `child nodes ${contentWords(slots)} in this order`, actual: `(${namesOf(children) || 'none'})` });
   }
   const leaves = flatLeaves(slots);
-  const order = leaves.map((s) => ({ local: s.kind === 'element' ? s.pattern.local : ANY_NAME, min: s.min, max: s.max }));
+  const order = leaves.map((s) => ({ local: s.kind === 'element' && !s.pattern.anyName ? s.pattern.local : ANY_NAME, min: s.min, max: s.max }));
   const cheapest = cheapestAlignment(order, children);
   // Too many to search for the nodes out of place: the order line above is the report.
   if (!cheapest) return out;

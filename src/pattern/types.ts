@@ -178,6 +178,12 @@ export interface XmlElementPattern {
    * Generation writes them in the order given.
    */
   anyOrder?: boolean;
+  /**
+   * `specmatic_name="any"`: the node is matched whatever its name, as the member of a SOAP-encoded array
+   * (SOAP 1.1 section 5.4.2: member names are not significant; .NET names them after their type,
+   * `<string>`, `<Quote>`). Generation writes the name given.
+   */
+  anyName?: boolean;
   line?: number;
   /**
    * Comments for people reading the contract (`<!-- ... -->`), each printed

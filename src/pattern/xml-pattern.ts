@@ -24,7 +24,13 @@ export function xmlPatternFromElement(el: XmlElement): XmlElementPattern {
   let derived: DerivedType[] | undefined;
   let abstract = false;
   let anyOrder = false;
+  let anyName = false;
   for (const a of el.attributes) {
+    if (a.name === ANY_NAME_ATTRIBUTE) {
+      if (a.value !== 'any') throw structureError(el, `${ANY_NAME_ATTRIBUTE}="${a.value}" on <${el.name}>: expected "any" (the node under any name), or no ${ANY_NAME_ATTRIBUTE} for the name written`);
+      anyName = true;
+      continue;
+    }
     if (a.name === ORDER) {
       if (a.value !== 'any') throw structureError(el, `${ORDER}="${a.value}" on <${el.name}>: expected "any" (its child nodes in any order), or no ${ORDER} for the order written`);
       anyOrder = true;
@@ -91,6 +97,7 @@ export function xmlPatternFromElement(el: XmlElement): XmlElementPattern {
     ...(derived ? { derived } : {}),
     ...(abstract ? { abstract } : {}),
     ...(anyOrder ? { anyOrder } : {}),
+    ...(anyName ? { anyName } : {}),
     line: el.line,
   };
 }
@@ -106,6 +113,8 @@ function nodeContent(el: XmlElement): XmlContent {
 export const CHOICE = 'specmatic_choice';
 /** `specmatic_order="any"` on an element: its child nodes in any order (XmlElementPattern.anyOrder). */
 export const ORDER = 'specmatic_order';
+/** `specmatic_name="any"` on an element: matched whatever its name (XmlElementPattern.anyName). */
+export const ANY_NAME_ATTRIBUTE = 'specmatic_name';
 export const OPTION = 'specmatic_option';
 export const ANY = 'specmatic_any';
 
@@ -276,6 +285,7 @@ export function xmlElement(name: string, init: Partial<Omit<XmlElementPattern, '
     ...(init.derived ? { derived: init.derived } : {}),
     ...(init.abstract ? { abstract: true } : {}),
     ...(init.anyOrder ? { anyOrder: true } : {}),
+    ...(init.anyName ? { anyName: true } : {}),
     ...(init.comments?.length ? { comments: init.comments } : {}),
   };
 }

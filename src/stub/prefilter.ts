@@ -37,7 +37,7 @@ function required(p: XmlElementPattern, scope: Scope, level: number): RequiredNo
   // A nillable node may come as xsi:nil="true" with no children at all; one of a derived type (xsi:type) with other children.
   if (level >= MAX_LEVELS || p.nillable || p.derived || p.abstract) return node;
   for (const slot of contentSlots(p.content, scope)) {
-    if (slot.kind === 'element' && slot.min >= 1) node.children.push(required(effectiveElement(slot.pattern, scope), scope, level + 1));
+    if (slot.kind === 'element' && slot.min >= 1 && !slot.pattern.anyName) node.children.push(required(effectiveElement(slot.pattern, scope), scope, level + 1));
   }
   return node;
 }
@@ -52,6 +52,8 @@ export function mayMatch(req: RequiredNode | undefined, body: ParsedBody): boole
 
 function has(req: RequiredNode, el: XmlElement): boolean {
   if (el.local !== req.local) return false;
+  // An rpc/encoded accessor may hold its value elsewhere (href="#id0") or be null in any case: the full match decides.
+  if (el.attributes.length > 0 && el.attributes.some((a) => a.local === 'href' || a.local === 'ref' || a.local === 'nil' || a.local === 'null')) return true;
   for (const child of req.children) {
     let found = false;
     for (const c of el.children) {

@@ -44,8 +44,10 @@ export function complexDerived(e: EmitContext, cc: Element, hint: string): Conte
 /**
  * SOAP-encoded array (`wsdl:arrayType="tns:Item[]"`): repeated `<item>` nodes of the item type, each
  * nillable: SOAP 1.1 section 5 lets any member be null (`<item xsi:nil="true"/>`, what Axis 1 and .NET
- * send for a null in an array). Members a sparse or partially transmitted array leaves out
- * (`SOAP-ENC:offset`, `SOAP-ENC:position`) need nothing more: the members are 0..* and those attributes are not data.
+ * send for a null in an array), and each under any name (`specmatic_name="any"`: section 5.4.2 says
+ * member names are not significant; .NET names them after their type, `<string>`, `<Quote>`).
+ * Members a sparse or partially transmitted array leaves out (`SOAP-ENC:offset`, `SOAP-ENC:position`)
+ * need nothing more: the members are 0..* and those attributes are not data.
  */
 function encodedArray(e: EmitContext, res: Element, hint: string): Content {
   let itemType: QName | undefined;
@@ -55,13 +57,13 @@ function encodedArray(e: EmitContext, res: Element, hint: string): Content {
   }
   const seq = particlesAndAttributes(e, res, hint);
   if (seq.children.length > 0) {
-    return { attrs: [], children: seq.children.map((c) => (isComment(c) ? c : c.kind === 'xml' ? { ...c, occurs: MULTIPLE, nillable: true } : { ...c, occurs: MULTIPLE })) };
+    return { attrs: [], children: seq.children.map((c) => (isComment(c) ? c : c.kind === 'xml' ? { ...c, occurs: MULTIPLE, nillable: true, anyName: true } : { ...c, occurs: MULTIPLE })) };
   }
   if (!itemType) return { attrs: [], children: [], text: e.anything() };
   const named = e.namedComplexType(itemType);
   const item = named
-    ? element('item', { typeRef: named, occurs: MULTIPLE, nillable: true })
-    : element('item', { occurs: MULTIPLE, nillable: true, text: e.contentOfType(itemType, hint).text ?? e.anything() });
+    ? element('item', { typeRef: named, occurs: MULTIPLE, nillable: true, anyName: true })
+    : element('item', { occurs: MULTIPLE, nillable: true, anyName: true, text: e.contentOfType(itemType, hint).text ?? e.anything() });
   return { attrs: [], children: [item] };
 }
 

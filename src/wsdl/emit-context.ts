@@ -66,6 +66,8 @@ export interface ElementParts {
   derived?: DerivedType[];
   /** The children in any order (`xs:all`, a SOAP-encoded struct). */
   anyOrder?: boolean;
+  /** Under any name (a SOAP-encoded array's members). */
+  anyName?: boolean;
 }
 
 /** An element pattern from the emitter's parts: comments among the children become the element's comments. */
@@ -87,6 +89,7 @@ export function element(name: string, parts: ElementParts = {}): XmlElementPatte
     derived: parts.derived,
     abstract: parts.abstract,
     anyOrder: parts.anyOrder,
+    anyName: parts.anyName,
     content,
     comments,
   });
