@@ -24,6 +24,7 @@ const GOLDEN: Golden[] = [
   ['rpc-encoded', 'hello.wsdl', {}],
   ['rpc-encoded', 'arrays-soap12.wsdl', {}],
   ['rpc-encoded', 'quotes.wsdl', {}],
+  ['rpc-encoded', 'portfolio.wsdl', {}],
   ['soap-headers', 'login.wsdl', {}],
   ['soap-headers', 'login20.wsdl', {}],
   ['transport', 'upload.wsdl', {}],

@@ -163,7 +163,9 @@ describe('hostile references: a mismatch naming the path, never a hang', () => {
     const lines = report(body);
     expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(2000);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^ {2}RESPONSE\.BODY Envelope\/Body\/getPortfolioResponse\/getPortfolioReturn(\/tags\/item\[[01]\])+(\/tags)?: expected a value of at most 200000 elements once its references are read, found more/);
+    expect(lines[0]).toMatch(
+      /^ {2}RESPONSE\.BODY Envelope\/Body\/getPortfolioResponse\/getPortfolioReturn(\/tags\/item\[[01]\])+(\/tags)?: expected a value of at most 200000 elements once its references are read, found more/,
+    );
   });
 
   test('a chain of references nested deeper than the XML depth limit', () => {

@@ -63,6 +63,7 @@ const MINIMUM: Record<string, [number, number]> = {
   'fixture:login.wsdl': [100, 100],
   'fixture:login20.wsdl': [100, 100],
   'fixture:quotes.wsdl': [100, 100],
+  'fixture:portfolio.wsdl': [100, 100],
   'fixture:upload.wsdl': [100, 100],
   'fixture:no-namespace.wsdl': [100, 100],
   'fixture:pets.wsdl': [100, 100],

@@ -76,6 +76,11 @@ export const MESSAGES: Readonly<Record<string, RuleMessage>> = {
     sentence: '{path}: child nodes were {older}, now {newer} (order is part of the contract)',
     reason: 'requests written for the older contract send the nodes in the older order',
   },
+  'request-node-any-name-removed': {
+    meaning: 'A request node that was taken under any name (specmatic_name="any") must now have its own name.',
+    sentence: '{path} was {older}, now it must be {newer}',
+    reason: 'requests written for the older contract may name it otherwise (a SOAP-encoded array member named after its type)',
+  },
   'request-node-made-non-nillable': {
     meaning: 'A request node that could be xsi:nil may not be nil any more.',
     sentence: '{path} was nillable, now it must have a value',
@@ -136,6 +141,11 @@ export const MESSAGES: Readonly<Record<string, RuleMessage>> = {
     meaning: 'The response child nodes may come in an order the older contract does not allow.',
     sentence: '{path}: child nodes were {older}, now {newer} (order is part of the contract)',
     reason: 'clients of the older contract read the nodes in the older order',
+  },
+  'response-node-any-name-added': {
+    meaning: 'A response node may now come under any name (specmatic_name="any").',
+    sentence: '{path} was {older}, now it may come {newer}',
+    reason: 'clients of the older contract find the node by its name',
   },
   'response-node-made-nillable': {
     meaning: 'A response node may now be xsi:nil.',

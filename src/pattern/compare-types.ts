@@ -17,6 +17,8 @@ export type DifferenceKind =
   | 'derived'
   /** B's child nodes may come in a sequence A's order does not allow. */
   | 'order'
+  /** B's node may come under any name (`specmatic_name="any"`); A's must have its own. */
+  | 'name'
   /** B's JSON object may carry keys beyond its own; A's object is closed. */
   | 'open';
 

@@ -28,6 +28,8 @@ export function compareElements(c: CompareContext, aIn: XmlElementPattern, aName
     return;
   }
   if (b.nillable && !a.nillable) c.add({ kind: 'nillable', target: 'node', path, name: a.local, a: 'not nillable', b: 'nillable (xsi:nil="true")' });
+  // specmatic_name="any" stands on the node as written (a SOAP-encoded array's member), not on its type.
+  if (bIn.anyName && !aIn.anyName) c.add({ kind: 'name', target: 'node', path, name: a.local, a: `named <${a.local}>`, b: 'under any name' });
   compareDerived(c, aIn, a, bIn, b, path);
 
   const aAttrs = new Map(a.attributes.map((x) => [x.local, x]));

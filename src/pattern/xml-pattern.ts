@@ -27,7 +27,8 @@ export function xmlPatternFromElement(el: XmlElement): XmlElementPattern {
   let anyName = false;
   for (const a of el.attributes) {
     if (a.name === ANY_NAME_ATTRIBUTE) {
-      if (a.value !== 'any') throw structureError(el, `${ANY_NAME_ATTRIBUTE}="${a.value}" on <${el.name}>: expected "any" (the node under any name), or no ${ANY_NAME_ATTRIBUTE} for the name written`);
+      if (a.value !== 'any')
+        throw structureError(el, `${ANY_NAME_ATTRIBUTE}="${a.value}" on <${el.name}>: expected "any" (the node under any name), or no ${ANY_NAME_ATTRIBUTE} for the name written`);
       anyName = true;
       continue;
     }

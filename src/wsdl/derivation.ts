@@ -57,7 +57,10 @@ function encodedArray(e: EmitContext, res: Element, hint: string): Content {
   }
   const seq = particlesAndAttributes(e, res, hint);
   if (seq.children.length > 0) {
-    return { attrs: [], children: seq.children.map((c) => (isComment(c) ? c : c.kind === 'xml' ? { ...c, occurs: MULTIPLE, nillable: true, anyName: true } : { ...c, occurs: MULTIPLE })) };
+    return {
+      attrs: [],
+      children: seq.children.map((c) => (isComment(c) ? c : c.kind === 'xml' ? { ...c, occurs: MULTIPLE, nillable: true, anyName: true } : { ...c, occurs: MULTIPLE })),
+    };
   }
   if (!itemType) return { attrs: [], children: [], text: e.anything() };
   const named = e.namedComplexType(itemType);

@@ -6,6 +6,7 @@ import { requestFieldRemoved } from './request-field-removed';
 import { requestFieldRequiredAdded } from './request-field-required-added';
 import { requestHeaderMadeRequired } from './request-header-made-required';
 import { requestHeaderRequiredAdded } from './request-header-required-added';
+import { requestNodeAnyNameRemoved } from './request-node-any-name-removed';
 import { requestNodeMadeNonNillable } from './request-node-made-non-nillable';
 import { requestNodeMadeRequired } from './request-node-made-required';
 import { requestNodeMadeSingle } from './request-node-made-single';
@@ -20,6 +21,7 @@ import { responseDerivedTypeAdded } from './response-derived-type-added';
 import { responseHeaderMadeOptional } from './response-header-made-optional';
 import { responseHeaderRemoved } from './response-header-removed';
 import { responseNodeAdded } from './response-node-added';
+import { responseNodeAnyNameAdded } from './response-node-any-name-added';
 import { responseNodeMadeNillable } from './response-node-made-nillable';
 import { responseNodeMadeOptional } from './response-node-made-optional';
 import { responseNodeMadeRepeated } from './response-node-made-repeated';
@@ -38,6 +40,7 @@ export const RULES: readonly Rule[] = [
   requestFieldRequiredAdded,
   requestHeaderMadeRequired,
   requestHeaderRequiredAdded,
+  requestNodeAnyNameRemoved,
   requestNodeMadeNonNillable,
   requestNodeMadeRequired,
   requestNodeMadeSingle,
@@ -52,6 +55,7 @@ export const RULES: readonly Rule[] = [
   responseHeaderMadeOptional,
   responseHeaderRemoved,
   responseNodeAdded,
+  responseNodeAnyNameAdded,
   responseNodeMadeNillable,
   responseNodeMadeOptional,
   responseNodeMadeRepeated,
