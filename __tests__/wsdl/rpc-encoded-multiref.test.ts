@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { AccordError } from '../../src/errors';
 import { parseContract, testCases } from '../../src/contract/load';
+import { printXml } from '../../src/contract/print/pattern';
 import { matchResponse } from '../../src/http/match-response';
 import { matchXml } from '../../src/pattern/match';
 import { formatMismatches } from '../../src/pattern/mismatch';
+import type { XmlElementPattern } from '../../src/pattern/types';
 import { runCase } from '../../src/runner/run-case';
 import { startStub } from '../../src/stub';
 import { importWsdl } from '../../src/wsdl';
@@ -175,5 +178,39 @@ describe('hostile references: a mismatch naming the path, never a hang', () => {
     const lines = report(axisBody(`<getPortfolioReturn href="#d0"/></ns1:getPortfolioResponse>` + refs));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/expected at most 256 levels once references are read, found (href="#d\d+", )?nested deeper through references: refused$/);
+  });
+});
+
+describe('specmatic_name="any" in the contract language', () => {
+  const spec = (attr: string) =>
+    [
+      'Feature: names',
+      '  Scenario: list',
+      '    When POST /list',
+      `    And request-body <list><item specmatic_occurs="multiple"${attr}>(string)</item></list>`,
+      '    Then status 200',
+    ].join('\n');
+
+  test('is printed back as written, and matches a member of any name; without it the name counts', () => {
+    const any = parseContract(spec(' specmatic_name="any"'), 'names.spec').scenarios[0];
+    expect(printXml(any.request.body as XmlElementPattern)).toContain('<item specmatic_occurs="multiple" specmatic_name="any">(string)</item>');
+    const members = parseXml('<list><string>a</string><item>b</item></list>');
+    expect(matchXml(any.request.body!, members, any.scope)).toEqual([]);
+    const named = parseContract(spec(''), 'names.spec').scenarios[0];
+    expect(matchXml(named.request.body!, members, named.scope).map((m) => m.path)).toContain('list/string');
+  });
+
+  test('any other value is a contract error with its line', () => {
+    let error: unknown;
+    try {
+      parseContract(spec(' specmatic_name="item"'), 'names.spec');
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(AccordError);
+    expect({ message: (error as AccordError).message, line: (error as AccordError).location.line }).toEqual({
+      message: expect.stringContaining('specmatic_name="item" on <item>: expected "any"'),
+      line: 4,
+    });
   });
 });

@@ -56,6 +56,8 @@ export function resolveEncodedReferences(root: XmlElement): ResolvedReferences {
 }
 
 function resolveOnce(root: XmlElement): ResolvedReferences {
+  // Most messages are literal: no encodingStyle anywhere, so no encoded scope and nothing to read (a walk that makes nothing).
+  if (!hasEncodingStyle(root)) return { root, problems: [] };
   const survey = new Survey();
   survey.walk({ el: root }, false);
   if (survey.referenced.size === 0 && !survey.dropsAttributes) return { root, problems: [] };
@@ -67,6 +69,12 @@ function resolveOnce(root: XmlElement): ResolvedReferences {
     if (e instanceof GiveUp) return { root, problems: builder.problems };
     throw e;
   }
+}
+
+function hasEncodingStyle(el: XmlElement): boolean {
+  for (const a of el.attributes) if (a.local === 'encodingStyle') return true;
+  for (const c of el.children) if (c.type === 'element' && hasEncodingStyle(c)) return true;
+  return false;
 }
 
 interface Target {
