@@ -75,7 +75,7 @@ describe('rule registry', () => {
 
   test('every change the diff can produce is claimed by exactly one rule', () => {
     const s = parseContract('Feature: x\n  Scenario: s\n    When GET /x\n    Then status 200\n').scenarios[0];
-    const kinds: DifferenceKind[] = ['type', 'unexpected', 'missing', 'optional', 'repeated', 'nillable', 'derived', 'order', 'open'];
+    const kinds: DifferenceKind[] = ['type', 'unexpected', 'missing', 'optional', 'repeated', 'nillable', 'derived', 'order', 'name', 'open'];
     // What compare.ts produces: headers can be missing or optional, query parameters unexpected, values differ in type.
     const targets: Record<DifferenceKind, DifferenceTarget[]> = {
       type: ['value'],
@@ -86,6 +86,7 @@ describe('rule registry', () => {
       nillable: ['node'],
       derived: ['node'],
       order: ['node'],
+      name: ['node'],
       open: ['node'],
     };
     const unclaimed: string[] = [];
