@@ -60,6 +60,7 @@ const MINIMUM: Record<string, [number, number]> = {
   'fixture:petstore.wsdl': [100, 100],
   'fixture:settings.wsdl': [100, 100],
   'fixture:facets.wsdl': [100, 100],
+  'fixture:unions.wsdl': [100, 100],
   'fixture:login.wsdl': [100, 100],
   'fixture:login20.wsdl': [100, 100],
   'fixture:quotes.wsdl': [100, 100],

@@ -73,7 +73,7 @@ export function generateText(p: Pattern, ctx: GenerateContext, key?: string): st
     case 'text-list':
       return Array.from({ length: listLength(r.facets, ctx) }, () => generateText(r.item, ctx)).join(' ');
     case 'union':
-      return generateText(ctx.rng.pick(valuedMembers(r.members)), ctx);
+      return generateUnion(valuedMembers(r.members), ctx);
     case 'literal':
       return String(r.value ?? '');
     case 'enum':
@@ -341,6 +341,23 @@ export function exampleValue(cell: string, p: Pattern, scope: Scope, form: 'text
 function split(name: string): { prefix: string; local: string } {
   const i = name.indexOf(':');
   return i < 0 ? { prefix: '', local: name } : { prefix: name.slice(0, i), local: name.slice(i + 1) };
+}
+
+/**
+ * A value of one member, drawn at random. A member may have no value at all (an imported union restricted by a
+ * pattern puts the pattern on every member, and `(date pattern="[A-Z]+")` has none), so a value its member refuses
+ * gives way to another member's; the first draw stands when no member's value fits.
+ */
+function generateUnion(members: Pattern[], ctx: GenerateContext): string {
+  const start = ctx.rng.int(0, members.length - 1);
+  let first: string | undefined;
+  for (let i = 0; i < members.length; i++) {
+    const m = members[(start + i) % members.length];
+    const value = generateText(m, ctx);
+    if (matchText(m, value, ctx.scope).length === 0) return value;
+    first ??= value;
+  }
+  return first!;
 }
 
 /** A union's members other than `(empty)`, when it has any: `(int | empty)` (an element with a default) is generated as a number. */

@@ -17,6 +17,7 @@ const OWN = [
   path.join(FIXTURES, 'soap', 'petstore.wsdl'),
   path.join(FIXTURES, 'wsdl', 'facets', 'facets.wsdl'),
   path.join(FIXTURES, 'wsdl', 'facets', 'length-pattern.wsdl'),
+  path.join(FIXTURES, 'wsdl', 'unions', 'unions.wsdl'),
   path.join(FIXTURES, 'wsdl', 'soap-headers', 'login.wsdl'),
   path.join(FIXTURES, 'wsdl', 'soap-headers', 'login20.wsdl'),
   path.join(FIXTURES, 'wsdl', 'rpc-encoded', 'quotes.wsdl'),
