@@ -1,12 +1,17 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Element } from '@xmldom/xmldom';
 import { parseContract, testCases } from '../../src/contract/load';
 import { AccordError } from '../../src/errors';
 import { runCase } from '../../src/runner/run-case';
 import { startStub } from '../../src/stub';
 import { validateMessage } from '../../src/validate';
 import { importWsdl } from '../../src/wsdl';
+import { XML_NAMESPACE_SCHEMA } from '../../src/wsdl/xml-namespace';
+import { WSDL_CORPUS, withCorpus } from '../helpers/corpus';
+import { children, parseXml, XS } from '../helpers/xsd/dom';
+import { XML_NAMESPACE_SCHEMA as VALIDATOR_XML_NAMESPACE_SCHEMA } from '../helpers/xsd/schema-set';
 import { WSDL_FIXTURES } from './fixtures';
 
 /**
@@ -80,6 +85,39 @@ describe('xml:lang and xml:space after an import of the XML namespace without a 
     } finally {
       await stub.close();
     }
+  });
+});
+
+/** A schema's components as one line each: element, attributes sorted, children; documentation and layout left out. */
+function components(text: string): string[] {
+  const line = (e: Element): string => {
+    const attrs = Array.from({ length: e.attributes.length }, (_, i) => e.attributes[i])
+      .filter((a) => a.name !== 'xml:lang' && a.name !== 'xmlns' && !a.name.startsWith('xmlns:'))
+      .map((a) => `${a.name}=${JSON.stringify(a.value)}`)
+      .sort();
+    const kids = children(e, XS).filter((c) => c.localName !== 'annotation');
+    return `${e.localName}[${attrs.join(' ')}](${kids.map(line).join(', ')})`;
+  };
+  const root = parseXml(text, 'xml.xsd').documentElement!;
+  return [
+    `targetNamespace=${root.getAttribute('targetNamespace')}`,
+    ...children(root, XS)
+      .filter((c) => c.localName !== 'annotation')
+      .map(line),
+  ];
+}
+
+describe("the XML namespace's schema accord stands in with is the W3C's", () => {
+  test("accord's copy and the validator's own copy have the same components", () => {
+    expect(components(XML_NAMESPACE_SCHEMA)).toEqual(components(VALIDATOR_XML_NAMESPACE_SCHEMA));
+    expect(components(XML_NAMESPACE_SCHEMA)[1]).toMatch(/^attribute\[name="lang"\]\(simpleType\[\]\(union\[memberTypes="xs:language"\]/);
+  });
+
+  withCorpus('wsdl-corpus', 'and the W3C file of 2009 (shipped with the IHE XDS.b WSDL)', () => {
+    test('has the same components', () => {
+      const w3c = readFileSync(path.join(WSDL_CORPUS, 'ihe-xds-iti41-ipf', 'schema', 'xml.xsd'), 'utf8');
+      expect(components(XML_NAMESPACE_SCHEMA)).toEqual(components(w3c));
+    });
   });
 });
 

@@ -8,7 +8,6 @@ import { isAnything, SOAPENC, type EmitContext } from './emit-context';
 import { isXmlName, qualified } from './names';
 import type { Pattern, XmlAttributePattern } from '../pattern/types';
 import { owningSchema } from './xsd';
-import { XML_NAMESPACE_FILE } from './xml-namespace';
 
 /**
  * The attributes declared directly in `owner` (a complexType, extension,
@@ -69,7 +68,6 @@ function attribute(e: EmitContext, a: Element): XmlAttributePattern | undefined 
   let decl = a;
   let name = attr(a, 'name');
   let ns = '';
-  let builtIn = false;
   const ref = attr(a, 'ref');
   if (ref) {
     const q = resolveQName(a, ref);
@@ -79,7 +77,6 @@ function attribute(e: EmitContext, a: Element): XmlAttributePattern | undefined 
     ns = q.ns;
     const g = e.index.find('attribute', q);
     if (g) decl = g.el;
-    builtIn = g?.schema.source.file === XML_NAMESPACE_FILE;
   } else {
     const form = attr(a, 'form');
     const s = owningSchema(a);
@@ -107,8 +104,6 @@ function attribute(e: EmitContext, a: Element): XmlAttributePattern | undefined 
     }
   } else if (st) value = e.simple.anonymousText(st, name);
   if (isAnything(value)) value = STRING;
-  // xml:lang="" says "no language" (XML 1.0, 2.12); the W3C's xml.xsd since 2009 allows it.
-  if (builtIn && name === 'lang') value = { kind: 'union', members: [value, { kind: 'scalar', type: 'empty' }] };
   // A fixed value is the only one allowed: written literally (unless it would read as a placeholder).
   const fixed = attr(a, 'fixed') ?? attr(decl, 'fixed');
   if (fixed !== undefined && !/^\(.*\)$/.test(fixed.trim())) value = { kind: 'literal', value: fixed };

@@ -2,14 +2,22 @@ import type { Element } from '@xmldom/xmldom';
 import { attr, kids, NS, parseDom, resolveQName } from './dom';
 
 /**
- * The components of the W3C's schema for the XML namespace (http://www.w3.org/2001/xml.xsd, without
- * its documentation; xml:lang is a language here, and attributes.ts adds the empty value its 2009 edition allows).
- * Schemas refer to xml:lang, xml:space, xml:base and xml:id after an
- * `<xs:import namespace="http://www.w3.org/XML/1998/namespace"/>` without a location (.NET writes it so),
+ * The components of the W3C's schema for the XML namespace, its 2009 edition (http://www.w3.org/2001/xml.xsd)
+ * without its documentation: xml:lang is a language or "" ("no language", XML 1.0 section 2.12), a union
+ * imported the ordinary way, as `(language | empty)`. Schemas refer to xml:lang, xml:space, xml:base and xml:id
+ * after an `<xs:import namespace="http://www.w3.org/XML/1998/namespace"/>` without a location (.NET writes it so),
  * leaning on the copy every XSD processor knows; accord reads none from the network, so it knows this one.
  */
-const XML_NAMESPACE_SCHEMA = `<xs:schema xmlns:xs="${NS.xsd}" targetNamespace="${NS.xml}">
-  <xs:attribute name="lang" type="xs:language"/>
+export const XML_NAMESPACE_SCHEMA = `<xs:schema xmlns:xs="${NS.xsd}" targetNamespace="${NS.xml}">
+  <xs:attribute name="lang">
+    <xs:simpleType>
+      <xs:union memberTypes="xs:language">
+        <xs:simpleType>
+          <xs:restriction base="xs:string"><xs:enumeration value=""/></xs:restriction>
+        </xs:simpleType>
+      </xs:union>
+    </xs:simpleType>
+  </xs:attribute>
   <xs:attribute name="space">
     <xs:simpleType>
       <xs:restriction base="xs:NCName"><xs:enumeration value="default"/><xs:enumeration value="preserve"/></xs:restriction>
