@@ -121,6 +121,9 @@ const RESPONSE_PET = '<xsd:element name="pet" type="tns:Pet" maxOccurs="unbounde
 const GET_RESPONSE_PET = '<xsd:complexType><xsd:sequence><xsd:element name="pet" type="tns:Pet"/></xsd:sequence></xsd:complexType>';
 const SOLD = '<xsd:enumeration value="sold"/>';
 const NAME_MAX_10 = '<xsd:element name="name"><xsd:simpleType><xsd:restriction base="xsd:string"><xsd:maxLength value="10"/></xsd:restriction></xsd:simpleType></xsd:element>';
+const EMPTY_MEMBER = '<xsd:simpleType><xsd:restriction base="xsd:string"><xsd:enumeration value=""/></xsd:restriction></xsd:simpleType>';
+const SHORT_CODE = '      <xsd:simpleType name="ShortCode"><xsd:restriction base="tns:Code"><xsd:pattern value="[0-9]{1,3}"/></xsd:restriction></xsd:simpleType>';
+const SHORT_CODE_AT = '      <xsd:element name="getPet">';
 
 /** A WSDL whose types live in an included XSD instead of inline. */
 export const TYPES_XSD = `<?xml version="1.0" encoding="UTF-8"?>
@@ -413,7 +416,52 @@ export const CASES: WsdlCase[] = [
     newer: (t) => codeFilter(typesAdded(`${FILTER}\n${derived('DateFilter', 'Filter', 'from')}`)(t)),
     rules: [],
   },
+  // xs:union: getPet's code (request only) and Pet's id (response only) typed by a union; its members compared as values.
+  { label: 'request union: a member added', older: requestUnion('xsd:int xsd:date'), newer: requestUnion('xsd:int xsd:date xsd:boolean'), rules: [] },
+  { label: 'request union: a member removed', older: requestUnion('xsd:int xsd:date'), newer: requestUnion('xsd:int'), rules: ['request-type-narrowed'] },
+  {
+    label: 'request union: a member removed that another member covers (int within string)',
+    older: requestUnion('xsd:int xsd:string'),
+    newer: requestUnion('xsd:string'),
+    rules: [],
+  },
+  {
+    label: 'request union: its inline member of "" removed',
+    older: requestUnion('xsd:language', EMPTY_MEMBER),
+    newer: requestUnion('xsd:language'),
+    rules: ['request-type-narrowed'],
+  },
+  { label: 'request union: an inline member of "" added', older: requestUnion('xsd:language'), newer: requestUnion('xsd:language', EMPTY_MEMBER), rules: [] },
+  {
+    label: 'request union: restricted by a pattern',
+    older: requestUnion('xsd:int xsd:date'),
+    newer: (t) =>
+      requestUnion('xsd:int xsd:date')(t)
+        .replace('type="tns:Code"', 'type="tns:ShortCode"')
+        .replace(
+          SHORT_CODE_AT,
+          `${SHORT_CODE}
+${SHORT_CODE_AT}`,
+        ),
+    rules: ['request-type-narrowed'],
+  },
+  { label: 'response union: a member added', older: responseUnion('xsd:int xsd:date'), newer: responseUnion('xsd:int xsd:date xsd:boolean'), rules: ['response-type-widened'] },
+  { label: 'response union: a member removed', older: responseUnion('xsd:int xsd:date'), newer: responseUnion('xsd:int'), rules: [] },
 ];
+
+/** getPet's code typed by a union Code of these member types (and inline members). */
+function requestUnion(memberTypes: string, inline = ''): (t: string) => string {
+  return (t) => swap(GET_PET_CODE, '<xsd:element name="code" type="tns:Code"/>')(typesAdded(unionType('Code', memberTypes, inline))(t));
+}
+
+/** Pet's id typed by a union Id of these member types. */
+function responseUnion(memberTypes: string): (t: string) => string {
+  return (t) => swap(PET_ID, '<xsd:element name="id" type="tns:Id"/>\n          <xsd:element name="name"')(typesAdded(unionType('Id', memberTypes))(t));
+}
+
+function unionType(name: string, memberTypes: string, inline = ''): string {
+  return `      <xsd:simpleType name="${name}"><xsd:union memberTypes="${memberTypes}">${inline}</xsd:union></xsd:simpleType>`;
+}
 
 const FILTER = '      <xsd:complexType name="Filter"><xsd:sequence><xsd:element name="text" type="xsd:string"/></xsd:sequence></xsd:complexType>';
 

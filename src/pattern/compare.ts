@@ -131,8 +131,12 @@ export class Comparer implements CompareContext {
     }
     if (a.kind === 'optional') return this.value(a.inner, b, path, mode);
 
-    // A union B may send any member's value; a union A accepts B when one member does.
-    if (b.kind === 'union') return b.members.forEach((m) => this.value(a, m, path, mode));
+    // A union B may send any member's value; a union A accepts B when one member does. A member A refuses is reported
+    // as the whole union, so the difference says whether A is narrower ((int) after (int | date)) or another type.
+    if (b.kind === 'union') {
+      if (b.members.some((m) => encompasses(a, this.aScope, m, this.bScope, mode, { stopAtFirst: true }).length > 0)) this.typeDifference(a, b, path, mode);
+      return;
+    }
     if (a.kind === 'union') {
       if (!a.members.some((m) => encompasses(m, this.aScope, b, this.bScope, mode, { stopAtFirst: true }).length === 0)) this.typeDifference(a, b, path, mode);
       return;
