@@ -66,6 +66,7 @@ const MINIMUM: Record<string, [number, number]> = {
   'fixture:quotes.wsdl': [100, 100],
   'fixture:portfolio.wsdl': [100, 100],
   'fixture:upload.wsdl': [100, 100],
+  'fixture:record-ref.wsdl': [100, 100],
   'fixture:no-namespace.wsdl': [100, 100],
   'fixture:pets.wsdl': [100, 100],
   'fixture:properties.wsdl': [100, 100],

@@ -1,6 +1,6 @@
 import { unreachable } from '../errors';
 import { isBookkeepingAttribute, isNilAttribute, isSoapEnvelopeNamespace } from '../xml/bookkeeping';
-import type { XmlElement } from '../xml/tree';
+import type { XmlAttribute, XmlElement } from '../xml/tree';
 import { ENCODED_REFERENCE_LIMITS } from '../limits';
 import { inEncodedScope, xsi1999Null } from '../xml/encoding-scope';
 import { resolveEncodedReferences, type ReferenceProblem } from '../xml/multi-ref';
@@ -11,7 +11,7 @@ import { contentSlots, effectiveElement, instanceElement, resolve, type NodeSlot
 import { describeScalar, normaliseSpace, violatedFacet } from './facets';
 import { withBounds } from './occurs';
 import { jsonAccepts, SCALARS } from './scalars';
-import type { EnumPattern, Pattern, ScalarPattern, Scope, TextListPattern, XmlElementPattern, XmlWildcardPattern } from './types';
+import type { EnumPattern, Pattern, ScalarPattern, Scope, TextListPattern, XmlAttributePattern, XmlElementPattern, XmlWildcardPattern } from './types';
 import { describePattern } from './describe';
 import { parseJson } from '../json/parse';
 
@@ -337,7 +337,7 @@ function matchAttributes(p: XmlElementPattern, el: XmlElement, scope: Scope, pat
     seen.add(a.local);
   }
   for (const ap of p.attributes) {
-    const actual = el.attributes.find((a) => a.local === ap.local && a.prefix !== 'xmlns');
+    const actual = attributeFor(el, ap);
     const at = `${path}/@${ap.local}`;
     if (!actual) {
       if (!ap.optional) out.push({ path: at, expected: `attribute ${ap.local} (${describePattern(ap.pattern)})`, actual: 'no such attribute' });
@@ -354,6 +354,22 @@ function matchAttributes(p: XmlElementPattern, el: XmlElement, scope: Scope, pat
     out.push({ path: `${path}/@${extra}`, expected: 'no such attribute', actual: `unexpected attribute ${extra}` });
   }
   return nil;
+}
+
+/**
+ * The attribute `ap` stands for. Prefixes are not resolved, but an unqualified pattern takes an
+ * unqualified attribute first and never a bookkeeping one: NetSuite's RecordRef carries both
+ * `xsi:type="core:RecordRef"` and its own `type="customer"`.
+ */
+function attributeFor(el: XmlElement, ap: XmlAttributePattern): XmlAttribute | undefined {
+  const qualified = ap.name !== ap.local;
+  let fallback: XmlAttribute | undefined;
+  for (const a of el.attributes) {
+    if (a.local !== ap.local || a.prefix === 'xmlns') continue;
+    if ((a.prefix !== '') === qualified) return a;
+    if (!isBookkeepingAttribute(a)) fallback ??= a;
+  }
+  return fallback;
 }
 
 /**

@@ -29,6 +29,7 @@ const OWN = [
   path.join(FIXTURES, 'wsdl', 'lenient', 'xml-lang.wsdl'),
   path.join(FIXTURES, 'wsdl', 'faults', 'pets.wsdl'),
   path.join(FIXTURES, 'wsdl', 'dataset', 'properties.wsdl'),
+  path.join(FIXTURES, 'wsdl', 'big', 'record-ref.wsdl'),
 ];
 
 export interface Target {
