@@ -51,3 +51,29 @@ describe('record-ref.wsdl: an attribute named "type" beside xsi:type', () => {
     }
   });
 });
+
+describe('record-ref.wsdl: a base type with more derived types than fit a line', () => {
+  // NetSuite's Record has 200 derived types: one specmatic_derived line of 8,000 characters before.
+  const { text } = importWsdl(path.join(FIXTURES, 'big', 'record-ref.wsdl'));
+  const contract = parseContract(text, 'record-ref.spec');
+
+  it('wraps the names over indented lines of at most 100 characters', () => {
+    const start = text.indexOf('specmatic_derived="\n');
+    expect(start).toBeGreaterThan(0);
+    const value = text.slice(start, text.indexOf('"', start + 'specmatic_derived="'.length) + 1);
+    const lines = value.split('\n').slice(1, -1);
+    expect(lines.length).toBeGreaterThan(1);
+    for (const l of lines) expect(l.trim().length).toBeLessThanOrEqual(100);
+    expect(lines.join(' ').trim().split(/\s+/)).toHaveLength(8);
+    expect(text).toContain('<SPECMATIC_TYPE specmatic_abstract="true" specmatic_derived="tns:RecordRef">');
+  });
+
+  it('reads every wrapped name back: each derived record is accepted and generated', () => {
+    const del = contract.scenarios.find((s) => s.name === 'delete')!;
+    const answer = (record: string) =>
+      `<S:Envelope xmlns:S="http://schemas.xmlsoap.org/soap/envelope/"><S:Body><deleteResponse xmlns="urn:accord:records" xmlns:r="urn:accord:records" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><baseRef xsi:type="r:RecordRef" type="customer"/>${record}</deleteResponse></S:Body></S:Envelope>`;
+    expect(matchXml(del.response.body!, parseXml(answer('<record xsi:type="r:CreditMemoRecord"><creditMemoNumber>1</creditMemoNumber></record>')), del.scope)).toEqual([]);
+    expect(matchXml(del.response.body!, parseXml(answer('<record xsi:type="r:CustomerRecord"><customerNumber>1</customerNumber></record>')), del.scope)).toEqual([]);
+    expect(matchXml(del.response.body!, parseXml(answer('<record xsi:type="r:OtherRecord"/>')), del.scope).map(formatMismatch).join('\n')).toContain('tns:CreditMemoRecord');
+  });
+});

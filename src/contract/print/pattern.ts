@@ -102,7 +102,7 @@ function xmlLines(el: XmlElementPattern, indent: string): string[] {
   if (el.abstract) attrs.push(`${ABSTRACT}="true"`);
   if (el.anyOrder) attrs.push(`${ORDER}="any"`);
   if (el.anyName) attrs.push(`${ANY_NAME_ATTRIBUTE}="any"`);
-  if (el.derived) attrs.push(`${DERIVED}="${attributeText(el.derived.map(derivedText).join(' '))}"`);
+  if (el.derived) attrs.push(derivedAttribute(el.derived, indent));
   for (const a of el.attributes) attrs.push(attribute(a, el));
   const open = `${indent}<${el.name}${attrs.map((a) => ` ${a}`).join('')}`;
   const comments = el.comments ?? [];
@@ -124,6 +124,25 @@ function xmlLines(el: XmlElementPattern, indent: string): string[] {
   commentsAt(el.content.length);
   lines.push(`${indent}</${el.name}>`);
   return lines;
+}
+
+/** Characters of derived type names per line: a base of a large schema has hundreds (NetSuite's Record: 8,000 characters on one line). */
+const DERIVED_LINE = 100;
+
+/** `specmatic_derived`, its names wrapped over indented lines when they do not fit one (they are read back as white-space separated words). */
+function derivedAttribute(derived: readonly DerivedType[], indent: string): string {
+  const names = derived.map((d) => attributeText(derivedText(d)));
+  if (names.join(' ').length <= DERIVED_LINE) return `${DERIVED}="${names.join(' ')}"`;
+  const lines: string[] = [];
+  let line = '';
+  for (const n of names) {
+    if (line !== '' && line.length + 1 + n.length > DERIVED_LINE) {
+      lines.push(line);
+      line = n;
+    } else line = line === '' ? n : `${line} ${n}`;
+  }
+  lines.push(line);
+  return `${DERIVED}="\n${lines.map((l) => `${indent}    ${l}`).join('\n')}\n${indent}  "`;
 }
 
 function derivedText(d: DerivedType): string {
