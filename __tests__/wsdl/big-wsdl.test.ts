@@ -74,6 +74,10 @@ describe('record-ref.wsdl: a base type with more derived types than fit a line',
       `<S:Envelope xmlns:S="http://schemas.xmlsoap.org/soap/envelope/"><S:Body><deleteResponse xmlns="urn:accord:records" xmlns:r="urn:accord:records" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><baseRef xsi:type="r:RecordRef" type="customer"/>${record}</deleteResponse></S:Body></S:Envelope>`;
     expect(matchXml(del.response.body!, parseXml(answer('<record xsi:type="r:CreditMemoRecord"><creditMemoNumber>1</creditMemoNumber></record>')), del.scope)).toEqual([]);
     expect(matchXml(del.response.body!, parseXml(answer('<record xsi:type="r:CustomerRecord"><customerNumber>1</customerNumber></record>')), del.scope)).toEqual([]);
-    expect(matchXml(del.response.body!, parseXml(answer('<record xsi:type="r:OtherRecord"/>')), del.scope).map(formatMismatch).join('\n')).toContain('tns:CreditMemoRecord');
+    expect(
+      matchXml(del.response.body!, parseXml(answer('<record xsi:type="r:OtherRecord"/>')), del.scope)
+        .map(formatMismatch)
+        .join('\n'),
+    ).toContain('tns:CreditMemoRecord');
   });
 });
