@@ -9,22 +9,33 @@
  */
 export function decodeXml(bytes: Uint8Array, charset?: string): string {
   const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const [b0, b1, b2] = [buf[0], buf[1], buf[2]];
+  const b0 = buf[0];
+  const b1 = buf[1];
   // The usual case, kept to one look at two bytes: UTF-8 declared or nothing declared, no mark, no declaration.
   if ((charset === undefined || isUtf8(charset)) && b0 !== 0xef && b0 !== 0xfe && b0 !== 0xff && b0 !== 0 && !(b0 === 0x3c && (b1 === 0x3f || b1 === 0))) {
     return buf.toString('utf8');
   }
-  if (b0 === 0xef && b1 === 0xbb && b2 === 0xbf) return buf.subarray(3).toString('utf8');
-  if (b0 === 0xff && b1 === 0xfe) return new TextDecoder('utf-16le').decode(buf.subarray(2));
-  if (b0 === 0xfe && b1 === 0xff) return new TextDecoder('utf-16be').decode(buf.subarray(2));
-  if (b0 === 0x3c && b1 === 0 && b2 !== 0) return new TextDecoder('utf-16le').decode(buf);
-  if (b0 === 0 && b1 === 0x3c) return new TextDecoder('utf-16be').decode(buf);
+  if (b0 === 0xef && b1 === 0xbb && buf[2] === 0xbf) return buf.subarray(3).toString('utf8');
+  const utf16 = utf16Of(buf);
+  if (utf16) return new TextDecoder(utf16.label).decode(buf.subarray(utf16.mark));
   const declared = charset ?? declaredEncoding(buf);
   if (declared !== undefined && !isUtf8(declared)) {
     const text = decodeAs(buf, declared);
     if (text !== undefined) return text;
   }
   return buf.toString('utf8');
+}
+
+/**
+ * UTF-16 told by a byte order mark (`mark` bytes long), or without one by `<` with a zero byte beside it
+ * (XML 1.0 appendix F, as .NET exports it): NUL bytes are then its text, not a sign of binary.
+ */
+export function utf16Of(b: Uint8Array): { label: 'utf-16le' | 'utf-16be'; mark: number } | undefined {
+  if (b[0] === 0xff && b[1] === 0xfe) return { label: 'utf-16le', mark: 2 };
+  if (b[0] === 0xfe && b[1] === 0xff) return { label: 'utf-16be', mark: 2 };
+  if (b[0] === 0x3c && b[1] === 0 && b[2] !== 0) return { label: 'utf-16le', mark: 0 };
+  if (b[0] === 0 && b[1] === 0x3c) return { label: 'utf-16be', mark: 0 };
+  return undefined;
 }
 
 /** The `encoding` of an XML declaration at the very start, read from its first 200 bytes. */

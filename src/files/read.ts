@@ -2,7 +2,7 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, rea
 import { AccordError } from '../errors';
 import { excerpt } from '../printable';
 import { FILE_LIMITS } from '../limits';
-import { decodeXml } from './decode';
+import { decodeXml, utf16Of } from './decode';
 
 /**
  * The one way accord reads an input file. Only regular files are read: a
@@ -66,13 +66,8 @@ export function readInputXml(file: string, input: InputFile, options: { nulOnly?
 
 /** Bytes of an XML document as text (see readInputXml). */
 export function decodeXmlText(bytes: Buffer, shown: string, what: string, options: { nulOnly?: boolean } = {}): string {
-  if (!isUtf16(bytes)) refuseBinary(bytes, shown, what, options);
+  if (!utf16Of(bytes)) refuseBinary(bytes, shown, what, options);
   return decodeXml(bytes);
-}
-
-/** UTF-16 with or without a byte order mark (its `<` has a zero byte beside it): NUL bytes are its text. */
-function isUtf16(b: Uint8Array): boolean {
-  return (b[0] === 0xff && b[1] === 0xfe) || (b[0] === 0xfe && b[1] === 0xff) || (b[0] === 0x3c && b[1] === 0 && b[2] !== 0) || (b[0] === 0 && b[1] === 0x3c);
 }
 
 /** Bytes that should be UTF-8 text (a file, a git blob) as a string; binary content is refused. */
