@@ -18,7 +18,10 @@ export interface Received {
 export interface Reply {
   status?: number;
   type?: string;
-  body: string;
+  /** Text is sent as UTF-8; bytes as they are (another encoding, gzip, a multipart message). */
+  body: string | Buffer;
+  /** More response headers (`content-encoding`). */
+  headers?: Record<string, string>;
 }
 
 function listen(server: Server): Promise<Running> {
@@ -45,7 +48,7 @@ export function startServer(reply: (req: Received) => Reply): Promise<Running> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const r = reply({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(r.status ?? 200, { 'content-type': r.type ?? 'text/xml; charset=utf-8' });
+      res.writeHead(r.status ?? 200, { 'content-type': r.type ?? 'text/xml; charset=utf-8', ...r.headers });
       res.end(r.body);
     });
   });

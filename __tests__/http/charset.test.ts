@@ -1,7 +1,5 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request } from 'undici';
@@ -11,6 +9,7 @@ import { bodyText } from '../../src/http/content-type';
 import { runCase } from '../../src/runner/run-case';
 import { startStub } from '../../src/stub';
 import { childEnv } from '../helpers/child-env';
+import { startServer } from '../helpers/servers';
 
 /**
  * Older Java, PHP and Delphi services answer in ISO-8859-1 or windows-1252, named by the Content-Type's
@@ -54,29 +53,18 @@ describe('decodeXml: byte order mark, then the transport charset, then the XML d
   });
 });
 
-function rawServer(bytes: Buffer, contentType: string): Promise<{ url: string; server: Server }> {
-  const server = createServer((_req, res) => {
-    _req.resume();
-    _req.on('end', () => {
-      res.writeHead(200, { 'content-type': contentType, 'content-length': String(bytes.length) });
-      res.end(bytes);
-    });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server })));
-}
-
 describe('the runner reads a live service’s answer in the encoding it names', () => {
   test.each([
     ['the Content-Type charset', 'text/xml; charset=ISO-8859-1', ''],
     ['the XML declaration only', 'text/xml', '<?xml version="1.0" encoding="ISO-8859-1"?>'],
   ])('ISO-8859-1 by %s', async (_, contentType, declaration) => {
-    const { url, server } = await rawServer(Buffer.from(envelope('Café Genève', declaration), 'latin1'), contentType);
+    const server = await startServer(() => ({ type: contentType, body: Buffer.from(envelope('Café Genève', declaration), 'latin1') }));
     try {
-      const r = await runCase(testCases(CONTRACT)[0]!, { baseUrl: url, timeoutMs: 5_000 });
+      const r = await runCase(testCases(CONTRACT)[0]!, { baseUrl: server.url, timeoutMs: 5_000 });
       expect(r.mismatches).toEqual([]);
       expect(r.passed).toBe(true);
     } finally {
-      server.close();
+      await server.close();
     }
   });
 });

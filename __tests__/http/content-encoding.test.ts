@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { request } from 'undici';
@@ -8,6 +6,7 @@ import { decodeContent } from '../../src/http/content-encoding';
 import { runCase } from '../../src/runner/run-case';
 import { startStub } from '../../src/stub';
 import { startProxy } from '../../src/stub/proxy';
+import { startServer } from '../helpers/servers';
 import { petRequest } from '../stub/helpers';
 
 /** Compressed bodies (RFC 9110 8.4): read decompressed by the runner and the stub, never past the body limit. */
@@ -46,20 +45,13 @@ test('the runner reads a gzip answer as its text', async () => {
   const answer = gzipSync(
     '<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Body><getPetResponse xmlns="http://example.com/petstore"><id>1</id><name>Rex</name><type>dog</type><status>available</status></getPetResponse></soapenv:Body></soapenv:Envelope>',
   );
-  const server: Server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'text/xml; charset=utf-8', 'content-encoding': 'gzip', 'content-length': String(answer.length) });
-      res.end(answer);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const server = await startServer(() => ({ body: answer, headers: { 'content-encoding': 'gzip' } }));
   try {
-    const r = await runCase(tc, { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, timeoutMs: 5_000 });
+    const r = await runCase(tc, { baseUrl: server.url, timeoutMs: 5_000 });
     expect(r.mismatches).toEqual([]);
     expect(r.passed).toBe(true);
   } finally {
-    server.close();
+    await server.close();
   }
 });
 
@@ -90,17 +82,10 @@ describe('the stub', () => {
 test('the recording proxy passes a gzip answer through as it came, and records its text', async () => {
   const envelope = '<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Body><r>Zürich</r></soapenv:Body></soapenv:Envelope>';
   const answer = gzipSync(Buffer.from(envelope, 'latin1'));
-  const service: Server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'text/xml; charset=ISO-8859-1', 'content-encoding': 'gzip', 'content-length': String(answer.length) });
-      res.end(answer);
-    });
-  });
-  await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+  const service = await startServer(() => ({ type: 'text/xml; charset=ISO-8859-1', body: answer, headers: { 'content-encoding': 'gzip' } }));
   let proxy: Awaited<ReturnType<typeof startProxy>> | undefined;
   try {
-    proxy = await startProxy({ target: `http://127.0.0.1:${(service.address() as AddressInfo).port}`, log: () => {} });
+    proxy = await startProxy({ target: service.url, log: () => {} });
     const res = await request(`${proxy.url}/ws`, {
       method: 'POST',
       body: gzipSync(petRequest('4')),
@@ -112,7 +97,6 @@ test('the recording proxy passes a gzip answer through as it came, and records i
     expect(entry!.response.content.text).toBe(envelope);
   } finally {
     await proxy?.close();
-    service.closeAllConnections();
-    service.close();
+    await service.close();
   }
 });

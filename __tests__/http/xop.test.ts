@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createClientAsync } from 'soap';
 import { request } from 'undici';
@@ -8,6 +6,7 @@ import { isXop, unpackXop } from '../../src/http/xop';
 import { MAX_MIME_PARTS } from '../../src/limits';
 import { runCase } from '../../src/runner/run-case';
 import { startStub } from '../../src/stub';
+import { startServer } from '../helpers/servers';
 
 /**
  * MTOM/XOP: WCF with MTOM encoding sends every message as multipart/related, CXF and the `soap`
@@ -107,18 +106,13 @@ const CONTRACT = parseContract(
 
 test('the runner accepts a WCF-shaped MTOM answer whose binary value is the one the contract expects, and names a wrong one', async () => {
   let photo = PHOTO;
-  const server: Server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      const m = mtom(soap12(`<r:photo xmlns:r="urn:r"><r:name>cat</r:name><r:data>${include('1.urn:uuid:a@tempuri.org')}</r:data></r:photo>`), [
-        { id: '1.urn:uuid:a@tempuri.org', bytes: photo },
-      ]);
-      res.writeHead(200, { 'content-type': m.contentType, 'content-length': String(m.bytes.length) });
-      res.end(m.bytes);
-    });
+  const server = await startServer(() => {
+    const m = mtom(soap12(`<r:photo xmlns:r="urn:r"><r:name>cat</r:name><r:data>${include('1.urn:uuid:a@tempuri.org')}</r:data></r:photo>`), [
+      { id: '1.urn:uuid:a@tempuri.org', bytes: photo },
+    ]);
+    return { type: m.contentType, body: m.bytes };
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const url = server.url;
   try {
     const ok = await runCase(testCases(CONTRACT)[0]!, { baseUrl: url, timeoutMs: 5_000 });
     expect(ok.mismatches).toEqual([]);
@@ -128,7 +122,7 @@ test('the runner accepts a WCF-shaped MTOM answer whose binary value is the one 
     expect(wrong.passed).toBe(false);
     expect(wrong.mismatches.map((m) => m.path)).toEqual(['RESPONSE.BODY Envelope/Body/photo/data']);
   } finally {
-    server.close();
+    await server.close();
   }
 });
 
