@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { compareVersions, formatText, type FileReport } from '../../src/compat';
+import { readGolden } from '../helpers/golden';
 
 export const FIXTURES = path.join(__dirname, '..', 'fixtures', 'compat');
 
@@ -15,10 +16,9 @@ export function compareFixture(group: 'breaks' | 'compatible', name: string): Fi
   return compareVersions({ file: 'api_v1.spec', older: read('base.spec'), newer: read('revision.spec'), olderWhere: 'base', newerWhere: 'revision' });
 }
 
-/** Golden text report beside the pair; UPDATE_GOLDEN=1 rewrites it. */
+/** Golden text report beside the pair; `npm run golden` rewrites it. */
 export function golden(group: 'breaks' | 'compatible', name: string, report: FileReport): { actual: string; expected: string } {
   const file = path.join(FIXTURES, group, name, 'expected.txt');
   const actual = formatText([report]);
-  if (process.env.UPDATE_GOLDEN === '1' || !existsSync(file)) writeFileSync(file, actual);
-  return { actual, expected: readFileSync(file, 'utf8') };
+  return { actual, expected: readGolden(file, actual) };
 }

@@ -1,7 +1,8 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { loadContract } from '../../src/contract/load';
 import { AccordError } from '../../src/errors';
+import { expectGolden } from '../helpers/golden';
 
 /**
  * Parser golden tests, as gherkin keeps them: each `good/*.spec` beside the
@@ -10,7 +11,6 @@ import { AccordError } from '../../src/errors';
  * the parser does now; review the diff before committing it.
  */
 const DIR = path.join(__dirname, '..', 'fixtures', 'parser');
-const UPDATE = process.env.ACCORD_UPDATE_GOLDEN === '1';
 
 function specs(kind: 'good' | 'bad'): string[] {
   return readdirSync(path.join(DIR, kind))
@@ -42,19 +42,10 @@ function errorsText(e: unknown): string {
     .join('')}\n`;
 }
 
-function compare(expectedFile: string, actual: string): void {
-  if (UPDATE || !existsSync(expectedFile)) {
-    writeFileSync(expectedFile, actual);
-    if (!UPDATE) throw new Error(`${path.relative(DIR, expectedFile)} did not exist and was written: review it, then run again`);
-    return;
-  }
-  expect(actual).toBe(readFileSync(expectedFile, 'utf8'));
-}
-
 describe('good contracts read into their golden model', () => {
   it.each(specs('good'))('%s', (name) => {
     const file = path.join(DIR, 'good', name);
-    compare(file.replace(/\.spec$/, '.model.json'), modelJson(loadContract(file)));
+    expectGolden(file.replace(/\.spec$/, '.model.json'), modelJson(loadContract(file)));
   });
 });
 
@@ -68,7 +59,7 @@ describe('bad contracts get their golden errors', () => {
       caught = e;
     }
     expect(caught).toBeInstanceOf(AccordError);
-    compare(file.replace(/\.spec$/, '.errors.txt'), errorsText(caught));
+    expectGolden(file.replace(/\.spec$/, '.errors.txt'), errorsText(caught));
   });
 });
 

@@ -1,12 +1,12 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { importLogs } from '../../src/logs';
+import { expectGolden } from '../helpers/golden';
 import { LOGS } from './helpers';
 
 /**
  * Golden files: the contract written for each sample log, as a user reads it.
- * A change to the writer shows up here as a diff to review. Run with
- * UPDATE_GOLDEN=1 to rewrite the expected files after checking the change.
+ * A change to the writer shows up here as a diff to review. Run
+ * `npm run golden` to rewrite the expected files after checking the change.
  */
 const EXPECTED = path.join(LOGS, 'expected');
 const CASES: [string, { examples?: boolean }][] = [
@@ -24,10 +24,6 @@ describe.each(CASES)('the contract written for %s %j', (log, options) => {
     const { contract } = await importLogs([log], { ...options, cwd: LOGS });
     const name = `${log.replace(/\.[^.]+$/, '')}${options.examples ? '.examples' : ''}.spec`;
     const file = path.join(EXPECTED, name);
-    if (process.env.UPDATE_GOLDEN || !existsSync(file)) {
-      mkdirSync(EXPECTED, { recursive: true });
-      writeFileSync(file, contract!);
-    }
-    expect(contract).toBe(readFileSync(file, 'utf8'));
+    expectGolden(file, contract!);
   });
 });

@@ -1,4 +1,3 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseContract, testCases } from '../../src/contract/load';
 import { buildRequest } from '../../src/http/build-request';
@@ -8,11 +7,12 @@ import { runCase, formatCaseReport } from '../../src/runner/run-case';
 import { startStub } from '../../src/stub';
 import { importWsdl } from '../../src/wsdl';
 import { corpusWsdl, withCorpus } from '../helpers/corpus';
+import { expectGolden } from '../helpers/golden';
 import { WSDL_FIXTURES as FIXTURES } from './fixtures';
 
 /**
  * Golden files: small WSDLs under __tests__/fixtures/wsdl/<name>/ beside the
- * contract they must produce. UPDATE_GOLDEN=1 rewrites the expected files
+ * contract they must produce. `npm run golden` rewrites the expected files
  * (then read the diff before committing it).
  */
 type Golden = [string, string, Parameters<typeof importWsdl>[1]];
@@ -50,8 +50,7 @@ function golden([folder, , options]: Golden, input: string): void {
   const { text } = importWsdl(input, options);
 
   test('the contract is the expected one', () => {
-    if (process.env.UPDATE_GOLDEN || !existsSync(expectedFile)) writeFileSync(expectedFile, text);
-    expect(text).toBe(readFileSync(expectedFile, 'utf8'));
+    expectGolden(expectedFile, text);
   });
 
   test('it parses, and its stub passes its own tests', async () => {
