@@ -77,6 +77,13 @@ export const FILE_LIMITS = {
 export const XSD_PATTERN_LIMITS = { sourceChars: 4096, nesting: 32, repeat: 1000, expandedSize: 100_000 } as const;
 
 /**
+ * Deciding whether one set of pattern facets implies another (`accord compatible`): the states
+ * any one automaton built for the question may have. Past it the answer is "not decided", and the
+ * comparison falls back to comparing the patterns' texts, with a note saying so.
+ */
+export const PATTERN_INCLUSION_LIMITS = { automatonStates: 5_000 } as const;
+
+/**
  * The stub's run-time state: requests kept in its journal (the oldest are dropped), characters
  * of each request body kept there (the rest is cut, and the entry says so), and expectations
  * registered at once; requests whose choice (and answer) the stub remembers, the longest body so

@@ -16,7 +16,7 @@ export function judge(diff: ContractDiff): Verdict {
           ...hit,
           rule: rule.id,
           side: rule.side,
-          message: `${d.api}: ${renderSentence(msg.sentence, hit)}`,
+          message: `${d.api}: ${renderSentence(msg.sentence, hit)}${hit.note === undefined ? '' : ` (${hit.note})`}`,
           reason: msg.reason,
           location: locateFinding(hit.path, d),
         });

@@ -143,5 +143,6 @@ function toChange(d: Difference, side: Side): Change {
   const change: Change = { side, kind: d.kind, target: d.target, path: d.path, older: olderIsA ? d.a : d.b, newer: olderIsA ? d.b : d.a };
   if (d.name !== undefined) change.name = d.name;
   if (d.kind === 'type' && d.narrower) change.direction = side === 'request' ? 'narrowed' : 'widened';
+  if (d.note !== undefined) change.note = d.note;
   return change;
 }

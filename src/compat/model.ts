@@ -23,6 +23,8 @@ export interface Change {
   newer: string;
   /** For kind 'type': the newer type only narrows (request) or widens (response) the older one. */
   direction?: 'narrowed' | 'widened';
+  /** Why the comparison could not be exact here. */
+  note?: string;
 }
 
 export interface ScenarioDiff {
@@ -78,6 +80,8 @@ export interface Hit {
   name?: string;
   older: string;
   newer: string;
+  /** Why the comparison could not be exact here (added to the message). */
+  note?: string;
 }
 
 export interface Rule {

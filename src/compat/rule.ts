@@ -23,6 +23,7 @@ export function changeRule(spec: ChangeRuleSpec): Rule {
     side: spec.side,
     level: 'error',
     noMirror: spec.noMirror,
-    check: (d: ScenarioDiff): Hit[] => d.changes.filter(picks).map((c) => ({ path: c.path, name: c.name, older: c.older, newer: c.newer })),
+    check: (d: ScenarioDiff): Hit[] =>
+      d.changes.filter(picks).map((c) => ({ path: c.path, name: c.name, older: c.older, newer: c.newer, ...(c.note === undefined ? {} : { note: c.note }) })),
   };
 }

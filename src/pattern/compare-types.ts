@@ -38,6 +38,8 @@ export interface Difference {
   b: string;
   /** For 'type': B accepts every value of A (A is strictly narrower), so the change only narrows or widens. */
   narrower?: boolean;
+  /** Why the comparison could not be exact here (the report adds it to the finding). */
+  note?: string;
 }
 
 export type TextMode = 'json' | 'text';

@@ -92,7 +92,7 @@ export class Comparer implements CompareContext {
     return id;
   }
 
-  typeDifference(a: Pattern, b: Pattern, path: string, mode: TextMode | 'xml', aWords?: string, bWords?: string): void {
+  typeDifference(a: Pattern, b: Pattern, path: string, mode: TextMode | 'xml', aWords?: string, bWords?: string, note?: string): void {
     if (this.probe) {
       this.add({ kind: 'type', target: 'value', path, a: '', b: '' });
       return;
@@ -102,7 +102,9 @@ export class Comparer implements CompareContext {
       if (mode === 'xml' && a.kind === 'xml' && b.kind === 'xml') reverse.element(b, undefined, a, undefined, path);
       else reverse.value(b, a, path, mode === 'xml' ? 'text' : mode);
     });
-    this.add({ kind: 'type', target: 'value', path, a: aWords ?? describePattern(a), b: bWords ?? describePattern(b), narrower: reverse.differences.length === 0 });
+    const d: Difference = { kind: 'type', target: 'value', path, a: aWords ?? describePattern(a), b: bWords ?? describePattern(b), narrower: reverse.differences.length === 0 };
+    if (note !== undefined) d.note = note;
+    this.add(d);
   }
 
   /** A value: JSON (mode 'json') or text (XML text, headers, path segments, plain bodies). */
@@ -144,12 +146,17 @@ export class Comparer implements CompareContext {
     if (a.kind === 'text-list' && b.kind === 'text-list') {
       this.value(a.item, b.item, path, mode);
       // Lists' length facets count items, as nmtokens' row does.
-      if (looserFacet('nmtokens', a.facets, 'nmtokens', b.facets) !== undefined) this.typeDifference(a, b, path, mode);
+      const loose = looserFacet('nmtokens', a.facets, 'nmtokens', b.facets);
+      if (loose !== undefined) this.typeDifference(a, b, path, mode, undefined, undefined, loose.note);
       return;
     }
     if (a.kind === 'scalar' && b.kind === 'scalar') {
       // Facets: B's must imply A's (a facet A adds or tightens lets B send what A refuses).
-      if (!scalarAccepts(a.type, b.type, mode) || looserFacet(a.type, a.facets, b.type, b.facets) !== undefined) this.typeDifference(a, b, path, mode);
+      if (!scalarAccepts(a.type, b.type, mode)) this.typeDifference(a, b, path, mode);
+      else {
+        const loose = looserFacet(a.type, a.facets, b.type, b.facets);
+        if (loose !== undefined) this.typeDifference(a, b, path, mode, undefined, undefined, loose.note);
+      }
       return;
     }
     if (COMPOSITE.has(a.kind) && COMPOSITE.has(b.kind) && this.visitedPair(mode, a, b)) return;

@@ -2,6 +2,7 @@ import { AccordError } from '../errors';
 import type { Random } from './random';
 import { SCALARS, type ScalarRule } from './scalars';
 import type { Facets, ScalarType } from './types';
+import { languageWithin } from './regex-language';
 import { xsdRegex } from './xsd-regex';
 
 /*
@@ -342,10 +343,34 @@ function highest(row: ScalarRule, f: Facets): number | undefined {
 
 /**
  * A facet of A that B's facets do not imply (B may send a value A refuses), as
- * written, or undefined when every value B's facets allow passes A's. Patterns
- * are compared as texts: A's pattern is implied only by the same pattern in B.
+ * written, or undefined when every value B's facets allow passes A's. A pattern
+ * of A is implied when every text B's patterns and lengths allow fits it, decided
+ * exactly on finite automata (`regex-language.ts`); when that is too large to
+ * decide, only the same pattern in B implies it, and the result carries a note.
  */
-export function looserFacet(aType: ScalarType, a: Facets | undefined, bType: ScalarType, b: Facets | undefined): string | undefined {
+export function looserFacet(aType: ScalarType, a: Facets | undefined, bType: ScalarType, b: Facets | undefined): LooseFacet | undefined {
+  const facet = looserNonPattern(aType, a, bType, b);
+  if (facet !== undefined) return { facet };
+  const bb = b ?? {};
+  for (const p of a?.pattern ?? []) {
+    if ((bb.pattern ?? []).includes(p)) continue;
+    const within = languageWithin({ patterns: bb.pattern ?? [], minLength: bb.length ?? bb.minLength, maxLength: bb.length ?? bb.maxLength }, p);
+    if (within === 'included') continue;
+    return within === 'undecided' ? { facet: `pattern="${p}"`, note: PATTERN_UNDECIDED } : { facet: `pattern="${p}"` };
+  }
+  return undefined;
+}
+
+/** A facet A's side has that B's does not imply, and why it is reported. */
+export interface LooseFacet {
+  facet: string;
+  /** Said when the facet could not be compared exactly. */
+  note?: string;
+}
+
+export const PATTERN_UNDECIDED = 'the patterns are too complex to compare exactly, so only identical patterns count as the same';
+
+function looserNonPattern(aType: ScalarType, a: Facets | undefined, bType: ScalarType, b: Facets | undefined): string | undefined {
   if (!a) return undefined;
   const bb = b ?? {};
   const [bMinLen, bMaxLen] = [bb.length ?? bb.minLength ?? 0, bb.length ?? bb.maxLength ?? Infinity];
@@ -366,6 +391,5 @@ export function looserFacet(aType: ScalarType, a: Facets | undefined, bType: Sca
   if (a.totalDigits !== undefined && (bb.totalDigits === undefined || bb.totalDigits > a.totalDigits)) return `totalDigits=${a.totalDigits}`;
   const bFraction = bb.fractionDigits ?? (bRow.bounds !== undefined ? 0 : undefined);
   if (a.fractionDigits !== undefined && (bFraction === undefined || bFraction > a.fractionDigits)) return `fractionDigits=${a.fractionDigits}`;
-  for (const p of a.pattern ?? []) if (!(bb.pattern ?? []).includes(p)) return `pattern="${p}"`;
   return undefined;
 }

@@ -20,7 +20,10 @@ import type { Random } from './random';
 /** Sorted, disjoint code-point ranges [lo, hi]. */
 type Ranges = [number, number][];
 
-type Node = { t: 'alt'; alts: Node[] } | { t: 'seq'; items: Node[] } | { t: 'rep'; node: Node; min: number; max: number } | { t: 'set'; ranges: Ranges };
+/** A parsed pattern: alternation, sequence, repetition (max may be Infinity), character set. */
+export type XsdRegexNode =
+  { t: 'alt'; alts: XsdRegexNode[] } | { t: 'seq'; items: XsdRegexNode[] } | { t: 'rep'; node: XsdRegexNode; min: number; max: number } | { t: 'set'; ranges: Ranges };
+type Node = XsdRegexNode;
 
 const MAX_CP = 0x10ffff;
 const ALL: Ranges = [
@@ -31,6 +34,8 @@ const ALL: Ranges = [
 /** A compiled pattern: `test` matches a whole text, `generate` makes one. */
 export interface XsdRegex {
   source: string;
+  /** The parsed pattern (what `pattern/regex-language.ts` turns into an automaton). */
+  ast: XsdRegexNode;
   test(text: string): boolean;
   generate(rng: Random, spread: number): string;
   /** A text of exactly `length` characters, or undefined when the pattern has none of that length. */
@@ -54,6 +59,7 @@ export function xsdRegex(source: string): XsdRegex {
   }
   const compiled: XsdRegex = {
     source,
+    ast,
     test: (t) => re.matches(t),
     generate: (rng, spread) => generate(ast, rng, spread),
     generateOfLength: (rng, length) => ofLength(ast, rng, length, new Map()),
