@@ -82,10 +82,12 @@ describe('progress on a terminal', () => {
   it('keeps to one line of the terminal and shows no control characters from file names', async () => {
     const out = terminal(30);
     const p = startProgress(out, { env: {}, delayMs: 0 });
-    p.update('reading \x1b[31mred\x07.log: 1.0 MB of 18.0 MB (5%)');
+    p.update('reading \x1b[31mred\x07\u202egol.txt: 1.0 MB of 18.0 MB (5%)');
     await flushed();
     const line = out.text().slice(1, -3);
-    expect(line).toBe('reading ?[31mred?.log: 1.0 M…');
+    // Escaped as everywhere else (src/printable.ts): bidi overrides and line separators included.
+    expect(line).toBe('reading \\x1b[31mred\\x07\\u{20…');
+    expect(out.text()).not.toMatch(/[\u0000-\u0008\u000e-\u001a\u202e]/);
     expect(line.length).toBe(29);
   });
 

@@ -1,3 +1,5 @@
+import { printable } from '../printable';
+
 /**
  * One line of progress on stderr for work that takes a while (a large log, a big folder, a
  * large WSDL). Drawn only on a terminal: never into a pipe, a file or a CI log, where it would
@@ -82,11 +84,6 @@ export function formatBytes(n: number): string {
 export function bytesProgress(verb: string, name: string, bytes: number, size?: number): string {
   if (!size) return `${verb} ${name}: ${formatBytes(bytes)}`;
   return `${verb} ${name}: ${formatBytes(bytes)} of ${formatBytes(size)} (${Math.min(100, Math.floor((bytes / size) * 100))}%)`;
-}
-
-/** File names are input: control characters never reach the terminal. */
-function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
 }
 
 function clip(text: string, width: number): string {
