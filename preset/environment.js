@@ -37,7 +37,7 @@ function accordEnvironment(NodeEnvironment) {
       super(config, context);
       const options = (config.projectConfig.testEnvironmentOptions || {}).accord;
       const silent = Boolean(config.globalConfig && config.globalConfig.silent);
-      this.global[CONFIG_GLOBAL] = { ...resolveRunnerConfig(options, process.env), silent };
+      this.global[CONFIG_GLOBAL] = { ...resolveRunnerConfig(options, process.env, config.projectConfig.rootDir), silent };
       this.global[RUNTIME_GLOBAL] = createRuntime(this.global, { perWorker: true });
     }
 

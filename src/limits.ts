@@ -26,6 +26,9 @@ export const XML_SLICE = 128 * 1024;
 /** Negative tests (opt-in): generated invalid requests kept per scenario (each is one Jest test). */
 export const MAX_NEGATIVE_PER_SCENARIO = 32;
 
+/** The answer of an OAuth2 token URL read by the runner; a token response is a few KiB at most. */
+export const MAX_TOKEN_RESPONSE_BYTES = 64 * 1024;
+
 /** Parts of one MTOM/XOP (multipart/related) message read; a message with more is not unpacked (and so does not match). */
 export const MAX_MIME_PARTS = 1000;
 
@@ -59,7 +62,7 @@ export const FILE_LIMITS = {
   messageBytes: 16 * 1024 * 1024,
   /** One example file (`<contract>_examples/*.json`). */
   exampleBytes: 16 * 1024 * 1024,
-  /** A TLS certificate or key file (`accord stub --tls-cert/--tls-key`). */
+  /** A TLS certificate or key file (`accord stub --tls-cert/--tls-key`, the runner's `tls` files). */
   pemBytes: 1024 * 1024,
   /** One entry of the parsed-contract cache; a bigger one is ignored and the contract parsed again. */
   cacheEntryBytes: 64 * 1024 * 1024,

@@ -107,6 +107,17 @@ const AUDITED: Record<string, Record<string, Hostile[]>> = {
   'http/client.ts': {
     [String.raw`/^\//`]: [h('/')],
   },
+  'http/oauth2.ts': {
+    [String.raw`/^[\x20-\x7e]{1,64}$/`]: [h('a', '', '\n')],
+    [String.raw`/[\r\n\0]/`]: [h('a')],
+  },
+  'runner/config.ts': {
+    [String.raw`/[^A-Za-z0-9]+/g`]: [h('-'), h('a-')],
+    [String.raw`/^[A-Za-z_][A-Za-z0-9_]*$/`]: [h('a', '', '-')],
+    [String.raw`/^(authorization|proxy-authorization|cookie)$|key|token|secret|passw/i`]: [h('authorization'), h('ke'), h('a')],
+    [String.raw`/^[!#$%&'*+.^_\x60|~0-9A-Za-z-]+$/`]: [h('a', '', ' ')],
+    [String.raw`/[\r\n\0]/`]: [h('a')],
+  },
   'http/match-multipart.ts': {
     [String.raw`/^\s*multipart\/form-data\s*(;|$)/i`]: [h(' '), h(' ', 'multipart/form-data', 'x')],
     [String.raw`/;\s*boundary\s*=\s*(?:"([^"]+)"|([^\s;]+))/i`]: [h(';boundary="'), h('; '), h(' ', ';boundary=', ';')],

@@ -1,4 +1,5 @@
-import { Agent, request } from 'undici';
+import { rootCertificates } from 'node:tls';
+import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import { AccordError } from '../errors';
 import { messageText } from './message-text';
 import { isBinary } from '../printable';
@@ -9,7 +10,45 @@ export interface SendOptions {
   timeoutMs?: number;
   /** Largest response body read; more is a failure, not a hang or a memory spike. */
   maxBodyBytes?: number;
-  dispatcher?: Agent;
+  dispatcher?: Dispatcher;
+}
+
+/** A client certificate (PEM `cert` + `key`, or PKCS#12 `pfx`, with its `passphrase`) and an extra CA bundle, as read from their files. */
+export interface TlsFiles {
+  cert?: string;
+  key?: string;
+  pfx?: Buffer;
+  passphrase?: string;
+  /** Trusted besides Node's own roots (a company CA, a test environment's self-signed one). */
+  ca?: string;
+}
+
+const PROXY_VARIABLES = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'];
+
+/**
+ * The connections accord sends through: kept alive and shared by the requests of a worker, with
+ * the client certificate and CA bundle given, and through the proxy that HTTPS_PROXY/HTTP_PROXY
+ * name, except for the hosts NO_PROXY lists (undici's EnvHttpProxyAgent reads them, in either case).
+ */
+export function createDispatcher(tls: TlsFiles = {}, env: NodeJS.ProcessEnv = process.env): Dispatcher {
+  const connect = {
+    ...(tls.cert !== undefined && { cert: tls.cert, key: tls.key }),
+    ...(tls.pfx !== undefined && { pfx: tls.pfx }),
+    ...(tls.passphrase !== undefined && { passphrase: tls.passphrase }),
+    ...(tls.ca !== undefined && { ca: [...rootCertificates, tls.ca] }),
+  };
+  const options = { keepAliveTimeout: 2_000, connections: 16, connect };
+  if (!PROXY_VARIABLES.some((v) => env[v])) return new Agent(options);
+  // Through a proxy the service's TLS is `requestTls`; the proxy's own (an https:// proxy) trusts the same CA.
+  const read = (name: string) => env[name.toLowerCase()] || env[name] || undefined;
+  return new EnvHttpProxyAgent({
+    ...options,
+    httpProxy: read('HTTP_PROXY'),
+    httpsProxy: read('HTTPS_PROXY'),
+    noProxy: read('NO_PROXY') ?? '',
+    requestTls: connect,
+    ...(tls.ca !== undefined && { proxyTls: { ca: connect.ca } }),
+  });
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;

@@ -8,6 +8,7 @@ import type { HttpRequest, HttpResponse } from '../http/message';
 import { parseJson } from '../json/parse';
 import { MAX_NEGATIVE_PER_SCENARIO } from '../limits';
 import { printable, printableBody } from '../printable';
+import { DEFAULT_REDACTION, headerLines, type Redaction } from './redact';
 import { parseXml } from '../xml/parse';
 import { serializeXml } from '../xml/serialize';
 import { textOf, type XmlElement } from '../xml/tree';
@@ -221,10 +222,19 @@ export function isRejection(res: HttpResponse): boolean {
 }
 
 /** Sends one invalid request; the failure text when the provider did not reject it, undefined when it did. */
-export async function runNegative(tc: TestCase, m: Mutation, baseUrl: string, options: SendOptions): Promise<string | undefined> {
+export async function runNegative(
+  tc: TestCase,
+  m: Mutation,
+  baseUrl: string,
+  options: SendOptions & { addHeaders?: () => Promise<Record<string, string>>; redaction?: Redaction },
+): Promise<string | undefined> {
+  const redaction = options.redaction ?? DEFAULT_REDACTION;
   let res: HttpResponse;
+  let req = m.request;
   try {
-    res = await send(baseUrl, m.request, options);
+    // The mutation is of the body or the contract's headers: credentials stay valid, so a refusal is the service's judgement of the mutation.
+    if (options.addHeaders) req = { ...req, headers: { ...req.headers, ...(await options.addHeaders()) } };
+    res = await send(baseUrl, req, options);
   } catch (e) {
     if (e instanceof AccordError) return `negative test "${m.name}" of "${tc.name}": no answer: ${e.describe()}`;
     throw e;
@@ -235,12 +245,12 @@ export async function runNegative(tc: TestCase, m: Mutation, baseUrl: string, op
     `it answered ${res.status}; expected a 4xx status or a SOAP Fault (500 with a Fault envelope)`,
     '',
     'Request sent:',
-    `  ${m.request.method} ${m.request.path}`,
-    ...Object.entries(m.request.headers).map(([k, v]) => `  ${k}: ${v}`),
-    `  ${printableBody(m.request.body, undefined, 2000).split('\n').join('\n  ')}`,
+    `  ${req.method} ${req.path}`,
+    ...headerLines(req.headers, redaction),
+    `  ${printableBody(req.body, undefined, 2000).split('\n').join('\n  ')}`,
     '',
     `Response received: ${res.status}`,
     `  ${printableBody(res.body, res.binary, 2000).split('\n').join('\n  ')}`,
   ];
-  return printable(lines.join('\n'));
+  return printable(redaction.text(lines.join('\n')));
 }

@@ -6,10 +6,13 @@ import { matchResponse } from '../http/match-response';
 import type { HttpRequest, HttpResponse } from '../http/message';
 import { formatMismatches, type Mismatch } from '../pattern/mismatch';
 import { printable, printableBody } from '../printable';
+import { DEFAULT_REDACTION, headerLines, type Redaction } from './redact';
 
 export interface RunOptions extends SendOptions {
   baseUrl: string;
   seed?: number;
+  /** Headers added to the request over the contract's (credentials, API keys); may fetch a token. */
+  addHeaders?: () => Promise<Record<string, string>>;
 }
 
 export interface CaseResult {
@@ -29,7 +32,8 @@ export async function runCase(tc: TestCase, options: RunOptions): Promise<CaseRe
   let request: HttpRequest | undefined;
   let target: string | undefined;
   try {
-    request = buildRequest(tc, options.seed ?? 0);
+    const built = buildRequest(tc, options.seed ?? 0);
+    request = options.addHeaders ? { ...built, headers: { ...built.headers, ...(await options.addHeaders()) } } : built;
     const url = requestUrl(options.baseUrl, request);
     target = url.pathname + url.search;
     const response = await send(options.baseUrl, request, options);
@@ -43,15 +47,18 @@ export async function runCase(tc: TestCase, options: RunOptions): Promise<CaseRe
 
 const MAX_SHOWN_BODY = 2000;
 
-/** The failure text a user reads: where, what differed, and what went over the wire; printable, since most of it is the service's bytes. */
-export function formatCaseReport(r: CaseResult, baseUrl: string): string {
+/**
+ * The failure text a user reads: where, what differed, and what went over the wire; printable, since
+ * most of it is the service's bytes, and with credentials hidden (redact.ts).
+ */
+export function formatCaseReport(r: CaseResult, baseUrl: string, redaction: Redaction = DEFAULT_REDACTION): string {
   const s = r.testCase.scenario;
   const lines: string[] = scenarioHeading(s, { name: r.testCase.name, line: r.testCase.row?.line, at: baseUrl });
   if (r.error) lines.push(`  ${r.error}`);
   lines.push(...formatMismatches(r.mismatches));
   if (r.request && r.target) {
     lines.push('', 'Request sent:', `  ${r.request.method} ${r.target}`);
-    for (const [k, v] of Object.entries(r.request.headers)) lines.push(`  ${k}: ${v}`);
+    lines.push(...headerLines(r.request.headers, redaction));
     if (r.request.body) lines.push(indent(printableBody(r.request.body, undefined, MAX_SHOWN_BODY)));
   }
   if (r.response) {
@@ -60,7 +67,7 @@ export function formatCaseReport(r: CaseResult, baseUrl: string): string {
     if (ct) lines.push(`  content-type: ${ct}`);
     if (r.response.body) lines.push(indent(printableBody(r.response.body, r.response.binary, MAX_SHOWN_BODY)));
   }
-  return printable(lines.join('\n'));
+  return printable(redaction.text(lines.join('\n')));
 }
 
 function indent(s: string): string {

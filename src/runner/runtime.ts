@@ -1,4 +1,3 @@
-import { Agent } from 'undici';
 import { isFaultScenario, type Contract, type TestCase } from '../contract/model';
 import { parseContractCached, testCases } from '../contract/load';
 import { AccordError, formatLocation } from '../errors';
@@ -9,6 +8,7 @@ import { reportError } from './error-display';
 import { formatCaseReport, runCase } from './run-case';
 import { markWip, recordWipVerdict } from './wip';
 import { negativeRequests, runNegative, type Mutation } from './negative';
+import { Session, sessionKey } from './session';
 
 /**
  * What the code the transformer writes for each .spec file calls. The preset's test
@@ -26,11 +26,14 @@ export interface OpenedContract {
   error?: AccordError;
 }
 
-let agent: Agent | undefined;
+/** The worker's sessions (connections, OAuth2 token), by configuration: usually one. */
+const sessions = new Map<string, Session>();
 
-function sharedAgent(): Agent {
-  agent ??= new Agent({ keepAliveTimeout: 2_000, connections: 16 });
-  return agent;
+function sessionFor(cfg: RunnerConfig): Session {
+  const key = sessionKey(cfg);
+  let s = sessions.get(key);
+  if (!s) sessions.set(key, (s = new Session(cfg)));
+  return s;
 }
 
 export function open(file: string, source: string): OpenedContract {
@@ -120,8 +123,9 @@ async function check(tc: TestCase, cfg: RunnerConfig): Promise<string | undefine
   const setup = settingsProblem(cfg);
   if (setup !== undefined) return setup;
   const baseUrl = cfg.baseUrl!;
-  const result = await runCase(tc, { baseUrl, timeoutMs: cfg.timeoutMs, seed: cfg.seed, dispatcher: sharedAgent() });
-  return result.passed ? undefined : formatCaseReport(result, baseUrl);
+  const session = sessionFor(cfg);
+  const result = await runCase(tc, { baseUrl, timeoutMs: cfg.timeoutMs, seed: cfg.seed, dispatcher: session.dispatcher, addHeaders: session.headers });
+  return result.passed ? undefined : formatCaseReport(result, baseUrl, session.redaction);
 }
 
 type Declare = (name: string, fn: () => Promise<void>, timeout?: number) => void;
@@ -148,7 +152,9 @@ function negativeBody(tc: TestCase, m: Mutation, config: () => RunnerConfig): ()
     const cfg = config();
     const line = tc.row?.line ?? tc.scenario.line;
     const setup = settingsProblem(cfg);
-    const failure = setup ?? (await runNegative(tc, m, cfg.baseUrl!, { timeoutMs: cfg.timeoutMs, dispatcher: sharedAgent() }));
+    const session = setup === undefined ? sessionFor(cfg) : undefined;
+    const failure =
+      setup ?? (await runNegative(tc, m, cfg.baseUrl!, { timeoutMs: cfg.timeoutMs, dispatcher: session!.dispatcher, addHeaders: session!.headers, redaction: session!.redaction }));
     if (failure !== undefined) throw reportError(failure, tc.scenario.file, line);
   };
 }
@@ -162,7 +168,7 @@ function contractFailure(opened: OpenedContract): () => void {
 }
 
 async function closeAgent(): Promise<void> {
-  const a = agent;
-  agent = undefined;
-  if (a) await a.close();
+  const open = [...sessions.values()];
+  sessions.clear();
+  await Promise.all(open.map((s) => s.close()));
 }
