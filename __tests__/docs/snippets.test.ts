@@ -1,10 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { runInNewContext } from 'node:vm';
+import forge from 'node-forge';
 import ts from 'typescript';
 import { parseContract, testCases } from '../../src/contract/load';
 import { startExampleService } from '../../src/example/service';
+import { resolveRunnerConfig } from '../../src/runner/config';
 import { formatCaseReport, runCase } from '../../src/runner/run-case';
+import { selfSignedCertificate } from '../../src/stub/tls';
 import { childEnv, plain } from '../helpers/child-env';
 import { startServer, type Running } from '../helpers/servers';
 import { runCommand } from './commands';
@@ -186,7 +190,53 @@ const KINDS: Record<string, Handler> = {
   },
 };
 
+/** Every `{ env: NAME }` in a configuration, and every `tls` block (with the variable its passphrase names). */
+function referencesOf(v: unknown, refs = new Set<string>(), tls: Record<string, unknown>[] = []): { refs: Set<string>; tls: Record<string, unknown>[] } {
+  if (v && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    if (typeof o.env === 'string') refs.add(o.env);
+    for (const [k, c] of Object.entries(o)) {
+      if (k === 'tls' && c && typeof c === 'object') tls.push(c as Record<string, unknown>);
+      referencesOf(c, refs, tls);
+    }
+  }
+  return { refs, tls };
+}
+
+let docsPair: ReturnType<typeof selfSignedCertificate> | undefined;
+
 const CUSTOM: Record<string, Handler> = {
+  /**
+   * A `testEnvironmentOptions.accord` of "Testing a protected service": accord accepts it as written,
+   * in every environment it defines, once its variables are set and its certificate files exist.
+   */
+  async 'readme-protected-config'(block) {
+    const accord = runInNewContext(block.text) as Record<string, unknown>;
+    const { refs, tls } = referencesOf(accord);
+    const env: Record<string, string> = Object.fromEntries([...refs].map((r) => [r, `value-of-${r}`]));
+    const w = workspace();
+    const pair = (docsPair ??= selfSignedCertificate('127.0.0.1'));
+    for (const t of tls)
+      for (const k of ['cert', 'key', 'ca', 'pfx'] as const) {
+        const file = t[k];
+        if (typeof file !== 'string') continue;
+        mkdirSync(path.dirname(path.join(w.dir, file)), { recursive: true });
+        if (k === 'pfx') {
+          const passphrase = env[(t.passphrase as { env: string }).env];
+          const p12 = forge.pkcs12.toPkcs12Asn1(forge.pki.privateKeyFromPem(pair.key), [forge.pki.certificateFromPem(pair.cert)], passphrase, { algorithm: '3des' });
+          writeFileSync(path.join(w.dir, file), Buffer.from(forge.asn1.toDer(p12).getBytes(), 'binary'));
+        } else writeFileSync(path.join(w.dir, file), k === 'key' ? pair.key : pair.cert);
+      }
+    const environments = Object.keys((accord.environments as object | undefined) ?? {});
+    for (const chosen of ['', ...environments]) expect([chosen, resolveRunnerConfig(accord, { ...env, ACCORD_ENV: chosen }, w.dir).problems]).toEqual([chosen, []]);
+    // And each secret is one: without its variable the configuration is refused, naming it.
+    for (const r of refs) {
+      const without = { ...env, ACCORD_ENV: environments.find((e) => JSON.stringify((accord.environments as Record<string, unknown>)[e]).includes(`"${r}"`)) ?? '' };
+      delete (without as Record<string, string>)[r];
+      expect(resolveRunnerConfig(accord, without, w.dir).problems.join('\n')).toContain(`names the environment variable ${r}, which is not set`);
+    }
+  },
+
   /** The install line is the one the pack tests run (jest-preset.test.ts); the Jest line runs here. */
   async 'readme-install'(block) {
     const [install, run, ...rest] = block.text.split('\n');
