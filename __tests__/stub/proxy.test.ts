@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createClientAsync, listen } from 'soap';
 import { loadContract } from '../../src/contract/load';
+import { startProxy as startRecordingProxy } from '../../src/stub/proxy';
 import { childEnv, plain } from '../helpers/child-env';
 import { REPO, runCli } from './helpers';
 
@@ -97,4 +98,30 @@ it('refuses a target that is not an http URL, and says so when nothing was recor
   const r = await idle.exited;
   expect(r.code).toBe(2);
   expect(r.stderr).toContain('no call was recorded; nothing written');
+});
+
+it('forwards credentials unchanged but keeps them out of the recording (Authorization, Cookie, Set-Cookie)', async () => {
+  const received: string[] = [];
+  const service = createServer((req, res) => {
+    received.push(`${req.headers.authorization} ${req.headers.cookie}`);
+    res.writeHead(200, { 'content-type': 'application/json', 'set-cookie': 'session=srv-Session-77; HttpOnly' });
+    res.end('{"ok": true}');
+  });
+  await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+  const proxy = await startRecordingProxy({ target: `http://127.0.0.1:${(service.address() as AddressInfo).port}`, port: 0, log: () => undefined });
+  try {
+    const res = await fetch(`${proxy.url}/pets`, { headers: { authorization: 'Bearer tok-Recorded-1', cookie: 'sid=client-Cookie-2', 'x-tenant': 'acme' } });
+    expect(res.headers.get('set-cookie')).toBe('session=srv-Session-77; HttpOnly');
+    expect(received).toEqual(['Bearer tok-Recorded-1 sid=client-Cookie-2']);
+    const [entry] = proxy.har().log.entries;
+    const header = (list: { name: string; value: string }[], name: string) => list.find((h) => h.name === name)?.value;
+    expect(header(entry.request.headers, 'authorization')).toBe('***');
+    expect(header(entry.request.headers, 'cookie')).toBe('***');
+    expect(header(entry.request.headers, 'x-tenant')).toBe('acme');
+    expect(header(entry.response.headers, 'set-cookie')).toBe('***');
+    expect(JSON.stringify(proxy.har())).not.toMatch(/tok-Recorded-1|client-Cookie-2|srv-Session-77/);
+  } finally {
+    await proxy.close();
+    await new Promise((resolve) => service.close(resolve));
+  }
 });

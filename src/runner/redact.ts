@@ -1,3 +1,5 @@
+import { HIDDEN, isCredentialHeader } from '../http/credentials';
+
 /**
  * What accord never shows of a run with credentials: the values of Authorization, Proxy-Authorization,
  * Cookie and Set-Cookie headers, of the headers the configuration adds from a secret, and every
@@ -12,15 +14,13 @@ export interface Redaction {
   text(text: string): string;
 }
 
-export const HIDDEN = '***';
-const ALWAYS_HIDDEN = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
 /** Shorter values are not searched for in text (they would garble it); their headers are still hidden. */
 export const MIN_REDACTED_LENGTH = 4;
 
 export function redaction(secretHeaders: readonly string[] = [], secrets: () => Iterable<string> = () => []): Redaction {
   const hidden = new Set(secretHeaders.map((h) => h.toLowerCase()));
   return {
-    hidesHeader: (name) => ALWAYS_HIDDEN.has(name.toLowerCase()) || hidden.has(name.toLowerCase()),
+    hidesHeader: (name) => isCredentialHeader(name) || hidden.has(name.toLowerCase()),
     text: (text) => redactText(text, secrets()),
   };
 }

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { AccordError } from '../errors';
+import { HIDDEN, isCredentialHeader } from '../http/credentials';
 import { messageText } from '../http/message-text';
 import { readBoundedBody } from '../http/read-body';
 import { DEFAULT_MAX_BODY_BYTES } from './server';
@@ -83,8 +84,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       dropped++;
       return;
     }
+    // A recording is written to disk and shared: credentials (Authorization, Cookie, Set-Cookie…) are kept out of it.
     const list = (h: Record<string, string | string[] | undefined>) =>
-      Object.entries(h).flatMap(([name, v]) => (v === undefined ? [] : (Array.isArray(v) ? v : [v]).map((value) => ({ name, value }))));
+      Object.entries(h).flatMap(([name, v]) => (v === undefined ? [] : (Array.isArray(v) ? v : [v]).map((value) => ({ name, value: isCredentialHeader(name) ? HIDDEN : value }))));
     // Recorded as accord matches it: decompressed, an MTOM/XOP message as its envelope, in its own encoding.
     const asRecorded = (bytes: Buffer, type: string, coding: string | undefined) => {
       const read = messageText(bytes, type, coding, maxBody);
