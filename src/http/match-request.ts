@@ -4,6 +4,7 @@ import { matchText } from '../pattern/match';
 import { append, at, type Mismatch, WHERE } from '../pattern/mismatch';
 import type { ParsedBody } from './body';
 import { parseMediaType } from './content-type';
+import { hideCredential } from './credentials';
 import { matchBody } from './match-body';
 import { matchForm } from './match-form';
 import { matchMultipart } from './match-multipart';
@@ -46,7 +47,7 @@ export function matchRequest(s: Scenario, req: HttpRequest, body: ParsedBody, pa
     const mismatches = matchText(h.pattern, value, s.scope, at(WHERE.requestHeader, h.name));
     // SOAPAction is a quoted string by SOAP 1.1, but clients send it quoted and bare alike.
     if (mismatches.length > 0 && h.name.toLowerCase() === 'soapaction' && matchText(h.pattern, requote(value), s.scope).length === 0) continue;
-    append(out, mismatches);
+    append(out, hideCredential(h.name, mismatches));
   }
   append(out, matchBody(r.body, body, s.scope, WHERE.requestBody, Math.max(1, limit - out.length)));
   if (r.formFields.length > 0) append(out, matchForm(r.formFields, body.text, s.scope));

@@ -3,6 +3,7 @@ import { hexPreview } from '../printable';
 import { matchText } from '../pattern/match';
 import { append, at, type Mismatch, WHERE } from '../pattern/mismatch';
 import { ParsedBody } from './body';
+import { hideCredential } from './credentials';
 import { matchBody } from './match-body';
 import type { HttpResponse } from './message';
 
@@ -20,7 +21,7 @@ export function matchResponse(s: Scenario, res: HttpResponse, parsed: ParsedBody
       if (!h.optional) out.push({ path, expected: `header ${h.name}`, actual: 'no such header' });
       continue;
     }
-    append(out, matchText(h.pattern, value, s.scope, path));
+    append(out, hideCredential(h.name, matchText(h.pattern, value, s.scope, path)));
   }
   const body = matchBody(s.response.body, parsed, s.scope, WHERE.responseBody);
   // A binary answer (gzip, an image) is described by its bytes, not as text full of replacement characters.
