@@ -28,11 +28,16 @@ export interface OpenedContract {
 
 /** The worker's sessions (connections, OAuth2 token), by configuration: usually one. */
 const sessions = new Map<string, Session>();
+/** Each test file's configuration is one object: its session is looked up by key once. */
+const sessionOf = new WeakMap<RunnerConfig, Session>();
 
 function sessionFor(cfg: RunnerConfig): Session {
+  let s = sessionOf.get(cfg);
+  if (s && !s.closed) return s;
   const key = sessionKey(cfg);
-  let s = sessions.get(key);
+  s = sessions.get(key);
   if (!s) sessions.set(key, (s = new Session(cfg)));
+  sessionOf.set(cfg, s);
   return s;
 }
 

@@ -39,7 +39,11 @@ export class Session {
     return out;
   };
 
+  /** Closed by a runtime that does not serve a whole worker, when its file is done. */
+  closed = false;
+
   close(): Promise<void> {
+    this.closed = true;
     return this.dispatcher.close();
   }
 }
