@@ -1,61 +1,92 @@
 'use strict';
 const { readFileSync } = require('node:fs');
+const { createRequire } = require('node:module');
 const path = require('node:path');
 const coverage = require('../dist/runner/coverage.js');
 const { writeOutputFile } = require('../dist/files/index.js');
 
 /**
  * The preset's Jest reporter: after the run, contract coverage (scenarios passed, failed, @WIP,
- * not run; WSDL operations without a scenario) on stderr and in a JSON file, and a failed run
- * when `coverageThreshold` is not met. Settings come from `testEnvironmentOptions.accord`
- * (coverageThreshold, coverageFile, wsdl) or from this reporter's own options when it is listed
- * by hand in `reporters`.
+ * skipped, not run; negative tests; each WSDL operation's outcome) on stderr and in a JSON file, and
+ * a failed run when `coverageThreshold` is not met. Settings come from `testEnvironmentOptions.accord`
+ * of the Jest project each contract ran in (coverageThreshold, coverageFile, wsdl), or from this
+ * reporter's own options when it is listed by hand in `reporters`. Jest takes reporters only from the
+ * top-level config, so with `projects` it is listed there and reads every project's settings.
+ *
+ * A run that did not run every test of every contract (`-t`, a path filter, `--shard`,
+ * `--onlyFailures`, `--watch`'s changed files) is partial: its summary says so, and it neither
+ * writes the coverage file nor checks the threshold. In watch mode the file is written only where
+ * Jest's watcher does not look (the preset's `watchPathIgnorePatterns`), or each run would start another.
  */
 class AccordCoverageReporter {
   constructor(globalConfig, options) {
-    this.rootDir = globalConfig.rootDir;
+    this.globalConfig = globalConfig || {};
+    this.rootDir = this.globalConfig.rootDir;
     this.options = options || {};
-    this.files = new Map();
+    /** Project config (or null) -> contract file -> its outcomes and outline. */
+    this.projects = new Map();
+    this.error = undefined;
+  }
+
+  // In watch mode Jest may keep a reporter for several runs: each run's summary is its own.
+  onRunStart() {
+    this.projects = new Map();
     this.error = undefined;
   }
 
   onTestResult(test, result) {
     if (!result.testFilePath.endsWith('.spec')) return;
+    const config = (test && test.context && test.context.config) || null;
+    if (!this.projects.has(config)) this.projects.set(config, new Map());
     const outcomes = (result.testResults || []).map((t) => ({ title: t.title, status: t.status }));
     // The outline comes from the test runner (test-runner.js); a file that could not run has none and is parsed here.
-    this.files.set(result.testFilePath, { outcomes, outline: result.accordOutline });
+    this.projects.get(config).set(result.testFilePath, { outcomes, outline: result.accordOutline });
   }
 
   onRunComplete(contexts) {
-    if (this.files.size === 0) return;
-    const project = [...(contexts || [])][0];
-    const accord = { ...((project && project.config.testEnvironmentOptions && project.config.testEnvironmentOptions.accord) || {}), ...this.options };
-    const root = (project && project.config.rootDir) || this.rootDir;
-    const named = accord.wsdl && typeof accord.wsdl === 'object' ? accord.wsdl : {};
-    const list = [];
-    const notes = [];
-    for (const [file, { outcomes, outline }] of [...this.files].sort(([a], [b]) => a.localeCompare(b))) {
-      const source = readFileSync(file, 'utf8');
-      const rel = path.relative(root, file).split(path.sep).join('/');
-      const wsdlFile = named[rel] ? path.resolve(root, named[rel]) : coverage.importedFrom(file, source);
-      let wsdl;
-      if (wsdlFile) {
-        try {
-          wsdl = { file: wsdlFile, operations: coverage.wsdlOperations(wsdlFile) };
-        } catch (e) {
-          if (!e || e.name !== 'AccordError') throw e;
-          notes.push(`  ${rel}: the WSDL ${path.relative(root, wsdlFile)} could not be read: ${e.describe().split('\n')[0]}`);
-        }
+    if (this.projects.size === 0) return;
+    const all = [...(contexts || [])];
+    const failures = [];
+    const writes = new Map();
+    for (const [config, files] of this.projects) {
+      const project = config || (all[0] && all[0].config) || {};
+      const accord = { ...((project.testEnvironmentOptions && project.testEnvironmentOptions.accord) || {}), ...this.options };
+      const root = project.rootDir || this.rootDir;
+      const named = accord.wsdl && typeof accord.wsdl === 'object' ? accord.wsdl : {};
+      const list = [];
+      for (const [file, { outcomes, outline }] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
+        const source = readFileSync(file, 'utf8');
+        const rel = path.relative(root, file).split(path.sep).join('/');
+        const wsdl = coverage.findWsdl(file, source, root, typeof named[rel] === 'string' ? named[rel] : undefined);
+        list.push(coverage.contractCoverage(file, outline || coverage.readOutline(file, source), outcomes, wsdl));
       }
-      list.push(coverage.contractCoverage(file, outline || coverage.readOutline(file, source), outcomes, wsdl));
+      const context = all.find((c) => c.config === config);
+      const partial = partialRun(this.globalConfig, context, files);
+      const name = this.projects.size > 1 ? projectName(project) : undefined;
+      process.stderr.write(coverage.formatCoverage(list, root, partial, name));
+      if (partial) continue;
+      if (accord.coverageFile !== false) {
+        const out = path.resolve(root, typeof accord.coverageFile === 'string' ? accord.coverageFile : 'accord-coverage.json');
+        if (!writes.has(out)) writes.set(out, { root, list: [] });
+        writes.get(out).list.push(...list);
+      }
+      const { threshold, problems } = coverage.readThreshold(accord.coverageThreshold);
+      failures.push(...problems, ...coverage.belowThreshold(list, threshold));
     }
-    process.stderr.write(coverage.formatCoverage(list, root) + (notes.length ? `${notes.join('\n')}\n` : ''));
-    if (accord.coverageFile !== false) {
-      const out = path.resolve(root, typeof accord.coverageFile === 'string' ? accord.coverageFile : 'accord-coverage.json');
-      writeOutputFile(out, coverage.coverageJson(list, root), { force: true, shown: path.relative(root, out) });
+    for (const [out, { root, list }] of writes) {
+      const shown = path.relative(root, out) || out;
+      if (watcherSees(out, this.globalConfig, all)) {
+        const pattern = `/${shown
+          .split(path.sep)
+          .join('/')
+          .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
+        process.stderr.write(
+          `  ${shown} not written: in watch mode Jest would see it change and start another run; add ${JSON.stringify(pattern)} to watchPathIgnorePatterns to have it written\n`,
+        );
+        continue;
+      }
+      writeOutputFile(out, coverage.coverageJson(list, root), { force: true, shown });
     }
-    const { threshold, problems } = coverage.readThreshold(accord.coverageThreshold);
-    const failures = [...problems, ...coverage.belowThreshold(list, threshold)];
     if (failures.length > 0) {
       process.stderr.write(`accord contract coverage: ${failures.join('; ')}\n`);
       this.error = new Error(`accord contract coverage: ${failures.join('; ')}`);
@@ -65,6 +96,63 @@ class AccordCoverageReporter {
   getLastError() {
     return this.error;
   }
+}
+
+function projectName(config) {
+  const d = config.displayName;
+  const name = d && typeof d === 'object' ? d.name : d;
+  return typeof name === 'string' && name !== '' ? name : path.basename(config.rootDir || '');
+}
+
+/**
+ * Why this run did not run every test of every contract of the project, or '' when it did: a test
+ * name filter, or a selection of files (path pattern, shard, changed files, failed files, related
+ * files) that left out a contract file the project would otherwise run.
+ */
+function partialRun(g, context, ran) {
+  if (g.testNamePattern) return `-t ${JSON.stringify(String(g.testNamePattern))}`;
+  const tp = g.testPathPatterns;
+  const patterns = Array.isArray(tp) ? tp : tp && Array.isArray(tp.patterns) ? tp.patterns : [];
+  const selections = [
+    [patterns.length > 0 || (typeof g.testPathPattern === 'string' && g.testPathPattern !== ''), 'a test path pattern'],
+    [Boolean(g.shard), g.shard ? `--shard=${g.shard.shardIndex}/${g.shard.shardCount}` : ''],
+    [Boolean(g.onlyChanged || g.changedSince || g.lastCommit), 'only changed files'],
+    [Boolean(g.onlyFailures), '--onlyFailures'],
+    [Boolean(g.findRelatedTests), '--findRelatedTests'],
+  ].filter(([on]) => on);
+  if (selections.length === 0) return '';
+  const left = contractFiles(context).filter((f) => !ran.has(f));
+  if (left.length === 0) return '';
+  return `${selections.map(([, what]) => what).join(', ')} left out ${left.length} contract file${left.length === 1 ? '' : 's'}`;
+}
+
+/** The contract files Jest's file map knows for a project and would run with no selection. */
+function contractFiles(context) {
+  if (!context || !context.hasteFS || typeof context.hasteFS.getAllFiles !== 'function') return [];
+  const config = context.config;
+  const ignored = (config.testPathIgnorePatterns || []).map((p) => new RegExp(p));
+  const roots = config.roots || [config.rootDir];
+  let matches = () => true;
+  if (Array.isArray(config.testMatch) && config.testMatch.length > 0) {
+    try {
+      matches = createRequire(path.join(config.rootDir, 'package.json'))('jest-util').globsToMatcher(config.testMatch);
+    } catch {
+      matches = () => true;
+    }
+  }
+  return context.hasteFS.getAllFiles().filter((f) => f.endsWith('.spec') && roots.some((r) => f.startsWith(r + path.sep)) && !ignored.some((re) => re.test(f)) && matches(f));
+}
+
+/** Whether Jest's watcher, in watch mode, would see `file` change (and start another run). */
+function watcherSees(file, g, contexts) {
+  if (!g.watch && !g.watchAll) return false;
+  if (g.coverageDirectory && file.includes(g.coverageDirectory)) return false;
+  return contexts.some(({ config }) => {
+    const roots = config.roots || [config.rootDir];
+    if (!roots.some((r) => file.startsWith(r + path.sep))) return false;
+    const ignored = [...(config.modulePathIgnorePatterns || []), ...(config.watchPathIgnorePatterns || [])];
+    return !ignored.some((p) => new RegExp(p).test(file));
+  });
 }
 
 module.exports = AccordCoverageReporter;

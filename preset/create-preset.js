@@ -9,6 +9,9 @@ function createPreset() {
     testMatch: ['**/*.spec'],
     // `accord contracts pull` keeps whole checkouts and consumed contracts (for stubs) under .accord/: only .accord/provides/ are tests.
     testPathIgnorePatterns: ['/node_modules/', '/\\.accord/(checkouts|consumes)/'],
+    // The coverage file is written after every run: were the watcher to see it, `--watch` would start run after run.
+    // A project that sets its own watchPathIgnorePatterns adds this one (the reporter does not write the file in watch mode otherwise).
+    watchPathIgnorePatterns: ['/accord-coverage\\.json$'],
     transform: { '\\.spec$': require.resolve('./transformer.js') },
     testEnvironment: require.resolve('./environment.js'),
     testRunner: require.resolve('./test-runner.js'),
