@@ -24,6 +24,8 @@ export interface ImportOptions {
   soapVersion?: SoapVersion;
   /** Only this port (WSDL 1.1) or endpoint (WSDL 2.0). */
   port?: string;
+  /** How the contract's first comment names the WSDL: its path from the contract's folder (default: its base name). */
+  source?: string;
 }
 
 export interface ImportSummary {
@@ -96,7 +98,7 @@ export function importWsdl(file: string, options: ImportOptions = {}): ImportRes
   const feature = model.name || basename(file).replace(/\.[^.]+$/, '');
   const text = writeContract({
     feature,
-    file,
+    file: options.source ?? basename(file),
     targetNamespace: model.targetNamespace,
     scenarios,
     types: emitter.types,

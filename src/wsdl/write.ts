@@ -1,4 +1,3 @@
-import { basename } from 'node:path';
 import { printContract, type PrintScenario, type Step } from '../contract/print';
 import { referencedNames } from '../pattern/placeholder';
 import type { Pattern, XmlElementPattern } from '../pattern/types';
@@ -25,7 +24,7 @@ export interface ScenarioDraft {
 
 export interface ContractDraft {
   feature: string;
-  /** The WSDL file, named in a comment at the top. */
+  /** The WSDL file as the comment at the top names it (the coverage reporter reads it from the contract's folder). */
   file: string;
   targetNamespace: string;
   scenarios: ScenarioDraft[];
@@ -106,7 +105,7 @@ export function writeContract(d: ContractDraft): string {
   return printContract(
     {
       feature: d.feature,
-      comments: [`Imported by accord from ${basename(d.file)}${d.targetNamespace ? ` (${d.targetNamespace})` : ''}.`],
+      comments: [`Imported by accord from ${d.file}${d.targetNamespace ? ` (${d.targetNamespace})` : ''}.`],
       background: bg,
       scenarios: printed,
     },

@@ -34,7 +34,9 @@ export function registerImport(program: Command, io: Io): void {
       const output = path.resolve(io.cwd, opts.output ?? `${path.basename(file).replace(/\.[^.]*$/, '')}.spec`);
       const target = { force: opts.force, shown: shown(io, output) };
       if (!toStdout) asUsage('accord import wsdl', () => checkOutputFile(output, target));
-      const { text, summary } = importWsdl(input, { soapVersion: opts.soapVersion, port: opts.port });
+      // The contract names its WSDL by its path from the contract's folder, where the coverage reporter looks for it.
+      const source = toStdout || input !== path.resolve(io.cwd, file) ? undefined : path.relative(path.dirname(output), input).split(path.sep).join('/');
+      const { text, summary } = importWsdl(input, { soapVersion: opts.soapVersion, port: opts.port, source });
       if (toStdout) writeDocument(io, text);
       else asUsage('accord import wsdl', () => writeOutputFile(output, text, target));
       const lines = [...(toStdout ? [] : [`wrote ${shown(io, output)}`]), ...describeImport(summary, (f) => shown(io, f))];
