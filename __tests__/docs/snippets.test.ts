@@ -256,6 +256,23 @@ const CUSTOM: Record<string, Handler> = {
     expect(r.code).toBe(0);
   },
 
+  /** Contracts as a Jest project beside a unit project: the coverage summary and the threshold, from the top-level reporter. */
+  async 'readme-projects'(block) {
+    const w = workspace('app');
+    writeFileSync(path.join(w.dir, 'jest.config.js'), block.text.split('http://127.0.0.1:8080').join(service.url));
+    mkdirSync(path.join(w.dir, 'src'));
+    writeFileSync(path.join(w.dir, 'src', 'sum.test.js'), "test('sum', () => expect(1 + 1).toBe(2));\n");
+    const r = await runCommand('npx jest', w.dir, { env: { ACCORD_BASE_URL: '' } });
+    expect(plain(r.output)).toMatch(/Tests: +1 skipped, 10 passed, 11 total/);
+    expect(plain(r.output)).toContain('all contracts: 8 scenarios: 7 passed, 0 failed, 1 WIP, 0 skipped, 0 not run');
+    expect(r.code).toBe(0);
+    // The threshold is enforced: a contract whose scenario fails (the service answers no such path) brings it below 100 %.
+    writeFileSync(path.join(w.dir, 'contracts', 'math', 'extra.spec'), 'Feature: Extra\n  Scenario: Nowhere\n    When GET /nowhere\n    Then status 200\n');
+    const short = await runCommand('npx jest', w.dir, { env: { ACCORD_BASE_URL: '' } });
+    expect(plain(short.output)).toContain('87.5 % of scenarios (not @WIP, not skipped) passed, below the threshold of 100 % (coverageThreshold.scenarios)');
+    expect(short.code).toBe(1);
+  },
+
   /** The start of a Jest failure, against a service that answers an id that is not a number. */
   async 'readme-failure'(block) {
     const wrong = await startServer(() => ({
