@@ -188,8 +188,10 @@ test('a contract imported from wsdl/ into contracts/: its WSDL is found, @fault 
         { name: 'getPet fault notFound', status: 'skipped' },
         { name: 'getPet fault invalidId', status: 'skipped' },
       ],
+      negative: { passed: expect.any(Number), failed: 0, notRun: 0 },
     },
   ]);
+  expect(doc.contracts[0].wsdl.list[0].negative.passed).toBeGreaterThan(0);
   expect(doc.contracts[0].list[1]).toMatchObject({ fault: true, status: 'skipped', skipped: 'fault scenario without an example that triggers it' });
   // The same contract against a service that answers nonsense: the operation failed and is not covered.
   const failed = await jestIn(faults, { coverageThreshold: { operations: 100 } });

@@ -47,6 +47,8 @@ export interface OperationCoverage {
   name: string;
   status: OperationStatus;
   faults: { name: string; status: ScenarioStatus }[];
+  /** The negative tests of its scenarios, when any were declared. */
+  negative?: NegativeCounts;
 }
 
 export interface ContractCoverage {
@@ -198,7 +200,15 @@ function operationCoverage(name: string, list: readonly ScenarioCoverage[]): Ope
   else if (has('not run')) status = 'not run';
   else if (has('skipped')) status = 'skipped';
   else status = 'wip';
-  return { name, status, faults };
+  const op: OperationCoverage = { name, status, faults };
+  for (const s of own) {
+    if (!s.negative) continue;
+    op.negative ??= { passed: 0, failed: 0, notRun: 0 };
+    op.negative.passed += s.negative.passed;
+    op.negative.failed += s.negative.failed;
+    op.negative.notRun += s.negative.notRun;
+  }
+  return op;
 }
 
 function statusOf(s: { wip: boolean; skip?: string }, statuses: readonly string[]): ScenarioStatus {
