@@ -124,7 +124,13 @@ export function readOutline(file: string, source: string): ContractOutline {
 /** What the reporter knows of a contract's WSDL: its operations, or why they are not known. */
 export type WsdlFound = { file: string; operations: string[] } | { file: string; named: string; problem: string };
 
-const NEGATIVE = /^(.*) \[negative: [^\]]*\]$/s;
+const NEGATIVE = ' [negative: ';
+
+/** The case a negative test's title (`<case> [negative: <mutation>]`) belongs to. */
+function negativeOf(title: string): string | undefined {
+  const at = title.lastIndexOf(NEGATIVE);
+  return at >= 0 && title.endsWith(']') ? title.slice(0, at) : undefined;
+}
 
 /** A contract's coverage from its outline and the outcome of each of its tests; `wsdl`: its WSDL's operations, when it names one. */
 export function contractCoverage(file: string, outline: ContractOutline, outcomes: readonly CaseOutcome[], wsdl?: WsdlFound): ContractCoverage {
@@ -141,8 +147,8 @@ export function contractCoverage(file: string, outline: ContractOutline, outcome
       seen.set(s, [...(seen.get(s) ?? []), o.status]);
       continue;
     }
-    const of = NEGATIVE.exec(o.title);
-    const n = of ? byTitle.get(of[1]) : undefined;
+    const of = negativeOf(o.title);
+    const n = of === undefined ? undefined : byTitle.get(of);
     if (n === undefined) continue;
     const counts = negatives.get(n) ?? negative();
     negatives.set(n, counts);
@@ -236,7 +242,8 @@ export function importedFrom(file: string, source: string, root: string): { name
   let name = head.slice(at + IMPORTED.length, end < 0 ? undefined : end).trim();
   const paren = name.indexOf(' (');
   name = paren >= 0 ? name.slice(0, paren) : name.endsWith('.') ? name.slice(0, -1) : name;
-  if (name === '' || path.isAbsolute(name) || /^[a-z][a-z0-9+.-]+:/i.test(name)) return undefined;
+  // A URL or a drive is not a path from the contract's folder.
+  if (name === '' || path.isAbsolute(name) || name.includes(':')) return undefined;
   const candidate = path.resolve(path.dirname(file), name);
   const inside = path.relative(root, candidate);
   if (inside.startsWith('..') || path.isAbsolute(inside)) return undefined;
