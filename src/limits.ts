@@ -100,3 +100,9 @@ export const STUB_LIMITS = {
   memoBodyChars: 4 * 1024,
   memoAnswerChars: 16 * 1024,
 } as const;
+
+/**
+ * Seconds one git call may take (`accord contracts pull`'s fetch, `accord compatible git`'s reads);
+ * then git is stopped and the command fails. `ACCORD_GIT_TIMEOUT` (seconds) sets another.
+ */
+export const GIT_TIMEOUT_SECONDS = 300;

@@ -115,3 +115,69 @@ export function hexPreview(bytes: Uint8Array): string {
   const shown = Array.from(bytes.subarray(0, HEX_PREVIEW_BYTES), (b) => b.toString(16).padStart(2, '0')).join(' ');
   return `<binary, ${bytes.length} bytes: ${shown}${bytes.length > HEX_PREVIEW_BYTES ? ' …' : ''}>`;
 }
+
+/**
+ * Text about a repository or a URL with its secrets hidden: the userinfo of every `scheme://user:token@host`
+ * becomes `***` (`https://***@host`), and so does the value of every query parameter whose name looks like a
+ * secret (`?access_token=***`, `&X-Amz-Signature=***`). For messages that quote a URL, git's own
+ * messages included (git repeats the URL it was given). One pass, linear in the text.
+ */
+export function withoutCredentials(text: string): string {
+  if (!text.includes('://') && !text.includes('=')) return text;
+  let out = '';
+  let copied = 0;
+  let i = 0;
+  while (i < text.length) {
+    if (text.startsWith('://', i)) {
+      const start = i + 3;
+      let end = start;
+      while (end < text.length && !endsAuthority(text[end])) end++;
+      const at = text.lastIndexOf('@', end - 1);
+      if (at >= start) {
+        out += `${text.slice(copied, start)}***`;
+        copied = at;
+      }
+      i = end;
+      continue;
+    }
+    const c = text[i];
+    if (c === '?' || c === '&') {
+      let eq = i + 1;
+      while (eq < text.length && !endsParameter(text[eq]) && text[eq] !== '=') eq++;
+      if (text[eq] === '=' && looksSecret(text.slice(i + 1, eq))) {
+        let end = eq + 1;
+        while (end < text.length && !endsParameter(text[end])) end++;
+        out += `${text.slice(copied, eq + 1)}***`;
+        copied = end;
+        i = end;
+        continue;
+      }
+      i = eq;
+      continue;
+    }
+    i++;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
+/** Where a URL's authority (`user:token@host:port`) ends. */
+function endsAuthority(c: string): boolean {
+  return c === '/' || c === '?' || c === '#' || endsUrl(c);
+}
+
+/** Where a query parameter's name or value ends. */
+function endsParameter(c: string): boolean {
+  return c === '&' || c === '#' || c === '?' || endsUrl(c);
+}
+
+/** Where a URL quoted in a message ends: white space, a quote, a bracket. */
+function endsUrl(c: string): boolean {
+  return c <= ' ' || c === "'" || c === '"' || c === '`' || c === '<' || c === '>' || c === '\\';
+}
+
+const SECRET_NAMES = ['token', 'secret', 'pass', 'pwd', 'key', 'sig', 'auth', 'credential', 'session'];
+
+function looksSecret(name: string): boolean {
+  const n = name.toLowerCase();
+  return SECRET_NAMES.some((s) => n.includes(s));
+}

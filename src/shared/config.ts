@@ -3,7 +3,7 @@ import path from 'node:path';
 import { readInputBytes } from '../files';
 import { AccordError } from '../errors';
 import { parseJson } from '../json/parse';
-import { hasControl, quoted } from '../printable';
+import { hasControl, quoted, withoutCredentials } from '../printable';
 
 /**
  * Contract sources a project names, in `accord.config.json` or under
@@ -84,7 +84,7 @@ function source(value: unknown, where: string): ContractSource {
   const gitUrl = text('git');
   if (!gitUrl) throw problem(where, '"git" is missing: a repository URL or a local path');
   // An argument that starts with "-" would be read by git as an option.
-  if (gitUrl.startsWith('-')) throw problem(where, `"git" cannot start with "-": ${quoted(gitUrl)}`);
+  if (gitUrl.startsWith('-')) throw problem(where, `"git" cannot start with "-": ${quoted(withoutCredentials(gitUrl))}`);
   const refs = (['branch', 'tag', 'commit'] as const).filter((k) => s[k] !== undefined);
   if (refs.length > 1) throw problem(where, `give one of "branch", "tag" or "commit", not ${refs.join(' and ')}`);
   const ref = refs[0] ? { kind: refs[0], value: text(refs[0])! } : undefined;
@@ -110,9 +110,10 @@ function isSafeName(s: string): boolean {
   return s !== '.' && s !== '..' && [...s].every((c) => (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c === '.' || c === '_' || c === '-');
 }
 
-/** The repository's last path segment without `.git`: `git@host:team/contracts.git` → `contracts`. */
+/** The repository's last path segment without `.git`: `git@host:team/contracts.git` → `contracts`; never its query (`?token=...`). */
 function defaultName(url: string): string {
-  let end = url.length;
+  const query = [url.indexOf('?'), url.indexOf('#')].filter((i) => i >= 0);
+  let end = query.length > 0 ? Math.min(...query) : url.length;
   while (end > 0 && (url[end - 1] === '/' || url[end - 1] === '\\')) end--;
   const last = url.slice(0, end).replaceAll('\\', '/').replaceAll(':', '/').split('/').pop() ?? 'contracts';
   const base = last.endsWith('.git') ? last.slice(0, -4) : last;
