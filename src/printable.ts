@@ -181,3 +181,51 @@ function looksSecret(name: string): boolean {
   const n = name.toLowerCase();
   return SECRET_NAMES.some((s) => n.includes(s));
 }
+
+/**
+ * Output a CI runner cannot read as a command. GitHub Actions reads a line that starts with `::`
+ * after white space as a workflow command (`::warning::`, `::add-mask::`, `::stop-commands::`),
+ * and `##[command]` (its older form) and Azure Pipelines' `##vso[command]` anywhere in a line. So
+ * the first `:` of such a line is shown as `\x3a`, and the first `#` of `##[` and `##vso[` as
+ * `\x23`, in accord's escape style: text from a contract or a service is still readable, and none
+ * of it is obeyed. For text that is not itself a command stream (the `--format github` document
+ * is, and escapes its own values).
+ */
+export function inert(text: string): string {
+  const out = text.includes('##') ? text.replaceAll('##[', '\\x23#[').replaceAll('##vso[', '\\x23#vso[') : text;
+  if (!out.includes('::')) return out;
+  let result = '';
+  let copied = 0;
+  let lineStart = true;
+  for (let i = 0; i < out.length; i++) {
+    const c = out[i];
+    // The runner reads lines as .NET's ReadLine does: a CR alone ends one too.
+    if (c === '\n' || c === '\r') lineStart = true;
+    else if (lineStart && !isWhiteSpace(c.charCodeAt(0))) {
+      lineStart = false;
+      if (c === ':' && out[i + 1] === ':') {
+        result += `${out.slice(copied, i)}\\x3a`;
+        copied = i + 1;
+      }
+    }
+  }
+  return copied === 0 ? out : result + out.slice(copied);
+}
+
+/** What .NET's TrimStart (the runner's) removes: Unicode white space, the no-break spaces included. */
+function isWhiteSpace(n: number): boolean {
+  return (
+    n === 0x20 ||
+    (n >= 0x09 && n <= 0x0d) ||
+    n === 0x85 ||
+    n === 0xa0 ||
+    n === 0x1680 ||
+    (n >= 0x2000 && n <= 0x200a) ||
+    n === 0x2028 ||
+    n === 0x2029 ||
+    n === 0x202f ||
+    n === 0x205f ||
+    n === 0x3000 ||
+    n === 0xfeff
+  );
+}

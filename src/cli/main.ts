@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { AccordError, internalErrorText } from '../errors';
-import { printable } from '../printable';
+import { inert, printable } from '../printable';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, ExitError, type Io } from './exit';
 import { registerCommands } from './commands';
 
@@ -9,11 +9,12 @@ import { registerCommands } from './commands';
  * only place that exits the process.
  */
 export async function run(argv: string[], given: Io): Promise<number> {
-  // Messages quote input (names, contract and log lines, paths, arguments): made printable at the door, so none writes to the terminal. A document is data and goes out as it is.
+  // Messages quote input (names, contract and log lines, paths, arguments): made printable at the door, so none writes to the terminal,
+  // and inert, so none is read as a CI runner's command (`::warning::`, `##[add-mask]`). A document is data and goes out as it is.
   const io: Io = {
     cwd: given.cwd,
-    stdout: (s) => given.stdout(printable(s)),
-    stderr: (s) => given.stderr(printable(s)),
+    stdout: (s) => given.stdout(inert(printable(s))),
+    stderr: (s) => given.stderr(inert(printable(s))),
     document: given.document ?? given.stdout,
     progress: given.progress,
   };

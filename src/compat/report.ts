@@ -1,4 +1,4 @@
-import { printable } from '../printable';
+import { inert, printable } from '../printable';
 import type { CompatNote, Finding, Verdict } from './model';
 
 /** One contract file's outcome: compared, new (no older version), or gone (no newer version). */
@@ -50,7 +50,9 @@ export function formatText(reports: readonly FileReport[]): string {
     lines.push(`All contracts: ${countsLine(total)}`);
   } else lines.push('');
   lines.push(compatible ? COMPATIBLE : NOT_COMPATIBLE);
-  return `${lines.join('\n')}\n`.replace(/^\n+/, '');
+  // Each entry is one line: a newline in a value (a JSON key "a\n::warning::x" in a contract) is shown
+  // escaped, so no value starts a line of the report, where a CI runner would read it as a command.
+  return inert(`${lines.map((l) => printable(l, { multiline: false })).join('\n')}\n`.replace(/^\n+/, ''));
 }
 
 export function totals(reports: readonly FileReport[]): { testsRun: number; passed: number; failed: number } {

@@ -1,14 +1,16 @@
 import { formatLocation } from '../errors';
-import { printable } from '../printable';
+import { inert, printable } from '../printable';
 
 /**
  * An Error whose stack is the report plus one frame pointing at the contract
  * line: Jest prints the report and a code frame of the .spec file, never
  * accord's own stack. The report quotes the service and the contract, so it is
- * made printable here, the one door to Jest's output.
+ * made printable here, the one door to Jest's output, and inert: Jest indents the report, and a
+ * CI runner reads a line that starts with `::` after white space as a command, so a service's body
+ * line `::warning::...` or `::add-mask::...` is shown as `\x3a:warning::...`.
  */
 export function reportError(report: string, file: string, line: number): Error {
-  const shown = printable(report);
+  const shown = inert(printable(report));
   const err = new Error(shown);
   err.stack = `${shown}\n    at ${formatLocation({ file: printable(file, { multiline: false }), line, column: 1 })}`;
   return err;

@@ -1,7 +1,7 @@
 import { isFaultScenario, type Contract, type TestCase } from '../contract/model';
 import { parseContractCached, testCases } from '../contract/load';
 import { AccordError, formatLocation } from '../errors';
-import { printable } from '../printable';
+import { inert, printable } from '../printable';
 import { CONFIG_GLOBAL, OUTLINE_GLOBAL, resolveRunnerConfig, type RunnerConfig } from './config';
 import { contractOutline, type ContractOutline } from './coverage';
 import { reportError } from './error-display';
@@ -105,7 +105,9 @@ function body(g: Record<string, unknown>, config: () => RunnerConfig, opened: Op
     const failure = await check(tc, cfg);
     if (tc.scenario.wip) {
       const where = formatLocation({ file: tc.scenario.file, line });
-      const message = printable(`@WIP "${tc.name}" (${where}) is in progress and skipped; ${failure === undefined ? 'it would have PASSED' : `it would have FAILED:\n${failure}`}`);
+      const message = inert(
+        printable(`@WIP "${tc.name}" (${where}) is in progress and skipped; ${failure === undefined ? 'it would have PASSED' : `it would have FAILED:\n${failure}`}`),
+      );
       recordWipVerdict(g, fullName, { passed: failure === undefined, message });
       // Jest's --silent keeps a test file from printing; this copy is for people, the verdict is in the results too.
       if (!cfg.silent) process.stderr.write(`\n[accord] ${message}\n`);

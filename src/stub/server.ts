@@ -7,7 +7,7 @@ import { messageText } from '../http/message-text';
 import { XML_SLICE } from '../limits';
 import { looksLikeXml } from '../xml/parse';
 import type { HttpRequest, HttpResponse } from '../http/message';
-import { printable } from '../printable';
+import { inert, printable } from '../printable';
 import { loadContracts, type ContractSource } from './contracts';
 import { allowOrigin, answerPreflight, isPreflight } from './cors';
 import type { Outcome } from './dispatch';
@@ -106,8 +106,9 @@ export async function startStub(options: StubOptions): Promise<RunningStub> {
   const host = options.host ?? '127.0.0.1';
   const tls = tlsPair(options.tls, host);
   const write = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  // Log lines quote requests (a path, a header, a body): printable, so a client cannot write to the terminal of whoever reads the log.
-  const log = (line: string) => write(printable(line));
+  // Log lines quote requests (a path, a header, a body): printable, so a client cannot write to the terminal of whoever reads the log,
+  // and inert, so none is read as a CI runner's command.
+  const log = (line: string) => write(inert(printable(line)));
   const handler = makeHandler(state, {
     verbose: options.verbose ?? false,
     log,
