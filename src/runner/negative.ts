@@ -1,4 +1,4 @@
-import type { TestCase } from '../contract/model';
+import type { Scenario, TestCase } from '../contract/model';
 import { AccordError } from '../errors';
 import { ParsedBody } from '../http/body';
 import { buildRequest } from '../http/build-request';
@@ -24,6 +24,17 @@ import { textOf, type XmlElement } from '../xml/tree';
  * candidates count with no change here. Candidates are linear in the nodes of
  * the request and at most MAX_NEGATIVE_PER_SCENARIO are kept, chosen by the seed.
  */
+/**
+ * The tag that keeps a scenario out of negative tests, on the scenario, its Rule or its Feature
+ * (any case): each negative test sends the scenario's operation again, so a delete or a payment
+ * would be repeated, once without its confirmation flag.
+ */
+export const NO_NEGATIVE_TAG = '@no-negative';
+
+export function optsOutOfNegative(s: Pick<Scenario, 'tags'>): boolean {
+  return s.tags.some((t) => t.toLowerCase() === NO_NEGATIVE_TAG);
+}
+
 export interface Mutation {
   /** "missing Envelope/Body/getPet/id", "wrong type pets[0].age", "wrong SOAPAction". */
   name: string;

@@ -7,7 +7,7 @@ import { contractOutline, type ContractOutline } from './coverage';
 import { reportError } from './error-display';
 import { formatCaseReport, runCase } from './run-case';
 import { markWip, recordWipVerdict } from './wip';
-import { negativeRequests, runNegative, type Mutation } from './negative';
+import { negativeRequests, optsOutOfNegative, runNegative, type Mutation } from './negative';
 import { Session, sessionKey } from './session';
 
 /**
@@ -141,7 +141,8 @@ type Declare = (name: string, fn: () => Promise<void>, timeout?: number) => void
  * With `negative: true` (or ACCORD_NEGATIVE=1), each scenario's generated invalid requests, declared
  * as tests of their own inside the contract's describe block: `<case> [negative: <mutation>]`.
  * @WIP scenarios, cases that are not run and fault scenarios have none (a fault scenario's request is its
- * operation's, whose negative tests already cover it).
+ * operation's, whose negative tests already cover it), nor have scenarios tagged @no-negative (on
+ * themselves, their Rule or their Feature): operations that must not be sent again.
  */
 function negativeTests(g: Record<string, unknown>, config: () => RunnerConfig, opened: OpenedContract): void {
   const cfg = config();
@@ -149,7 +150,7 @@ function negativeTests(g: Record<string, unknown>, config: () => RunnerConfig, o
   const declare = g.test as Declare | undefined;
   if (!cfg.negative || !declare) return;
   for (const tc of opened.cases) {
-    if (tc.notRun !== undefined || tc.scenario.wip || isFaultScenario(tc.scenario)) continue;
+    if (tc.notRun !== undefined || tc.scenario.wip || isFaultScenario(tc.scenario) || optsOutOfNegative(tc.scenario)) continue;
     for (const m of negativeRequests(tc, cfg.seed)) declare(`${tc.name} [negative: ${m.name}]`, negativeBody(tc, m, config), caseTimeout(cfg));
   }
 }
