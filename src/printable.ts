@@ -131,9 +131,9 @@ export function withoutCredentials(text: string): string {
     if (text.startsWith('://', i)) {
       const start = i + 3;
       let end = start;
-      while (end < text.length && !endsAuthority(text[end])) end++;
-      const at = text.lastIndexOf('@', end - 1);
-      if (at >= start) {
+      let at = -1;
+      for (; end < text.length && !endsAuthority(text[end]); end++) if (text[end] === '@') at = end;
+      if (at >= 0) {
         out += `${text.slice(copied, start)}***`;
         copied = at;
       }

@@ -129,4 +129,12 @@ describe('inert', () => {
     expect(inert(text)).toBe(shown);
     expect(inert(inert(text))).toBe(shown);
   });
+
+  test('linear: a megabyte of command lines', () => {
+    const text = '\n ::x'.repeat(1 << 17) + '##['.repeat(1 << 17);
+    const started = process.hrtime.bigint();
+    const shown = inert(text);
+    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(1000);
+    expect(shown.startsWith('\n \\x3a:x')).toBe(true);
+  });
 });

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { withoutCredentials } from '../../src/printable';
 import { ROOT, TempRepo } from '../compat/git-repo';
 import { childEnv, plain } from '../helpers/child-env';
 
@@ -229,5 +230,28 @@ describe('credentials in a URL are never printed', () => {
     const r = pull(project);
     expect(r.out).toContain('"git" cannot start with "-": "-https://***@h/x.git"');
     expect(r.out).not.toContain(SECRET);
+  });
+});
+
+describe('withoutCredentials', () => {
+  test.each([
+    ["fatal: unable to access 'https://user:tok@host/x.git/': 403", "fatal: unable to access 'https://***@host/x.git/': 403"],
+    ['https://ghp_abc@github.com/a/b.git', 'https://***@github.com/a/b.git'],
+    ['https://u:p@ss@host:8443/x?ref=main', 'https://***@host:8443/x?ref=main'],
+    ['https://host/x.git?access_token=abc&ref=main#frag', 'https://host/x.git?access_token=***&ref=main#frag'],
+    ['http://h/x?X-Amz-Signature=f00&X-Amz-Credential=k&page=2', 'http://h/x?X-Amz-Signature=***&X-Amz-Credential=***&page=2'],
+    ['ssh://git@host/x.git and git@host:team/x.git', 'ssh://***@host/x.git and git@host:team/x.git'],
+    ['no URL here, a = b, mail@example.com', 'no URL here, a = b, mail@example.com'],
+    ['https://host/path@v1 stays', 'https://host/path@v1 stays'],
+  ])('%s', (text, shown) => {
+    expect(withoutCredentials(text)).toBe(shown);
+    expect(withoutCredentials(shown)).toBe(shown);
+  });
+
+  test('linear: a megabyte of URL-like text', () => {
+    const text = 'https://'.repeat(1 << 17) + '?token='.repeat(1 << 17);
+    const started = process.hrtime.bigint();
+    withoutCredentials(text);
+    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(1000);
   });
 });
