@@ -89,18 +89,23 @@ describe('the Jest report of a service body', () => {
   Scenario: Adopt a pet
     When GET /pets/2
     Then status 200
+
+  Scenario: Name a pet
+    When POST /pets
+    And request-body {"name\\n::warning::from a key": "(number)"}
+    Then status 200
 `,
     );
   });
   afterAll(() => service.close());
 
-  test('no body line is read as a command, in the failure or in the @WIP verdict', async () => {
+  test("no body line or key is read as a command: in the failure, the @WIP verdict, a negative test's name", async () => {
     const root = path.join(dir, 'jest');
     const config = path.join(root, 'jest.config.js');
     const own = { rootDir: root, testEnvironmentOptions: { accord: { baseUrl: service.url, coverageFile: false } } };
     writeFileSync(config, `module.exports = { ...require(${JSON.stringify(path.join(REPO, 'jest-preset.js'))}), ...${JSON.stringify(own)} };\n`);
     const output = await new Promise<string>((resolve) => {
-      const child = spawn(process.execPath, [JEST, '--config', config, '--ci', '--no-cache'], { cwd: root, env: childEnv() });
+      const child = spawn(process.execPath, [JEST, '--config', config, '--ci', '--no-cache', '--verbose'], { cwd: root, env: childEnv({ ACCORD_NEGATIVE: '1' }) });
       let out = '';
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));
       child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -108,6 +113,8 @@ describe('the Jest report of a service body', () => {
     });
     expect(output).toContain('RESPONSE.STATUS: expected 200, found 500');
     expect(output).toContain('[accord] @WIP "Adopt a pet"');
+    // A negative test's name holds the key: Jest prints it on a line of its own.
+    expect(output).toContain('Name a pet [negative: missing name\\n::warning::from a key]');
     expect(commands(output)).toEqual([]);
     // Readable: the first colon (or hash) shown as accord shows an escape.
     expect(output).toContain('\\x3a:warning file=src/app.ts,line=1::looks like accord');

@@ -80,7 +80,8 @@ export function negativeRequests(tc: TestCase, seed = 0): Mutation[] {
   const ordered = rotated(candidates, seed);
   for (let i = 0; i < ordered.length && i < MAX_TRIED && kept.length < MAX_NEGATIVE_PER_SCENARIO; i++) {
     const request = ordered[i].make();
-    if (rejects(tc, request)) kept.push({ name: ordered[i].name, request });
+    // A name is a Jest test's name, printed on its own line: a key's newline is shown escaped.
+    if (rejects(tc, request)) kept.push({ name: printable(ordered[i].name, { multiline: false }), request });
   }
   return kept;
 }
