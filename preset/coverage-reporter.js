@@ -4,6 +4,7 @@ const { createRequire } = require('node:module');
 const path = require('node:path');
 const coverage = require('../dist/runner/coverage.js');
 const { writeOutputFile } = require('../dist/files/index.js');
+const { inert, printable } = require('../dist/printable.js');
 
 /**
  * The preset's Jest reporter: after the run, contract coverage (scenarios passed, failed, @WIP,
@@ -81,14 +82,14 @@ class AccordCoverageReporter {
           .join('/')
           .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
         process.stderr.write(
-          `  ${shown} not written: in watch mode Jest would see it change and start another run; add ${JSON.stringify(pattern)} to watchPathIgnorePatterns to have it written\n`,
+          `${inert(printable(`  ${shown} not written: in watch mode Jest would see it change and start another run; add ${JSON.stringify(pattern)} to watchPathIgnorePatterns to have it written`))}\n`,
         );
         continue;
       }
       writeOutputFile(out, coverage.coverageJson(list, root), { force: true, shown });
     }
     if (failures.length > 0) {
-      process.stderr.write(`accord contract coverage: ${failures.join('; ')}\n`);
+      process.stderr.write(`${inert(printable(`accord contract coverage: ${failures.join('; ')}`))}\n`);
       this.error = new Error(`accord contract coverage: ${failures.join('; ')}`);
     }
   }

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { inert } from '../../src/printable';
+import { formatCoverage } from '../../src/runner/coverage';
 import { childEnv, plain } from '../helpers/child-env';
 import { startServer, type Running } from '../helpers/servers';
 
@@ -77,7 +78,7 @@ describe('the Jest report of a service body', () => {
     service = await startServer(() => ({ status: 500, type: 'application/json', body: BODY }));
     mkdirSync(path.join(dir, 'jest', 'contracts'), { recursive: true });
     writeFileSync(
-      path.join(dir, 'jest', 'contracts', 'pets.spec'),
+      path.join(dir, 'jest', 'contracts', '::warning::pets.spec'),
       `Feature: Pets
 
   Scenario: Get a pet
@@ -121,6 +122,27 @@ describe('the Jest report of a service body', () => {
     expect(output).toContain('\\x3a:add-mask::Failed');
     expect(output).toContain('text \\x23#[error]legacy \\x23#vso[task.complete result=Succeeded]');
   }, 120_000);
+});
+
+test('the contract coverage summary: a contract file named ::warning::x.spec does not start a line', () => {
+  const summary = formatCoverage(
+    [
+      {
+        file: '/app/::warning::x.spec',
+        feature: 'F',
+        scenarios: 1,
+        passed: 1,
+        failed: 0,
+        wip: 0,
+        notRun: 0,
+        list: [],
+        wsdl: { file: '/app/::error::a.wsdl', operations: 1, uncovered: [] },
+      },
+    ],
+    '/app',
+  );
+  expect(commands(summary)).toEqual([]);
+  expect(summary).toContain('  \\x3a:warning::x.spec: 1 scenario: 1 passed');
 });
 
 describe('inert', () => {

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { caseTitle, parseContract, parseContractCached, testCases } from '../contract/load';
 import { isFaultScenario, type Contract, type TestCase } from '../contract/model';
 import { AccordError } from '../errors';
-import { printable } from '../printable';
+import { inert, printable } from '../printable';
 
 /**
  * Contract coverage after a `jest --preset` run: for each contract, how many
@@ -317,7 +317,7 @@ export function formatCoverage(list: readonly ContractCoverage[], root: string, 
         (t.wsdlMissing > 0 ? `; ${plural(t.wsdlMissing, 'contract')} whose WSDL was not found not counted` : ''),
     );
   if (partial) lines.push('  a partial run: the coverage file is not written and coverageThreshold is not checked');
-  return `${printable(lines.join('\n'))}\n`;
+  return `${inert(printable(lines.join('\n')))}\n`;
 }
 
 /** The scenarios a threshold judges: all but @WIP and those accord does not run. */
