@@ -112,7 +112,7 @@ function ownFolders(root: string): OwnFolders {
   /** Each part from `.accord` down to `folder`; with `make`, the missing ones but the last made. */
   const walk = (folder: string, make: boolean): void => {
     const rel = path.relative(base, folder);
-    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) throw new AccordError('ACCORD_ERR_USAGE', `${shown(folder)} is not inside ${CACHE_DIR}/`);
+    if (rel === '' || leaves(rel)) throw new AccordError('ACCORD_ERR_USAGE', `${shown(folder)} is not inside ${CACHE_DIR}/`);
     const parts = [CACHE_DIR, ...rel.split(path.sep)];
     let at = root;
     for (const [i, part] of parts.entries()) {
@@ -150,6 +150,10 @@ function ownFolders(root: string): OwnFolders {
 }
 
 function isInside(child: string, parent: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  return !leaves(path.relative(parent, child));
+}
+
+/** Whether a relative path goes up and out (a folder named `..x` stays). */
+function leaves(rel: string): boolean {
+  return rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel);
 }
