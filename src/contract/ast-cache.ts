@@ -18,7 +18,8 @@ import { gherkinVersion, parseGherkin } from './gherkin';
  * failure to read or write falls back to parsing: the cache can make accord
  * faster, never wrong or broken. Only texts that parse are stored.
  */
-const FORMAT = 1;
+// 2: a text whose description holds a misspelt keyword no longer parses (gherkin-hints.ts).
+const FORMAT = 2;
 /** Entries kept; beyond this the oldest are removed when a new one is written. */
 const MAX_ENTRIES = 1000;
 

@@ -5,30 +5,18 @@ import { jsonPatternFromValue } from '../pattern/json-pattern';
 import { nodeTypeNames, parsePlaceholder, referencedNames } from '../pattern/placeholder';
 import { LayeredMap } from '../pattern/layered-map';
 import { followRefs } from '../pattern/resolve';
-import { isScalarName } from '../pattern/scalars';
+import { isScalarName, SCALAR_NAMES } from '../pattern/scalars';
 import type { JsonField, Pattern, ScalarType, XmlElementPattern } from '../pattern/types';
 import { closest } from '../suggest';
-import { checkExamples } from './check-examples';
+import { checkExamples, unusedColumns } from './check-examples';
 import { notAContract } from './gherkin';
-import { HTTP_METHODS, type Contract, type ContractNote, type ExampleRow, type FormField, type HeaderSpec, type Scenario, type Scope } from './model';
+import { HTTP_METHODS, type Contract, type ContractNote, type ContractWarning, type ExampleRow, type FormField, type HeaderSpec, type Scenario, type Scope } from './model';
 import { parseRequestPath } from './path';
+import { KAFKA_KEYWORD, NOTED_KEYWORDS, STEP_KEYWORDS } from './keywords';
 
-const KEYWORDS = [
-  '<METHOD> <path>',
-  'request-header',
-  'response-header',
-  'status',
-  'request-body',
-  'response-body',
-  'type',
-  'json',
-  'pattern',
-  'enum',
-  'form-field',
-  'request-part',
-];
-/** Read and kept, never acted on: see the README ("Steps accord reads but does not run"). */
-const NOTED = new Set(['value', 'export', 'fact', 'fixture', 'openapi', 'wsdl']);
+const KEYWORDS = ['<METHOD> <path>', ...STEP_KEYWORDS];
+/** Noted steps whose presence means Examples columns may name places accord does not see. */
+const COLUMNS_READ_ELSEWHERE = new Set(['openapi', 'wsdl', 'fixture']);
 
 interface Located<T> {
   value: T;
@@ -114,6 +102,9 @@ export function buildContract(doc: GherkinDocument, file: string, options: Build
   for (const { child } of children) {
     if (child.background) applySteps(background, child.background, at, notes);
   }
+  // Unknown types already reported (line and name): a Background's type is checked with every scenario.
+  const reported = new Set<string>();
+  const warnings: ContractWarning[] = [];
   const backgroundPatterns = new Map<string, Pattern>();
   for (const [k, v] of background.types) backgroundPatterns.set(k, v.value);
   for (const { child, tags } of children) {
@@ -121,13 +112,16 @@ export function buildContract(doc: GherkinDocument, file: string, options: Build
     const gs = child.scenario;
     const draft = startFrom(background);
     applySteps(draft, gs, at, notes);
-    const scenario = finishScenario(draft, gs, tags, feature.name, file, at, backgroundPatterns, options.checkExamples ?? true);
+    const scenario = finishScenario(draft, gs, tags, feature.name, file, at, backgroundPatterns, options.checkExamples ?? true, reported, warnings);
     if (scenario) scenarios.push(scenario);
   }
   if (!children.some(({ child }) => child.scenario)) errors.push(noScenarios(feature, file));
   if (errors.length === 1) throw errors[0];
   if (errors.length > 1) throw new CompositeAccordError(errors);
-  return { file, name: feature.name, line: feature.location.line, scenarios, notes };
+  const contract: Contract = { file, name: feature.name, line: feature.location.line, scenarios, notes };
+  // A wrapper of an OpenAPI/WSDL file, or rows that feed fixtures: its columns name what accord does not read, so none is reported.
+  if (warnings.length > 0 && !notes.some((n) => COLUMNS_READ_ELSEWHERE.has(n.keyword))) contract.warnings = warnings;
+  return contract;
 }
 
 /**
@@ -224,10 +218,12 @@ function applyStep(draft: Draft, step: Step, notes: ContractNote[]): void {
     case 'form-field':
     case 'request-part':
       return applyFormField(draft, word, rest, line);
-    case 'kafka-message':
+    case KAFKA_KEYWORD:
       draft.kafka = rest;
       return;
     default:
+      // `PSOT /library`: reported here as a misspelt method, not again as a missing request line.
+      if (rest.startsWith('/')) draft.badRequestLine = true;
       return applyOtherKeyword(word, written, rest, line, notes);
   }
 }
@@ -305,11 +301,12 @@ function applyFormField(draft: Draft, word: 'form-field' | 'request-part', rest:
 
 /** A keyword accord reads but does not act on is kept as a note; any other is a mistake, with the nearest keyword as a hint. */
 function applyOtherKeyword(word: string, written: string, rest: string, line: number, notes: ContractNote[]): void {
-  if (NOTED.has(word)) {
+  if (NOTED_KEYWORDS.has(word)) {
     notes.push({ line, keyword: word, text: rest });
     return;
   }
-  const near = closest(word, KEYWORDS);
+  // `PSOT /library`: a word before a path can only have been a method.
+  const near = rest.startsWith('/') ? closest(written, [...HTTP_METHODS]) : closest(word, [...STEP_KEYWORDS, ...HTTP_METHODS]);
   throw syntax(`keyword "${written}" not recognised${near ? ` (did you mean "${near}"?)` : ''}; a step starts with one of: ${KEYWORDS.join(', ')}`);
 }
 
@@ -345,6 +342,8 @@ function finishScenario(
   at: (line: number, err: unknown) => void,
   backgroundPatterns: ReadonlyMap<string, Pattern>,
   examplesChecked: boolean,
+  reported: Set<string>,
+  warnings: ContractWarning[],
 ): Scenario | undefined {
   const line = gs.location.line;
   const tags = [...new Set([...inheritedTags, ...gs.tags.map((t) => t.name)])];
@@ -357,12 +356,13 @@ function finishScenario(
   if (draft.kafka !== undefined && !draft.method) return kafkaScenario(identity, draft.kafka);
   // Both checks run whatever the first finds: every mistake in the scenario is reported at once.
   const complete = reportMissingParts(draft, gs, at);
-  const typesKnown = checkTypeReferences(draft, gs.name, at);
+  const typesKnown = checkTypeReferences(draft, gs.name, at, reported);
   if (!complete || !typesKnown) return undefined;
 
   const scenario = assembleScenario(identity, draft);
   const problems = examplesChecked ? checkExamples(scenario) : [];
   for (const p of problems) at(p.line, new AccordError('ACCORD_ERR_CONTRACT_TYPE', p.message));
+  if (examplesChecked) warnings.push(...unusedColumns(scenario, headerLines(gs)));
   return problems.length === 0 ? scenario : undefined;
 }
 
@@ -429,29 +429,52 @@ function typeUses(draft: Draft): [Pattern, number][] {
  * XML node type. Each type is followed once, so a type used many times is reported once. False when
  * anything was reported.
  */
-function checkTypeReferences(draft: Draft, scenarioName: string, at: (line: number, err: unknown) => void): boolean {
+function checkTypeReferences(draft: Draft, scenarioName: string, at: (line: number, err: unknown) => void, reported: Set<string>): boolean {
   let ok = true;
   const checked = new Set<string>();
   const typeOf = (name: string) => draft.types.get(name) ?? draft.inherited.get(name);
-  const walk = (p: Pattern, useLine: number): void => {
+  const walk = (p: Pattern, useLine: number, owner?: string): void => {
     for (const name of referencedNames(p)) {
       if (checked.has(name)) continue;
       checked.add(name);
       const t = typeOf(name);
       if (!t) {
-        at(
-          useLine,
-          new AccordError('ACCORD_ERR_CONTRACT_TYPE', `unknown type (${name}) in scenario "${scenarioName}": declare it with "type ${name} ..." in the scenario or the Background`),
-        );
         ok = false;
+        // At the node that names it; a type of the Background is reported once, not once per scenario.
+        const line = nodeLineNaming(p, name) ?? useLine;
+        const key = `${line}\0${name}`;
+        if (reported.has(key)) continue;
+        reported.add(key);
+        const near = closest(name, [...SCALAR_NAMES, ...draft.types.keys(), ...draft.inherited.keys()], name.length <= 4 ? 1 : 2);
+        const where = owner === undefined ? `scenario "${scenarioName}"` : `type ${owner}`;
+        const hint = near === undefined ? '' : ` (did you mean (${near})?)`;
+        at(line, new AccordError('ACCORD_ERR_CONTRACT_TYPE', `unknown type (${name}) in ${where}${hint}: declare it with "type ${name} ..." in the scenario or the Background`));
         continue;
       }
-      walk(t.value, t.line);
+      walk(t.value, t.line, name);
     }
     if (!nodeTypesAreXml(p, useLine, typeOf, scenarioName, at)) ok = false;
   };
   for (const [p, l] of typeUses(draft)) walk(p, l);
   return ok;
+}
+
+/** The line of the innermost XML node whose own attributes or text name `name`; undefined outside XML. */
+function nodeLineNaming(p: Pattern, name: string): number | undefined {
+  if (p.kind !== 'xml' || !referencedNames(p).has(name)) return undefined;
+  const children: XmlElementPattern[] = [];
+  for (const c of p.content) {
+    if (c.kind === 'xml') children.push(c);
+    else if (c.kind === 'xml-any') children.push(...(c.elements ?? []));
+    else if (c.kind === 'xml-choice') {
+      for (const o of c.options) for (const x of o) if (x.kind === 'xml') children.push(x);
+    }
+  }
+  for (const c of children) {
+    const line = nodeLineNaming(c, name);
+    if (line !== undefined) return line;
+  }
+  return p.line;
 }
 
 /**
@@ -509,6 +532,11 @@ function resolvedKind(name: string, typeOf: (name: string) => { value: Pattern }
 
 function hasWip(tags: string[]): boolean {
   return tags.some((t) => t.toLowerCase() === '@wip');
+}
+
+/** The line of each row's table header, in the order of exampleRows. */
+function headerLines(gs: GherkinScenario): number[] {
+  return gs.examples.flatMap((ex) => (ex.tableHeader ? ex.tableBody.map(() => ex.tableHeader!.location.line) : []));
 }
 
 function exampleRows(gs: GherkinScenario): ExampleRow[] {

@@ -4,6 +4,7 @@ import { exampleValue } from '../pattern/generate';
 import { namedPlaces, type Place } from '../pattern/places';
 import type { Pattern, Scope } from '../pattern/types';
 import { quoted } from '../printable';
+import { closest } from '../suggest';
 import { REQUEST_BODY_COLUMN, type Scenario } from './model';
 
 /** The column whose cell is the whole request body (Specmatic's convention). */
@@ -40,6 +41,35 @@ export function checkExamples(s: Scenario): ExampleProblem[] {
         line: row.line,
         // Quoted cut short: a cell can be 30 KB, and the message is one line of a report.
         message: `Examples value ${quoted(value)} in column ${quoted(column)} fits no place the column names (${where.join('; ')}) in scenario "${s.name}"`,
+      });
+    }
+  }
+  return problems;
+}
+
+/**
+ * Columns that name no place at all (`isbm` for `isbn`): allowed, as Specmatic allows them, but
+ * their values go nowhere, and the test then fails for a reason far from the typo (a generated
+ * value the service does not know). A warning, once per column, at the table's header, with the
+ * nearest name the scenario does have.
+ */
+export function unusedColumns(s: Scenario, headerLines: readonly number[] = []): ExampleProblem[] {
+  if (s.examples.length === 0) return [];
+  const places = scenarioPlaces(s);
+  const keys = [...new Set(places.map((p) => p.key))];
+  const seen = new Set<string>();
+  const problems: ExampleProblem[] = [];
+  for (const [i, row] of s.examples.entries()) {
+    for (const column of row.values.keys()) {
+      if (seen.has(column) || column === REQUEST_BODY_COLUMN) continue;
+      seen.add(column);
+      // `(Type)` columns and `<part>_filename` (a file part's name) are Specmatic conventions, not places.
+      if (column.startsWith('(') || (column.endsWith('_filename') && s.request.parts.some((p) => `${p.name}_filename` === column))) continue;
+      if (places.some((p) => (p.caseless ? p.key.toLowerCase() === column.toLowerCase() : p.key === column))) continue;
+      const near = closest(column, keys);
+      problems.push({
+        line: headerLines[i] ?? row.line,
+        message: `Examples column ${quoted(column)} names no parameter, header, field, node or key of scenario "${s.name}", so its values are not used${near === undefined ? '' : ` (did you mean ${quoted(near)}?)`}`,
       });
     }
   }

@@ -1,6 +1,7 @@
 import type { GherkinDocument } from '@cucumber/messages';
 import { AccordError, CompositeAccordError } from '../errors';
 import { excerpt } from '../printable';
+import { descriptionTypos, explainParseErrors, keywordTypo, type Dialect } from './gherkin-hints';
 
 type GherkinLib = typeof import('./gherkin-lib');
 let gherkin: GherkinLib | undefined;
@@ -20,31 +21,54 @@ function load(): GherkinLib {
 export function parseGherkin(text: string, file: string): GherkinDocument {
   const lib = load();
   const parser = new lib.Parser(new lib.AstBuilder(lib.IdGenerator.incrementing()), new lib.GherkinClassicTokenMatcher());
+  let doc: GherkinDocument;
   try {
-    return parser.parse(text);
+    doc = parser.parse(text);
   } catch (e) {
     // A file with no Feature line at all (package.json, a README) would get one Gherkin token list per line.
-    if (!hasFeatureLine(text, lib)) throw notAContract(file);
-    const errors = ((e as { errors?: Error[] }).errors ?? [e as Error]).map(toAccordError(file));
-    throw errors.length === 1 ? errors[0] : new CompositeAccordError(errors);
+    const dialect = dialectOf(text, lib);
+    if (!hasFeatureLine(text, dialect)) throw notAContract(file, featureTypo(text, dialect));
+    const raw = (e as { errors?: Error[] }).errors ?? [e as Error];
+    throw oneOrAll(explainParseErrors(raw, text, dialect).map((x) => toAccordError(file, x)));
   }
+  const typos = descriptionTypos(doc, text, dialectOf(text, lib));
+  if (typos.length > 0) throw oneOrAll(typos.map((t) => new AccordError(t.code, t.message, { ...t.location, file })));
+  return doc;
 }
 
-/** The one error for a file that has no Feature line: empty, only comments, or some other kind of file. */
-export function notAContract(file: string): AccordError {
+function oneOrAll(errors: AccordError[]): AccordError {
+  return errors.length === 1 ? errors[0] : new CompositeAccordError(errors);
+}
+
+/** The one error for a file that has no Feature line: empty, only comments, or some other kind of file; at a misspelt one when there is one. */
+export function notAContract(file: string, typo?: { line: number; message: string }): AccordError {
+  if (typo) return new AccordError('ACCORD_ERR_CONTRACT_SYNTAX', `${file} has no Feature: line: ${typo.message}`, { file, line: typo.line });
   return new AccordError('ACCORD_ERR_CONTRACT_SYNTAX', `${file} is not a contract: no Feature: line`);
 }
 
-/** Whether a line starts a Feature, in the language the file declares (`# language: fr`) as Gherkin reads it. */
-function hasFeatureLine(text: string, lib: GherkinLib): boolean {
-  let keywords = lib.dialects.en.feature;
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    const language = /^#\s*language\s*:\s*([a-zA-Z_-]+)$/.exec(line);
-    if (language) keywords = lib.dialects[language[1]]?.feature ?? keywords;
-    else if (keywords.some((k) => line.startsWith(`${k}:`))) return true;
+/** The dialect the file declares (`# language: fr`) on a line of its own before any other, as Gherkin reads it; English otherwise. */
+function dialectOf(text: string, lib: GherkinLib): Dialect {
+  const language = /^\s*#\s*language\s*:\s*([a-zA-Z_-]+)\s*$/m.exec(text.slice(0, 2000));
+  return (language && lib.dialects[language[1]]) || lib.dialects.en;
+}
+
+/** Whether a line starts a Feature. */
+function hasFeatureLine(text: string, dialect: Dialect): boolean {
+  return text.split('\n').some((raw) => dialect.feature.some((k) => raw.trim().startsWith(`${k}:`)));
+}
+
+/** `Featur: Pets`: the first line that looks like a misspelt Feature keyword. */
+function featureTypo(text: string, dialect: Dialect): { line: number; message: string } | undefined {
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length && i < 200; i++) {
+    const message = keywordTypo(
+      lines[i],
+      { ...dialect, background: [], scenario: [], scenarioOutline: [], examples: [], rule: [], given: [], when: [], then: [], and: [], but: [] },
+      true,
+    );
+    if (message) return { line: i + 1, message };
   }
-  return false;
+  return undefined;
 }
 
 /** The version of the Gherkin parser, part of every AST cache key. */
@@ -53,12 +77,8 @@ export function gherkinVersion(): string {
   return (require('@cucumber/gherkin/package.json') as { version: string }).version;
 }
 
-function toAccordError(file: string) {
-  return (e: Error & { location?: { line: number; column?: number } }): AccordError => {
-    // Gherkin's messages start with "(line:column): "; the location is carried separately.
-    const message = quoteSafely(e.message.replace(/^\(\d+:\d+\): /, ''));
-    return new AccordError('ACCORD_ERR_CONTRACT_SYNTAX', message, { file, line: e.location?.line, column: e.location?.column });
-  };
+function toAccordError(file: string, e: { message: string; line?: number; column?: number }): AccordError {
+  return new AccordError('ACCORD_ERR_CONTRACT_SYNTAX', quoteSafely(e.message), { file, line: e.line, column: e.column });
 }
 
 /**

@@ -15,6 +15,13 @@ export interface Contract {
   scenarios: Scenario[];
   /** Steps accord reads but does not act on (openapi/wsdl wrappers, value/export/fact/fixture). */
   notes: ContractNote[];
+  /** Mistakes that do not stop a test (an Examples column that names nothing): each edge that runs the contract prints them once. */
+  warnings?: ContractWarning[];
+}
+
+export interface ContractWarning {
+  line: number;
+  message: string;
 }
 
 export interface ContractNote {

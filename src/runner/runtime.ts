@@ -44,6 +44,8 @@ function sessionFor(cfg: RunnerConfig): Session {
 export function open(file: string, source: string): OpenedContract {
   try {
     const contract = parseContractCached(source, file);
+    // Once per file per run, on the worker's stderr (which Jest passes on): a mistake that does not stop the tests but explains a failure.
+    for (const w of contract.warnings ?? []) process.stderr.write(printable(`accord: warning: ${formatLocation({ file, line: w.line })}: ${w.message}\n`));
     return { file, contract, cases: testCases(contract) };
   } catch (e) {
     if (e instanceof AccordError) return { file, cases: [], error: e };
