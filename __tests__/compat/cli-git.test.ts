@@ -383,7 +383,9 @@ describe('mistakes exit 2 with one line on stderr', () => {
     r.write(MATH, MATH_V1.replace('Then status 200', 'Then status two hundred'));
     expectMistake(accord(r.dir, 'compatible', 'git', 'file', MATH), /^accord: contracts\/api_math_v1\.spec:6: status must be an HTTP status code/);
     r.commit('broken');
-    expectMistake(accord(r.dir, 'compatible', 'git', 'commits', MATH, 'HEAD^1', 'HEAD'), /^accord: HEAD:contracts\/api_math_v1\.spec:6: status must be/);
+    r.write(MATH, MATH_V1);
+    r.commit('fixed');
+    expectMistake(accord(r.dir, 'compatible', 'git', 'commits', MATH, 'HEAD', 'HEAD^1'), /^accord: HEAD\^1:contracts\/api_math_v1\.spec:6: status must be/);
   });
 
   test('usage: missing arguments', () => {

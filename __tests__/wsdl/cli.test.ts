@@ -76,7 +76,7 @@ test('not XML and not a WSDL: exit 2, file and line first', async () => {
   writeFileSync(path.join(dir, 'pom.xml'), '<project/>');
   const a = await accord('import', 'wsdl', 'notes.txt');
   expect(a.code).toBe(2);
-  expect(a.err).toMatch(/^accord: .*notes\.txt(:\d+)*: not well-formed XML/);
+  expect(a.err).toMatch(/^accord: notes\.txt: not a WSDL: it is not XML \(it starts with "just text"\)/);
   const b = await accord('import', 'wsdl', 'pom.xml');
   expect(b.code).toBe(2);
   expect(b.err).toMatch(/^accord: .*pom\.xml:1: not a WSDL: the root element is <project>/);

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { AccordError } from '../errors';
 import { readContractFile } from '../contract/load';
-import { listFiles, objectType, repoRoot, requireCommit, resolveCommit } from './git';
+import { git, listFiles, objectType, repoRoot, requireCommit, resolveCommit } from './git';
 import { isLink } from '../files';
 import { committedVersion, workingVersion, type Version } from './links';
 import { isWsdlFile, wsdlAtCommit, wsdlOnDisk } from './wsdl-versions';
@@ -181,6 +181,25 @@ function contractPaths(entries: { path: string }[]): string[] {
 }
 
 /** `accord compatible git commits <path> <newer> <older>`: the file (or folder) at two commits. */
+/**
+ * Whether the refs of `git commits <path> <newer> <older>` look swapped: the one given as newer is
+ * a strict ancestor of the one given as older. The comparison then judges the change backwards
+ * (a field added reads as removed). False when either ref cannot be resolved: commitPairs says why.
+ */
+export async function swappedCommits(arg: string, newerRef: string, olderRef: string, cwd: string): Promise<boolean> {
+  try {
+    const { root } = await locate(arg, cwd);
+    const newer = await resolveCommit(root, newerRef);
+    const older = await resolveCommit(root, olderRef);
+    if (!newer || !older || newer === older) return false;
+    // Both are full commit ids (resolved above), never read as options.
+    return (await git(root, ['merge-base', '--is-ancestor', newer, older])).code === 0;
+  } catch (e) {
+    if (e instanceof AccordError) return false;
+    throw e;
+  }
+}
+
 export async function commitPairs(arg: string, newerRef: string, olderRef: string, cwd: string): Promise<FilePair[]> {
   const { root, rel } = await locate(arg, cwd);
   const newer = await requireCommit(root, newerRef);

@@ -67,7 +67,36 @@ export function formatCaseReport(r: CaseResult, baseUrl: string, redaction: Reda
     if (ct) lines.push(`  content-type: ${ct}`);
     if (r.response.body) lines.push(indent(printableBody(r.response.body, r.response.binary, MAX_SHOWN_BODY)));
   }
+  const hint = doubledPathHint(r, baseUrl);
+  if (hint) lines.push('', hint);
   return printable(redaction.text(lines.join('\n')));
+}
+
+/**
+ * `ACCORD_BASE_URL=http://host/ws` with a contract `POST /ws`: accord appends the contract's path to
+ * the base URL's, so the request went to /ws/ws and the service said 404 (or 405). Said when the
+ * service did not find the path and the contract's path starts with the base URL's own path.
+ */
+export function doubledPathHint(r: CaseResult, baseUrl: string): string | undefined {
+  if (!r.response || !r.request || (r.response.status !== 404 && r.response.status !== 405)) return undefined;
+  let base: URL;
+  try {
+    base = new URL(baseUrl);
+  } catch {
+    return undefined;
+  }
+  // The longest run of the base URL's last segments that the contract's path starts with: /gateway/ws + /ws/getPet.
+  const baseSegments = base.pathname.split('/').filter((x) => x !== '');
+  const ownSegments = r.request.path.split('/').filter((x) => x !== '');
+  for (let n = Math.min(baseSegments.length, ownSegments.length); n > 0; n--) {
+    const tail = baseSegments.slice(baseSegments.length - n);
+    if (tail.every((x, i) => x === ownSegments[i])) {
+      const repeated = `/${tail.join('/')}`;
+      const fixed = `${base.origin}/${baseSegments.slice(0, baseSegments.length - n).join('/')}`.replace(/\/$/, '');
+      return `Hint: the base URL ${baseUrl} already ends with ${repeated}, and the contract's path ${r.request.path} starts with it: accord appends the contract's path to the base URL's, so the request went to ${r.target ?? r.request.path}. Set the base URL to ${fixed}.`;
+    }
+  }
+  return undefined;
 }
 
 function indent(s: string): string {

@@ -92,6 +92,11 @@ Exit codes: 0 compatible, 1 not backward compatible, 2 usage or input error.`,
     .option('--json', 'print the verdict as JSON (the same as --format json)')
     .option('--format <format>', `how to print the verdict: ${FORMATS.join(', ')}`)
     .action(async (file: string, newerRef: string, olderRef: string, opts: Options, cmd: Command) => {
+      if (await sources().swappedCommits(file, newerRef, olderRef, io.cwd)) {
+        io.stderr(
+          `accord compatible: warning: ${quoted(newerRef)}, given as the newer commit, is an ancestor of ${quoted(olderRef)}: the newer commit comes first ("git commits <path> <newer> <older>"), so this compares the change backwards\n`,
+        );
+      }
       await check(() => sources().commitPairs(file, newerRef, olderRef, io.cwd), merged(opts, cmd), io);
     });
 }

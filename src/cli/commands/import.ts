@@ -1,6 +1,8 @@
 import { Command } from 'commander';
 import path from 'node:path';
-import { checkOutputFile, writeOutputFile } from '../../files';
+import { AccordError } from '../../errors';
+import { FILE_LIMITS, checkOutputFile, readInputText, writeOutputFile } from '../../files';
+import { excerpt } from '../../printable';
 import { EXIT_USAGE, ExitError, asUsage, writeDocument, type Io } from '../exit';
 
 /**
@@ -36,13 +38,40 @@ export function registerImport(program: Command, io: Io): void {
       if (!toStdout) asUsage('accord import wsdl', () => checkOutputFile(output, target));
       // The contract names its WSDL by its path from the contract's folder, where the coverage reporter looks for it.
       const source = toStdout || input !== path.resolve(io.cwd, file) ? undefined : path.relative(path.dirname(output), input).split(path.sep).join('/');
-      const { text, summary } = importWsdl(input, { soapVersion: opts.soapVersion, port: opts.port, source });
+      const soapVersion = opts.soapVersion;
+      const { text, summary } = notAWsdl(file, input, () => importWsdl(input, { soapVersion, port: opts.port, source }));
       if (toStdout) writeDocument(io, text);
       else asUsage('accord import wsdl', () => writeOutputFile(output, text, target));
       const lines = [...(toStdout ? [] : [`wrote ${shown(io, output)}`]), ...describeImport(summary, (f) => shown(io, f))];
       // With the contract on standard output, the summary goes to standard error.
       (toStdout ? io.stderr : io.stdout)(`${lines.join('\n')}\n`);
     });
+}
+
+/**
+ * A file that is not XML at all (most often a contract: `accord import wsdl x.spec`) got the XML
+ * parser's complaint about "content outside root element", with its text run together. Said as
+ * what it is; the check runs only once the import has failed, so a WSDL pays nothing for it.
+ */
+function notAWsdl<T>(file: string, input: string, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (!(e instanceof AccordError) || e.code !== 'ACCORD_ERR_XML' || input !== path.resolve(input)) throw e;
+    let text: string;
+    try {
+      text = readInputText(input, { what: 'WSDL', limit: FILE_LIMITS.contractBytes });
+    } catch {
+      throw e;
+    }
+    const start = text.replace(/^\uFEFF/, '').trimStart();
+    if (start.startsWith('<')) throw e;
+    const feature = /^[ \t]*Feature:.*$/m.exec(text.slice(0, 64 * 1024));
+    const what = feature
+      ? `it looks like a .spec contract (${excerpt(feature[0].trim(), 60)}); a contract is run with \`accord test\` or jest --preset accord-contracts`
+      : `it is not XML (it starts with ${JSON.stringify(excerpt(start.split('\n')[0], 40))})`;
+    throw new ExitError(EXIT_USAGE, `accord: ${file}: not a WSDL: ${what}; import wsdl reads a WSDL 1.1 <definitions> or WSDL 2.0 <description> file`);
+  }
 }
 
 function shown(io: Io, file: string): string {
