@@ -13,7 +13,7 @@ async function accord(argv: string[]): Promise<{ code: number; out: string; err:
  * and `accord --help` declare them all. What a command prints must not depend on which were declared.
  */
 describe('declaring only the command asked for', () => {
-  it.each(['stub', 'compatible', 'contracts', 'import', 'validate', 'proxy'])('accord %s --help prints what `accord help %s` prints', async (name) => {
+  it.each(['stub', 'test', 'compatible', 'contracts', 'import', 'validate', 'proxy'])('accord %s --help prints what `accord help %s` prints', async (name) => {
     const alone = await accord([name, '--help']);
     const amongAll = await accord(['help', name]);
     expect(alone.code).toBe(0);
@@ -35,7 +35,7 @@ describe('declaring only the command asked for', () => {
   it('the program help still lists every command, and a misspelt one is still suggested', async () => {
     const help = await accord(['--help']);
     const listed = help.out.slice(help.out.indexOf('Commands:')).match(/^ {2}[a-z]+/gm);
-    expect(listed?.map((s) => s.trim())).toEqual(['stub', 'compatible', 'contracts', 'import', 'validate', 'proxy', 'help']);
+    expect(listed?.map((s) => s.trim())).toEqual(['stub', 'test', 'compatible', 'contracts', 'import', 'validate', 'proxy', 'help']);
     const typo = await accord(['stup']);
     expect(typo.code).toBe(2);
     expect(typo.err).toContain('(Did you mean stub?)');

@@ -6,6 +6,7 @@ import { registerImport } from './import';
 import { registerImportLog } from './import-log';
 import { registerProxy } from './proxy';
 import { registerStub } from './stub';
+import { registerTest } from './test';
 import { registerValidate } from './validate';
 
 type Register = (program: Command, io: Io) => void;
@@ -17,6 +18,7 @@ type Register = (program: Command, io: Io) => void;
  */
 const COMMANDS: Record<string, Register[]> = {
   stub: [registerStub],
+  test: [registerTest],
   compatible: [registerCompatible],
   contracts: [registerContracts],
   import: [registerImport, registerImportLog],
