@@ -1,7 +1,7 @@
 import { AccordError } from '../errors';
 import type { HttpResponse } from '../http/message';
 import type { ExpectationInput, ScenarioRef } from './expectations';
-import type { CallFilter, JournalEntry } from './journal';
+import { selected, type CallFilter, type JournalEntry } from './journal';
 
 /**
  * A stub running elsewhere (started by Jest's globalSetup, another process, a container),
@@ -44,9 +44,12 @@ export function connectStub(url: string): StubClient {
       ok(await call('POST', '/_accord/reset'), 'resetting');
     },
     async calls(filter = {}) {
+      // The XML filters are applied here, on the entries the journal sends: the HTTP API takes the plain ones.
+      const { nodes, xmlIncludes, ...plain } = filter;
       const query: [string, string][] = [];
-      for (const [k, v] of Object.entries(filter)) if (v !== undefined) query.push([k, typeof v === 'object' ? v.id : String(v)]);
-      return JSON.parse(ok(await call('GET', '/_accord/requests', '', query), 'reading the journal').body) as JournalEntry[];
+      for (const [k, v] of Object.entries(plain)) if (v !== undefined) query.push([k, typeof v === 'object' ? v.id : String(v)]);
+      const entries = JSON.parse(ok(await call('GET', '/_accord/requests', '', query), 'reading the journal').body) as JournalEntry[];
+      return nodes === undefined && xmlIncludes === undefined ? entries : entries.filter((e) => selected(e, { nodes, xmlIncludes }));
     },
   };
 }

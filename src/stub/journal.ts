@@ -2,6 +2,7 @@ import type { HttpRequest } from '../http/message';
 import { STUB_LIMITS } from '../limits';
 import type { ScenarioRef } from './expectations';
 import type { FaultKind } from './faults';
+import { xmlSelected } from './body-filter';
 
 /**
  * Every request the stub answered, with what answered it, for a consumer's test
@@ -43,8 +44,16 @@ export interface CallFilter {
   answeredBy?: JournalEntry['answeredBy'];
   /** Only requests nothing answered (`answeredBy: 'none'`). */
   unmatched?: boolean;
-  /** Text the request body contains. */
+  /** Text the request body contains, as written (prefixes and all). */
   bodyIncludes?: string;
+  /**
+   * XML nodes of the request body and the text each must hold, by path of local names, prefix- and
+   * namespace-blind: `{ 'getBook/isbn': '9' }` (the path may start anywhere; `/Envelope/...` from
+   * the root; `getBook/@id` an attribute).
+   */
+  nodes?: Record<string, string | number | boolean>;
+  /** A fragment of a contract body the request body must contain: its elements, in any order, with their text (`(number)` matches any number); prefix-blind. */
+  xmlIncludes?: string;
 }
 
 export class Journal {
@@ -98,5 +107,6 @@ export function selected(e: JournalEntry, f: CallFilter): boolean {
   if (f.answeredBy !== undefined && e.answeredBy !== f.answeredBy) return false;
   if (f.unmatched !== undefined && (e.answeredBy === 'none') !== f.unmatched) return false;
   if (f.bodyIncludes !== undefined && !e.body.includes(f.bodyIncludes)) return false;
+  if ((f.nodes !== undefined || f.xmlIncludes !== undefined) && !xmlSelected(e, f)) return false;
   return true;
 }

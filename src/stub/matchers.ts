@@ -1,3 +1,5 @@
+import { excerpt } from '../printable';
+import { nodeValuesOf } from './body-filter';
 import { selected, type CallFilter, type JournalEntry } from './journal';
 
 /**
@@ -28,6 +30,8 @@ interface MatcherContext {
 
 /** Requests listed in a failure message; the journal may hold a thousand. */
 const LISTED = 10;
+/** Characters of each listed request's body: enough to see which value arrived. */
+const BODY_SHOWN = 300;
 
 export const accordMatchers = {
   toHaveReceived(this: MatcherContext, stub: unknown, filter: CallFilter = {}, count?: CallCount): MatcherResult | Promise<MatcherResult> {
@@ -40,7 +44,7 @@ export const accordMatchers = {
         message: () =>
           [
             `expected the stub ${pass ? 'not ' : ''}to have received ${want} matching ${JSON.stringify(filter)}, it received ${matching.length}.`,
-            ...listing('Requests received', all),
+            ...listing('Requests received', all, filter),
             ...nearMisses(all, matching),
           ].join('\n'),
       };
@@ -82,10 +86,37 @@ function describeCount(c: CallCount | undefined): string {
   return c.atLeast === undefined ? `at most ${c.atMost} requests` : `${c.atLeast} to ${c.atMost} requests`;
 }
 
-function listing(title: string, all: JournalEntry[]): string[] {
+function listing(title: string, all: JournalEntry[], filter: CallFilter = {}): string[] {
   if (all.length === 0) return ['The stub received no request.'];
-  const shown = all.slice(-LISTED).map((e) => `  ${e.method} ${e.path} -> ${e.status ?? e.fault} ${answerer(e)}`);
+  const shown = all.slice(-LISTED).flatMap((e) => [`  ${e.method} ${e.path} -> ${e.status ?? e.fault} ${answerer(e)}`, ...details(e, filter)]);
   return [`${title}${all.length > LISTED ? ` (the last ${LISTED} of ${all.length})` : ''}:`, ...shown];
+}
+
+/**
+ * Under each request: the values of the nodes the filter names (`getBook/isbn: "8"`), and the start of
+ * its body on one line (whitespace between tags dropped), printable, so a test that expected isbn 9
+ * shows that 8 arrived.
+ */
+function details(e: JournalEntry, filter: CallFilter): string[] {
+  const out: string[] = [];
+  for (const p of Object.keys(filter.nodes ?? {})) {
+    const values = nodeValuesOf(e, p);
+    out.push(
+      `      ${excerpt(p, 80)}: ${
+        values.length === 0
+          ? 'not there'
+          : values
+              .slice(0, 3)
+              .map((v) => JSON.stringify(excerpt(v, 60)))
+              .join(', ')
+      }`,
+    );
+  }
+  if (e.body !== '') {
+    const flat = oneLine(e.body);
+    out.push(`      body: ${excerpt(flat, BODY_SHOWN)}${e.bodyCut ? ' (cut by the journal)' : ''}`);
+  }
+  return out;
 }
 
 /** When nothing matched, the stub's own report for requests it could not answer says why. */
@@ -101,6 +132,22 @@ function showUnmatched(e: JournalEntry): string {
     .split('\n')
     .map((l) => `    ${l}`)
     .join('\n')}`;
+}
+
+/** Runs of white space as one space, and none between a tag's end and the next tag. */
+function oneLine(text: string): string {
+  let out = '';
+  let space = false;
+  for (const c of text) {
+    if (c === ' ' || c === '\n' || c === '\r' || c === '\t') {
+      space = true;
+      continue;
+    }
+    if (space && out !== '' && !(out.endsWith('>') && c === '<')) out += ' ';
+    space = false;
+    out += c;
+  }
+  return out;
 }
 
 function answerer(e: JournalEntry): string {
