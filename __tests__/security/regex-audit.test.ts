@@ -92,8 +92,12 @@ const AUDITED: Record<string, Record<string, Hostile[]>> = {
     [String.raw`/^\(\$[\w.]+\)$/`]: [h('a', '($', ')x')],
   },
   'contract/gherkin.ts': {
-    [String.raw`/^\(\d+:\d+\): /`]: [h('1', '(', ':1)')],
     [String.raw`/^#\s*language\s*:\s*([a-zA-Z_-]+)$/`]: [h(' ', '#', 'x'), h(' ', '#language', '!'), h('a', '# language: ', '!')],
+  },
+  'contract/gherkin-hints.ts': {
+    [String.raw`/^\(\d+:\d+\): /`]: [h('1', '(', ':1)')],
+    [String.raw`/^([^\s:|#@"*][^:]{0,40}?)\s*:/`]: [h('a', 'S', ''), h(' ', 'Scenario', ''), h('a', 'S', ' x'), h(' ', 'x ', 'x')],
+    [String.raw`/^(\S+)(?:\s+(\S+))?/`]: [h('a'), h(' ', 'a'), h(' ', 'a', 'b'), h('a', 'a ', '')],
   },
   'example/service.ts': {
     [String.raw`/^\/pets\/(\d+)$/`]: [h('1', '/pets/', 'x')],

@@ -53,7 +53,7 @@ function near(word: string, candidates: readonly string[]): string | undefined {
 export function keywordTypo(line: string, dialect: Dialect, strict: boolean): string | undefined {
   const words = wordsOf(dialect);
   const t = line.trim();
-  const section = /^([^\s:|#@"`*][^:]{0,40}?)\s*:/.exec(t);
+  const section = /^([^\s:|#@"*][^:]{0,40}?)\s*:/.exec(t);
   if (section && !words.sections.includes(section[1])) {
     const k = near(section[1], words.sections);
     if (k) return `"${excerpt(section[1], 40)}:" is not a Gherkin keyword: did you mean "${k}:"?`;
@@ -81,21 +81,21 @@ function bare(message: string): string {
  * error is kept as Gherkin said it.
  */
 export function explainParseErrors(errors: GherkinError[], text: string, dialect: Dialect): { message: string; line?: number; column?: number }[] {
-  const lines = text.split(/\r?\n/);
+  const lines = linesOf(text);
   const blocks = docStrings(lines);
   const out: { message: string; line?: number; column?: number }[] = [];
   let unclosed = false;
   for (const e of errors) {
     const message = bare(e.message);
     const line = e.location?.line;
-    if (/^unexpected end of file/.test(message) && message.includes('#DocStringSeparator')) {
+    if (message.startsWith('unexpected end of file') && message.includes('#DocStringSeparator')) {
       const open = blocks.find((b) => b.close === undefined);
       if (open) {
         out.push({ message: `this ${open.fence} block is never closed: add a line with ${open.fence} after its content`, line: open.open });
         continue;
       }
     }
-    if (line === undefined || !/ got '.*'$/s.test(message)) {
+    if (line === undefined || !(message.includes(" got '") && message.endsWith("'"))) {
       out.push({ message, line, column: e.location?.column });
       continue;
     }
@@ -163,7 +163,7 @@ function docStrings(lines: readonly string[]): Block[] {
 export function descriptionTypos(doc: GherkinDocument, text: string, dialect: Dialect): AccordError[] {
   const feature = doc.feature;
   if (!feature) return [];
-  const lines = text.split(/\r?\n/);
+  const lines = linesOf(text);
   const described: { description: string; line: number }[] = [{ description: feature.description, line: feature.location.line }];
   for (const c of feature.children) {
     const nodes = c.rule ? [c.rule, ...c.rule.children.map((r) => r.background ?? r.scenario)] : [c.background ?? c.scenario];
@@ -190,4 +190,9 @@ export function descriptionTypos(doc: GherkinDocument, text: string, dialect: Di
     }
   }
   return errors;
+}
+
+/** The lines of a text as Gherkin reads them (`\r\n` or `\n`). */
+function linesOf(text: string): string[] {
+  return text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
 }

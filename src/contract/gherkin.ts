@@ -46,10 +46,13 @@ export function notAContract(file: string, typo?: { line: number; message: strin
   return new AccordError('ACCORD_ERR_CONTRACT_SYNTAX', `${file} is not a contract: no Feature: line`);
 }
 
-/** The dialect the file declares (`# language: fr`) on a line of its own before any other, as Gherkin reads it; English otherwise. */
+/** The dialect the file declares (`# language: fr`), as Gherkin reads it; English otherwise. */
 function dialectOf(text: string, lib: GherkinLib): Dialect {
-  const language = /^\s*#\s*language\s*:\s*([a-zA-Z_-]+)\s*$/m.exec(text.slice(0, 2000));
-  return (language && lib.dialects[language[1]]) || lib.dialects.en;
+  for (const raw of text.slice(0, 4096).split('\n')) {
+    const language = /^#\s*language\s*:\s*([a-zA-Z_-]+)$/.exec(raw.trim());
+    if (language) return lib.dialects[language[1]] ?? lib.dialects.en;
+  }
+  return lib.dialects.en;
 }
 
 /** Whether a line starts a Feature. */

@@ -92,7 +92,8 @@ export function doubledPathHint(r: CaseResult, baseUrl: string): string | undefi
     const tail = baseSegments.slice(baseSegments.length - n);
     if (tail.every((x, i) => x === ownSegments[i])) {
       const repeated = `/${tail.join('/')}`;
-      const fixed = `${base.origin}/${baseSegments.slice(0, baseSegments.length - n).join('/')}`.replace(/\/$/, '');
+      const kept = baseSegments.slice(0, baseSegments.length - n);
+      const fixed = kept.length === 0 ? base.origin : `${base.origin}/${kept.join('/')}`;
       return `Hint: the base URL ${baseUrl} already ends with ${repeated}, and the contract's path ${r.request.path} starts with it: accord appends the contract's path to the base URL's, so the request went to ${r.target ?? r.request.path}. Set the base URL to ${fixed}.`;
     }
   }

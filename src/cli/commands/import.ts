@@ -64,11 +64,14 @@ function notAWsdl<T>(file: string, input: string, f: () => T): T {
     } catch {
       throw e;
     }
-    const start = text.replace(/^\uFEFF/, '').trimStart();
+    const start = (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).trimStart();
     if (start.startsWith('<')) throw e;
-    const feature = /^[ \t]*Feature:.*$/m.exec(text.slice(0, 64 * 1024));
+    const feature = text
+      .slice(0, 64 * 1024)
+      .split('\n')
+      .find((l) => l.trimStart().startsWith('Feature:'));
     const what = feature
-      ? `it looks like a .spec contract (${excerpt(feature[0].trim(), 60)}); a contract is run with \`accord test\` or jest --preset accord-contracts`
+      ? `it looks like a .spec contract (${excerpt(feature.trim(), 60)}); a contract is run with \`accord test\` or jest --preset accord-contracts`
       : `it is not XML (it starts with ${JSON.stringify(excerpt(start.split('\n')[0], 40))})`;
     throw new ExitError(EXIT_USAGE, `accord: ${file}: not a WSDL: ${what}; import wsdl reads a WSDL 1.1 <definitions> or WSDL 2.0 <description> file`);
   }

@@ -61,14 +61,14 @@ async function runTests(contracts: string[], opts: TestCliOptions, jestArgs: str
   const env: Record<string, string> = {};
   const baseUrl = opts.baseUrl ?? process.env.ACCORD_BASE_URL;
   if (baseUrl === undefined || baseUrl === '') throw usage('give the service to test: --base-url http://127.0.0.1:8080 (or set ACCORD_BASE_URL)');
-  if (!/^https?:\/\/[^\s/?#]+/i.test(baseUrl)) throw usage(`--base-url must be an http:// or https:// URL such as http://127.0.0.1:8080, found ${quoted(baseUrl)}`);
+  if (!isHttpUrl(baseUrl)) throw usage(`--base-url must be an http:// or https:// URL such as http://127.0.0.1:8080, found ${quoted(baseUrl)}`);
   env.ACCORD_BASE_URL = baseUrl;
   if (opts.seed !== undefined) {
-    if (!/^-?\d{1,15}$/.test(opts.seed)) throw usage(`--seed must be a whole number, found ${quoted(opts.seed)}`);
+    if (!isWhole(opts.seed.startsWith('-') ? opts.seed.slice(1) : opts.seed)) throw usage(`--seed must be a whole number, found ${quoted(opts.seed)}`);
     env.ACCORD_SEED = opts.seed;
   }
   if (opts.timeout !== undefined) {
-    if (!/^\d{1,9}$/.test(opts.timeout) || Number(opts.timeout) === 0) throw usage(`--timeout must be a number of milliseconds above 0, found ${quoted(opts.timeout)}`);
+    if (!isWhole(opts.timeout) || Number(opts.timeout) === 0) throw usage(`--timeout must be a number of milliseconds above 0, found ${quoted(opts.timeout)}`);
     env.ACCORD_TIMEOUT_MS = opts.timeout;
   }
   if (opts.negative) env.ACCORD_NEGATIVE = '1';
@@ -135,7 +135,25 @@ function matchOf(given: string, cwd: string, usage: (m: string) => ExitError): s
 
 /** Glob characters in a real path stand for themselves. */
 function escapeGlob(p: string): string {
-  return p.replace(/[*?[\]{}()!+@]/g, '\\$&');
+  let out = '';
+  for (const c of p) out += GLOB_CHARACTERS.includes(c) ? `\\${c}` : c;
+  return out;
+}
+
+const GLOB_CHARACTERS = '*?[]{}()!+@';
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const u = new URL(text);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.host !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** Digits only, at most 15 (a safe integer). */
+function isWhole(text: string): boolean {
+  return text.length > 0 && text.length <= 15 && [...text].every((c) => c >= '0' && c <= '9');
 }
 
 /** Whether a folder holds a .spec file (node_modules and hidden folders skipped, as Jest's haste map does by default), bounded in depth. */
