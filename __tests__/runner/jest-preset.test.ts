@@ -369,6 +369,7 @@ import type {} from '${PKG.name}/jest-matchers';
 const client: StubClient = connectStub('http://127.0.0.1:9000');
 const expectation: ExpectationInput = { request: { method: 'GET', path: '/pets/1' }, times: 1, delayMs: { min: 1, max: 5 }, fault: 'empty-response' };
 const journal: Promise<JournalEntry[]> = client.calls({ path: '/ws' });
+const byXml: Promise<JournalEntry[]> = client.calls({ nodes: { 'getBook/isbn': '9', 'getBook/@id': 1 }, xmlIncludes: '<getBook><isbn>(string)</isbn></getBook>' });
 const matcherNames: string[] = Object.keys(accordMatchers);
 const options: StubOptions = { contracts: ['contracts'], port: 0 };
 const started: Promise<RunningStub> = startStub(options);
@@ -377,7 +378,7 @@ const older: Contract = parseContract('Feature: f', 'f.spec');
 const verdict: CompatibilityVerdict = checkCompatibility(older, older);
 const code: ErrorCode | undefined = new AccordError('ACCORD_ERR_USAGE', 'm').code;
 const logs: ImportLogOptions = { examples: true };
-export { started, wsdl, verdict, code, logs, expectation, journal, matcherNames, loadContract, importLogs, readExchanges, checkExchange, formatCompatibilityText, encompasses };
+export { started, wsdl, verdict, code, logs, expectation, journal, byXml, matcherNames, loadContract, importLogs, readExchanges, checkExchange, formatCompatibilityText, encompasses };
 `,
     );
     const tsc = spawnSync(
