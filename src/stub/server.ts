@@ -274,7 +274,7 @@ function makeHandler(state: StubState, o: HandlerOptions) {
         text = read.text;
       }
       if (isAdminPath(req.url ?? '/')) return answerAdmin(state, req.method ?? 'GET', req.url ?? '/', text, res, o.certificate);
-      if (o.wsdlFiles.length > 0 && req.method === 'GET' && answerWsdl(req, res, o)) return;
+      if (o.wsdlFiles.length > 0 && req.method === 'GET' && answerWsdl(req, res, o, table)) return;
       const body = new ParsedBody(text);
       if (text.length > XML_SLICE && looksLikeXml(text)) {
         // Parsed a slice per turn of the event loop: other clients are answered meanwhile.
@@ -371,21 +371,26 @@ function deliver(res: ServerResponse, r: HttpResponse, delayMs: number, fault?: 
   }
 }
 
+/** The served WSDL documents of each generation of the table: read once, read again after a reload. */
+const wsdlDocsOf = new WeakMap<object, import('./wsdl-docs').WsdlDocs>();
+
 /** `?wsdl` / `?xsd=…` of a stub started from a WSDL; false when the request asks for neither. */
-function answerWsdl(req: IncomingMessage, res: ServerResponse, o: HandlerOptions): boolean {
+function answerWsdl(req: IncomingMessage, res: ServerResponse, o: HandlerOptions, table: object): boolean {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the DOM is loaded only for a stub of WSDLs
-  const { wsdlDocument } = require('./wsdl-docs') as typeof import('./wsdl-docs');
-  let doc: ReturnType<typeof wsdlDocument>;
+  const { WsdlDocs } = require('./wsdl-docs') as typeof import('./wsdl-docs');
+  let doc: ReturnType<InstanceType<typeof WsdlDocs>['answer']>;
   try {
+    let docs = wsdlDocsOf.get(table);
+    if (!docs) wsdlDocsOf.set(table, (docs = new WsdlDocs(o.wsdlFiles)));
     // The address clients used (Host), so a stub in a container hands out an address that reaches it.
-    doc = wsdlDocument(o.wsdlFiles, req.url ?? '/', `${o.scheme}://${req.headers.host ?? '127.0.0.1'}`);
+    doc = docs.answer(req.url ?? '/', `${o.scheme}://${req.headers.host ?? '127.0.0.1'}`);
   } catch (e) {
     if (!(e instanceof AccordError)) throw e;
     send(res, 500, `accord stub: cannot serve the WSDL: ${e.describe()}\n`);
     return true;
   }
   if (!doc) return false;
-  if ('missing' in doc) send(res, 404, `accord stub: "${doc.missing}" is not a file the served WSDLs import\n`);
+  if ('missing' in doc) send(res, 404, `accord stub: "${doc.missing}" is not a file the served WSDLs import from their own folder\n`);
   else {
     res.writeHead(200, { 'content-type': 'text/xml; charset=utf-8', 'content-length': String(Buffer.byteLength(doc.text)) });
     res.end(doc.text);

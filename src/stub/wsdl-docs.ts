@@ -1,4 +1,5 @@
 import { XMLSerializer, type Document, type Element } from '@xmldom/xmldom';
+import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { AccordError } from '../errors';
 import { FILE_LIMITS, readInputXml } from '../files';
@@ -10,114 +11,232 @@ import { parseDom } from '../wsdl/dom';
  * .NET) can be pointed at the stub. The WSDL is served with every service address
  * rewritten to the stub (the path kept, so requests land on the contract's path) and every
  * relative import or include (WSDL or XSD) rewritten to `?xsd=<its path from the WSDL's folder>`.
- * Only the files the WSDL's imports reach are served, read from disk on each request (rare).
- * Loaded only when a WSDL is served.
+ * Only the files the WSDL's imports reach inside the WSDL's own folder are served: regular files
+ * whose real path (links resolved) lies in that folder; an import that points elsewhere (`../`,
+ * an absolute path, a link out) or that cannot be read is answered 404. The documents are read
+ * and parsed once, on the first request for them, and again after the stub reloads its
+ * contracts. `accord proxy` rewrites the WSDLs it passes through with the same walk
+ * (rewriteLocations). Loaded only when a WSDL is served.
  */
 
-/** The text to answer `url` with, or undefined when it asks for no document of these WSDLs. */
-export function wsdlDocument(wsdlFiles: readonly string[], url: string, base: string): { text: string } | { missing: string } | undefined {
-  const q = url.indexOf('?');
-  if (q < 0) return undefined;
-  const params = new URLSearchParams(url.slice(q + 1));
-  const servedAt = url.slice(0, q);
-  const wantsWsdl = [...params.keys()].some((k) => k.toLowerCase() === 'wsdl');
-  const xsd = params.get('xsd');
-  if (!wantsWsdl && xsd === null) return undefined;
-  const sites = wsdlFiles.map((file) => new Site(file, base, servedAt));
-  if (wantsWsdl) {
-    // Several WSDLs: the one whose service address has this path, else the first.
-    const docs = sites.map((s) => s.document(s.root));
-    const i = Math.max(
-      0,
-      docs.findIndex((d) => d.addressPaths.includes(servedAt)),
-    );
-    return { text: docs[i].text };
+/** Where a document's locations point; rewriteLocations calls these for each one and writes what they return. */
+export interface LocationRewrite {
+  /** A service address (`soap:address`, `soap12:address`, `http:address` location; WSDL 2.0 `endpoint` address). */
+  address(value: string): string | undefined;
+  /** Where an `import`, `include` or `redefine` (WSDL or XSD) points: `location` or `schemaLocation`. */
+  reference(value: string, el: Element): string | undefined;
+}
+
+/** Rewrites a WSDL's or schema's addresses and references in place. */
+export function rewriteLocations(doc: Document, rewrite: LocationRewrite): void {
+  for (const el of elements(doc)) {
+    if (el.localName === 'address' || el.localName === 'endpoint') {
+      const attr = el.localName === 'address' ? 'location' : 'address';
+      const value = originals.get(el) ?? el.getAttribute(attr);
+      const to = value ? rewrite.address(value) : undefined;
+      if (to !== undefined) el.setAttribute(attr, to);
+    } else if (el.localName === 'import' || el.localName === 'include' || el.localName === 'redefine') {
+      const attr = referenceAttribute(el);
+      const value = attr && (originals.get(el) ?? el.getAttribute(attr));
+      const to = attr && value ? rewrite.reference(value, el) : undefined;
+      if (to !== undefined) el.setAttribute(attr!, to);
+    }
   }
-  for (const s of sites) {
-    const file = s.reachable().get(xsd!);
-    if (file) return { text: s.document(file).text };
+}
+
+/** A document as served: UTF-8 (the Content-Type says so), so a declaration naming the file's own encoding, which would contradict it, is dropped. */
+export function serializeDocument(doc: Document): string {
+  const declaration = doc.firstChild;
+  if (declaration?.nodeType === 7 && declaration.nodeName === 'xml') doc.removeChild(declaration);
+  return new XMLSerializer().serializeToString(doc);
+}
+
+/** Served texts kept per stub generation: one per (address, path, file); the client's Host is in the address, so this is bounded. */
+const MAX_TEXTS = 64;
+
+/** The documents of one stub's WSDLs, read once; a stub makes a new one when it reloads. */
+export class WsdlDocs {
+  private sites: Site[] | undefined;
+  private readonly texts = new Map<string, { text: string; addressPaths: string[] }>();
+
+  constructor(private readonly wsdlFiles: readonly string[]) {}
+
+  /** The text to answer `url` with, or undefined when it asks for no document of these WSDLs. */
+  answer(url: string, base: string): { text: string } | { missing: string } | undefined {
+    const q = url.indexOf('?');
+    if (q < 0) return undefined;
+    const params = new URLSearchParams(url.slice(q + 1));
+    const servedAt = url.slice(0, q);
+    const wantsWsdl = [...params.keys()].some((k) => k.toLowerCase() === 'wsdl');
+    const xsd = params.get('xsd');
+    if (!wantsWsdl && xsd === null) return undefined;
+    // The root WSDLs are read every time until they read (an error is answered as one and tried again).
+    const sites = (this.sites ??= this.wsdlFiles.map((file) => new Site(file)));
+    if (wantsWsdl) {
+      // Several WSDLs: the one whose service address has this path, else the first.
+      const docs = sites.map((s) => this.text(s, s.root, base, servedAt)!);
+      const i = Math.max(
+        0,
+        docs.findIndex((d) => d.addressPaths.includes(servedAt)),
+      );
+      return { text: docs[i].text };
+    }
+    for (const s of sites) {
+      const file = s.reachable().get(xsd!);
+      const doc = file === undefined ? undefined : this.text(s, file, base, servedAt);
+      if (doc) return { text: doc.text };
+    }
+    return { missing: xsd! };
   }
-  return { missing: xsd! };
+
+  private text(site: Site, file: string, base: string, servedAt: string): { text: string; addressPaths: string[] } | undefined {
+    const key = `${base}\n${servedAt}\n${file}`;
+    let t = this.texts.get(key);
+    if (t) return t;
+    t = site.document(file, base, servedAt);
+    if (!t) return undefined;
+    if (this.texts.size >= MAX_TEXTS) this.texts.clear();
+    this.texts.set(key, t);
+    return t;
+  }
 }
 
 class Site {
   readonly root: string;
   private readonly dir: string;
+  /** The folder's real path (links resolved): what a served file's real path must lie in. */
+  private readonly realDir: string;
+  /** Parsed documents by file; undefined for an import that cannot be read or lies outside the folder. */
+  private readonly docs = new Map<string, Document | undefined>();
+  private served: Map<string, string> | undefined;
 
-  constructor(
-    file: string,
-    private readonly base: string,
-    private readonly servedAt: string,
-  ) {
+  constructor(file: string) {
     this.root = path.resolve(file);
     this.dir = path.dirname(this.root);
+    this.realDir = realpathOr(this.dir);
+    // The root is read now: a WSDL that cannot be read is an error for every ?wsdl, not a 404.
+    this.docs.set(this.root, this.read(this.root));
   }
 
-  /** Every file the root's imports reach, by the name it is served under. */
+  /** Every file the root's imports reach inside its folder, by the name it is served under. */
   reachable(): Map<string, string> {
+    if (this.served) return this.served;
     const out = new Map<string, string>();
     const todo = [this.root];
+    // The root is read first; an import that cycles back to it names it too.
+    const seen = new Set<string>();
     while (todo.length > 0) {
       const file = todo.pop()!;
-      let doc: Document;
-      try {
-        doc = this.parse(file);
-      } catch (e) {
-        // An import that is missing or broken is served as what it is (an error) when asked for; the rest still are.
-        if (e instanceof AccordError && file !== this.root) continue;
-        throw e;
-      }
+      const doc = this.parsed(file);
+      if (!doc) continue;
       for (const ref of this.references(doc, file)) {
-        if (out.has(ref.name)) continue;
+        if (seen.has(ref.file)) continue;
+        seen.add(ref.file);
         if (out.size >= FILE_LIMITS.wsdlFiles) throw new AccordError('ACCORD_ERR_LIMIT', `the WSDL imports more than ${FILE_LIMITS.wsdlFiles} files`, { file: this.root });
+        // Only what can be served is named: an import outside the folder, or one that cannot be read, is a 404.
+        if (!this.parsed(ref.file)) continue;
         out.set(ref.name, ref.file);
-        todo.push(ref.file);
+        if (ref.file !== this.root) todo.push(ref.file);
       }
     }
-    return out;
+    return (this.served = out);
   }
 
-  document(file: string): { text: string; addressPaths: string[] } {
-    const doc = this.parse(file);
+  document(file: string, base: string, servedAt: string): { text: string; addressPaths: string[] } | undefined {
+    const doc = this.parsed(file);
+    if (!doc) return undefined;
+    const served = this.reachable();
+    const refs = new Map(this.references(doc, file).map((r) => [r.el, r]));
     const addressPaths: string[] = [];
-    for (const el of elements(doc)) {
-      // soap:address, soap12:address, http:address (WSDL 1.1); wsdl:endpoint address= (WSDL 2.0).
-      const attr = el.localName === 'address' ? 'location' : el.localName === 'endpoint' ? 'address' : undefined;
-      const value = attr && el.getAttribute(attr);
-      if (!attr || !value) continue;
-      let p = '/';
-      try {
-        p = new URL(value).pathname;
-      } catch {
-        /* not a URL: served at the root */
-      }
-      addressPaths.push(p);
-      el.setAttribute(attr, `${this.base}${p}`);
-    }
-    for (const ref of this.references(doc, file)) ref.el.setAttribute(ref.attr, `${this.base}${this.servedAt}?xsd=${encodeURIComponent(ref.name)}`);
-    // Served as UTF-8 (the Content-Type says so): a declaration naming the file's own encoding would contradict it.
-    const declaration = doc.firstChild;
-    if (declaration?.nodeType === 7 && declaration.nodeName === 'xml') doc.removeChild(declaration);
-    return { text: new XMLSerializer().serializeToString(doc), addressPaths };
+    // The DOM is the cached one: every location this writes is written afresh for each (base, path), synchronously.
+    rewriteLocations(doc, {
+      address: (value) => {
+        let p = '/';
+        try {
+          p = new URL(value).pathname;
+        } catch {
+          /* not a URL: served at the root */
+        }
+        addressPaths.push(p);
+        return `${base}${p}`;
+      },
+      reference: (value, el) => {
+        const ref = refs.get(el);
+        // An import left as written: an absolute URL (the client's to fetch) or a file that is not served.
+        if (!ref || served.get(ref.name) !== ref.file) return value;
+        return `${base}${servedAt}?xsd=${encodeURIComponent(ref.name)}`;
+      },
+    });
+    return { text: serializeDocument(doc), addressPaths };
   }
 
-  private parse(file: string): Document {
-    return parseDom(readInputXml(file, { what: 'WSDL', limit: FILE_LIMITS.wsdlBytes }), file);
+  private parsed(file: string): Document | undefined {
+    if (!this.docs.has(file)) this.docs.set(file, this.inside(file) ? this.readImport(file) : undefined);
+    return this.docs.get(file);
+  }
+
+  /** Lexically under the WSDL's folder, a regular file, and its real path (links resolved) under the folder's real path. */
+  private inside(file: string): boolean {
+    const rel = path.relative(this.dir, file);
+    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return false;
+    try {
+      if (!statSync(file).isFile()) return false;
+      const real = realpathSync(file);
+      return real.startsWith(this.realDir.endsWith(path.sep) ? this.realDir : this.realDir + path.sep);
+    } catch {
+      return false;
+    }
+  }
+
+  private readImport(file: string): Document | undefined {
+    try {
+      return this.read(file);
+    } catch (e) {
+      if (e instanceof AccordError) return undefined;
+      throw e;
+    }
+  }
+
+  private read(file: string): Document {
+    const doc = parseDom(readInputXml(file, { what: 'WSDL', limit: FILE_LIMITS.wsdlBytes }), file);
+    // The locations as written, before any rewrite: each request rewrites from these.
+    for (const el of elements(doc)) {
+      const attr = el.localName === 'address' ? 'location' : el.localName === 'endpoint' ? 'address' : referenceAttribute(el);
+      const value = attr && el.getAttribute(attr);
+      if (value) originals.set(el, value);
+    }
+    return doc;
   }
 
   /** The relative imports and includes of a document: where they point and the name each is served under. */
-  private references(doc: Document, file: string): { el: Element; attr: string; file: string; name: string }[] {
-    const out: { el: Element; attr: string; file: string; name: string }[] = [];
+  private references(doc: Document, file: string): { el: Element; file: string; name: string }[] {
+    const out: { el: Element; file: string; name: string }[] = [];
     for (const el of elements(doc)) {
       if (el.localName !== 'import' && el.localName !== 'include' && el.localName !== 'redefine') continue;
-      const attr = el.hasAttribute('schemaLocation') ? 'schemaLocation' : el.hasAttribute('location') ? 'location' : undefined;
-      const value = attr && el.getAttribute(attr);
+      const attr = referenceAttribute(el);
+      const value = attr && (originals.get(el) ?? el.getAttribute(attr));
       // Absolute URLs are the client's to fetch; only local files are the stub's to serve.
       if (!attr || !value || value.includes(':')) continue;
       const target = path.resolve(path.dirname(file), value);
-      out.push({ el, attr, file: target, name: path.relative(this.dir, target).split(path.sep).join('/') });
+      out.push({ el, file: target, name: path.relative(this.dir, target).split(path.sep).join('/') });
     }
     return out;
+  }
+}
+
+/** Each location attribute's value as the file has it (the cached DOM is rewritten per request). */
+const originals = new WeakMap<Element, string>();
+
+function referenceAttribute(el: Element): string | undefined {
+  if (el.localName !== 'import' && el.localName !== 'include' && el.localName !== 'redefine') return undefined;
+  return el.hasAttribute('schemaLocation') ? 'schemaLocation' : el.hasAttribute('location') ? 'location' : undefined;
+}
+
+function realpathOr(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
   }
 }
 
