@@ -106,3 +106,17 @@ export const STUB_LIMITS = {
  * then git is stopped and the command fails. `ACCORD_GIT_TIMEOUT` (seconds) sets another.
  */
 export const GIT_TIMEOUT_SECONDS = 300;
+ * `accord proxy`: what is passed through is streamed and never bounded; what is recorded is.
+ * Bytes of each body recorded (a longer one is passed on whole, recorded cut and marked so, and
+ * left out of the contract), recorded bytes in all (later calls are forwarded and counted, not
+ * recorded), calls recorded; a WSDL or schema answer read whole to point its addresses at the proxy
+ * (a bigger one is passed on unchanged); how long calls still under way get when the proxy is
+ * stopped before their upstream requests are aborted.
+ */
+export const PROXY_LIMITS = {
+  recordedBodyBytes: 4 * 1024 * 1024,
+  recordedBytes: 256 * 1024 * 1024,
+  exchanges: 10_000,
+  documentBytes: 32 * 1024 * 1024,
+  stopGraceMs: 2000,
+} as const;

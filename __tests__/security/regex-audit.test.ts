@@ -198,7 +198,27 @@ const AUDITED: Record<string, Record<string, Hostile[]>> = {
     [String.raw`/([^s])s$/`]: [h('as', '', 'x')],
   },
   'logs/redact.ts': {
-    [String.raw`/(password|passwd|passphrase|secret|apikey|api_key|token)$|^(pwd|pin|cvv|cvc)$|password/i`]: [h('passw'), h('token', '', 'x')],
+    [String.raw`/(password|passwd|passphrase|secret|apikey|api_key|token)$|^(pwd|pin|cvv|cvc|sid)$|password|session|cookie/i`]: [
+      h('passw'),
+      h('token', '', 'x'),
+      h('sessio'),
+      h('cooki'),
+    ],
+  },
+  'http/redact.ts': {
+    [String.raw`/^(authorization|proxy-authorization|cookie|set-cookie|cookie2|set-cookie2)$|session|token|api-?key|secret|passw|credential|^x-auth/i`]: [
+      h('authorization', '', 'x'),
+      h('api-'),
+      h('sessio'),
+    ],
+    [String.raw`/(?<![\d])\d(?:[ -]?\d){12,18}(?![\d])/g`]: [h('1'), h('1 '), h('1-'), h('1 ', 'x', '1'), h('4111111111111111 ')],
+    [String.raw`/\d/g`]: [h('1')],
+  },
+  'stub/proxy.ts': {
+    [String.raw`/^[A-Za-z0-9.\-:[\]]{1,255}$/`]: [h('a'), h('[', '', '/')],
+    [String.raw`/[/\\]/`]: [h('a')],
+    [String.raw`/%2e/gi`]: [h('%2'), h('%2e')],
+    [String.raw`/^(wsdl|xsd|singlewsdl)(=|$)/i`]: [h('wsdl', 'singlewsdl', 'x')],
   },
   'logs/render.ts': {
     [String.raw`/ies$/`]: [h('ies', '', 'x')],

@@ -16,6 +16,8 @@ export interface OutputFile {
   force?: boolean;
   /** The path as the user gave it, for messages. */
   shown?: string;
+  /** Permissions of a new file (default 0o666, less the umask): 0o600 for a file that may hold secrets. */
+  mode?: number;
 }
 
 /** Refuses before any work is done when writing `file` would be refused; see writeOutputFile. */
@@ -54,11 +56,11 @@ export function writeOutputFile(file: string, text: string, out: OutputFile): vo
     exists = false;
   }
   if (!exists) {
-    writeNew(file, text, shown);
+    writeNew(file, text, shown, out.mode);
     return;
   }
   const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
-  writeNew(temp, text, shown);
+  writeNew(temp, text, shown, out.mode);
   try {
     renameSync(temp, file);
   } catch (e) {
@@ -71,10 +73,10 @@ export function writeOutputFile(file: string, text: string, out: OutputFile): vo
   }
 }
 
-function writeNew(file: string, text: string, shown: string): void {
+function writeNew(file: string, text: string, shown: string, mode = 0o666): void {
   let fd: number;
   try {
-    fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o666);
+    fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), mode);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw usage(`${shown} appeared while accord was writing it; nothing written`);
     throw writeError(e, shown);

@@ -1,4 +1,5 @@
 import { AccordError } from '../errors';
+import { PROXY_LIMITS } from '../limits';
 import { findEnvelopeStart } from './envelope';
 import type { ExtractSink } from './extractor';
 import type { LogLimits } from './limits';
@@ -149,8 +150,8 @@ interface HarHeader {
 
 function harEntry(file: string, line: number, value: unknown, sink: ExtractSink, include: readonly string[]): void {
   const e = value as { request?: Record<string, unknown>; response?: Record<string, unknown> };
-  const req = e?.request as { method?: string; url?: string; headers?: HarHeader[]; postData?: { mimeType?: string; text?: string } } | undefined;
-  const res = e?.response as { status?: number; headers?: HarHeader[]; content?: { mimeType?: string; text?: string; encoding?: string } } | undefined;
+  const req = e?.request as { method?: string; url?: string; headers?: HarHeader[]; postData?: { mimeType?: string; text?: string; _truncated?: unknown } } | undefined;
+  const res = e?.response as { status?: number; headers?: HarHeader[]; content?: { mimeType?: string; text?: string; encoding?: string; _truncated?: unknown } } | undefined;
   if (!req || typeof req.method !== 'string' || typeof req.url !== 'string' || !res || typeof res.status !== 'number') {
     sink.skipped('HAR entries without a request and a response');
     return;
@@ -161,6 +162,12 @@ function harEntry(file: string, line: number, value: unknown, sink: ExtractSink,
   }
   if (res.status === 0) {
     sink.skipped('HAR entries whose request got no response (status 0)');
+    return;
+  }
+  // `accord proxy` records only the first bytes of a long body (PROXY_LIMITS.recordedBodyBytes) and marks it: typing a
+  // body from its beginning would write a contract for a message nobody sent, so the call is left out and counted.
+  if (req.postData?._truncated === true || res.content?._truncated === true) {
+    sink.skipped(`HAR entries with a body recorded only in part (longer than the ${PROXY_LIMITS.recordedBodyBytes / 1024 / 1024} MiB accord proxy records of a body)`);
     return;
   }
   const requestBody = typeof req.postData?.text === 'string' ? req.postData.text : '';

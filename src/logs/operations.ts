@@ -167,7 +167,7 @@ export class Operations {
         return;
       }
       if (kids.length === 0) {
-        if (redactor.redacts(el.local, el.name)) {
+        if (redactor.redacts(el.local, el.name) || redactor.redactsValue(textOf(el))) {
           this.redactedValues++;
           t.redacted++;
           return;
@@ -191,7 +191,7 @@ export class Operations {
     const values = new Map<string, string>();
     const redactor = this.options.redactor;
     const put = (name: string, value: string) => {
-      if (redactor.redacts(name, name)) {
+      if (redactor.redacts(name, name) || redactor.redactsValue(value)) {
         this.redactedValues++;
         t.redacted++;
         return;

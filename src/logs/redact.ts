@@ -1,9 +1,12 @@
+import { isCardNumber } from '../http/redact';
+
 /**
  * Which logged values never reach a contract, even with --examples: nodes the
- * user names with --redact, nodes that look like credentials, and everything
- * inside a WS-Security header.
+ * user names with --redact, nodes that look like credentials or session ids,
+ * everything inside a WS-Security header, and values that are payment card
+ * numbers (13–19 digits passing the Luhn check), whatever their node's name.
  */
-const CREDENTIAL = /(password|passwd|passphrase|secret|apikey|api_key|token)$|^(pwd|pin|cvv|cvc)$|password/i;
+const CREDENTIAL = /(password|passwd|passphrase|secret|apikey|api_key|token)$|^(pwd|pin|cvv|cvc|sid)$|password|session|cookie/i;
 
 export class Redactor {
   private readonly names: Set<string>;
@@ -19,6 +22,11 @@ export class Redactor {
   redacts(local: string, name: string): boolean {
     if (this.names.has(local.toLowerCase()) || this.names.has(name.toLowerCase())) return true;
     return this.defaults && CREDENTIAL.test(local);
+  }
+
+  /** A value that is secret whatever its node is called: a card number. */
+  redactsValue(value: string): boolean {
+    return this.defaults && value.length <= 64 && isCardNumber(value);
   }
 
   /** A header element whose whole content is secret. */

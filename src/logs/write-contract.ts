@@ -9,6 +9,8 @@ export interface WriteOptions {
   feature: string;
   /** Lines for the comment at the top: where the contract came from. */
   header: string[];
+  /** Name the file and line of each call (false when the log is not kept: the places would point nowhere). */
+  cite?: boolean;
 }
 
 /**
@@ -19,17 +21,19 @@ export function writeContract(ops: Operation[], options: WriteOptions): string {
   // Successes first: a stub answers with the first scenario that takes a request.
   const ordered = [...ops.filter((o) => o.status < 300), ...ops.filter((o) => o.status >= 300)];
   const names = scenarioNames(ordered);
-  return printContract({ header: options.header, feature: options.feature, scenarios: ordered.map((op, i) => scenario(op, names[i])) });
+  return printContract({ header: options.header, feature: options.feature, scenarios: ordered.map((op, i) => scenario(op, names[i], options.cite ?? true)) });
 }
 
-function scenario(op: Operation, name: string): PrintScenario {
+function scenario(op: Operation, name: string, cite: boolean): PrintScenario {
   const comments: string[] = [];
   const tags: string[] = [];
   const calls = [...op.calls]
     .sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1))
     .map((c) => formatLocation(c))
     .join(', ');
-  comments.push(`${op.count} logged call${op.count === 1 ? '' : 's'}: ${calls}${op.count > op.calls.length ? ', …' : ''}`);
+  comments.push(
+    cite ? `${op.count} logged call${op.count === 1 ? '' : 's'}: ${calls}${op.count > op.calls.length ? ', …' : ''}` : `${op.count} recorded call${op.count === 1 ? '' : 's'}`,
+  );
   const examples = op.examples ? exampleRows(op) : undefined;
   if (op.status >= 300 && !examples) {
     // A typed request cannot say which calls fail: as a contract test this would send any request and expect the failure.

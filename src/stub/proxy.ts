@@ -1,27 +1,43 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { request } from 'undici';
+import { PassThrough, Transform, pipeline, type Readable, type TransformCallback } from 'node:stream';
+import { Agent, request, type Dispatcher } from 'undici';
 import { AccordError } from '../errors';
-import { HIDDEN, isCredentialHeader } from '../http/credentials';
 import { messageText } from '../http/message-text';
-import { readBoundedBody } from '../http/read-body';
-import { DEFAULT_MAX_BODY_BYTES } from './server';
+import { isSecretHeader, maskCardNumbers, REDACTED } from '../http/redact';
+import { PROXY_LIMITS } from '../limits';
+import { printable } from '../printable';
 
 /**
- * `accord proxy`: a recording proxy. Every request is forwarded to the target, its answer
- * returned as it came, and the pair recorded as a HAR entry (HTTP Archive 1.2), so that on
- * stop the traffic goes through the same pipeline as `accord import log` (typing, merging,
- * redaction, the check that every call fits). The recording is kept in memory, bounded by
- * the number of exchanges; bodies are bounded like the stub's.
+ * `accord proxy`: a recording proxy. Every request is forwarded to the target and its answer
+ * streamed back as it comes, so neither side is held in memory whole; the pair is recorded as a
+ * HAR entry (HTTP Archive 1.2), so that on stop the traffic goes through the same pipeline as
+ * `accord import log` (typing, merging, redaction, the check that every call fits).
+ *
+ * What is recorded is bounded (PROXY_LIMITS): the first `recordedBodyBytes` of each body (a
+ * longer body is passed on whole, recorded cut, and marked `_truncated` so the importer leaves
+ * the call out rather than type a body it never saw whole), `recordedBytes` in all, `exchanges`
+ * calls. Credential headers (Authorization, Cookie, Set-Cookie, session and token headers) are
+ * recorded as `[redacted]`, card numbers in bodies masked.
+ *
+ * Only the target is ever called: a request must name a path (origin-form); its dot segments are
+ * resolved and may not climb above the root, so every upstream URL is the target's origin and
+ * path prefix followed by the request's path. Hop-by-hop headers, and those a `Connection` header
+ * names, are not forwarded either way (RFC 9110 §7.6.1). A WSDL or schema fetched through the
+ * proxy (`?wsdl`, `?xsd=`, `.wsdl`, `.xsd`) has its service addresses, and the imports that
+ * point at the target, rewritten to the proxy, so a client built from it calls through the proxy.
  */
 export interface ProxyOptions {
   /** The real service: `http://host:port` (a path prefix is kept). */
   target: string;
   port?: number;
   host?: string;
-  maxBodyBytes?: number;
+  /** Bytes of each body recorded (default PROXY_LIMITS.recordedBodyBytes). */
+  recordedBodyBytes?: number;
   /** Exchanges kept; later ones are forwarded but not recorded (and counted). */
   maxExchanges?: number;
+  /** How long calls under way get once close() is called, before their upstream requests are aborted. */
+  stopGraceMs?: number;
   log?: (line: string) => void;
 }
 
@@ -29,90 +45,243 @@ export interface RunningProxy {
   url: string;
   /** The recorded traffic as a HAR document. */
   har(): { log: { version: string; creator: { name: string; version: string }; entries: HarEntry[] } };
-  /** Exchanges forwarded but not recorded (over maxExchanges). */
+  /** Exchanges forwarded but not recorded (over maxExchanges or the recorded bytes). */
   readonly dropped: number;
+  /** Calls cut off by close(): still waiting on the target when the grace ran out. */
+  readonly cutOff: number;
   close(): Promise<void>;
+}
+
+interface HarBody {
+  mimeType: string;
+  text: string;
+  /** Set when only the first bytes of the body were recorded. */
+  _truncated?: true;
+  comment?: string;
 }
 
 interface HarEntry {
   startedDateTime: string;
   time: number;
-  request: { method: string; url: string; httpVersion: string; headers: { name: string; value: string }[]; postData?: { mimeType: string; text: string } };
-  response: { status: number; statusText: string; httpVersion: string; headers: { name: string; value: string }[]; content: { size: number; mimeType: string; text: string } };
+  request: { method: string; url: string; httpVersion: string; headers: { name: string; value: string }[]; postData?: HarBody };
+  response: { status: number; statusText: string; httpVersion: string; headers: { name: string; value: string }[]; content: HarBody & { size: number } };
 }
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host', 'content-length']);
+/** Hop-by-hop (RFC 9110 §7.6.1, and the older ones still sent), plus what undici sets itself (`host`) or refuses (`expect`). */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'host',
+  'expect',
+]);
 
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   let target: URL;
   try {
     target = new URL(options.target);
     if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new Error('not http');
+    if (target.username || target.password || target.search || target.hash) throw new Error('not a base');
   } catch {
-    throw new AccordError('ACCORD_ERR_USAGE', `--target must be an http:// or https:// URL, found "${options.target}"`);
+    throw new AccordError('ACCORD_ERR_USAGE', `--target must be an http:// or https:// URL (a host, a port and a path prefix, no query), found "${options.target}"`);
   }
   const prefix = target.pathname.endsWith('/') ? target.pathname.slice(0, -1) : target.pathname;
-  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const maxExchanges = options.maxExchanges ?? 10_000;
+  const recordLimit = options.recordedBodyBytes ?? PROXY_LIMITS.recordedBodyBytes;
+  const maxExchanges = options.maxExchanges ?? PROXY_LIMITS.exchanges;
+  const grace = options.stopGraceMs ?? PROXY_LIMITS.stopGraceMs;
+  const log = (line: string) => options.log?.(printable(line));
   const entries: HarEntry[] = [];
+  let recordedBytes = 0;
   let dropped = 0;
+  let cutOff = 0;
+  let stopping = false;
+  // Its own pool, so stopping can end every upstream connection at once.
+  const agent = new Agent({ connections: 64 });
+  const underWay = new Map<Promise<void>, AbortController>();
+
   const server = createServer((req, res) => {
-    void forward(req, res).catch((e: unknown) => {
-      options.log?.(`accord proxy: ${req.method} ${req.url}: ${(e as Error).message}`);
-      if (!res.headersSent) {
-        const text = `accord proxy: could not reach ${target.origin}: ${(e as Error).message}\n`;
-        res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
-        res.end(text);
-      } else res.destroy();
-    });
+    if (stopping) {
+      refuse(res, 503, 'accord proxy: stopping\n');
+      return;
+    }
+    const abort = new AbortController();
+    const done = forward(req, res, abort.signal)
+      .catch((e: unknown) => {
+        if (!abort.signal.aborted) log(`accord proxy: ${req.method} ${req.url}: ${(e as Error).message}`);
+        if (!res.headersSent) refuse(res, 502, `accord proxy: could not reach ${target.origin}: ${(e as Error).message}\n`);
+        else res.destroy();
+      })
+      .finally(() => underWay.delete(done));
+    underWay.set(done, abort);
   });
 
-  async function forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function forward(req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
     const started = Date.now();
-    const body = await readBoundedBody(req, maxBody, () => new Error(`request body larger than ${maxBody} bytes`));
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-    const url = `${target.origin}${prefix}${req.url ?? '/'}`;
-    const answer = await request(url, { method: (req.method ?? 'GET') as 'GET', headers, body: body.length > 0 ? body : undefined });
-    const bytes = Buffer.from(await answer.body.arrayBuffer());
-    const out: Record<string, string | string[]> = {};
-    for (const [k, v] of Object.entries(answer.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) out[k] = v;
-    out['content-length'] = String(bytes.length);
-    res.writeHead(answer.statusCode, out);
-    res.end(bytes);
-    if (entries.length >= maxExchanges) {
+    const at = upstreamPath(req.url ?? '/');
+    if ('refused' in at) {
+      req.resume();
+      refuse(res, 400, `accord proxy: ${at.refused}\n`);
+      return;
+    }
+    const url = `${target.origin}${prefix}${at.path}`;
+    // Checked again on the URL as built: only the target's origin, only under its prefix.
+    const built = new URL(url);
+    if (built.origin !== target.origin || !(built.pathname === prefix || built.pathname.startsWith(`${prefix}/`) || prefix === '')) {
+      req.resume();
+      refuse(res, 400, 'accord proxy: the request target leaves the target service\n');
+      return;
+    }
+    const document = req.method === 'GET' && isDocumentRequest(at.path);
+    const headers = forwarded(req.headers);
+    // A WSDL is rewritten as text: asked for without compression.
+    if (document) headers['accept-encoding'] = 'identity';
+    const sent = new Recorder(recordLimit);
+    const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+    let body: Readable | undefined;
+    if (hasBody) {
+      body = pipeline(req, sent, () => undefined);
+    } else req.resume();
+    // A client that goes away ends the upstream request too (an endless answer is not read on for no one).
+    const clientGone = () => {
+      if (!res.writableFinished) abortWith();
+    };
+    const upstream = new AbortController();
+    const abortWith = () => upstream.abort(new Error('the client went away or the proxy stopped'));
+    signal.addEventListener('abort', abortWith, { once: true });
+    res.once('close', clientGone);
+    const answer = await request(url, {
+      method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
+      headers,
+      body,
+      signal: upstream.signal,
+      dispatcher: agent,
+    });
+    const out = forwarded(answer.headers);
+    const got = new Recorder(recordLimit);
+    const contentType = String(answer.headers['content-type'] ?? '');
+    if (document && !answer.headers['content-encoding'] && contentType.toLowerCase().includes('xml')) {
+      const whole = await readUpTo(answer.body, PROXY_LIMITS.documentBytes);
+      const text = whole.complete ? rewriteDocument(whole.bytes.toString('utf8'), req) : undefined;
+      if (text !== undefined) {
+        const bytes = Buffer.from(text, 'utf8');
+        out['content-length'] = String(bytes.length);
+        res.writeHead(answer.statusCode, out);
+        res.end(bytes);
+        // Recorded as the target sent it.
+        got.keep(whole.bytes);
+        got.ended = true;
+      } else {
+        res.writeHead(answer.statusCode, out);
+        const rest = new PassThrough();
+        rest.write(whole.bytes);
+        if (whole.complete) rest.end();
+        else pipeline(answer.body, rest, () => undefined);
+        await streamTo(
+          pipeline(rest, got, () => undefined),
+          res,
+        );
+      }
+    } else {
+      res.writeHead(answer.statusCode, out);
+      await streamTo(
+        pipeline(answer.body, got, () => undefined),
+        res,
+      );
+    }
+    res.off('close', clientGone);
+    if (!res.writableFinished) got.cut();
+    if (entries.length >= maxExchanges || recordedBytes + sent.kept + got.kept > PROXY_LIMITS.recordedBytes) {
       dropped++;
       return;
     }
-    // A recording is written to disk and shared: credentials (Authorization, Cookie, Set-Cookie…) are kept out of it.
-    const list = (h: Record<string, string | string[] | undefined>) =>
-      Object.entries(h).flatMap(([name, v]) => (v === undefined ? [] : (Array.isArray(v) ? v : [v]).map((value) => ({ name, value: isCredentialHeader(name) ? HIDDEN : value }))));
-    // Recorded as accord matches it: decompressed, an MTOM/XOP message as its envelope, in its own encoding.
-    const asRecorded = (bytes: Buffer, type: string, coding: string | undefined) => {
-      const read = messageText(bytes, type, coding, maxBody);
-      return 'problem' in read ? { mimeType: type, text: bytes.toString('utf8') } : { mimeType: read.contentType ?? type, text: read.text };
+    recordedBytes += sent.kept + got.kept;
+    const list = (h: IncomingHttpHeaders | Record<string, string | string[] | undefined>) =>
+      Object.entries(h).flatMap(([name, v]) => (v === undefined ? [] : (Array.isArray(v) ? v : [v]).map((value) => ({ name, value: isSecretHeader(name) ? REDACTED : value }))));
+    // Recorded as accord matches it: decompressed, an MTOM/XOP message as its envelope, in its own encoding; card numbers masked.
+    const asRecorded = (r: Recorder, type: string, coding: string | undefined): HarBody => {
+      const bytes = r.bytes();
+      const read = r.truncated ? undefined : messageText(bytes, type, coding, recordLimit);
+      const decoded = !read || 'problem' in read ? { mimeType: type, text: bytes.toString('utf8') } : { mimeType: read.contentType ?? type, text: read.text };
+      const body: HarBody = { mimeType: decoded.mimeType, text: maskCardNumbers(decoded.text).text };
+      if (r.truncated) {
+        body._truncated = true;
+        body.comment = `accord proxy recorded only the first ${r.kept} of ${r.seen}${r.ended ? '' : ' or more'} bytes`;
+      }
+      return body;
     };
-    const sent = asRecorded(body, headers['content-type'] ?? '', headers['content-encoding']);
-    const answered = asRecorded(bytes, String(answer.headers['content-type'] ?? ''), answer.headers['content-encoding'] as string | undefined);
     entries.push({
       startedDateTime: new Date(started).toISOString(),
       time: Date.now() - started,
       request: {
         method: req.method ?? 'GET',
         // The URL the client asked for, as the contract will name it: the target's prefix is the service's business.
-        url: `${target.origin}${req.url ?? '/'}`,
+        url: `${target.origin}${at.path}`,
         httpVersion: 'HTTP/1.1',
         headers: list(req.headers),
-        ...(body.length > 0 ? { postData: sent } : {}),
+        ...(sent.seen > 0 ? { postData: asRecorded(sent, String(req.headers['content-type'] ?? ''), req.headers['content-encoding']) } : {}),
       },
       response: {
         status: answer.statusCode,
         statusText: '',
         httpVersion: 'HTTP/1.1',
         headers: list(answer.headers),
-        content: { size: bytes.length, ...answered },
+        content: { size: got.seen, ...asRecorded(got, contentType, answer.headers['content-encoding'] as string | undefined) },
       },
     });
+  }
+
+  /** A WSDL or schema with its addresses and the imports on the target pointed at the proxy; undefined for anything else. */
+  function rewriteDocument(text: string, req: IncomingMessage): string | undefined {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the DOM is loaded only when a WSDL passes through
+    const docs = require('./wsdl-docs') as typeof import('./wsdl-docs');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- likewise
+    const { parseDom } = require('../wsdl/dom') as typeof import('../wsdl/dom');
+    let doc;
+    try {
+      doc = parseDom(text, 'the answer');
+    } catch {
+      return undefined;
+    }
+    const root = doc.documentElement?.localName;
+    if (root !== 'definitions' && root !== 'description' && root !== 'schema') return undefined;
+    // The address the client used (Host), as the stub does; anything odd in it falls back to the proxy's own.
+    const host = req.headers.host;
+    const base = host && /^[A-Za-z0-9.\-:[\]]{1,255}$/.test(host) ? `http://${host}` : running.url;
+    const onTarget = (value: string): string | undefined => {
+      let u: URL;
+      try {
+        u = new URL(value);
+      } catch {
+        return undefined;
+      }
+      if (u.origin !== target.origin) return undefined;
+      if (prefix && u.pathname !== prefix && !u.pathname.startsWith(`${prefix}/`)) return undefined;
+      return `${base}${u.pathname.slice(prefix.length) || '/'}${u.search}`;
+    };
+    docs.rewriteLocations(doc, {
+      // Every service address: the proxy stands for the service, whatever host name the service gives itself.
+      address: (value) => {
+        const to = onTarget(value);
+        if (to !== undefined) return to;
+        try {
+          const u = new URL(value);
+          if (u.protocol !== 'http:' && u.protocol !== 'https:') return undefined;
+          const p = prefix && (u.pathname === prefix || u.pathname.startsWith(`${prefix}/`)) ? u.pathname.slice(prefix.length) || '/' : u.pathname;
+          return `${base}${p}${u.search}`;
+        } catch {
+          return undefined;
+        }
+      },
+      // Imports on the target go through the proxy too; relative ones already do, other hosts are the client's business.
+      reference: (value) => onTarget(value),
+    });
+    return docs.serializeDocument(doc);
   }
 
   const host = options.host ?? '127.0.0.1';
@@ -123,17 +292,154 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     server.listen(options.port ?? 0, host, () => resolve((server.address() as AddressInfo).port));
   });
   let closing: Promise<void> | undefined;
-  return {
+  const running: RunningProxy = {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     har: () => ({ log: { version: '1.2', creator: { name: 'accord proxy', version: '1' }, entries } }),
     get dropped() {
       return dropped;
     },
+    get cutOff() {
+      return cutOff;
+    },
     close: () =>
-      (closing ??= new Promise((resolve) => {
-        server.close(() => resolve());
+      (closing ??= (async () => {
+        stopping = true;
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
-        setTimeout(() => server.closeAllConnections(), 1000).unref();
-      })),
+        // Calls under way may finish (and be recorded) within the grace; then their upstream requests are aborted.
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([Promise.allSettled([...underWay.keys()]), new Promise((resolve) => (timer = setTimeout(resolve, grace)))]);
+        clearTimeout(timer);
+        cutOff = underWay.size;
+        for (const abort of underWay.values()) abort.abort();
+        server.closeAllConnections();
+        await Promise.allSettled([...underWay.keys()]);
+        await agent.destroy().catch(() => undefined);
+        await closed;
+      })()),
   };
+  return running;
+
+  /** The path (and query) to ask the target for, or why the request target is refused. */
+  function upstreamPath(raw: string): { path: string } | { refused: string } {
+    // Origin-form only: an absolute URI (`GET http://elsewhere/`), `*` or an authority would name another host.
+    if (!raw.startsWith('/')) return { refused: `forwards only to ${target.origin}${prefix}: a request must name a path starting with "/"` };
+    const q = raw.indexOf('?');
+    const p = q < 0 ? raw : raw.slice(0, q);
+    let depth = 0;
+    for (const seg of p.slice(1).split(/[/\\]/)) {
+      const s = seg.replace(/%2e/gi, '.');
+      if (s === '..') depth--;
+      else if (s !== '.') depth++;
+      if (depth < 0) return { refused: `a path may not climb above ${prefix || '/'} of the target ("/../")` };
+    }
+    let u: URL;
+    try {
+      u = new URL(`http://proxy.invalid${raw}`);
+    } catch {
+      return { refused: 'the request target is not a valid path' };
+    }
+    if (u.host !== 'proxy.invalid') return { refused: 'the request target names another host' };
+    return { path: `${u.pathname}${u.search}` };
+  }
+}
+
+/** Headers to pass on: all but hop-by-hop ones and those the Connection header names. */
+function forwarded(h: IncomingHttpHeaders | Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+  const named = new Set(
+    String(h.connection ?? '')
+      .split(',')
+      .map((n) => n.trim().toLowerCase())
+      .filter((n) => n !== ''),
+  );
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined && !HOP_BY_HOP.has(k) && !named.has(k)) out[k] = v;
+  return out;
+}
+
+/** `?wsdl`, `?xsd=…`, `?singleWsdl`, `.wsdl`, `.xsd`: what clients fetch to learn the service. */
+function isDocumentRequest(path: string): boolean {
+  const q = path.indexOf('?');
+  const p = (q < 0 ? path : path.slice(0, q)).toLowerCase();
+  if (p.endsWith('.wsdl') || p.endsWith('.xsd')) return true;
+  if (q < 0) return false;
+  return path
+    .slice(q + 1)
+    .split('&')
+    .some((kv) => /^(wsdl|xsd|singlewsdl)(=|$)/i.test(kv));
+}
+
+function refuse(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(Buffer.byteLength(text)), connection: 'close' });
+  res.end(text);
+}
+
+/** Pipes `from` into the client's response and resolves when it ends or either side fails. */
+function streamTo(from: Readable, res: ServerResponse): Promise<void> {
+  return new Promise((resolve, reject) => {
+    pipeline(from, res, (e) => (e && !res.writableFinished && !res.destroyed ? reject(e) : resolve()));
+  });
+}
+
+/** Reads a stream up to `max` bytes: all of it (complete) or the first `max` with the rest left unread. */
+function readUpTo(body: Readable, max: number): Promise<{ bytes: Buffer; complete: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (c: Buffer) => {
+      chunks.push(c);
+      size += c.length;
+      if (size > max) {
+        body.off('data', onData);
+        body.off('end', onEnd);
+        body.pause();
+        resolve({ bytes: Buffer.concat(chunks), complete: false });
+      }
+    };
+    const onEnd = () => resolve({ bytes: Buffer.concat(chunks), complete: true });
+    body.on('data', onData);
+    body.once('end', onEnd);
+    body.once('error', reject);
+  });
+}
+
+/** Passes every byte through; keeps the first `limit` of them. */
+class Recorder extends Transform {
+  private readonly chunks: Buffer[] = [];
+  kept = 0;
+  seen = 0;
+  ended = false;
+  private wasCut = false;
+
+  constructor(private readonly limit: number) {
+    super();
+    this.once('finish', () => (this.ended = true));
+  }
+
+  get truncated(): boolean {
+    return this.seen > this.kept || this.wasCut;
+  }
+
+  /** The body did not arrive whole (the client or the target went away): what was kept is not all there was. */
+  cut(): void {
+    if (!this.ended) this.wasCut = true;
+  }
+
+  bytes(): Buffer {
+    return Buffer.concat(this.chunks, this.kept);
+  }
+
+  keep(chunk: Buffer): void {
+    this.seen += chunk.length;
+    if (this.kept < this.limit) {
+      const part = chunk.length <= this.limit - this.kept ? chunk : chunk.subarray(0, this.limit - this.kept);
+      this.chunks.push(Buffer.from(part));
+      this.kept += part.length;
+    }
+  }
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    this.keep(chunk);
+    done(null, chunk);
+  }
 }

@@ -1,0 +1,65 @@
+/**
+ * Secrets that must not stay in a recording of HTTP traffic (`accord proxy`'s HAR) nor in a
+ * contract written from one (`accord import log --examples`): credential headers, values that
+ * name a session, and payment card numbers. Used by the proxy and by the log importer's Redactor.
+ */
+
+/** What a redacted value is replaced with. */
+export const REDACTED = '[redacted]';
+
+/**
+ * Header names whose values are credentials or session ids: Authorization, Cookie and
+ * Set-Cookie, and the usual custom ones (X-Session-Id, X-Auth-Token, X-API-Key, X-CSRF-Token).
+ */
+const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie|cookie2|set-cookie2)$|session|token|api-?key|secret|passw|credential|^x-auth/i;
+
+export function isSecretHeader(name: string): boolean {
+  return SECRET_HEADER.test(name);
+}
+
+/**
+ * A run of 13 to 19 digits, optionally grouped by single spaces or hyphens, not inside a longer
+ * run of digits. Each repetition takes exactly one digit, so a failed match costs at most 19 steps
+ * from each start: linear in the text.
+ */
+const PAN_RUN = /(?<![\d])\d(?:[ -]?\d){12,18}(?![\d])/g;
+
+/** A payment card number: 13–19 digits (spaces and hyphens between groups allowed) passing the Luhn check. */
+export function isCardNumber(value: string): boolean {
+  const t = value.trim();
+  PAN_RUN.lastIndex = 0;
+  const m = PAN_RUN.exec(t);
+  return m !== null && m.index === 0 && m[0].length === t.length && luhn(t);
+}
+
+/**
+ * `text` with every card number (see isCardNumber) masked: each digit becomes 9, separators
+ * stay, so the value keeps its length and its type (a number stays a number) but not its digits.
+ * Returns the text and how many numbers were masked.
+ */
+export function maskCardNumbers(text: string): { text: string; masked: number } {
+  let masked = 0;
+  const out = text.replace(PAN_RUN, (run) => {
+    if (!luhn(run)) return run;
+    masked++;
+    return run.replace(/\d/g, '9');
+  });
+  return { text: masked === 0 ? text : out, masked };
+}
+
+function luhn(run: string): boolean {
+  let sum = 0;
+  let double = false;
+  for (let i = run.length - 1; i >= 0; i--) {
+    const c = run.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) continue;
+    let d = c;
+    if (double) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+    double = !double;
+  }
+  return sum % 10 === 0;
+}
