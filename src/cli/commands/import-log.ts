@@ -6,7 +6,7 @@ import { EXIT_FAILED, EXIT_USAGE, ExitError, asUsage, writeDocument, type Io } f
 import { bytesProgress, startProgress } from '../progress';
 import { importCommand } from './import';
 
-export interface LogCommandOptions extends Pick<ImportLogOptions, 'path' | 'examples' | 'redact' | 'include' | 'provenance'> {
+export interface LogCommandOptions extends Pick<ImportLogOptions, 'path' | 'examples' | 'redact' | 'include' | 'provenance' | 'feature'> {
   output?: string;
   force?: boolean;
   skipInvalid?: boolean;
@@ -57,7 +57,16 @@ export async function runImportLog(files: string[], opts: LogCommandOptions, io:
   const target = { force: opts.force, shown: output && shown(io, output) };
   if (output) asUsage('accord import log', () => checkOutputFile(output, target));
   const say = toStdout ? io.stderr : io.stdout;
-  const options = { path: opts.path, examples: opts.examples, redact: opts.redact, include: opts.include, limits: { maxExamples }, cwd: io.cwd, provenance: opts.provenance };
+  const options = {
+    path: opts.path,
+    examples: opts.examples,
+    redact: opts.redact,
+    include: opts.include,
+    limits: { maxExamples },
+    cwd: io.cwd,
+    provenance: opts.provenance,
+    feature: opts.feature,
+  };
   // An 18 MB log takes seconds to read, and the check reads it again: say how far each has come.
   const reading = (verb: string) => {
     const progress = startProgress(io.progress);

@@ -91,6 +91,7 @@ export function registerProxy(program: Command, io: Io): void {
             force: opts.force,
             verify: true,
             skipInvalid: true,
+            feature: `Recorded from ${target}`,
             provenance: { header, cite: harFile !== undefined },
           },
           io,
