@@ -4,12 +4,16 @@
  * `npm run soak -- [seconds]` (default 60): `accord stub` (a child process) under a steady mix
  * of good and bad requests from 127.0.0.1 only: matching SOAP and JSON requests, wrong values,
  * malformed XML, unknown paths, 1 MB wrong bodies, bodies over the limit, malformed HTTP.
- * Prints the stub's RSS and the counts every 10 s. Exits 1 if any answer is a 500, a request
- * fails or gets an unexpected status, or the RSS grows more than 60 MB past its level after
- * the warm-up (the first 10 s): memory must stay flat.
+ * Half the connections go through `accord proxy` (another child process) in front of the stub,
+ * and must get the same answers. Prints both RSS and the counts every 10 s. Exits 1 if any answer
+ * is a 500, a request fails or gets an unexpected status, the stub's RSS grows more than 60 MB past
+ * its level after the warm-up (the first 10 s), the proxy's grows past that level by more than
+ * what it may record (PROXY_LIMITS.recordedBytes) and 150 MB, or the proxy, stopped, does not
+ * write its contract (exit 0) within 5 minutes.
  */
 const { spawn } = require('node:child_process');
-const { readFileSync } = require('node:fs');
+const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
+const os = require('node:os');
 const { connect } = require('node:net');
 const path = require('node:path');
 const { request } = require('undici');
@@ -17,6 +21,7 @@ const { request } = require('undici');
 const ROOT = path.join(__dirname, '..');
 const SECONDS = Number(process.argv[2] ?? 60);
 const GROWTH_MB = 60;
+const PROXY_GROWTH_MB = 256 + 150;
 const CONNECTIONS = 8;
 const SOAP = 'http://schemas.xmlsoap.org/soap/envelope/';
 const pet = (id) =>
@@ -65,37 +70,48 @@ function rssMb(pid) {
   return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 }
 
-async function main() {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'accord.js'), 'stub', path.join(ROOT, 'contracts'), '--port', '0', '--max-body-bytes', String(2 * 1024 * 1024)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  const url = await new Promise((resolve, reject) => {
-    let out = '';
+/** Starts `accord <args>` and resolves with the child and the URL it listens on. */
+function start(args, cwd) {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'accord.js'), ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = { stdout: '', stderr: '' };
+  child.stderr.on('data', (d) => (out.stderr += d));
+  const url = new Promise((resolve, reject) => {
     child.stdout.on('data', (d) => {
-      out += d;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
+      out.stdout += d;
+      const m = /listening on (http:\/\/[^\s,]+)/.exec(out.stdout);
       if (m) resolve(m[1]);
     });
-    child.once('exit', (code) => reject(new Error(`accord stub exited with ${code}:\n${stderr}`)));
+    child.once('exit', (code) => reject(new Error(`accord ${args[0]} exited with ${code}:\n${out.stderr}`)));
   });
+  return { child, out, url };
+}
+
+async function main() {
+  const stub = start(['stub', path.join(ROOT, 'contracts'), '--port', '0', '--max-body-bytes', String(2 * 1024 * 1024)]);
+  const child = stub.child;
+  const url = await stub.url;
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'accord-soak-'));
+  const proxy = start(['proxy', '--target', url, '--port', '0', '--out', 'soak.spec'], dir);
+  const proxyUrl = await proxy.url;
+  const stderr = () => stub.out.stderr;
   const counts = { requests: 0, errors: 0, wrongStatus: 0, internal: 0 };
   const problems = [];
   const end = Date.now() + SECONDS * 1000;
   let pick = 0;
-  const worker = async () => {
+  const worker = async (_, i) => {
+    // Every other connection goes through the proxy: the same answers, passed through.
+    const base = i % 2 === 1 ? proxyUrl : url;
     while (Date.now() < end) {
       // A fixed rotation through the weights: the same mix on every run.
       let n = (pick = (pick + 7) % TOTAL);
       const kind = MIX.find((m) => (n -= m.weight) < 0);
       counts.requests++;
       try {
-        const status = await kind.send(url);
+        const status = await kind.send(base);
         if (status === 500) counts.internal++;
         if (status !== kind.status) {
           counts.wrongStatus++;
-          if (problems.length < 5) problems.push(`expected ${kind.status}, got ${status} (${MIX.indexOf(kind)})`);
+          if (problems.length < 5) problems.push(`expected ${kind.status}, got ${status} (${MIX.indexOf(kind)}${base === proxyUrl ? ', through the proxy' : ''})`);
         }
       } catch (e) {
         counts.errors++;
@@ -104,15 +120,23 @@ async function main() {
     }
   };
   let baseline;
+  let proxyBaseline;
   let peakAfterWarmup = 0;
+  let proxyPeak = 0;
   const started = Date.now();
   const report = () => {
     const rss = rssMb(child.pid);
+    const proxyRss = rssMb(proxy.child.pid);
     const t = Math.round((Date.now() - started) / 1000);
-    if (t >= 10 && baseline === undefined) baseline = rss;
-    else if (baseline !== undefined) peakAfterWarmup = Math.max(peakAfterWarmup, rss);
+    if (t >= 10 && baseline === undefined) {
+      baseline = rss;
+      proxyBaseline = proxyRss;
+    } else if (baseline !== undefined) {
+      peakAfterWarmup = Math.max(peakAfterWarmup, rss);
+      proxyPeak = Math.max(proxyPeak, proxyRss);
+    }
     console.log(
-      `${String(t).padStart(4)} s  RSS ${rss.toFixed(1)} MB  requests ${counts.requests}  errors ${counts.errors}  wrong status ${counts.wrongStatus}  500s ${counts.internal}`,
+      `${String(t).padStart(4)} s  RSS ${rss.toFixed(1)} MB (proxy ${proxyRss.toFixed(1)} MB)  requests ${counts.requests}  errors ${counts.errors}  wrong status ${counts.wrongStatus}  500s ${counts.internal}`,
     );
   };
   const timer = setInterval(report, 10_000);
@@ -120,9 +144,39 @@ async function main() {
   clearInterval(timer);
   report();
   child.kill('SIGTERM');
+  // The proxy, stopped, writes the contract of what it recorded (bounded: 10,000 calls, 256 MiB).
+  const stopping = Date.now();
+  proxy.child.kill('SIGTERM');
+  const proxyCode = await new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      proxy.child.kill('SIGKILL');
+      resolve('killed after 5 minutes');
+    }, 300_000);
+    proxy.child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+  });
+  const stopSeconds = (Date.now() - stopping) / 1000;
+  rmSync(dir, { recursive: true, force: true });
   const growth = baseline === undefined ? 0 : peakAfterWarmup - baseline;
-  const failed = counts.errors > 0 || counts.wrongStatus > 0 || counts.internal > 0 || growth > GROWTH_MB || /internal error/.test(stderr);
+  const proxyGrowth = proxyBaseline === undefined ? 0 : proxyPeak - proxyBaseline;
+  const failed =
+    counts.errors > 0 ||
+    counts.wrongStatus > 0 ||
+    counts.internal > 0 ||
+    growth > GROWTH_MB ||
+    proxyGrowth > PROXY_GROWTH_MB ||
+    proxyCode !== 0 ||
+    /internal error/.test(stderr() + proxy.out.stderr);
   console.log(`RSS after warm-up ${baseline?.toFixed(1) ?? '-'} MB, highest since ${peakAfterWarmup.toFixed(1)} MB: grew ${growth.toFixed(1)} MB (bound ${GROWTH_MB} MB)`);
+  console.log(
+    `proxy RSS after warm-up ${proxyBaseline?.toFixed(1) ?? '-'} MB, highest since ${proxyPeak.toFixed(1)} MB: grew ${proxyGrowth.toFixed(1)} MB (bound ${PROXY_GROWTH_MB} MB)`,
+  );
+  console.log(
+    `proxy stopped in ${stopSeconds.toFixed(1)} s, exit ${proxyCode}: ${proxy.out.stderr.trim().split('\n').slice(-1)[0] ?? ''} ${proxy.out.stdout.includes('wrote soak.spec') ? '(wrote soak.spec)' : ''}`,
+  );
+  if (proxyCode !== 0) console.log(proxy.out.stderr.slice(-2000), proxy.out.stdout.slice(-2000));
   for (const p of problems) console.log(`  ${p}`);
   console.log(failed ? 'soak FAILED' : 'soak ok');
   process.exit(failed ? 1 : 0);

@@ -146,3 +146,8 @@ it('refuses to start when --out (or --har) exists without --force, or its folder
   expect(readFileSync(path.join(dir, 'taken.spec'), 'utf8')).toBe('Feature: mine\n');
   expect(existsSync(path.join(dir, 'fresh.spec'))).toBe(false);
 }, 30_000);
+
+it('cuts a recorded entry to what accord import log reads of one', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  expect(require('../../src/stub/proxy').HAR_ENTRY_CHARS).toBe(require('../../src/logs/limits').DEFAULT_LOG_LIMITS.maxHarEntryChars);
+});

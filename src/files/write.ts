@@ -46,7 +46,7 @@ export function checkOutputFile(file: string, out: OutputFile): void {
  * followed). With --force the text goes to a private file beside it first and
  * is renamed over the old file or link, which replaces the entry itself.
  */
-export function writeOutputFile(file: string, text: string, out: OutputFile): void {
+export function writeOutputFile(file: string, text: string | Iterable<string>, out: OutputFile): void {
   checkOutputFile(file, out);
   const shown = shownPath(out.shown ?? file);
   let exists = true;
@@ -73,7 +73,8 @@ export function writeOutputFile(file: string, text: string, out: OutputFile): vo
   }
 }
 
-function writeNew(file: string, text: string, shown: string, mode = 0o666): void {
+/** `text` may come in pieces (a HAR of hundreds of MB is never one string). */
+function writeNew(file: string, text: string | Iterable<string>, shown: string, mode = 0o666): void {
   let fd: number;
   try {
     fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), mode);
@@ -82,8 +83,10 @@ function writeNew(file: string, text: string, shown: string, mode = 0o666): void
     throw writeError(e, shown);
   }
   try {
-    const bytes = Buffer.from(text, 'utf8');
-    for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at, bytes.length - at);
+    for (const piece of typeof text === 'string' ? [text] : text) {
+      const bytes = Buffer.from(piece, 'utf8');
+      for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at, bytes.length - at);
+    }
   } catch (e) {
     throw writeError(e, shown);
   } finally {

@@ -4,6 +4,7 @@ import { PassThrough, Transform, pipeline, type Readable, type TransformCallback
 import { Agent, request, type Dispatcher } from 'undici';
 import { AccordError } from '../errors';
 import { messageText } from '../http/message-text';
+import { readBoundedBody } from '../http/read-body';
 import { isSecretHeader, maskCardNumbers, REDACTED } from '../http/redact';
 import { PROXY_LIMITS } from '../limits';
 import { printable } from '../printable';
@@ -45,6 +46,8 @@ export interface RunningProxy {
   url: string;
   /** The recorded traffic as a HAR document. */
   har(): { log: { version: string; creator: { name: string; version: string }; entries: HarEntry[] } };
+  /** The same as JSON text, an entry at a time (the whole could pass the longest string V8 makes). */
+  harText(): Iterable<string>;
   /** Exchanges forwarded but not recorded (over maxExchanges or the recorded bytes). */
   readonly dropped: number;
   /** Calls cut off by close(): still waiting on the target when the grace ran out. */
@@ -66,6 +69,9 @@ interface HarEntry {
   request: { method: string; url: string; httpVersion: string; headers: { name: string; value: string }[]; postData?: HarBody };
   response: { status: number; statusText: string; httpVersion: string; headers: { name: string; value: string }[]; content: HarBody & { size: number } };
 }
+
+/** What `accord import log` reads of one HAR entry (DEFAULT_LOG_LIMITS.maxHarEntryChars; a test keeps them equal). */
+export const HAR_ENTRY_CHARS = 16 * 1024 * 1024;
 
 /** Hop-by-hop (RFC 9110 §7.6.1, and the older ones still sent), plus what undici sets itself (`host`) or refuses (`expect`). */
 const HOP_BY_HOP = new Set([
@@ -105,7 +111,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const agent = new Agent({ connections: 64 });
   const underWay = new Map<Promise<void>, AbortController>();
 
-  const server = createServer((req, res) => {
+  // A client that sends its headers slowly cannot hold a connection for long; a body may stream for as long as it takes.
+  const server = createServer({ headersTimeout: 10_000, requestTimeout: 0 }, (req, res) => {
     if (stopping) {
       refuse(res, 503, 'accord proxy: stopping\n');
       return;
@@ -142,9 +149,16 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     // A WSDL is rewritten as text: asked for without compression.
     if (document) headers['accept-encoding'] = 'identity';
     const sent = new Recorder(recordLimit);
-    const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-    let body: Readable | undefined;
-    if (hasBody) {
+    const declared = req.headers['transfer-encoding'] === undefined ? Number(req.headers['content-length'] ?? 0) : NaN;
+    let body: Readable | Buffer | undefined;
+    if (declared > 0 && declared <= recordLimit) {
+      // A body of known, recordable size is read first and sent whole: a target that answers before reading it
+      // (413 for a body over its limit) and closes still gets its answer through, which a stream being written does not.
+      const whole = await readBoundedBody(req, declared, () => new Error('the request body is longer than its Content-Length'));
+      sent.keep(whole);
+      sent.ended = true;
+      body = whole;
+    } else if (declared > 0 || Number.isNaN(declared)) {
       body = pipeline(req, sent, () => undefined);
     } else req.resume();
     // A client that goes away ends the upstream request too (an endless answer is not read on for no one).
@@ -215,7 +229,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       }
       return body;
     };
-    entries.push({
+    const entry: HarEntry = {
       startedDateTime: new Date(started).toISOString(),
       time: Date.now() - started,
       request: {
@@ -233,7 +247,17 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         headers: list(answer.headers),
         content: { size: got.seen, ...asRecorded(got, contentType, answer.headers['content-encoding'] as string | undefined) },
       },
-    });
+    };
+    // Escaped as JSON, two bodies of control characters could outgrow what the importer reads of one entry, and lose the call: cut them to fit.
+    if (sent.kept + got.kept > HAR_ENTRY_CHARS / 8 && JSON.stringify(entry).length > HAR_ENTRY_CHARS) {
+      for (const body of [entry.request.postData, entry.response.content]) {
+        if (!body) continue;
+        body.text = body.text.slice(0, HAR_ENTRY_CHARS / 16);
+        body._truncated = true;
+        body.comment = `accord proxy recorded this body cut: escaped as JSON, the whole entry was larger than the ${HAR_ENTRY_CHARS} characters accord import log reads of one`;
+      }
+    }
+    entries.push(entry);
   }
 
   /** A WSDL or schema with its addresses and the imports on the target pointed at the proxy; undefined for anything else. */
@@ -295,6 +319,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const running: RunningProxy = {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     har: () => ({ log: { version: '1.2', creator: { name: 'accord proxy', version: '1' }, entries } }),
+    *harText() {
+      yield '{"log": {"version": "1.2", "creator": {"name": "accord proxy", "version": "1"}, "entries": [\n';
+      for (let i = 0; i < entries.length; i++) yield `${i === 0 ? '' : ',\n'}${JSON.stringify(entries[i], null, 1)}`;
+      yield '\n]}}\n';
+    },
     get dropped() {
       return dropped;
     },
