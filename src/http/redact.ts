@@ -9,7 +9,8 @@ export const REDACTED = '[redacted]';
 
 /**
  * Header names whose values are credentials or session ids: Authorization, Cookie and
- * Set-Cookie, and the usual custom ones (X-Session-Id, X-Auth-Token, X-API-Key, X-CSRF-Token).
+ * Set-Cookie, and the usual custom ones (X-Session-Id, X-Auth-Token, X-API-Key, X-CSRF-Token);
+ * the same test is applied to query parameter names (`access_token`, `sessionid`, `apikey`).
  */
 const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie|cookie2|set-cookie2)$|session|token|api-?key|secret|passw|credential|^x-auth/i;
 

@@ -235,7 +235,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       request: {
         method: req.method ?? 'GET',
         // The URL the client asked for, as the contract will name it: the target's prefix is the service's business.
-        url: `${target.origin}${at.path}`,
+        url: `${target.origin}${redactQuery(at.path)}`,
         httpVersion: 'HTTP/1.1',
         headers: list(req.headers),
         ...(sent.seen > 0 ? { postData: asRecorded(sent, String(req.headers['content-type'] ?? ''), req.headers['content-encoding']) } : {}),
@@ -384,6 +384,27 @@ function forwarded(h: IncomingHttpHeaders | Record<string, string | string[] | u
   const out: Record<string, string | string[]> = {};
   for (const [k, v] of Object.entries(h)) if (v !== undefined && !HOP_BY_HOP.has(k) && !named.has(k)) out[k] = v;
   return out;
+}
+
+/** A path whose query parameters named like credentials or sessions (`access_token`, `sessionid`, `apikey`) have their values redacted. */
+function redactQuery(path: string): string {
+  const q = path.indexOf('?');
+  if (q < 0) return path;
+  const params = path
+    .slice(q + 1)
+    .split('&')
+    .map((kv) => {
+      const eq = kv.indexOf('=');
+      if (eq < 0) return kv;
+      let name = kv.slice(0, eq);
+      try {
+        name = decodeURIComponent(name);
+      } catch {
+        // Not percent-encoded properly: judged as written.
+      }
+      return isSecretHeader(name) ? `${kv.slice(0, eq)}=${encodeURIComponent(REDACTED)}` : kv;
+    });
+  return `${path.slice(0, q + 1)}${params.join('&')}`;
 }
 
 /** `?wsdl`, `?xsd=…`, `?singleWsdl`, `.wsdl`, `.xsd`: what clients fetch to learn the service. */
