@@ -5,7 +5,7 @@
  */
 
 /** What a redacted value is replaced with. */
-export const REDACTED = '[redacted]';
+export const REDACTED = '***';
 
 /**
  * Header names whose values are credentials or session ids: Authorization, Cookie and

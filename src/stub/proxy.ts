@@ -19,7 +19,7 @@ import { printable } from '../printable';
  * longer body is passed on whole, recorded cut, and marked `_truncated` so the importer leaves
  * the call out rather than type a body it never saw whole), `recordedBytes` in all, `exchanges`
  * calls. Credential headers (Authorization, Cookie, Set-Cookie, session and token headers) are
- * recorded as `[redacted]`, card numbers in bodies masked.
+ * recorded as `***` (as the runner hides them), card numbers in bodies masked.
  *
  * Only the target is ever called: a request must name a path (origin-form); its dot segments are
  * resolved and may not climb above the root, so every upstream URL is the target's origin and
