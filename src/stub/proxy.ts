@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { PassThrough, Transform, pipeline, type Readable, type TransformCallback } from 'node:stream';
 import { Agent, request, type Dispatcher } from 'undici';
 import { AccordError } from '../errors';
+import { bodyText, parseMediaType } from '../http/content-type';
 import { messageText } from '../http/message-text';
 import { readBoundedBody } from '../http/read-body';
 import { isSecretHeader, maskCardNumbers, REDACTED } from '../http/redact';
@@ -181,10 +182,12 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const contentType = String(answer.headers['content-type'] ?? '');
     if (document && !answer.headers['content-encoding'] && contentType.toLowerCase().includes('xml')) {
       const whole = await readUpTo(answer.body, PROXY_LIMITS.documentBytes);
-      const text = whole.complete ? rewriteDocument(whole.bytes.toString('utf8'), req) : undefined;
+      // Read in the charset it came in (ISO-8859-1 and UTF-16 WSDLs exist); written back as UTF-8, and said so.
+      const text = whole.complete ? rewriteDocument(bodyText(whole.bytes, contentType), req) : undefined;
       if (text !== undefined) {
         const bytes = Buffer.from(text, 'utf8');
         out['content-length'] = String(bytes.length);
+        out['content-type'] = `${parseMediaType(contentType)?.type ?? 'text/xml'}; charset=utf-8`;
         res.writeHead(answer.statusCode, out);
         res.end(bytes);
         // Recorded as the target sent it.
@@ -342,7 +345,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         cutOff = underWay.size;
         for (const abort of underWay.values()) abort.abort();
         server.closeAllConnections();
-        await Promise.allSettled([...underWay.keys()]);
+        // Aborted calls end at once; one stuck reading a client that went silent is not waited for past another grace.
+        await Promise.race([Promise.allSettled([...underWay.keys()]), new Promise((resolve) => setTimeout(resolve, grace).unref())]);
         await agent.destroy().catch(() => undefined);
         await closed;
       })()),
