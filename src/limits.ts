@@ -106,6 +106,8 @@ export const STUB_LIMITS = {
  * then git is stopped and the command fails. `ACCORD_GIT_TIMEOUT` (seconds) sets another.
  */
 export const GIT_TIMEOUT_SECONDS = 300;
+
+/**
  * `accord proxy`: what is passed through is streamed and never bounded; what is recorded is.
  * Bytes of each body recorded (a longer one is passed on whole, recorded cut and marked so, and
  * left out of the contract), recorded bytes in all (later calls are forwarded and counted, not

@@ -1,13 +1,14 @@
+import { isSecretHeader, REDACTED } from './redact';
+
 /**
- * Headers that carry credentials: their values are never shown in a report nor written to a
+ * Headers that carry credentials or session ids (Authorization, Cookie, X-Api-Key, …: the one
+ * list, `isSecretHeader` in redact.ts): their values are never shown in a report nor written to a
  * recording, whoever sent them (`***` instead; src/runner/redact.ts, src/stub/proxy.ts).
  */
-const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
-
-export const HIDDEN = '***';
+export const HIDDEN = REDACTED;
 
 export function isCredentialHeader(name: string): boolean {
-  return CREDENTIAL_HEADERS.has(name.toLowerCase());
+  return isSecretHeader(name);
 }
 
 /** The mismatches of a credential header's value, its value hidden: a report about a wrong token must not print the token. */
