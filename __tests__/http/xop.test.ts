@@ -2,7 +2,7 @@ import path from 'node:path';
 import { createClientAsync } from 'soap';
 import { request } from 'undici';
 import { parseContract, testCases } from '../../src/contract/load';
-import { isXop, unpackXop } from '../../src/http/xop';
+import { isXop, unpackXop, type XopMessage } from '../../src/http/xop';
 import { MAX_MIME_PARTS } from '../../src/limits';
 import { runCase } from '../../src/runner/run-case';
 import { startStub } from '../../src/stub';
@@ -49,7 +49,7 @@ describe('unpackXop', () => {
   test('the root part with each Include inlined as base64, and the Content-Type the envelope would have had', () => {
     const m = mtom(soap12(`<r:photo xmlns:r="urn:r">${include('1.urn:uuid:a@tempuri.org')}</r:photo>`), [{ id: '1.urn:uuid:a@tempuri.org', bytes: PHOTO }], { action: 'urn:get' });
     expect(isXop(m.contentType)).toBe(true);
-    const x = unpackXop(m.bytes, m.contentType)!;
+    const x = unpackXop(m.bytes, m.contentType) as XopMessage;
     expect(x.text).toBe(soap12(`<r:photo xmlns:r="urn:r">${PHOTO.toString('base64')}</r:photo>`));
     expect(x.contentType).toBe('application/soap+xml; action="urn:get"');
   });
@@ -57,7 +57,7 @@ describe('unpackXop', () => {
   test('LF line ends, no start parameter (the first part is the root), an Include with an end tag and another prefix', () => {
     const body = soap11(`<r:a xmlns:r="urn:r"><x:Include xmlns:x="${XOP}" href='cid:p2'></x:Include></r:a>`);
     const m = mtom(body, [{ id: 'p2', bytes: PHOTO }], { startInfo: 'text/xml', eol: '\n', start: false });
-    const x = unpackXop(m.bytes, m.contentType)!;
+    const x = unpackXop(m.bytes, m.contentType) as XopMessage;
     expect(x.text).toBe(soap11(`<r:a xmlns:r="urn:r">${PHOTO.toString('base64')}</r:a>`));
     expect(x.contentType).toBe('text/xml');
   });
@@ -65,7 +65,7 @@ describe('unpackXop', () => {
   test('an Include naming no part, or an element called Include outside the XOP namespace, is left as it is', () => {
     const body = soap11(`<r:a xmlns:r="urn:r">${include('nowhere')}<r:Include href="cid:p2"/></r:a>`);
     const m = mtom(body, [{ id: 'p2', bytes: PHOTO }], { startInfo: 'text/xml' });
-    expect(unpackXop(m.bytes, m.contentType)!.text).toBe(body);
+    expect((unpackXop(m.bytes, m.contentType) as XopMessage).text).toBe(body);
   });
 
   test('not XOP, no boundary, no parts or too many parts: not unpacked', () => {
@@ -79,6 +79,20 @@ describe('unpackXop', () => {
       { startInfo: 'text/xml' },
     );
     expect(unpackXop(many.bytes, many.contentType)).toBeUndefined();
+  });
+
+  test('one large part named by many Includes is refused past the bound, not inflated', () => {
+    const big = Buffer.alloc(700 * 1024, 7);
+    const body = soap11(`<r:a xmlns:r="urn:r">${include('big').repeat(1000)}</r:a>`);
+    const m = mtom(body, [{ id: 'big', bytes: big }], { startInfo: 'text/xml' });
+    expect(m.bytes.length).toBeLessThan(1024 * 1024);
+    const t0 = Date.now();
+    const x = unpackXop(m.bytes, m.contentType, Math.ceil((1024 * 1024 * 4) / 3));
+    expect(x).toEqual({ problem: expect.stringMatching(/^MTOM\/XOP message refused: with its parts inline .* longer than 1398102 characters$/) });
+    expect(Date.now() - t0).toBeLessThan(2_000);
+    // Named once, the same part is inlined: an honest message within the bound is read.
+    const once = mtom(soap11(`<r:a xmlns:r="urn:r">${include('big')}</r:a>`), [{ id: 'big', bytes: big }], { startInfo: 'text/xml' });
+    expect((unpackXop(once.bytes, once.contentType, Math.ceil((1024 * 1024 * 4) / 3)) as XopMessage).text).toContain(big.toString('base64'));
   });
 
   test('linear on hostile text: a megabyte of unclosed Include tags', () => {
@@ -143,4 +157,58 @@ test('the stub answers a soap client that sends MTOM (the soap package, forceMTO
   } finally {
     await stub.close();
   }
+});
+
+describe('the stub under hostile MTOM/XOP', () => {
+  let stub: Awaited<ReturnType<typeof startStub>>;
+  beforeAll(async () => {
+    stub = await startStub({ contracts: path.resolve(__dirname, '../fixtures/soap/petstore.wsdl'), log: () => {} });
+  });
+  afterAll(() => stub.close());
+
+  const send = async (bytes: Buffer, contentType: string) => {
+    const res = await request(`${stub.url}/ws`, { method: 'POST', body: bytes, headers: { 'content-type': contentType, soapaction: '"http://example.com/petstore/getPet"' } });
+    return { status: res.statusCode, body: await res.body.text() };
+  };
+  /** An ordinary request after each hostile one: the stub still answers. */
+  const stillServing = async () => {
+    const ok = mtom(soap11('<p:getPetRequest xmlns:p="http://example.com/petstore"><p:id>3</p:id></p:getPetRequest>'), [], { startInfo: 'text/xml' });
+    expect((await send(ok.bytes, ok.contentType)).status).toBe(200);
+  };
+
+  test('a 1 MB request whose Includes would inflate it past the body limit gets a 400 saying so', async () => {
+    const big = Buffer.alloc(900 * 1024, 1);
+    const m = mtom(soap11(`<p:getPetRequest xmlns:p="http://example.com/petstore"><p:id>${include('big').repeat(2000)}</p:id></p:getPetRequest>`), [{ id: 'big', bytes: big }], {
+      startInfo: 'text/xml',
+    });
+    const res = await send(m.bytes, m.contentType);
+    expect(res.status).toBe(400);
+    expect(res.body).toContain('MTOM/XOP message refused');
+    await stillServing();
+  });
+
+  // Generous bounds: a loaded 2-core machine. The quadratic scans took ~50 s on 4 MB.
+  test('4 MB of Includes with an undeclared prefix is answered in seconds', async () => {
+    const body = soap11(`<p:getPetRequest xmlns:p="http://example.com/petstore" xmlns:x="${XOP}"><p:id>${'<y:Include href="cid:a"/>'.repeat(160_000)}</p:id></p:getPetRequest>`);
+    const m = mtom(body, [{ id: 'a', bytes: Buffer.from('A') }], { startInfo: 'text/xml' });
+    expect(m.bytes.length).toBeGreaterThan(4_000_000);
+    const t0 = Date.now();
+    const res = await send(m.bytes, m.contentType);
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    expect(res.status).toBe(400);
+    await stillServing();
+  });
+
+  test('4 MB of parts without a blank line after their headers is answered in seconds', async () => {
+    const boundary = 'b';
+    const filler = 'x'.repeat(4 * 1024);
+    const parts = Array.from({ length: 999 }, () => `--${boundary}\r\nContent-ID: <p>\r\n${filler}\r\n`).join('');
+    const bytes = Buffer.from(`${parts}--${boundary}--\r\n`);
+    expect(bytes.length).toBeGreaterThan(4_000_000);
+    const t0 = Date.now();
+    const res = await send(bytes, `multipart/related; type="application/xop+xml"; boundary=${boundary}; start-info="text/xml"`);
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    expect(res.status).toBe(400);
+    await stillServing();
+  });
 });

@@ -14,7 +14,9 @@ export type MessageText = { text: string; contentType: string | undefined; bytes
 export function messageText(received: Buffer, contentType: string | undefined, contentEncoding: string | undefined, maxBytes: number): MessageText {
   const bytes = decodeContent(received, contentEncoding, maxBytes);
   if (!Buffer.isBuffer(bytes)) return bytes;
-  const xop = isXop(contentType) ? unpackXop(bytes, contentType!) : undefined;
+  // Inlined, the parts grow by base64's third: 4/3 of the limit holds any message within it that names each part once.
+  const xop = isXop(contentType) ? unpackXop(bytes, contentType!, Math.ceil((maxBytes * 4) / 3) + 4) : undefined;
+  if (xop && 'problem' in xop) return xop;
   if (xop) return { text: xop.text, contentType: xop.contentType, bytes, xop: true };
   return { text: bodyText(bytes, contentType), contentType, bytes, xop: false };
 }

@@ -15,6 +15,11 @@ export interface XopMessage {
   contentType: string;
 }
 
+/** A message whose Includes would make the envelope longer than the caller allows (one large part named many times). */
+export interface XopRefused {
+  problem: string;
+}
+
 const XOP_NS = 'http://www.w3.org/2004/08/xop/include';
 
 export function isXop(contentType: string | undefined): boolean {
@@ -22,7 +27,12 @@ export function isXop(contentType: string | undefined): boolean {
   return parseMediaType(contentType)?.params.get('type')?.toLowerCase() === 'application/xop+xml';
 }
 
-export function unpackXop(bytes: Buffer, contentType: string): XopMessage | undefined {
+/**
+ * `maxChars` bounds the envelope with its values inline: a message names each part once, so
+ * 4/3 of the body limit (base64's growth) holds any honest message, while one large part named by
+ * thousands of Includes would otherwise make gigabytes from a megabyte.
+ */
+export function unpackXop(bytes: Buffer, contentType: string, maxChars = Number.MAX_SAFE_INTEGER): XopMessage | XopRefused | undefined {
   const media = parseMediaType(contentType);
   const boundary = media?.params.get('boundary');
   if (!media || !boundary) return undefined;
@@ -35,8 +45,12 @@ export function unpackXop(bytes: Buffer, contentType: string): XopMessage | unde
   const byId = new Map(parts.filter((p) => p !== root && p.id !== undefined).map((p) => [p.id!, p.content]));
   const envelopeType = media.params.get('start-info') ?? (rootType ? parseMediaType(rootType)?.params.get('type') : undefined) ?? 'text/xml';
   const action = media.params.get('action');
+  const inlined = inlineIncludes(text, byId, maxChars);
+  if (inlined === undefined) {
+    return { problem: `MTOM/XOP message refused: with its parts inline (each xop:Include replaced by its part's base64) it would be longer than ${maxChars} characters` };
+  }
   return {
-    text: inlineIncludes(text, byId),
+    text: inlined,
     contentType: action !== undefined && !/;\s*action\s*=/i.test(envelopeType) ? `${envelopeType}; action="${action}"` : envelopeType,
   };
 }
@@ -84,10 +98,12 @@ function skipLine(bytes: Buffer, from: number): number {
 
 /** Where a part's headers end (its first empty line) and its content starts. */
 function headerEnd(bytes: Buffer, from: number, end: number): { headers: number; content: number } {
-  const crlf = bytes.indexOf('\r\n\r\n', from);
-  const lf = bytes.indexOf('\n\n', from);
-  if (crlf >= 0 && crlf < end && (lf < 0 || crlf <= lf)) return { headers: crlf, content: crlf + 4 };
-  if (lf >= 0 && lf < end) return { headers: lf, content: lf + 2 };
+  // Searched within the part only: a search to the end of the message for each of a thousand parts was quadratic.
+  const part = bytes.subarray(from, end);
+  const crlf = part.indexOf('\r\n\r\n');
+  const lf = part.indexOf('\n\n');
+  if (crlf >= 0 && (lf < 0 || crlf <= lf)) return { headers: from + crlf, content: from + crlf + 4 };
+  if (lf >= 0) return { headers: from + lf, content: from + lf + 2 };
   // No headers at all: the part starts with its content.
   return { headers: from, content: from };
 }
@@ -100,21 +116,45 @@ function stripAngles(id: string): string {
 /**
  * Each `<xop:Include href="cid:…"/>` (any prefix bound to the XOP namespace) replaced by the base64 of
  * the part it names. An Include naming no part is left as it is, so the mismatch shows it.
+ * Undefined when the result would pass `maxChars`. Linear in the text: each prefix's declaration is
+ * looked for once, each part encoded once, whatever the number of Includes.
  */
-function inlineIncludes(text: string, parts: Map<string, Buffer>): string {
+function inlineIncludes(text: string, parts: Map<string, Buffer>, maxChars: number): string | undefined {
   if (!text.includes(XOP_NS)) return text;
   // `[^<>]*` stops at the next tag: linear on hostile text.
-  return text.replace(/<(?:([A-Za-z_][\w.-]*):)?Include(\s[^<>]*?)(?:\/>|>\s*<\/(?:[A-Za-z_][\w.-]*:)?Include\s*>)/g, (whole, prefix: string | undefined, attributes: string) => {
-    if (!boundToXop(text, prefix, attributes)) return whole;
+  const include = /<(?:([A-Za-z_][\w.-]*):)?Include(\s[^<>]*?)(?:\/>|>\s*<\/(?:[A-Za-z_][\w.-]*:)?Include\s*>)/g;
+  const declared = new Map<string, boolean>();
+  const encoded = new Map<Buffer, string>();
+  const out: string[] = [];
+  let size = text.length;
+  let last = 0;
+  for (let m = include.exec(text); m !== null; m = include.exec(text)) {
+    const [whole, prefix, attributes] = m as unknown as [string, string | undefined, string];
+    if (!attributes.includes(XOP_NS) && !declaredXop(text, prefix, declared)) continue;
     const href = /\shref\s*=\s*(["'])cid:([^"'<>]*)\1/.exec(attributes)?.[2];
     const content = href === undefined ? undefined : (parts.get(href) ?? parts.get(safeDecode(href)));
-    return content === undefined ? whole : content.toString('base64');
-  });
+    if (content === undefined) continue;
+    let base64 = encoded.get(content);
+    if (base64 === undefined) encoded.set(content, (base64 = content.toString('base64')));
+    size += base64.length - whole.length;
+    if (size > maxChars) return undefined;
+    out.push(text.slice(last, m.index), base64);
+    last = m.index + whole.length;
+  }
+  out.push(text.slice(last));
+  return out.join('');
 }
 
-function boundToXop(text: string, prefix: string | undefined, attributes: string): boolean {
-  const declaration = prefix === undefined ? 'xmlns=' : `xmlns:${prefix}=`;
-  return attributes.includes(XOP_NS) || text.includes(`${declaration}"${XOP_NS}"`) || text.includes(`${declaration}'${XOP_NS}'`);
+/** Whether the document declares `prefix` (or the default namespace) as XOP's; remembered per prefix. */
+function declaredXop(text: string, prefix: string | undefined, seen: Map<string, boolean>): boolean {
+  const key = prefix ?? '';
+  let found = seen.get(key);
+  if (found === undefined) {
+    const declaration = prefix === undefined ? 'xmlns=' : `xmlns:${prefix}=`;
+    found = text.includes(`${declaration}"${XOP_NS}"`) || text.includes(`${declaration}'${XOP_NS}'`);
+    seen.set(key, found);
+  }
+  return found;
 }
 
 function safeDecode(s: string): string {
