@@ -87,15 +87,19 @@ export const XSD_PATTERN_LIMITS = { sourceChars: 4096, nesting: 32, repeat: 1000
 export const PATTERN_INCLUSION_LIMITS = { automatonStates: 5_000 } as const;
 
 /**
- * The stub's run-time state: requests kept in its journal (the oldest are dropped), characters
- * of each request body kept there (the rest is cut, and the entry says so), and expectations
- * registered at once; requests whose choice (and answer) the stub remembers, the longest body so
+ * The stub's run-time state: requests kept in its journal (the oldest are dropped; one journal
+ * shared by every scope), characters of each request body kept there (the rest is cut, and the
+ * entry says so), expectations registered at once and the bytes they hold together (each one is
+ * bounded by the stub's body limit too); scopes (`/_scope/<id>/`) held at once, the least recently
+ * used forgotten first; requests whose choice (and answer) the stub remembers, the longest body so
  * remembered, the longest answer kept with it.
  */
 export const STUB_LIMITS = {
   journalEntries: 1000,
   journalBodyChars: 16 * 1024,
   expectations: 10_000,
+  expectationBytes: 128 * 1024 * 1024,
+  scopes: 1000,
   memoEntries: 1000,
   memoBodyChars: 4 * 1024,
   memoAnswerChars: 16 * 1024,

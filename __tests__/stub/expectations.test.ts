@@ -122,13 +122,15 @@ describe('expectations over HTTP', () => {
   });
 
   it('refuses a contract-breaking expectation with 400 and the mismatch report', async () => {
-    const res = await post(`${stub.url}/_accord/expectations`, JSON.stringify({ request: { method: 'GET', path: '/pets/6' }, response: { body: { petid: 'six' } } }));
+    const res = await post(`${stub.url}/_accord/expectations`, JSON.stringify({ request: { method: 'GET', path: '/pets/6' }, response: { body: { petid: 'six' } } }), {
+      'content-type': 'application/json',
+    });
     expect(res.status).toBe(400);
     expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(res.body).toContain('expectation refused: its response does not satisfy scenario "Fetch a pet by id"');
     expect(res.body).toMatch(/RESPONSE\.BODY petid: expected a number, found "six"/);
     expect(JSON.parse((await call(`${stub.url}/_accord/expectations`, { method: 'GET' })).body)).toEqual([]);
-    const bad = await post(`${stub.url}/_accord/expectations`, '{"request": ');
+    const bad = await post(`${stub.url}/_accord/expectations`, '{"request": ', { 'content-type': 'application/json' });
     expect(bad.status).toBe(400);
     expect(bad.body).toContain('not valid JSON');
   });
@@ -141,6 +143,7 @@ describe('expectations over HTTP', () => {
         'http-response': { status: 200, body: petResponse('31', 'Spec') },
         'delay-in-seconds': 0.2,
       }),
+      { 'content-type': 'application/json' },
     );
     expect(res.status).toBe(200);
     const started = Date.now();
@@ -150,6 +153,7 @@ describe('expectations over HTTP', () => {
     const wrong = await post(
       `${stub.url}/_specmatic/expectations`,
       JSON.stringify({ 'http-request': { method: 'POST', path: '/ws', body: petRequest('31') }, 'http-response': { status: 200, body: petResponse('x', 'Spec') } }),
+      { 'content-type': 'application/json' },
     );
     expect(wrong.status).toBe(400);
     expect(wrong.body).toMatch(/RESPONSE\.BODY Envelope\/Body\/getPetResponse\/id: expected a number, found "x"/);

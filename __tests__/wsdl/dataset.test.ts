@@ -98,6 +98,7 @@ test('the stub takes a real .NET DataSet response as an expectation and answers 
     };
     const set = await fetch(`${stub.url}/_specmatic/expectations`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ 'http-request': request, 'http-response': { status: 200, body: REAL } }),
     });
     expect({ status: set.status, body: set.status === 200 ? '' : await set.text() }).toEqual({ status: 200, body: '' });

@@ -1,11 +1,12 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isIP } from 'node:net';
 import { AccordError } from '../errors';
 import { readJson } from '../json/parse';
 import { printable } from '../printable';
 import { describeExpectation, refOf, type Expectation, type ExpectationInput } from './expectations';
 import { isObject } from './fit-example';
 import type { CallFilter, JournalEntry } from './journal';
-import type { StubState } from './state';
+import type { ScopeState } from './state';
 
 /**
  * The stub's own HTTP API, under `/_accord/` (and Specmatic's `/_specmatic/expectations`, so
@@ -19,7 +20,7 @@ export function isAdminPath(url: string): boolean {
   return url.charCodeAt(1) === 95 && (url.startsWith(ADMIN_PREFIXES[0]) || url.startsWith(ADMIN_PREFIXES[1]));
 }
 
-export function answerAdmin(state: StubState, method: string, url: string, text: string, res: ServerResponse, certificate?: string): void {
+export function answerAdmin(state: ScopeState, method: string, url: string, text: string, res: ServerResponse, certificate?: string): void {
   const q = url.indexOf('?');
   let path = q < 0 ? url : url.slice(0, q);
   while (path.endsWith('/')) path = path.slice(0, -1);
@@ -28,18 +29,18 @@ export function answerAdmin(state: StubState, method: string, url: string, text:
   try {
     if (path === '/_accord/expectations') {
       if (m === 'POST') return created(res, state.expect(jsonOf(text)));
-      if (m === 'GET') return json(res, 200, state.expectations.list().map(describeExpectation));
+      if (m === 'GET') return jsonList(res, state.expectations.list(), describeExpectation);
       if (m === 'DELETE') {
         state.expectations.clear();
         return json(res, 200, { removed: 'all' });
       }
     } else if (path.startsWith('/_accord/expectations/') || path.startsWith('/_specmatic/http-stub/')) {
       if (m === 'DELETE') {
-        const id = decodeURIComponent(path.slice(path.lastIndexOf('/') + 1));
+        const id = decoded(path.slice(path.lastIndexOf('/') + 1));
         return state.expectations.remove(id) ? json(res, 200, { removed: id }) : text404(res, `accord stub: no expectation "${id}" (used up, removed or never set)\n`);
       }
     } else if (path === '/_accord/requests') {
-      if (m === 'GET') return json(res, 200, state.journal.calls(filterOf(query)));
+      if (m === 'GET') return jsonList(res, state.journal.calls(filterOf(query)), (e) => e);
       if (m === 'DELETE') {
         state.journal.clear();
         return json(res, 200, { cleared: true });
@@ -58,8 +59,118 @@ export function answerAdmin(state: StubState, method: string, url: string, text:
     }
     return plain(res, 405, `accord stub: ${method} is not allowed on ${path}\n`);
   } catch (e) {
+    // Anything else is a bug: the server's guard answers 500 and logs it.
     if (!(e instanceof AccordError)) throw e;
-    plain(res, 400, `accord stub: ${e.describe()}\n`);
+    plain(res, e.code === 'ACCORD_ERR_LIMIT' ? 413 : 400, `accord stub: ${e.describe()}\n`);
+  }
+}
+
+/**
+ * Why a request to the stub's API is refused, or undefined. Any web page the developer opens can
+ * send requests to 127.0.0.1; these rules keep it from driving the stub:
+ * - `Host` must be a name this stub answers to (an IP address, `localhost`, the address it was told
+ *   to listen on, or one of `allowedHosts`): a DNS-rebinding page sends its own domain;
+ * - an `Origin` (browsers send one with every cross-site request but a plain GET) must be on a
+ *   loopback address or one of `allowedHosts`;
+ * - a request that sends a body must say it is JSON: a browser cannot send that to another site
+ *   without asking first (a CORS preflight), which the API never allows; an HTML form or a
+ *   `text/plain` fetch can.
+ * Clients outside a browser (the Jest client, curl, Specmatic's) send none of what is refused.
+ */
+export function adminRefusal(req: IncomingMessage, allowedHosts: ReadonlySet<string>): { status: number; why: string } | undefined {
+  const host = req.headers.host;
+  if (host !== undefined && !hostAllowed(hostName(host), allowedHosts)) {
+    return { status: 403, why: `Host ${JSON.stringify(host.slice(0, 100))} is not a name this stub answers its API on (allow it with --allow-host)` };
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined && !originAllowed(origin, allowedHosts)) {
+    return {
+      status: 403,
+      why: `requests from the web page at ${JSON.stringify(origin.slice(0, 100))} may not use the stub's API (only pages on a loopback address or an --allow-host name may)`,
+    };
+  }
+  if (req.method === 'OPTIONS') return { status: 403, why: "the stub's API allows no cross-origin requests (it answers no CORS preflight, even with --cors)" };
+  const type = req.headers['content-type'];
+  const hasBody = type !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0') || req.headers['transfer-encoding'] !== undefined;
+  if (hasBody && req.method !== 'GET' && req.method !== 'HEAD' && !isJson(type)) {
+    return { status: 415, why: `the stub's API takes JSON: send Content-Type: application/json (was ${type === undefined ? 'none' : JSON.stringify(type.slice(0, 100))})` };
+  }
+  return undefined;
+}
+
+function isJson(type: string | undefined): boolean {
+  if (type === undefined) return false;
+  const media = type.split(';', 1)[0].trim().toLowerCase();
+  return media === 'application/json' || (media.startsWith('application/') && media.endsWith('+json'));
+}
+
+/** `127.0.0.1:9000` → `127.0.0.1`, `[::1]:9000` → `::1`, `Localhost.` → `localhost`. */
+function hostName(host: string): string {
+  let h = host.trim().toLowerCase();
+  if (h.startsWith('[')) return h.slice(1, h.indexOf(']') < 0 ? undefined : h.indexOf(']'));
+  const colon = h.lastIndexOf(':');
+  if (colon >= 0) h = h.slice(0, colon);
+  return h.endsWith('.') ? h.slice(0, -1) : h;
+}
+
+function hostAllowed(name: string, allowed: ReadonlySet<string>): boolean {
+  // An address cannot be rebound: only a domain name can be made to point at 127.0.0.1 by whoever owns it.
+  return isIP(name) !== 0 || isLocalhost(name) || allowed.has(name);
+}
+
+function isLocalhost(name: string): boolean {
+  return name === 'localhost' || name.endsWith('.localhost');
+}
+
+function originAllowed(origin: string, allowed: ReadonlySet<string>): boolean {
+  let name: string;
+  try {
+    name = hostName(new URL(origin).host);
+  } catch {
+    return false; // "null" (a sandboxed page, a file), or not a URL
+  }
+  return isLocalhost(name) || name === '::1' || name.startsWith('127.') || allowed.has(name);
+}
+
+/** A path segment percent-decoded; a malformed escape is the client's mistake (400), not a crash. */
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new AccordError('ACCORD_ERR_USAGE', `the id ${JSON.stringify(segment.slice(0, 100))} is not valid percent-encoding`);
+  }
+}
+
+/**
+ * A JSON array sent an item at a time, each after the socket took the one before: the list of
+ * expectations or calls can be far longer than the longest string V8 can make (about 512 MiB),
+ * and hundreds of megabytes written at once fail (ENOBUFS) instead of waiting.
+ */
+function jsonList<T>(res: ServerResponse, items: readonly T[], shape: (item: T) => unknown): void {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  let i = 0;
+  const more = (): void => {
+    try {
+      while (i < items.length && !res.destroyed) {
+        let chunk = i === 0 ? '[' : ',';
+        while (i < items.length && chunk.length < 64 * 1024) chunk += (chunk.length > 1 ? ',' : '') + itemJson(items[i++], shape);
+        if (!res.write(chunk)) return void res.once('drain', more);
+      }
+      if (!res.destroyed) res.end(items.length === 0 ? '[]' : ']');
+    } catch {
+      res.destroy();
+    }
+  };
+  more();
+}
+
+function itemJson<T>(item: T, shape: (item: T) => unknown): string {
+  try {
+    return JSON.stringify(shape(item));
+  } catch (e) {
+    // One item past V8's longest string (a huge body of escaped characters): named, not sent.
+    if (!(e instanceof RangeError)) throw e;
+    return JSON.stringify({ omitted: 'too large to send as JSON' });
   }
 }
 

@@ -79,9 +79,23 @@ export interface Expectation {
   live: boolean;
 }
 
+/**
+ * What every scope's expectations hold together, against STUB_LIMITS.expectations and
+ * STUB_LIMITS.expectationBytes; `maxEach` is the stub's body limit (an expectation sent over
+ * HTTP could not be bigger).
+ */
+export class ExpectationBudget {
+  count = 0;
+  bytes = 0;
+  constructor(readonly maxEach: number) {}
+}
+
 export class Expectations {
   private next = 1;
   private count = 0;
+  /** What this set's expectations take of the budget. */
+  private bytes = 0;
+  private readonly sizes = new Map<string, number>();
   private readonly byEndpoint = new Map<string, Bucket>();
   /**
    * Which expectations fit a request, by the request's key (see requestKey): whether one fits
@@ -92,6 +106,8 @@ export class Expectations {
   private readonly fitting = new Map<string, Expectation[]>();
   /** The request headers any expectation's matcher reads, and Content-Type: the only headers take() depends on. */
   private readonly headers = new Set(['content-type']);
+
+  constructor(private readonly budget = new ExpectationBudget(Number.MAX_SAFE_INTEGER)) {}
 
   get size(): number {
     return this.count;
@@ -105,8 +121,19 @@ export class Expectations {
   /** Checks the input against the served scenarios and registers it; an AccordError (with the mismatches) when it does not fit. */
   add(input: unknown, table: RouteTable): Expectation {
     const { raw, parsed } = readInput(input);
-    if (this.count >= STUB_LIMITS.expectations) {
+    const budget = this.budget;
+    if (budget.count >= STUB_LIMITS.expectations) {
       throw new AccordError('ACCORD_ERR_LIMIT', `expectation refused: ${STUB_LIMITS.expectations} expectations are registered already (remove some, or reset)`);
+    }
+    const bytes = bytesOf(raw);
+    if (bytes > budget.maxEach) {
+      throw new AccordError('ACCORD_ERR_LIMIT', `expectation refused: it holds ${bytes} bytes, more than the stub's body limit of ${budget.maxEach} bytes`);
+    }
+    if (budget.bytes + bytes > STUB_LIMITS.expectationBytes) {
+      throw new AccordError(
+        'ACCORD_ERR_LIMIT',
+        `expectation refused: the expectations registered hold ${budget.bytes} bytes, and this one's ${bytes} would pass the stub's bound of ${STUB_LIMITS.expectationBytes} (remove some, or reset)`,
+      );
     }
     const fit = fitExample(
       raw,
@@ -144,6 +171,10 @@ export class Expectations {
       else bucket.byWord.set(e.words[0], [e]);
     }
     this.count++;
+    this.bytes += bytes;
+    this.sizes.set(e.id, bytes);
+    budget.count++;
+    budget.bytes += bytes;
     for (const h of e.matcher.request.headers) this.headers.add(h.name.toLowerCase());
     this.fitting.clear();
     return e;
@@ -194,6 +225,11 @@ export class Expectations {
       }
       if (bucket.all.length === 0) this.byEndpoint.delete(key);
       this.count--;
+      const bytes = this.sizes.get(id) ?? 0;
+      this.sizes.delete(id);
+      this.bytes -= bytes;
+      this.budget.count--;
+      this.budget.bytes -= bytes;
       this.fitting.clear();
       return true;
     }
@@ -203,7 +239,11 @@ export class Expectations {
   clear(): void {
     for (const bucket of this.byEndpoint.values()) for (const e of bucket.all) e.live = false;
     this.byEndpoint.clear();
+    this.budget.count -= this.count;
+    this.budget.bytes -= this.bytes;
     this.count = 0;
+    this.bytes = 0;
+    this.sizes.clear();
     this.fitting.clear();
   }
 
@@ -283,6 +323,18 @@ function drop(list: Expectation[], e: Expectation): void {
 
 function endpointKey(method: string, segments: readonly string[]): string {
   return `${method.toUpperCase()} ${literalKey(segments)}`;
+}
+
+/** The bytes an expectation holds: its request and response as given (what its size in memory follows). */
+function bytesOf(raw: RawExample): number {
+  let n = Buffer.byteLength(raw.request.path) + Buffer.byteLength(raw.request.body);
+  for (const [k, v] of raw.request.query) n += Buffer.byteLength(k) + Buffer.byteLength(v);
+  for (const [k, v] of Object.entries(raw.request.headers)) n += Buffer.byteLength(k) + Buffer.byteLength(v);
+  if (raw.response) {
+    if (raw.response.body !== undefined) n += Buffer.byteLength(raw.response.body);
+    for (const [k, v] of Object.entries(raw.response.headers)) n += Buffer.byteLength(k) + Buffer.byteLength(v);
+  }
+  return n;
 }
 
 /** The input read strictly: a misspelt key is an error, not an expectation that silently answers everything. */

@@ -1,3 +1,4 @@
+import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { endpointText, type Scenario } from '../contract/model';
 import { formatLocation } from '../errors';
 import { ParsedBody } from '../http/body';
@@ -7,6 +8,7 @@ import type { HttpRequest, HttpResponse } from '../http/message';
 import { patternFromText } from '../pattern/body';
 import type { Mismatch } from '../pattern/mismatch';
 import type { Pattern } from '../pattern/types';
+import { quoted } from '../printable';
 
 /**
  * A request/response pair given by a user in Specmatic's JSON shape
@@ -55,7 +57,10 @@ export function readExampleShape(json: unknown, shape: (message: string) => Erro
     const status = res.status;
     if (status === undefined ? responseRequired : typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599)
       throw shape('has no valid "http-response" (status from 100 to 599)');
-    response = { status: status as number | undefined, headers: stringRecord(res.headers), body: res.body === undefined ? undefined : bodyText(res.body) };
+    const headers = stringRecord(res.headers);
+    const bad = invalidHeader(headers);
+    if (bad) throw shape(`has a response header that is not valid HTTP: ${bad}`);
+    response = { status: status as number | undefined, headers, body: res.body === undefined ? undefined : bodyText(res.body) };
   }
   const q = req.path.indexOf('?');
   const query: [string, string][] = q < 0 ? [] : [...new URLSearchParams(req.path.slice(q + 1))];
@@ -150,6 +155,23 @@ function narrow(s: Scenario, ex: RawExample, segments: string[]): Scenario {
 function bodyText(body: unknown): string {
   if (body === undefined || body === null) return '';
   return typeof body === 'string' ? body : JSON.stringify(body);
+}
+
+/**
+ * Why one of the headers could not be sent (Node's own checks: a name that is not an HTTP token,
+ * a value with CR, LF or NUL), or undefined. Checked when the example or expectation is given:
+ * at answer time Node would throw, and the answer could only be a 500.
+ */
+export function invalidHeader(headers: Record<string, string>): string | undefined {
+  for (const [name, value] of Object.entries(headers)) {
+    try {
+      validateHeaderName(name);
+      validateHeaderValue(name, value);
+    } catch {
+      return `${quoted(name, 60)}: ${quoted(value, 60)} (a name must be a token, a value must not hold CR, LF or NUL)`;
+    }
+  }
+  return undefined;
 }
 
 function stringRecord(v: unknown): Record<string, string> {

@@ -7,7 +7,7 @@ import { xmlSelected } from './body-filter';
 /**
  * Every request the stub answered, with what answered it, for a consumer's test
  * to verify what its client sent. A ring buffer: the newest STUB_LIMITS.journalEntries
- * are kept, each body cut at STUB_LIMITS.journalBodyChars.
+ * are kept (of every scope together), each body cut at STUB_LIMITS.journalBodyChars.
  */
 export interface JournalEntry {
   /** 1 for the first request since the stub started (or the journal was cleared). */
@@ -30,6 +30,8 @@ export interface JournalEntry {
   fault?: FaultKind;
   /** Why nothing answered: the stub's 400/404/405 report. */
   report?: string;
+  /** The scope it was sent to (`/_scope/<id>/…`, the prefix left out of `path`); absent for the stub's root. */
+  scope?: string;
 }
 
 /** What `stub.calls()` and `GET /_accord/requests?…` select by; every given field must hold. */
@@ -56,16 +58,30 @@ export interface CallFilter {
   xmlIncludes?: string;
 }
 
+/** The entries every scope's journal shares, so the journal's bound is the stub's, whatever the number of scopes. */
+export class JournalRing {
+  readonly entries: (JournalEntry | undefined)[] = new Array(STUB_LIMITS.journalEntries);
+  total = 0;
+}
+
+/**
+ * The requests of one scope (the stub's root, or one `/_scope/<id>/`): its entries in the shared ring,
+ * numbered from 1 since it was last cleared.
+ */
 export class Journal {
-  private readonly entries: (JournalEntry | undefined)[] = new Array(STUB_LIMITS.journalEntries);
   private seq = 0;
-  private cleared = 0;
+  private clearedAt = 0;
+
+  constructor(
+    private readonly ring = new JournalRing(),
+    private readonly scope?: string,
+  ) {}
 
   record(req: HttpRequest, answer: Omit<JournalEntry, 'seq' | 'time' | 'method' | 'path' | 'query' | 'headers' | 'body'>): void {
     const cut = req.body.length > STUB_LIMITS.journalBodyChars;
     // One literal of one shape (absent fields undefined, which JSON leaves out): the stub's hot path records every request.
     const entry: JournalEntry = {
-      seq: ++this.seq - this.cleared,
+      seq: ++this.seq,
       time: Date.now(),
       method: req.method,
       path: req.path,
@@ -79,23 +95,27 @@ export class Journal {
       scenario: answer.scenario,
       fault: answer.fault,
       report: answer.report,
+      scope: this.scope,
     };
-    this.entries[this.seq % this.entries.length] = entry;
+    const ring = this.ring;
+    ring.entries[++ring.total % ring.entries.length] = entry;
   }
 
   /** Oldest first. */
   calls(filter: CallFilter = {}): JournalEntry[] {
     const out: JournalEntry[] = [];
-    const n = this.entries.length;
-    for (let s = Math.max(this.cleared + 1, this.seq - n + 1); s <= this.seq; s++) {
-      const e = this.entries[s % n];
-      if (e && selected(e, filter)) out.push(e);
+    const { entries, total } = this.ring;
+    const n = entries.length;
+    for (let s = Math.max(this.clearedAt + 1, total - n + 1); s <= total; s++) {
+      const e = entries[s % n];
+      if (e && e.scope === this.scope && selected(e, filter)) out.push(e);
     }
     return out;
   }
 
   clear(): void {
-    this.cleared = this.seq;
+    this.clearedAt = this.ring.total;
+    this.seq = 0;
   }
 }
 

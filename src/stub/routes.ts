@@ -1,3 +1,4 @@
+import { validateHeaderName } from 'node:http';
 import { isFaultScenario, type Contract, type ExampleRow, type Scenario } from '../contract/model';
 import { AccordError, CompositeAccordError, formatLocation } from '../errors';
 import { contentTypeFor } from '../http/content-type';
@@ -27,6 +28,12 @@ export function buildRoutes(contracts: readonly Contract[]): RouteTable {
     for (const s of contract.scenarios) {
       if (s.unsupported) {
         table.notServed.push({ scenario: s, reason: s.unsupported });
+        continue;
+      }
+      const badHeader = s.response.headers.find((h) => !isHeaderName(h.name));
+      if (badHeader) {
+        // Node would throw on every answer: said once at start-up instead.
+        table.notServed.push({ scenario: s, reason: `its response header name "${badHeader.name}" is not valid HTTP (a token: letters, digits and !#$%&'*+-.^_\`|~)` });
         continue;
       }
       let route: Route;
@@ -108,4 +115,13 @@ function getOrSet<K, V>(map: Map<K, V>, key: K, make: () => V): V {
     map.set(key, v);
   }
   return v;
+}
+
+function isHeaderName(name: string): boolean {
+  try {
+    validateHeaderName(name);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -16,11 +16,11 @@ import { malformedGuard } from './malformed';
 import { fixedResponse, requestRandom, respond } from './respond';
 import { DispatchMemo, keepable } from './memo';
 import type { NotServed, Route, RouteTable } from './route';
-import { answerAdmin, isAdminPath } from './admin';
+import { adminRefusal, answerAdmin, isAdminPath } from './admin';
 import { handleOf, refOf, type Expectation, type ExpectationHandle, type ExpectationInput } from './expectations';
 import { checkDelay, delayOf, malformed, type Delay, type FaultKind } from './faults';
 import type { CallFilter, JournalEntry } from './journal';
-import { StubState } from './state';
+import { SCOPE_PREFIX, StubState, type ScopeState } from './state';
 import { buildRoutes } from './routes';
 import { watchSources } from './watch';
 
@@ -37,8 +37,17 @@ export interface StubOptions {
   log?: (line: string) => void;
   /** Largest request body accepted; a bigger one gets 413. Default 10 MiB. */
   maxBodyBytes?: number;
-  /** Answer CORS preflights and allow every origin (for browser apps on another origin). Default false. */
+  /**
+   * Answer CORS preflights and allow every origin (for browser apps on another origin) on the
+   * contracts' paths; never on the stub's own API (`/_accord/`, `/_specmatic/`). Default false.
+   */
   cors?: boolean;
+  /**
+   * Host names (besides IP addresses, `localhost` and `host`) under which the stub's API answers,
+   * for a stub reached by a name (a container's); a request with another `Host` gets 403, so a
+   * web page cannot reach the API by DNS rebinding.
+   */
+  allowedHosts?: readonly string[];
   /**
    * Reload when a contract or example file under the sources changes. A change that does not
    * load leaves the previous version serving. Default false.
@@ -82,7 +91,7 @@ export interface RunningStub {
    * `times` makes it transient, and several transient ones answer in turn (a sequence).
    */
   expect(input: ExpectationInput): ExpectationHandle;
-  /** Removes every expectation and empties the request journal (call it between tests). */
+  /** Removes every expectation and empties the request journal of the root scope (call it between tests). */
   reset(): void;
   /** The requests received, oldest first (at most the journal's size), with what answered each. */
   calls(filter?: CallFilter): JournalEntry[];
@@ -102,7 +111,8 @@ const NO_BODY = new Set([204, 205, 304]);
 /** Loads the contracts once, starts the server and resolves when it is listening. */
 export async function startStub(options: StubOptions): Promise<RunningStub> {
   const sources = Array.isArray(options.contracts) ? options.contracts : [options.contracts as ContractSource];
-  const state = new StubState(serveable(sources));
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const state = new StubState(serveable(sources), maxBodyBytes);
   const host = options.host ?? '127.0.0.1';
   const tls = tlsPair(options.tls, host);
   const write = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -112,8 +122,9 @@ export async function startStub(options: StubOptions): Promise<RunningStub> {
   const handler = makeHandler(state, {
     verbose: options.verbose ?? false,
     log,
-    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    maxBodyBytes,
     cors: options.cors ?? false,
+    allowedHosts: new Set([host, ...(options.allowedHosts ?? [])].map((h) => (h.startsWith('[') && h.endsWith(']') ? h.slice(1, -1) : h).toLowerCase())),
     strict: options.strict ?? false,
     wsdlFiles: sources.filter((x): x is string => typeof x === 'string' && x.toLowerCase().endsWith('.wsdl')),
     scheme: tls ? 'https' : 'http',
@@ -124,7 +135,7 @@ export async function startStub(options: StubOptions): Promise<RunningStub> {
   const guard = malformedGuard(HEADERS_TIMEOUT_MS);
   const listener: RequestListener = (req, res) => {
     guard.track(req, res);
-    handler(req, res);
+    guarded(req, res, log, () => handler(req, res));
   };
   const server: Server = tls ? httpsServer(tls, timeouts, listener) : createServer(timeouts, listener);
   guard.attach(server);
@@ -224,6 +235,7 @@ interface HandlerOptions {
   log: (line: string) => void;
   maxBodyBytes: number;
   cors: boolean;
+  allowedHosts: ReadonlySet<string>;
   strict: boolean;
   delay?: Delay;
   /** WSDLs among the sources: served at `?wsdl` (wsdl-docs.ts). */
@@ -237,7 +249,28 @@ function makeHandler(state: StubState, o: HandlerOptions) {
     // The table as it is when the request arrives: a reload meanwhile does not change its answer.
     const table = state.table;
     const started = o.verbose ? performance.now() : 0;
-    if (o.cors) {
+    let scope: ScopeState = state;
+    let admin = false;
+    // One character test keeps scopes and the API off the cost of every ordinary request.
+    if (req.url !== undefined && req.url.charCodeAt(1) === 95) {
+      if (req.url.startsWith(SCOPE_PREFIX)) {
+        const end = req.url.indexOf('/', SCOPE_PREFIX.length);
+        try {
+          scope = state.scope(req.url.slice(SCOPE_PREFIX.length, end < 0 ? undefined : end));
+        } catch (e) {
+          if (!(e instanceof AccordError)) throw e;
+          return refuse(req, res, o, started, 400, e.describe());
+        }
+        // The rest is served as if sent to the root: `/_scope/a1/ws` is `/ws` of scope a1.
+        req.url = end < 0 ? '/' : req.url.slice(end);
+      }
+      admin = isAdminPath(req.url);
+      if (admin) {
+        const refused = adminRefusal(req, o.allowedHosts);
+        if (refused) return refuse(req, res, o, started, refused.status, refused.why, { connection: 'close' });
+      }
+    }
+    if (o.cors && !admin) {
       allowOrigin(req, res);
       if (isPreflight(req)) {
         answerPreflight(req, res);
@@ -252,7 +285,7 @@ function makeHandler(state: StubState, o: HandlerOptions) {
     let size = 0;
     let refused = false;
     req.on('data', (chunk: Buffer) => {
-      if (refused) return;
+      if (refused || res.writableEnded) return;
       size += chunk.length;
       if (size > o.maxBodyBytes) {
         refused = true;
@@ -262,8 +295,8 @@ function makeHandler(state: StubState, o: HandlerOptions) {
       if (!first) first = chunk;
       else (more ??= [first]).push(chunk);
     });
-    req.on('end', () => {
-      if (refused) return;
+    const onEnd = (): void => {
+      if (refused || res.writableEnded) return;
       let text = '';
       if (first) {
         const read = messageText(more ? Buffer.concat(more) : first, req.headers['content-type'], req.headers['content-encoding'], o.maxBodyBytes);
@@ -273,31 +306,50 @@ function makeHandler(state: StubState, o: HandlerOptions) {
         if (read.xop) req.headers['content-type'] = read.contentType;
         text = read.text;
       }
-      if (isAdminPath(req.url ?? '/')) return answerAdmin(state, req.method ?? 'GET', req.url ?? '/', text, res, o.certificate);
+      if (admin) return answerAdmin(scope, req.method ?? 'GET', req.url ?? '/', text, res, o.certificate);
       if (o.wsdlFiles.length > 0 && req.method === 'GET' && answerWsdl(req, res, o, table)) return;
       const body = new ParsedBody(text);
       if (text.length > XML_SLICE && looksLikeXml(text)) {
         // Parsed a slice per turn of the event loop: other clients are answered meanwhile.
         body.parseXmlAhead().then(
-          () => answer(state, table, req, res, body, o, started),
-          (e: unknown) => internalError(res, `${req.method} ${req.url ?? '/'}`, e, o),
+          () => guarded(req, res, o.log, () => answer(state, scope, table, req, res, body, o, started)),
+          (e: unknown) => internalError(res, `${req.method} ${req.url ?? '/'}`, e, o.log),
         );
         return;
       }
-      answer(state, table, req, res, body, o, started);
-    });
+      answer(state, scope, table, req, res, body, o, started);
+    };
+    req.on('end', () => guarded(req, res, o.log, onEnd));
   };
 }
 
-function answer(state: StubState, table: RouteTable, req: IncomingMessage, res: ServerResponse, body: ParsedBody, o: HandlerOptions, started: number): void {
+/**
+ * Runs a part of the answer to a request (the listener, a stream event, a timer): whatever it
+ * throws is a bug in accord, answered 500 and logged, and never reaches the process (an uncaught
+ * exception would end the stub for every other client).
+ */
+function guarded(req: IncomingMessage, res: ServerResponse, log: (line: string) => void, run: () => void): void {
+  try {
+    run();
+  } catch (e) {
+    internalError(res, `${req.method} ${req.url ?? '/'}`, e, log);
+  }
+}
+
+function refuse(req: IncomingMessage, res: ServerResponse, o: HandlerOptions, started: number, status: number, why: string, headers: Record<string, string> = {}): void {
+  send(res, status, `accord stub: ${why}\n`, headers);
+  if (o.verbose) o.log(`${req.method} ${req.url} -> ${status} ${why} (${(performance.now() - started).toFixed(2)} ms)`);
+}
+
+function answer(state: StubState, scope: ScopeState, table: RouteTable, req: IncomingMessage, res: ServerResponse, body: ParsedBody, o: HandlerOptions, started: number): void {
   const url = req.url ?? '/';
   const request = toHttpRequest(req, url, body.text);
   let outcome: Outcome | undefined;
   let taken: Expectation | undefined;
   try {
     // No expectations (the usual case in a benchmark or a plain stub): not even a look-up.
-    const expected = state.expectations.size > 0 ? state.expectations.keyOf(request, url, body) : undefined;
-    taken = expected === undefined ? undefined : state.expectations.take(request, body, expected);
+    const expected = scope.expectations.size > 0 ? scope.expectations.keyOf(request, url, body) : undefined;
+    taken = expected === undefined ? undefined : scope.expectations.take(request, body, expected);
     if (taken) {
       const key = expected!;
       // A function of the expectation and the request: the last one made (when small enough) is given again to the same request.
@@ -306,41 +358,41 @@ function answer(state: StubState, table: RouteTable, req: IncomingMessage, res: 
         r = taken.response ? fixedResponse(taken.route, taken.response) : withHeaders(respond(taken.route, undefined, requestRandom(taken.route, key)), taken.extraHeaders);
         taken.answered = keepable(r) ? { key, response: r } : undefined;
       }
-      state.journal.record(request, {
+      scope.journal.record(request, {
         status: taken.fault && taken.fault !== 'soap-fault' && taken.fault !== 'malformed-body' ? undefined : r.status,
         answeredBy: 'expectation',
         expectation: taken.id,
         scenario: refOf(taken.owner),
         fault: taken.fault,
       });
-      deliver(res, r, delayOf(taken.delay ?? o.delay), taken.fault);
+      deliver(res, r, delayOf(taken.delay ?? o.delay), o.log, taken.fault);
     } else {
       const memo = state.memoFor(table);
       const key = memo.keyOf(request, url, body);
       outcome = memo.dispatch(request, body, key);
       if (outcome.kind === 'matched' && o.strict && !outcome.row && !outcome.fixed) {
         const report = strictReport(requestLine(request, url), outcome.route);
-        state.journal.record(request, { status: 400, answeredBy: 'none', scenario: refOf(outcome.route.scenario), report });
+        scope.journal.record(request, { status: 400, answeredBy: 'none', scenario: refOf(outcome.route.scenario), report });
         send(res, 400, report);
       } else if (outcome.kind === 'matched') {
         const { route, row, fixed } = outcome;
         const r = DispatchMemo.answer(outcome, () => (fixed ? fixedResponse(route, fixed.response) : respond(route, row, requestRandom(route, key))));
-        state.journal.record(request, { status: r.status, answeredBy: fixed || row ? 'example' : 'scenario', scenario: refOf(route.scenario) });
-        deliver(res, r, delayOf(o.delay));
+        scope.journal.record(request, { status: r.status, answeredBy: fixed || row ? 'example' : 'scenario', scenario: refOf(route.scenario) });
+        deliver(res, r, delayOf(o.delay), o.log);
       } else if (outcome.kind === 'no-match') {
         const report = noMatchReport(requestLine(request, url), outcome.attempts, body);
-        state.journal.record(request, { status: 400, answeredBy: 'none', report });
+        scope.journal.record(request, { status: 400, answeredBy: 'none', report });
         send(res, 400, report);
       } else {
         const headers: Record<string, string> = outcome.allowed.length > 0 ? { allow: outcome.allowed.join(', ') } : {};
         const report = unknownPathReport(requestLine(request, url), outcome.allowed, table);
         const status = outcome.allowed.length > 0 ? 405 : 404;
-        state.journal.record(request, { status, answeredBy: 'none', report });
+        scope.journal.record(request, { status, answeredBy: 'none', report });
         send(res, status, report, headers);
       }
     }
   } catch (e) {
-    internalError(res, requestLine(request, url), e, o);
+    internalError(res, requestLine(request, url), e, o.log);
   }
   if (o.verbose)
     o.log(
@@ -349,9 +401,9 @@ function answer(state: StubState, table: RouteTable, req: IncomingMessage, res: 
 }
 
 /** Writes an answer, after its delay, or breaks it as the fault says. */
-function deliver(res: ServerResponse, r: HttpResponse, delayMs: number, fault?: FaultKind): void {
+function deliver(res: ServerResponse, r: HttpResponse, delayMs: number, log: (line: string) => void, fault?: FaultKind): void {
   if (delayMs > 0) {
-    const timer = setTimeout(() => deliver(res, r, 0, fault), delayMs);
+    const timer = setTimeout(() => guarded(res.req, res, log, () => deliver(res, r, 0, log, fault)), delayMs);
     // A client that gives up waiting frees the timer.
     res.once('close', () => clearTimeout(timer));
     return;
@@ -416,12 +468,19 @@ function strictReport(requestLine: string, route: Route): string {
   );
 }
 
-function internalError(res: ServerResponse, requestLine: string, e: unknown, o: HandlerOptions): void {
+function internalError(res: ServerResponse, requestLine: string, e: unknown, log: (line: string) => void): void {
   // Contracts are checked at start-up, so this is a bug; the client still gets a clear answer, not a dropped socket.
   const during = `answering ${requestLine}`;
-  o.log(`accord stub: ${internalErrorText(e, { stack: true, during })}`);
-  if (!res.headersSent) send(res, 500, `accord stub: ${internalErrorText(e, { during })}\n`);
-  else res.destroy();
+  try {
+    log(`accord stub: ${internalErrorText(e, { stack: true, during })}`);
+    if (!res.headersSent) {
+      // A writeHead that threw may have named its status already ("200 OK").
+      res.statusMessage = '';
+      send(res, 500, `accord stub: ${internalErrorText(e, { during })}\n`);
+    } else res.destroy();
+  } catch {
+    res.destroy();
+  }
 }
 
 function tooLarge(req: IncomingMessage, res: ServerResponse, o: HandlerOptions, started: number): void {

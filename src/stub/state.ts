@@ -1,17 +1,44 @@
-import { Expectations, type Expectation } from './expectations';
-import { Journal } from './journal';
+import { AccordError } from '../errors';
+import { STUB_LIMITS } from '../limits';
+import { ExpectationBudget, Expectations, type Expectation } from './expectations';
+import { Journal, JournalRing } from './journal';
 import { DispatchMemo } from './memo';
 import type { RouteTable } from './route';
 
+/**
+ * What answers and records one scope's requests: the stub's root, or a scope (`/_scope/<id>/…`)
+ * with expectations and a journal of its own, so test files sharing one stub (Jest's parallel
+ * workers) do not see or reset one another's.
+ */
+export interface ScopeState {
+  readonly expectations: Expectations;
+  readonly journal: Journal;
+  /** Checked against the table serving now; see Expectations.add. */
+  expect(input: unknown): Expectation;
+  /** No expectations, an empty journal (of this scope only). */
+  reset(): void;
+}
+
+/** `/_scope/`: a request under it belongs to the scope its next segment names. */
+export const SCOPE_PREFIX = '/_scope/';
+
 /** What a running stub holds: the contracts' route table (swapped on reload), the expectations set at run time, the journal. */
-export class StubState {
-  readonly expectations = new Expectations();
-  readonly journal = new Journal();
+export class StubState implements ScopeState {
+  readonly expectations: Expectations;
+  readonly journal: Journal;
 
   private serving: { table: RouteTable; memo: DispatchMemo };
+  private readonly ring = new JournalRing();
+  private readonly budget: ExpectationBudget;
+  /** Least recently used first (a Map keeps insertion order; a use moves a scope to the end). */
+  private readonly scopes = new Map<string, ScopeState>();
 
-  constructor(table: RouteTable) {
+  /** `maxBodyBytes`: the stub's body limit, which bounds each expectation too. */
+  constructor(table: RouteTable, maxBodyBytes = Number.MAX_SAFE_INTEGER) {
     this.serving = { table, memo: new DispatchMemo(table) };
+    this.budget = new ExpectationBudget(maxBodyBytes);
+    this.expectations = new Expectations(this.budget);
+    this.journal = new Journal(this.ring);
   }
 
   get table(): RouteTable {
@@ -28,14 +55,57 @@ export class StubState {
     return this.serving.table === table ? this.serving.memo : new DispatchMemo(table);
   }
 
-  /** Checked against the table serving now; see Expectations.add. */
   expect(input: unknown): Expectation {
     return this.expectations.add(input, this.table);
   }
 
-  /** Between tests: no expectations, an empty journal. */
+  /** Between tests: no expectations, an empty journal (the root's; scopes keep theirs). */
   reset(): void {
     this.expectations.clear();
     this.journal.clear();
   }
+
+  /**
+   * The scope named `id`, made on first use. At most STUB_LIMITS.scopes are kept: the least
+   * recently used is forgotten (its expectations removed) to make room for a new one.
+   */
+  scope(id: string): ScopeState {
+    const known = this.scopes.get(id);
+    if (known) {
+      this.scopes.delete(id);
+      this.scopes.set(id, known);
+      return known;
+    }
+    if (!isScopeId(id)) {
+      throw new AccordError('ACCORD_ERR_USAGE', `scope id ${JSON.stringify(id.slice(0, 80))} is not 1 to 64 letters, digits, "-" or "_"`);
+    }
+    if (this.scopes.size >= STUB_LIMITS.scopes) {
+      const [oldest, forgotten] = this.scopes.entries().next().value as [string, ScopeState];
+      forgotten.expectations.clear();
+      this.scopes.delete(oldest);
+    }
+    const expectations = new Expectations(this.budget);
+    const journal = new Journal(this.ring, id);
+    const scope: ScopeState = {
+      expectations,
+      journal,
+      expect: (input) => expectations.add(input, this.table),
+      reset: () => {
+        expectations.clear();
+        journal.clear();
+      },
+    };
+    this.scopes.set(id, scope);
+    return scope;
+  }
+}
+
+/** 1 to 64 of letters, digits, `-` and `_`: safe in a URL path and in a log line, never `.` or `..`. */
+function isScopeId(id: string): boolean {
+  if (id.length === 0 || id.length > 64) return false;
+  for (let i = 0; i < id.length; i++) {
+    const c = id.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 45 || c === 95)) return false;
+  }
+  return true;
 }

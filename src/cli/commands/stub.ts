@@ -25,7 +25,13 @@ export function registerStub(program: Command, io: Io): void {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--max-body-bytes <bytes>', 'largest request body accepted; larger gets 413', String(10 * 1024 * 1024))
     .option('-v, --verbose', 'log every request and the scenario that answered it')
-    .option('--cors', 'answer CORS preflights and allow every origin (for browser apps)')
+    .option('--cors', "answer CORS preflights and allow every origin on the contracts' paths (for browser apps; never on the stub's own API)")
+    .option(
+      '--allow-host <name>',
+      "a host name the stub's API (/_accord/) answers under, besides IP addresses, localhost and --host (a container's name); repeatable",
+      (v: string, all: string[]) => [...all, v],
+      [] as string[],
+    )
     .option('--strict', 'answer only requests an expectation or an example (example file, Examples row) answers; others get 400 saying why')
     .option('--delay <ms>', 'wait before every answer: milliseconds, or a range such as 100-500 for a random wait')
     .option('--tls', 'serve HTTPS with a self-signed certificate made at start-up (its PEM at GET /_accord/certificate)')
@@ -54,6 +60,7 @@ export function registerStub(program: Command, io: Io): void {
         maxBodyBytes,
         verbose: opts.verbose,
         cors: opts.cors,
+        allowedHosts: opts.allowHost,
         watch: opts.watch,
         strict: opts.strict,
         delayMs,
@@ -98,6 +105,7 @@ interface StubCliOptions {
   maxBodyBytes: string;
   verbose?: boolean;
   cors?: boolean;
+  allowHost: string[];
   watch?: boolean;
   strict?: boolean;
   delay?: string;
