@@ -9,6 +9,7 @@ import { selected, type CallFilter, type JournalEntry } from './journal';
  * The same calls as RunningStub's, asynchronous.
  */
 export interface StubClient {
+  /** Where the application under test sends its requests: the stub's URL, or a scope's (`…/_scope/<id>`). */
   url: string;
   /** Resolves with the expectation's id and scenario; rejects with the mismatch report when it breaks the contract. */
   expect(input: ExpectationInput): Promise<{ id: string; scenario: ScenarioRef }>;
@@ -17,10 +18,19 @@ export interface StubClient {
   /** Removes every expectation and empties the journal. */
   reset(): Promise<void>;
   calls(filter?: CallFilter): Promise<JournalEntry[]>;
+  /**
+   * A scope of the same stub: its own expectations and journal, and a reset that clears only
+   * them, for requests sent to its `url` (`http://127.0.0.1:9000/_scope/<id>`). Give each test file
+   * one, and test files running in parallel (Jest's workers) on one stub cannot see or reset one
+   * another's. `id` (1 to 64 letters, digits, `-`, `_`): left out, a new random one.
+   */
+  scope(id?: string): StubClient;
 }
 
 export function connectStub(url: string): StubClient {
   const base = url.endsWith('/') ? url.slice(0, -1) : url;
+  // A scope of a scope is a scope of the stub: its path is replaced, not nested.
+  const root = base.includes('/_scope/') ? base.slice(0, base.indexOf('/_scope/')) : base;
   const call = async (method: string, path: string, body = '', query: [string, string][] = []): Promise<HttpResponse> =>
     // Loaded on first use: the HTTP client (undici) doubled the stub's start-up, and a stub that is only served never needs it.
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose; require, not import(), so Jest needs no VM modules
@@ -50,6 +60,11 @@ export function connectStub(url: string): StubClient {
       for (const [k, v] of Object.entries(plain)) if (v !== undefined) query.push([k, typeof v === 'object' ? v.id : String(v)]);
       const entries = JSON.parse(ok(await call('GET', '/_accord/requests', '', query), 'reading the journal').body) as JournalEntry[];
       return nodes === undefined && xmlIncludes === undefined ? entries : entries.filter((e) => selected(e, { nodes, xmlIncludes }));
+    },
+    scope(id) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- node:crypto only when a scope is made
+      const name = id ?? (require('node:crypto') as typeof import('node:crypto')).randomBytes(9).toString('base64url');
+      return connectStub(`${root}/_scope/${encodeURIComponent(name)}`);
     },
   };
 }
