@@ -3,7 +3,10 @@
 /**
  * `npm run soak -- [seconds]` (default 60): `accord stub` (a child process) under a steady mix
  * of good and bad requests from 127.0.0.1 only: matching SOAP and JSON requests, wrong values,
- * malformed XML, unknown paths, 1 MB wrong bodies, bodies over the limit, malformed HTTP.
+ * malformed XML, unknown paths, 1 MB wrong bodies, bodies over the limit, malformed HTTP; the
+ * stub's API (an expectation set, used and reset in a scope of its own, scopes made and forgotten
+ * past their bound, the journal and the expectations listed, a malformed id, a web page's
+ * request); MTOM/XOP requests, and one whose part named many times would inflate past the limit.
  * Half the connections go through `accord proxy` (another child process) in front of the stub,
  * and must get the same answers. Prints both RSS and the counts every 10 s. Exits 1 if any answer
  * is a 500, a request fails or gets an unexpected status, the stub's RSS grows more than 60 MB past
@@ -29,6 +32,38 @@ const pet = (id) =>
 const NOTE = '<pet:note>abcdefghijklmnopqrstuvwxyz0123456789abcdef</pet:note>';
 const bigWrong = pet(`1</pet:id>${NOTE.repeat(18_000)}<pet:id>2`);
 const XML = { 'content-type': 'text/xml; charset=utf-8' };
+const JSON_TYPE = { 'content-type': 'application/json' };
+const XOP_NS = 'http://www.w3.org/2004/08/xop/include';
+
+/** An MTOM/XOP request for POST /ws whose pet id is a part (base64 "1234"), named `times` times, the part `size` bytes. */
+function xop(times, size = 3) {
+  const include = `<xop:Include href="cid:id1" xmlns:xop="${XOP_NS}"/>`;
+  const part = size === 3 ? Buffer.from('1234', 'base64') : Buffer.alloc(size, 0xd7);
+  const body = Buffer.concat([
+    Buffer.from(`--b\r\nContent-ID: <root>\r\nContent-Type: application/xop+xml; type="text/xml"\r\n\r\n${pet(include.repeat(times))}\r\n--b\r\nContent-ID: <id1>\r\n\r\n`),
+    part,
+    Buffer.from('\r\n--b--\r\n'),
+  ]);
+  return { body, headers: { 'content-type': 'multipart/related; type="application/xop+xml"; boundary=b; start="<root>"; start-info="text/xml"' } };
+}
+const XOP_OK = xop(1);
+// 240 KB sent, 6 MB once 3,000 Includes of a 1.5 KB part are inlined: past 4/3 of the 2 MiB body limit, so refused.
+const XOP_INFLATED = xop(3000, 1536);
+let scopes = 0;
+
+/** In a scope of its own (a new name each time: past 1,000 the stub forgets the oldest), set an expectation, use it, check the journal, reset. */
+async function scoped(url) {
+  const base = `${url}/_scope/soak${scopes++ % 3000}`;
+  const set = await post(base, '/_accord/expectations', JSON.stringify({ request: { method: 'GET', path: '/pets/5' }, response: { body: { petid: 55 } } }), JSON_TYPE);
+  if (set !== 201) return set;
+  const res = await request(`${base}/pets/5`);
+  const body = await res.body.text();
+  if (res.statusCode !== 200 || JSON.parse(body).petid !== 55) return -1;
+  const calls = await request(`${base}/_accord/requests?path=/pets/5`);
+  const seen = JSON.parse(await calls.body.text());
+  if (seen.length !== 1) return -2;
+  return post(base, '/_accord/reset', '', {});
+}
 
 /** Each kind of request and the status it must get. */
 const MIX = [
@@ -40,11 +75,24 @@ const MIX = [
   { weight: 4, status: 400, send: (url) => post(url, '/ws', bigWrong, XML) },
   { weight: 3, status: 413, send: (url) => post(url, '/ws', 'x'.repeat(2 * 1024 * 1024 + 1), XML) },
   { weight: 5, status: 400, send: (url) => raw(url, 'NOT HTTP\r\n\r\n') },
+  { weight: 4, status: 200, send: (url) => scoped(url) },
+  { weight: 1, status: 200, send: (url) => get(url, '/_accord/expectations') },
+  { weight: 1, status: 200, send: (url) => get(url, '/_accord/requests?path=/nowhere') },
+  { weight: 1, status: 400, send: (url) => del(url, '/_accord/expectations/%zz') },
+  { weight: 1, status: 403, send: (url) => post(url, '/_accord/reset', 'x=1', { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://evil.example' }) },
+  { weight: 3, status: 200, send: (url) => post(url, '/ws', XOP_OK.body, XOP_OK.headers) },
+  { weight: 1, status: 400, send: (url) => post(url, '/ws', XOP_INFLATED.body, XOP_INFLATED.headers) },
 ];
 const TOTAL = MIX.reduce((n, m) => n + m.weight, 0);
 
 async function post(url, p, body, headers) {
   const res = await request(url + p, { method: 'POST', body, headers });
+  await res.body.text();
+  return res.statusCode;
+}
+
+async function del(url, p) {
+  const res = await request(url + p, { method: 'DELETE' });
   await res.body.text();
   return res.statusCode;
 }
