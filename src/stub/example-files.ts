@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Contract, Scenario } from '../contract/model';
 import { AccordError } from '../errors';
@@ -29,15 +29,21 @@ export interface FixedExample {
 
 export function exampleDirs(specFile: string): string[] {
   const base = specFile.replace(/\.(spec|wsdl)$/i, '');
-  return [`${base}_examples`, `${base}_data`].filter((d) => existsSync(d) && statSync(d).isDirectory());
+  return [`${base}_examples`, `${base}_data`].filter((d) => statSync(d, { throwIfNoEntry: false })?.isDirectory() === true);
 }
 
 export function loadExampleFiles(contract: Contract, errors: AccordError[]): FixedExample[] {
   const out: FixedExample[] = [];
   for (const dir of exampleDirs(contract.file)) {
-    const files = readdirSync(dir)
-      .filter((f) => f.endsWith('.json'))
-      .sort();
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch (e) {
+      // Unreadable (permissions), or gone since it was found: the user's to fix, said with the folder.
+      errors.push(new AccordError('ACCORD_ERR_IO', `cannot read the example folder: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file: dir }, { cause: e }));
+      continue;
+    }
+    const files = names.filter((f) => f.endsWith('.json')).sort();
     for (const name of files) {
       const file = path.join(dir, name);
       try {

@@ -155,7 +155,14 @@ export async function startStub(options: StubOptions): Promise<RunningStub> {
   const watching = options.watch
     ? watchSources(
         sources.filter((s): s is string => typeof s === 'string'),
-        reload,
+        () => {
+          // Called from a timer: a bug while reloading is logged, and the previous version keeps serving.
+          try {
+            reload();
+          } catch (e) {
+            log(`accord stub: ${internalErrorText(e, { stack: true, during: 'reloading the contracts' })}`);
+          }
+        },
       )
     : undefined;
   let closing: Promise<void> | undefined;

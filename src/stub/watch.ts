@@ -32,7 +32,14 @@ export function watchSources(paths: readonly string[], changed: () => void): Wat
     watchers = [];
   };
   const arm = () => {
-    for (const [dir, relevant] of foldersToWatch(paths)) {
+    let folders: Map<string, Relevant>;
+    try {
+      folders = foldersToWatch(paths);
+    } catch {
+      // A file or folder removed between looking and reading: the given paths' folders, so the next change is still seen.
+      folders = new Map(paths.map((p) => [path.dirname(p), () => true]));
+    }
+    for (const [dir, relevant] of folders) {
       try {
         const w = watch(dir, { persistent: false }, (_, name) => {
           if (relevant(name)) poke();
@@ -50,8 +57,12 @@ export function watchSources(paths: readonly string[], changed: () => void): Wat
       timer = undefined;
       if (closed) return;
       disarm();
-      changed();
-      arm();
+      try {
+        changed();
+      } finally {
+        // Armed again whatever the reload did: the next edit is seen.
+        arm();
+      }
     }, SETTLE_MS);
   };
   arm();
