@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { connectStub, startStub, type RunningStub } from '../../src/stub';
-import { CONTRACTS } from './helpers';
+import { CONTRACTS, startStubProcess } from './helpers';
 
 /**
  * Any web page the developer opens can send requests to 127.0.0.1. The stub's API must not be
@@ -127,4 +127,26 @@ describe('test code still drives it', () => {
     await client.reset();
     expect(await client.calls()).toEqual([]);
   });
+});
+
+it('accord stub --allow-host names a host the API answers under (repeatable); others are refused', async () => {
+  const proc = await startStubProcess([PETS_SPEC, '--port', '0', '--allow-host', 'Petstore-Stub', '--allow-host', 'other']);
+  try {
+    const { port } = new URL(proc.url);
+    const status = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port, path: '/_accord/requests', headers: { Host: host }, setHost: false }, (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    expect(await status(`petstore-stub:${port}`)).toBe(200);
+    expect(await status('other')).toBe(200);
+    expect(await status('evil.example')).toBe(403);
+  } finally {
+    proc.child.kill('SIGTERM');
+    await proc.exited;
+  }
 });
