@@ -91,7 +91,7 @@ export const PATTERN_INCLUSION_LIMITS = { automatonStates: 5_000 } as const;
  * shared by every scope), characters of each request body kept there (the rest is cut, and the
  * entry says so), expectations registered at once and the bytes they hold together (each one is
  * bounded by the stub's body limit too); scopes (`/_scope/<id>/`) held at once, the least recently
- * used forgotten first; requests whose choice (and answer) the stub remembers, the longest body so
+ * used without expectations forgotten first; requests whose choice (and answer) the stub remembers, the longest body so
  * remembered, the longest answer kept with it.
  */
 export const STUB_LIMITS = {

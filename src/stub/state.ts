@@ -67,7 +67,8 @@ export class StubState implements ScopeState {
 
   /**
    * The scope named `id`, made on first use. At most STUB_LIMITS.scopes are kept: the least
-   * recently used is forgotten (its expectations removed) to make room for a new one.
+   * recently used one without expectations (else the least recently used) is forgotten to make
+   * room for a new one.
    */
   scope(id: string): ScopeState {
     const known = this.scopes.get(id);
@@ -80,9 +81,17 @@ export class StubState implements ScopeState {
       throw new AccordError('ACCORD_ERR_USAGE', `scope id ${JSON.stringify(id.slice(0, 80))} is not 1 to 64 letters, digits, "-" or "_"`);
     }
     if (this.scopes.size >= STUB_LIMITS.scopes) {
-      const [oldest, forgotten] = this.scopes.entries().next().value as [string, ScopeState];
-      forgotten.expectations.clear();
-      this.scopes.delete(oldest);
+      // The least recently used without expectations, else the least recently used: any request can make a scope, and a flood of them should not take a running test's expectations.
+      let victim: [string, ScopeState] | undefined;
+      for (const entry of this.scopes) {
+        victim ??= entry;
+        if (entry[1].expectations.size === 0) {
+          victim = entry;
+          break;
+        }
+      }
+      victim![1].expectations.clear();
+      this.scopes.delete(victim![0]);
     }
     const expectations = new Expectations(this.budget);
     const journal = new Journal(this.ring, id);
