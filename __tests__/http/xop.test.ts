@@ -187,15 +187,19 @@ describe('the stub under hostile MTOM/XOP', () => {
     await stillServing();
   });
 
-  // Generous bounds: a loaded 2-core machine. The quadratic scans took ~50 s on 4 MB.
+  // Generous bounds: a loaded 2-core machine (3-4 s seen under load 15 on 2 cores, 0.35 s idle). The
+  // quadratic scans took ~50 s on 4 MB, over 120 s here. The Includes stand in a comment, which the
+  // XML parser skips: what is measured is the unpacking.
   test('4 MB of Includes with an undeclared prefix is answered in seconds', async () => {
-    const body = soap11(`<p:getPetRequest xmlns:p="http://example.com/petstore" xmlns:x="${XOP}"><p:id>${'<y:Include href="cid:a"/>'.repeat(160_000)}</p:id></p:getPetRequest>`);
+    const body = soap11(
+      `<p:getPetRequest xmlns:p="http://example.com/petstore" xmlns:x="${XOP}"><p:id>1</p:id><!--${'<y:Include href="cid:a"/>'.repeat(160_000)}--></p:getPetRequest>`,
+    );
     const m = mtom(body, [{ id: 'a', bytes: Buffer.from('A') }], { startInfo: 'text/xml' });
     expect(m.bytes.length).toBeGreaterThan(4_000_000);
     const t0 = Date.now();
     const res = await send(m.bytes, m.contentType);
-    expect(Date.now() - t0).toBeLessThan(5_000);
-    expect(res.status).toBe(400);
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    expect(res.status).toBe(200);
     await stillServing();
   });
 
