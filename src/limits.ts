@@ -126,3 +126,9 @@ export const PROXY_LIMITS = {
   documentBytes: 32 * 1024 * 1024,
   stopGraceMs: 2000,
 } as const;
+
+/**
+ * WS-Security checking (the stub's `--ws-security`): nonces remembered at once against replays
+ * (the oldest are forgotten first) and the longest nonce read, in bytes.
+ */
+export const WS_SECURITY_LIMITS = { nonces: 10_000, nonceBytes: 64 } as const;

@@ -350,7 +350,8 @@ function matchAttributes(p: XmlElementPattern, el: XmlElement, scope: Scope, pat
   if (p.anyAttribute !== undefined || seen.size === 0) return nil;
   const frame = isSoapFrame(p, el, ns);
   for (const extra of seen) {
-    if (frame && el.attributes.some((a) => a.local === extra && a.prefix !== '' && a.prefix !== 'xmlns')) continue;
+    // An unqualified Id too: XML-DSig references the signed Body by it (xml-crypto's default, and so the soap package's WSSecurityCert).
+    if (frame && (extra === 'Id' || el.attributes.some((a) => a.local === extra && a.prefix !== '' && a.prefix !== 'xmlns'))) continue;
     out.push({ path: `${path}/@${extra}`, expected: 'no such attribute', actual: `unexpected attribute ${extra}` });
   }
   return nil;
@@ -375,7 +376,7 @@ function attributeFor(el: XmlElement, ap: XmlAttributePattern): XmlAttribute | u
 /**
  * The SOAP Envelope, Header and Body take attributes of other namespaces (the SOAP 1.1 and 1.2 envelope
  * schemas' anyAttribute): WS-Security signs the Body through `wsu:Id`, WS-Addressing and others add theirs,
- * whatever the WSDL says. Unqualified attributes are still reported.
+ * whatever the WSDL says. Unqualified attributes are still reported, but for `Id` (a signature's reference to the Body).
  */
 function isSoapFrame(p: XmlElementPattern, el: XmlElement, ns: NsScope): boolean {
   return (p.local === 'Body' || p.local === 'Header' || p.local === 'Envelope') && isSoapEnvelopeNamespace(namespaceOf(el, ns.up));

@@ -23,6 +23,8 @@ import type { CallFilter, JournalEntry } from './journal';
 import { SCOPE_PREFIX, StubState, type ScopeState } from './state';
 import { buildRoutes } from './routes';
 import { watchSources } from './watch';
+import type { StubWsSecurity, WsSecuritySettings } from './ws-security';
+import { answerAddressed, WSA } from '../http/ws-addressing';
 
 export interface StubOptions {
   /** `.spec` files, folders searched recursively for them, or parsed contracts. */
@@ -64,6 +66,11 @@ export interface StubOptions {
    * `certificate`, or GET /_accord/certificate), or your own `{ cert, key }` (PEM text).
    */
   tls?: true | { cert: string; key: string };
+  /**
+   * Check WS-Security (ws-security.ts): the users, trusted certificates and clock skew, and what
+   * each scenario asks for beyond its own `@ws-security:…` tags. A request that fails gets a SOAP Fault.
+   */
+  wsSecurity?: WsSecuritySettings | StubWsSecurity;
 }
 
 /** What a reload did: the new scenarios serving, or why the previous ones still are. */
@@ -130,6 +137,7 @@ export async function startStub(options: StubOptions): Promise<RunningStub> {
     scheme: tls ? 'https' : 'http',
     certificate: tls?.cert,
     delay: options.delayMs === undefined ? undefined : checkDelay(options.delayMs, (why) => new AccordError('ACCORD_ERR_USAGE', `delayMs ${why}`)),
+    wsSecurity: wsSecurityOf(options.wsSecurity),
   });
   const timeouts = { requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS };
   const guard = malformedGuard(HEADERS_TIMEOUT_MS);
@@ -194,6 +202,13 @@ function tlsPair(tls: StubOptions['tls'], host: string): { cert: string; key: st
   return (require('./tls') as typeof import('./tls')).selfSignedCertificate(host);
 }
 
+function wsSecurityOf(given: StubOptions['wsSecurity']): StubWsSecurity | undefined {
+  if (given === undefined) return undefined;
+  if (typeof (given as StubWsSecurity).refusal === 'function') return given as StubWsSecurity;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the WS-Security checker is loaded only when asked for
+  return (require('./ws-security') as typeof import('./ws-security')).stubWsSecurity(given);
+}
+
 function httpsServer(tls: { cert: string; key: string }, timeouts: { requestTimeout: number; headersTimeout: number }, handler: RequestListener): Server {
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- node:https (with tls and crypto) is loaded only for HTTPS: it cost every plain stub's start-up
@@ -249,6 +264,7 @@ interface HandlerOptions {
   wsdlFiles: string[];
   scheme: 'http' | 'https';
   certificate?: string;
+  wsSecurity?: StubWsSecurity;
 }
 
 function makeHandler(state: StubState, o: HandlerOptions) {
@@ -357,7 +373,10 @@ function answer(state: StubState, scope: ScopeState, table: RouteTable, req: Inc
     // No expectations (the usual case in a benchmark or a plain stub): not even a look-up.
     const expected = scope.expectations.size > 0 ? scope.expectations.keyOf(request, url, body) : undefined;
     taken = expected === undefined ? undefined : scope.expectations.take(request, body, expected);
-    if (taken) {
+    const refused = o.wsSecurity && wsSecurityRefusal(scope, o.wsSecurity, request, body, taken?.owner ?? matchedScenario(state, table, request, url, body));
+    if (refused) {
+      deliver(res, refused, 0, o.log);
+    } else if (taken) {
       const key = expected!;
       // A function of the expectation and the request: the last one made (when small enough) is given again to the same request.
       let r = taken.answered?.key === key ? taken.answered.response : undefined;
@@ -372,7 +391,7 @@ function answer(state: StubState, scope: ScopeState, table: RouteTable, req: Inc
         scenario: refOf(taken.owner),
         fault: taken.fault,
       });
-      deliver(res, r, delayOf(taken.delay ?? o.delay), o.log, taken.fault);
+      deliver(res, addressed(r, body), delayOf(taken.delay ?? o.delay), o.log, taken.fault);
     } else {
       const memo = state.memoFor(table);
       const key = memo.keyOf(request, url, body);
@@ -385,7 +404,7 @@ function answer(state: StubState, scope: ScopeState, table: RouteTable, req: Inc
         const { route, row, fixed } = outcome;
         const r = DispatchMemo.answer(outcome, () => (fixed ? fixedResponse(route, fixed.response) : respond(route, row, requestRandom(route, key))));
         scope.journal.record(request, { status: r.status, answeredBy: fixed || row ? 'example' : 'scenario', scenario: refOf(route.scenario) });
-        deliver(res, r, delayOf(o.delay), o.log);
+        deliver(res, addressed(r, body), delayOf(o.delay), o.log);
       } else if (outcome.kind === 'no-match') {
         const report = noMatchReport(requestLine(request, url), outcome.attempts, body);
         scope.journal.record(request, { status: 400, answeredBy: 'none', report });
@@ -405,6 +424,28 @@ function answer(state: StubState, scope: ScopeState, table: RouteTable, req: Inc
     o.log(
       `${requestLine(request, url)} -> ${res.statusCode} ${taken ? `expectation ${taken.id} (${taken.route.label})` : describeOutcome(outcome)} (${(performance.now() - started).toFixed(2)} ms)`,
     );
+}
+
+/** An answer to a WS-Addressing request says which one it answers (RelatesTo) and its Action; a plain request costs one substring search. */
+function addressed(r: HttpResponse, body: ParsedBody): HttpResponse {
+  if (!body.text.includes(WSA)) return r;
+  const xml = body.asXml();
+  return xml instanceof AccordError ? r : answerAddressed(xml, r);
+}
+
+/** The scenario a request would be answered by (for the WS-Security check, which needs to know what it asks for). */
+function matchedScenario(state: StubState, table: RouteTable, request: HttpRequest, url: string, body: ParsedBody): Scenario | undefined {
+  const memo = state.memoFor(table);
+  const outcome = memo.dispatch(request, body, memo.keyOf(request, url, body));
+  return outcome.kind === 'matched' ? outcome.route.scenario : undefined;
+}
+
+/** The SOAP Fault for a request whose WS-Security does not check out, journaled; undefined when it may be answered. */
+function wsSecurityRefusal(scope: ScopeState, ws: StubWsSecurity, request: HttpRequest, body: ParsedBody, scenario: Scenario | undefined): HttpResponse | undefined {
+  if (!scenario) return undefined;
+  const fault = ws.refusal(scenario, body);
+  if (fault) scope.journal.record(request, { status: fault.status, answeredBy: 'none', scenario: refOf(scenario), report: `WS-Security: ${fault.body}` });
+  return fault;
 }
 
 /** Writes an answer, after its delay, or breaks it as the fault says. */

@@ -37,6 +37,10 @@ export function registerStub(program: Command, io: Io): void {
     .option('--tls', 'serve HTTPS with a self-signed certificate made at start-up (its PEM at GET /_accord/certificate)')
     .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM); needs --tls-key')
     .option('--tls-key <file>', 'the private key (PEM) of --tls-cert')
+    .option(
+      '--ws-security <file>',
+      'check WS-Security (UsernameToken, Timestamp, X.509 signature) with the users and trusted certificates in this JSON file; see docs/ws-security.md',
+    )
     .option('-w, --watch', 'reload when a contract or example file changes (a change that does not load keeps the previous version serving)')
     .addHelpText('after', '\nExamples:\n  accord stub contracts/\n  accord stub contracts/soap/api_pet_v1.spec --port 8080 --verbose\n  accord stub contracts/ --watch\n')
     .action(async (paths: string[], opts: StubCliOptions) => {
@@ -45,6 +49,7 @@ export function registerStub(program: Command, io: Io): void {
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (see above); require, not import(), so Jest needs no VM modules
       const { startStub, parseDelay } = require('../../stub') as typeof import('../../stub');
       const tls = tlsOption(opts);
+      const wsSecurity = opts.wsSecurity === undefined ? undefined : asUsage('accord stub', () => wsSecurityFile(path.resolve(io.cwd, opts.wsSecurity!)));
       const delayMs = opts.delay === undefined ? undefined : asUsage('accord stub', () => parseDelay(opts.delay!));
       // Paths stay as typed when they are relative to this process, so reports name files the way the user does.
       const given = paths.length > 0 ? paths : consumed(io.cwd);
@@ -65,12 +70,14 @@ export function registerStub(program: Command, io: Io): void {
         strict: opts.strict,
         delayMs,
         tls,
+        wsSecurity,
         onReload,
         log: (line) => io.stderr(`${line}\n`),
       });
       const lines = [`accord stub listening on ${stub.url}`, ...servedLines(stub.served, stub.notServed, io.cwd)];
       if (opts.watch) lines.push('Watching the contracts for changes.');
       if (opts.strict) lines.push('Strict: only expectations and examples answer.');
+      if (wsSecurity) lines.push(`Checking WS-Security with ${opts.wsSecurity}.`);
       if (opts.tls && stub.certificate) {
         // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only with --tls
         const { fingerprint } = require('../../stub/tls') as typeof import('../../stub/tls');
@@ -112,6 +119,12 @@ interface StubCliOptions {
   tls?: boolean;
   tlsCert?: string;
   tlsKey?: string;
+  wsSecurity?: string;
+}
+
+function wsSecurityFile(file: string) {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only with --ws-security
+  return (require('../../stub/ws-security') as typeof import('../../stub/ws-security')).readWsSecurityFile(file);
 }
 
 function tlsOption(opts: StubCliOptions): true | { cert: string; key: string } | undefined {
