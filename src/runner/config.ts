@@ -6,6 +6,7 @@ import type { TlsFiles } from '../http/client';
 import type { OAuth2Options } from '../http/oauth2';
 import { FILE_LIMITS } from '../limits';
 import { closest } from '../suggest';
+import { resolveWsConfig, WS_OPTIONS, type WsRunnerConfig } from './ws-config';
 
 /**
  * Where the service under test is and how patient to be with it. ACCORD_* environment
@@ -39,6 +40,8 @@ export interface RunnerConfig {
   secrets?: string[];
   /** Names (lower case) of the added headers whose values are secret, shown as ***. */
   secretHeaders?: string[];
+  /** WS-Security, WS-Addressing, MTOM and provider states (ws-config.ts); absent when none is set. */
+  ws?: WsRunnerConfig;
 }
 
 /** `{ env: 'PET_API_TOKEN' }`: the value is the environment variable's, read when Jest starts. */
@@ -107,7 +110,21 @@ export const OUTLINE_GLOBAL = '__ACCORD_OUTLINE__';
 
 const WHERE = 'testEnvironmentOptions.accord';
 // coverageThreshold, coverageFile and wsdl are read by the preset's coverage reporter (coverage.ts).
-const OPTIONS = ['baseUrl', 'timeoutMs', 'seed', 'negative', 'coverageThreshold', 'coverageFile', 'wsdl', 'auth', 'headers', 'tls', 'environment', 'environments'] as const;
+const OPTIONS = [
+  'baseUrl',
+  'timeoutMs',
+  'seed',
+  'negative',
+  'coverageThreshold',
+  'coverageFile',
+  'wsdl',
+  'auth',
+  'headers',
+  'tls',
+  'environment',
+  'environments',
+  ...WS_OPTIONS,
+] as const;
 /** What an environment may set. A new block (e.g. `wsSecurity`) goes here, in OPTIONS and in `readProfile`. */
 const PROFILE_OPTIONS = ['baseUrl', 'auth', 'tls', 'headers'] as const;
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -143,7 +160,8 @@ export function resolveRunnerConfig(fromJest: unknown, env: NodeJS.ProcessEnv, r
   const seed = number(pick('ACCORD_SEED', 'seed'), 'a whole number', (n) => Number.isSafeInteger(n), problems) ?? 0;
   const negative = flag(pick('ACCORD_NEGATIVE', 'negative'), problems);
   const extras = resolveProfile(options, profile, env, rootDir, problems);
-  return { baseUrl, timeoutMs, seed, negative, problems, environment: profile?.name, ...extras };
+  const ws = resolveWsConfig(options as Record<string, unknown>, env, problems);
+  return { baseUrl, timeoutMs, seed, negative, problems, environment: profile?.name, ...extras, ...(ws ? { ws } : {}) };
 }
 
 function number(given: { value: unknown; from: string } | undefined, what: string, ok: (n: number) => boolean, problems: string[]): number | undefined {

@@ -2,7 +2,7 @@ import type { Scenario, TestCase } from '../contract/model';
 import { AccordError } from '../errors';
 import { ParsedBody } from '../http/body';
 import { buildRequest } from '../http/build-request';
-import { send, type SendOptions } from '../http/client';
+import { requestUrl, send, type SendOptions } from '../http/client';
 import { matchRequest, splitPath } from '../http/match-request';
 import type { HttpRequest, HttpResponse } from '../http/message';
 import { parseJson } from '../json/parse';
@@ -12,6 +12,8 @@ import { DEFAULT_REDACTION, headerLines, type Redaction } from './redact';
 import { parseXml } from '../xml/parse';
 import { serializeXml } from '../xml/serialize';
 import { textOf, type XmlElement } from '../xml/tree';
+import { prepareOutgoing, securityTokens, type SecurityBreak } from './soap-extras';
+import type { WsRunnerConfig } from './ws-config';
 
 /**
  * Negative tests (opt-in): for each scenario, requests the contract itself
@@ -39,6 +41,8 @@ export interface Mutation {
   /** "missing Envelope/Body/getPet/id", "wrong type pets[0].age", "wrong SOAPAction". */
   name: string;
   request: HttpRequest;
+  /** A WS-Security mutation: the valid request sent with its security broken this way (at send time: a token is fresh per request). */
+  security?: SecurityBreak;
 }
 
 /** A mutation not made yet: the request is built only for those tried. */
@@ -217,6 +221,29 @@ function wrongType(value: unknown): unknown {
   return typeof value === 'string' ? 12345 : WRONG_TYPE_TEXT;
 }
 
+/**
+ * For a case whose contract asks for WS-Security, the valid request sent without its Security
+ * header, with a wrong password digest (or password) and with an expired Timestamp: each one
+ * the provider must refuse. The contract's matcher cannot tell these from valid requests (it
+ * does not see secrets), so they are not filtered through it.
+ */
+export function securityMutations(tc: TestCase, ws: WsRunnerConfig, seed = 0): Mutation[] {
+  const tokens = securityTokens(tc, ws);
+  if (tokens.length === 0) return [];
+  let valid: HttpRequest;
+  try {
+    valid = buildRequest(tc, seed);
+  } catch (e) {
+    if (e instanceof AccordError) return [];
+    throw e;
+  }
+  const out: Mutation[] = [{ name: 'WS-Security header missing', request: valid, security: 'missing' }];
+  if (tokens.includes('UsernameToken') || tokens.includes('PasswordDigest'))
+    out.push({ name: tokens.includes('PasswordDigest') ? 'WS-Security wrong password digest' : 'WS-Security wrong password', request: valid, security: 'wrong-digest' });
+  if (tokens.includes('Timestamp') || tokens.includes('Signature')) out.push({ name: 'WS-Security expired timestamp', request: valid, security: 'expired-timestamp' });
+  return out;
+}
+
 // ---- Running one ----
 
 /** A rejection: any 4xx, or a 500 whose body is a SOAP Fault. */
@@ -238,7 +265,7 @@ export async function runNegative(
   tc: TestCase,
   m: Mutation,
   baseUrl: string,
-  options: SendOptions & { addHeaders?: () => Promise<Record<string, string>>; redaction?: Redaction },
+  options: SendOptions & { addHeaders?: () => Promise<Record<string, string>>; redaction?: Redaction; ws?: WsRunnerConfig },
 ): Promise<string | undefined> {
   const redaction = options.redaction ?? DEFAULT_REDACTION;
   let res: HttpResponse;
@@ -246,7 +273,11 @@ export async function runNegative(
   try {
     // The mutation is of the body or the contract's headers: credentials stay valid, so a refusal is the service's judgement of the mutation.
     if (options.addHeaders) req = { ...req, headers: { ...req.headers, ...(await options.addHeaders()) } };
-    res = await send(baseUrl, req, options);
+    // Every negative request but the WS-Security ones carries valid security: the provider must refuse it for its content, not for a missing token.
+    const out = options.ws ? prepareOutgoing(tc, req, options.ws, { url: requestUrl(baseUrl, req).href }, m.security) : undefined;
+    const sent = out?.request ?? req;
+    if (out) req = out.shown;
+    res = await send(baseUrl, sent, options);
   } catch (e) {
     if (e instanceof AccordError) return `negative test "${m.name}" of "${tc.name}": no answer: ${e.describe()}`;
     throw e;

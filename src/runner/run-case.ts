@@ -7,12 +7,16 @@ import type { HttpRequest, HttpResponse } from '../http/message';
 import { formatMismatches, type Mismatch } from '../pattern/mismatch';
 import { printable, printableBody } from '../printable';
 import { DEFAULT_REDACTION, headerLines, type Redaction } from './redact';
+import { prepareOutgoing } from './soap-extras';
+import type { WsRunnerConfig } from './ws-config';
 
 export interface RunOptions extends SendOptions {
   baseUrl: string;
   seed?: number;
   /** Headers added to the request over the contract's (credentials, API keys); may fetch a token. */
   addHeaders?: () => Promise<Record<string, string>>;
+  /** WS-Security and the other SOAP settings (ws-config.ts). */
+  ws?: WsRunnerConfig;
 }
 
 export interface CaseResult {
@@ -36,8 +40,12 @@ export async function runCase(tc: TestCase, options: RunOptions): Promise<CaseRe
     request = options.addHeaders ? { ...built, headers: { ...built.headers, ...(await options.addHeaders()) } } : built;
     const url = requestUrl(options.baseUrl, request);
     target = url.pathname + url.search;
-    const response = await send(options.baseUrl, request, options);
+    const withHeaders = request;
+    const out = options.ws ? prepareOutgoing(tc, withHeaders, options.ws, { url: url.href }) : undefined;
+    if (out) request = out.shown;
+    const response = await send(options.baseUrl, out?.request ?? withHeaders, options);
     const mismatches = matchResponse(tc.scenario, response);
+    if (out?.check) mismatches.push(...out.check(response));
     return { testCase: tc, passed: mismatches.length === 0, request, target, response, mismatches };
   } catch (e) {
     if (!(e instanceof AccordError)) throw e;

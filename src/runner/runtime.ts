@@ -7,7 +7,7 @@ import { contractOutline, type ContractOutline } from './coverage';
 import { reportError } from './error-display';
 import { formatCaseReport, runCase } from './run-case';
 import { markWip, recordWipVerdict } from './wip';
-import { negativeRequests, optsOutOfNegative, runNegative, type Mutation } from './negative';
+import { negativeRequests, optsOutOfNegative, runNegative, securityMutations, type Mutation } from './negative';
 import { Session, sessionKey } from './session';
 
 /**
@@ -133,7 +133,7 @@ async function check(tc: TestCase, cfg: RunnerConfig): Promise<string | undefine
   if (setup !== undefined) return setup;
   const baseUrl = cfg.baseUrl!;
   const session = sessionFor(cfg);
-  const result = await runCase(tc, { baseUrl, timeoutMs: cfg.timeoutMs, seed: cfg.seed, dispatcher: session.dispatcher, addHeaders: session.headers });
+  const result = await runCase(tc, { baseUrl, timeoutMs: cfg.timeoutMs, seed: cfg.seed, dispatcher: session.dispatcher, addHeaders: session.headers, ws: cfg.ws });
   return result.passed ? undefined : formatCaseReport(result, baseUrl, session.redaction);
 }
 
@@ -153,7 +153,8 @@ function negativeTests(g: Record<string, unknown>, config: () => RunnerConfig, o
   if (!cfg.negative || !declare) return;
   for (const tc of opened.cases) {
     if (tc.notRun !== undefined || tc.scenario.wip || isFaultScenario(tc.scenario) || optsOutOfNegative(tc.scenario)) continue;
-    for (const m of negativeRequests(tc, cfg.seed)) declare(`${tc.name} [negative: ${m.name}]`, negativeBody(tc, m, config), caseTimeout(cfg));
+    for (const m of [...negativeRequests(tc, cfg.seed), ...(cfg.ws ? securityMutations(tc, cfg.ws, cfg.seed) : [])])
+      declare(`${tc.name} [negative: ${m.name}]`, negativeBody(tc, m, config), caseTimeout(cfg));
   }
 }
 
@@ -164,7 +165,14 @@ function negativeBody(tc: TestCase, m: Mutation, config: () => RunnerConfig): ()
     const setup = settingsProblem(cfg);
     const session = setup === undefined ? sessionFor(cfg) : undefined;
     const failure =
-      setup ?? (await runNegative(tc, m, cfg.baseUrl!, { timeoutMs: cfg.timeoutMs, dispatcher: session!.dispatcher, addHeaders: session!.headers, redaction: session!.redaction }));
+      setup ??
+      (await runNegative(tc, m, cfg.baseUrl!, {
+        timeoutMs: cfg.timeoutMs,
+        dispatcher: session!.dispatcher,
+        addHeaders: session!.headers,
+        redaction: session!.redaction,
+        ws: cfg.ws,
+      }));
     if (failure !== undefined) throw reportError(failure, tc.scenario.file, line);
   };
 }
