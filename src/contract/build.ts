@@ -10,7 +10,18 @@ import type { JsonField, Pattern, ScalarType, XmlElementPattern } from '../patte
 import { closest } from '../suggest';
 import { checkExamples, unusedColumns } from './check-examples';
 import { notAContract } from './gherkin';
-import { HTTP_METHODS, type Contract, type ContractNote, type ContractWarning, type ExampleRow, type FormField, type HeaderSpec, type Scenario, type Scope } from './model';
+import {
+  HTTP_METHODS,
+  type Contract,
+  type ContractNote,
+  type ContractWarning,
+  type ExampleRow,
+  type FormField,
+  type HeaderSpec,
+  type Scenario,
+  type ScenarioFact,
+  type Scope,
+} from './model';
 import { parseRequestPath } from './path';
 import { KAFKA_KEYWORD, NOTED_KEYWORDS, STEP_KEYWORDS } from './keywords';
 
@@ -38,13 +49,15 @@ interface Draft {
   formFields: FormField[];
   parts: FormField[];
   kafka?: string;
+  /** `fact` and `fixture` steps, the Background's first: what a provider sets up before the scenario runs. */
+  facts: ScenarioFact[];
   /** A request line or status was written but is wrong: reported there, not again as missing. */
   badRequestLine?: boolean;
   badStatus?: boolean;
 }
 
 function emptyDraft(): Draft {
-  return { types: new Map(), inherited: new Map(), requestHeaders: [], responseHeaders: [], formFields: [], parts: [] };
+  return { types: new Map(), inherited: new Map(), requestHeaders: [], responseHeaders: [], formFields: [], parts: [], facts: [] };
 }
 
 /** A scenario starts from the Background: its types are looked up through, the rest copied (it is small). */
@@ -57,6 +70,7 @@ function startFrom(d: Draft): Draft {
     responseHeaders: [...d.responseHeaders],
     formFields: [...d.formFields],
     parts: [...d.parts],
+    facts: [...d.facts],
   };
 }
 
@@ -221,6 +235,10 @@ function applyStep(draft: Draft, step: Step, notes: ContractNote[]): void {
     case KAFKA_KEYWORD:
       draft.kafka = rest;
       return;
+    case 'fact':
+    case 'fixture':
+      draft.facts.push(factOf(word, rest, line));
+      return applyOtherKeyword(word, written, rest, line, notes);
     default:
       // `PSOT /library`: reported here as a misspelt method, not again as a missing request line.
       if (rest.startsWith('/')) draft.badRequestLine = true;
@@ -297,6 +315,15 @@ function applyFormField(draft: Draft, word: 'form-field' | 'request-part', rest:
   // request-part name @file [content-type]: the file's content, not a pattern.
   const pattern: Pattern = value.startsWith('@') ? { kind: 'scalar', type: 'string' } : (parsePlaceholder(value.split(/\s+/)[0]) ?? { kind: 'literal', value });
   (word === 'form-field' ? draft.formFields : draft.parts).push({ name: m[1], pattern, line });
+}
+
+/** `fact userId 10`, `fact name "Jane Doe"`, `fixture cleanDatabase`: a name, and the rest of the line as its value (quotes taken off). */
+function factOf(kind: 'fact' | 'fixture', rest: string, line: number): ScenarioFact {
+  const space = rest.search(/\s/);
+  const name = space < 0 ? rest : rest.slice(0, space);
+  let value = space < 0 ? '' : rest.slice(space + 1).trim();
+  if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
+  return value === '' ? { kind, name, line } : { kind, name, value, line };
 }
 
 /** A keyword accord reads but does not act on is kept as a note; any other is a mistake, with the nearest keyword as a hint. */
@@ -520,6 +547,7 @@ function assembleScenario(identity: ScenarioIdentity, draft: Draft): Scenario {
       parts: draft.parts,
       line: draft.method!.line,
     },
+    ...(draft.facts.length > 0 ? { facts: draft.facts } : {}),
     response: { status: draft.status!.value, headers: draft.responseHeaders, body: draft.responseBody?.value, line: draft.status!.line },
   };
 }

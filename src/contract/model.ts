@@ -30,6 +30,14 @@ export interface ContractNote {
   text: string;
 }
 
+/** `Given fact userId 10`: a state the provider must be in for the scenario (src/runner/states.ts). */
+export interface ScenarioFact {
+  kind: 'fact' | 'fixture';
+  name: string;
+  value?: string;
+  line: number;
+}
+
 export interface PathSegment {
   /** Literal text of the segment, or the parameter's name. */
   name: string;
@@ -90,6 +98,8 @@ export interface Scenario {
   request: RequestSpec;
   response: ResponseSpec;
   examples: ExampleRow[];
+  /** `fact` and `fixture` steps (the Background's first), for the provider's states module; absent when none. */
+  facts?: ScenarioFact[];
   /** Set when accord reads the scenario but cannot run it (a Kafka message contract). */
   unsupported?: string;
   /** The `kafka-message` step's text of such a scenario, kept so the contract can be written back. */

@@ -7,6 +7,7 @@ import { contractOutline, type ContractOutline } from './coverage';
 import { reportError } from './error-display';
 import { formatCaseReport, runCase } from './run-case';
 import { markWip, recordWipVerdict } from './wip';
+import { withStates } from './states';
 import { negativeRequests, optsOutOfNegative, runNegative, securityMutations, type Mutation } from './negative';
 import { Session, sessionKey } from './session';
 
@@ -104,7 +105,8 @@ function body(g: Record<string, unknown>, config: () => RunnerConfig, opened: Op
     // The name Jest gives the test: the describe block (the Feature) and the case.
     const fullName = `${opened.contract?.name || 'contract'} ${tc.name}`;
     if (tc.scenario.wip) markWip(g, fullName);
-    const failure = await check(tc, cfg);
+    // Provider states are set up only when the settings let the case run at all.
+    const failure = settingsProblem(cfg) ?? (await withStates(tc, cfg.ws?.states, () => check(tc, cfg)));
     if (tc.scenario.wip) {
       const where = formatLocation({ file: tc.scenario.file, line });
       const message = inert(
@@ -166,13 +168,15 @@ function negativeBody(tc: TestCase, m: Mutation, config: () => RunnerConfig): ()
     const session = setup === undefined ? sessionFor(cfg) : undefined;
     const failure =
       setup ??
-      (await runNegative(tc, m, cfg.baseUrl!, {
-        timeoutMs: cfg.timeoutMs,
-        dispatcher: session!.dispatcher,
-        addHeaders: session!.headers,
-        redaction: session!.redaction,
-        ws: cfg.ws,
-      }));
+      (await withStates(tc, cfg.ws?.states, () =>
+        runNegative(tc, m, cfg.baseUrl!, {
+          timeoutMs: cfg.timeoutMs,
+          dispatcher: session!.dispatcher,
+          addHeaders: session!.headers,
+          redaction: session!.redaction,
+          ws: cfg.ws,
+        }),
+      ));
     if (failure !== undefined) throw reportError(failure, tc.scenario.file, line);
   };
 }
