@@ -8,12 +8,18 @@ import type { PrintContract, PrintScenario, Step } from './contract';
  * the layout (what was shared in the Background, comments) is not kept.
  */
 export function printableContract(c: Contract): PrintContract {
-  const notes: Step[] = c.notes.map((n) => ({ kind: 'note', keyword: n.keyword, text: n.text }));
-  return { feature: c.name, background: notes.length ? notes : undefined, scenarios: c.scenarios.map(printableScenario) };
+  // A fact or fixture every scenario has stays in the Background, in its place among the notes; the others are written in their scenarios.
+  const lines = c.scenarios.map((s) => new Set((s.facts ?? []).map((f) => f.line)));
+  const shared = new Set([...(lines[0] ?? [])].filter((l) => lines.every((set) => set.has(l))));
+  const own = new Set(lines.flatMap((set) => [...set]).filter((l) => !shared.has(l)));
+  const notes: Step[] = c.notes.filter((n) => !own.has(n.line)).map((n) => ({ kind: 'note', keyword: n.keyword, text: n.text }));
+  return { feature: c.name, background: notes.length ? notes : undefined, scenarios: c.scenarios.map((s) => printableScenario(s, shared)) };
 }
 
-function printableScenario(s: Scenario): PrintScenario {
-  const steps: Step[] = [];
+function printableScenario(s: Scenario, shared: ReadonlySet<number>): PrintScenario {
+  const steps: Step[] = (s.facts ?? [])
+    .filter((f) => !shared.has(f.line))
+    .map((f) => ({ kind: 'note', keyword: f.kind, text: f.value === undefined ? f.name : `${f.name} ${f.value}` }));
   for (const [name, pattern] of s.scope.types) steps.push({ kind: 'type', name, pattern });
   if (s.kafka !== undefined) steps.push({ kind: 'kafka-message', text: s.kafka });
   else {
