@@ -274,10 +274,9 @@ export async function runNegative(
     // The mutation is of the body or the contract's headers: credentials stay valid, so a refusal is the service's judgement of the mutation.
     if (options.addHeaders) req = { ...req, headers: { ...req.headers, ...(await options.addHeaders()) } };
     // Every negative request but the WS-Security ones carries valid security: the provider must refuse it for its content, not for a missing token.
-    const out = options.ws ? prepareOutgoing(tc, req, options.ws, { url: requestUrl(baseUrl, req).href }, m.security) : undefined;
-    const sent = out?.request ?? req;
-    if (out) req = out.shown;
-    res = await send(baseUrl, sent, options);
+    const out = prepareOutgoing(tc, req, options.ws, { url: requestUrl(baseUrl, req).href }, m.security);
+    req = out.shown;
+    res = await send(baseUrl, out.request, options);
   } catch (e) {
     if (e instanceof AccordError) return `negative test "${m.name}" of "${tc.name}": no answer: ${e.describe()}`;
     throw e;

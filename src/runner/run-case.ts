@@ -40,12 +40,11 @@ export async function runCase(tc: TestCase, options: RunOptions): Promise<CaseRe
     request = options.addHeaders ? { ...built, headers: { ...built.headers, ...(await options.addHeaders()) } } : built;
     const url = requestUrl(options.baseUrl, request);
     target = url.pathname + url.search;
-    const withHeaders = request;
-    const out = options.ws ? prepareOutgoing(tc, withHeaders, options.ws, { url: url.href }) : undefined;
-    if (out) request = out.shown;
-    const response = await send(options.baseUrl, out?.request ?? withHeaders, options);
+    const out = prepareOutgoing(tc, request, options.ws, { url: url.href });
+    request = out.shown;
+    const response = await send(options.baseUrl, out.request, options);
     const mismatches = matchResponse(tc.scenario, response);
-    if (out?.check) mismatches.push(...out.check(response));
+    if (out.check) mismatches.push(...out.check(response));
     return { testCase: tc, passed: mismatches.length === 0, request, target, response, mismatches };
   } catch (e) {
     if (!(e instanceof AccordError)) throw e;

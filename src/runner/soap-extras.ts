@@ -25,7 +25,10 @@ export interface Outgoing {
 /** How a negative test breaks WS-Security on purpose. */
 export type SecurityBreak = 'missing' | 'wrong-digest' | 'expired-timestamp';
 
-export function prepareOutgoing(tc: TestCase, req: HttpRequest, ws: WsRunnerConfig, at: { url: string }, broken?: SecurityBreak): Outgoing {
+const NONE: WsRunnerConfig = { addressing: false, mtom: false };
+
+/** `ws` undefined: no settings, but what the contract's own tags ask for (`@ws-addressing`, `@mtom`) is still done. */
+export function prepareOutgoing(tc: TestCase, req: HttpRequest, ws: WsRunnerConfig = NONE, at: { url: string }, broken?: SecurityBreak): Outgoing {
   let request = req;
   let check: Outgoing['check'];
   if (ws.addressing || wantsAddressing(tc.scenario.tags)) {

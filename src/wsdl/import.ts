@@ -9,7 +9,7 @@ import { ONCE, OPTIONAL } from '../pattern/occurs';
 import type { XmlElementPattern } from '../pattern/types';
 import { ENVELOPE_PREFIX } from './envelope';
 import { loadWsdl, type Unresolved } from './load';
-import { usesMtom } from './mime';
+import { mtomPolicy, usesAddressing, usesMtom } from './mime';
 import type { FaultModel, MessageModel, OperationModel, SoapVersion } from './model';
 import { isXmlName, Prefixes, qualified } from './names';
 import { readWsdl11 } from './wsdl11';
@@ -104,6 +104,7 @@ export function importWsdl(file: string, options: ImportOptions = {}): ImportRes
     types: emitter.types,
     declarations: prefixes.declarations(),
     defaultPath: DEFAULT_PATH,
+    tags: [...(usesAddressing(set) ? ['@ws-addressing'] : []), ...(mtomPolicy(set) ? ['@mtom'] : [])],
   });
 
   const summary: ImportSummary = {

@@ -42,3 +42,21 @@ export function usesMtom(set: LoadedSet): boolean {
   }
   return false;
 }
+
+/** A WS-Policy assertion that messages are sent optimised (MTOM): the runner then sends base64Binary content as XOP parts. */
+export function mtomPolicy(set: LoadedSet): boolean {
+  return set.wsdls.some((d) => MTOM_POLICY.some((ns) => d.doc.getElementsByTagNameNS(ns, 'OptimizedMimeSerialization').length > 0));
+}
+
+const ADDRESSING = [
+  ['http://www.w3.org/2006/05/addressing/wsdl', 'UsingAddressing'],
+  ['http://www.w3.org/2006/02/addressing/wsdl', 'UsingAddressing'],
+  ['http://www.w3.org/2007/05/addressing/metadata', 'Addressing'],
+  ['http://www.w3.org/2007/02/addressing/metadata', 'Addressing'],
+  ['http://schemas.xmlsoap.org/ws/2004/08/addressing/policy', 'UsingAddressing'],
+] as const;
+
+/** WS-Addressing in use: `wsaw:UsingAddressing` on a binding or port, or a `wsam:Addressing` policy assertion (WCF's wsHttpBinding writes it). */
+export function usesAddressing(set: LoadedSet): boolean {
+  return set.wsdls.some((d) => ADDRESSING.some(([ns, local]) => d.doc.getElementsByTagNameNS(ns, local).length > 0));
+}

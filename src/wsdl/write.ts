@@ -32,6 +32,8 @@ export interface ContractDraft {
   /** `xmlns:p` declarations every envelope carries. */
   declarations: [string, string][];
   defaultPath: string;
+  /** `@ws-addressing`, `@mtom`: what the WSDL's policies ask of every message. */
+  tags?: string[];
 }
 
 const ref = (name: string): Pattern => ({ kind: 'ref', name });
@@ -104,6 +106,7 @@ export function writeContract(d: ContractDraft): string {
 
   return printContract(
     {
+      tags: d.tags,
       feature: d.feature,
       comments: [`Imported by accord from ${d.file}${d.targetNamespace ? ` (${d.targetNamespace})` : ''}.`],
       background: bg,

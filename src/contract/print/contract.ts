@@ -39,6 +39,8 @@ export interface PrintStyle {
 export interface PrintContract {
   /** `# ...` lines before `Feature:`. */
   header?: string[];
+  /** Tags on the Feature: every scenario has them. */
+  tags?: string[];
   feature: string;
   /** `# ...` lines right after `Feature:`. */
   comments?: string[];
@@ -53,6 +55,7 @@ export function printContract(c: PrintContract, style: Partial<PrintStyle> = {})
   const s = { ...DEFAULT_STYLE, ...style };
   const out: string[] = [];
   for (const h of c.header ?? []) out.push(`# ${oneLine(h)}`);
+  if (c.tags?.length) out.push(c.tags.map((t) => tag(t)).join(' '));
   out.push(`Feature: ${name(c.feature, 'feature')}`);
   for (const h of c.comments ?? []) out.push(`  # ${oneLine(h)}`);
   if (c.background) {
