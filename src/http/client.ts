@@ -76,7 +76,7 @@ export async function send(baseUrl: string, req: HttpRequest, options: SendOptio
     const res = await request(url, {
       method: req.method as 'GET',
       headers: req.headers,
-      body: req.method === 'GET' || req.method === 'HEAD' ? undefined : req.body,
+      body: req.method === 'GET' || req.method === 'HEAD' ? undefined : (req.rawBody ?? req.body),
       signal,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,

@@ -6,6 +6,8 @@ export interface HttpRequest {
   query: [string, string][];
   headers: Record<string, string>;
   body: string;
+  /** The bytes to send instead of `body` (an MTOM message, whose parts are binary); `body` is then the envelope, for reports. */
+  rawBody?: Buffer;
 }
 
 export interface HttpResponse {

@@ -5,6 +5,10 @@ import { addWsSecurity, unknownSecurityTags, WS_SECURITY_TOKENS, type WsSecurity
 import { tokensFor } from '../http/ws-security-settings';
 import { addAddressing, addressingOf, wantsAddressing } from '../http/ws-addressing';
 import { parseXml } from '../xml/parse';
+import { base64Elements, packXop } from '../http/xop-write';
+
+/** A contract tag: send the request as MTOM/XOP (the importer writes it when the WSDL's policy asks for MTOM). */
+export const MTOM_TAG = '@mtom';
 import type { Mismatch } from '../pattern/mismatch';
 import type { WsRunnerConfig } from './ws-config';
 
@@ -42,6 +46,13 @@ export function prepareOutgoing(tc: TestCase, req: HttpRequest, ws: WsRunnerConf
   const tokens = ws.wsSecurity ? tokensFor(tc.scenario, ws.wsSecurity.rules) : [];
   if (tokens.length > 0 && broken !== 'missing') request = { ...request, body: addWsSecurity(request.body, securityFor(tokens, ws, broken)) };
   const shown = request === req ? req : { ...request, body: redactPasswords(request.body) };
+  if (ws.mtom || tc.scenario.tags.some((t) => t.toLowerCase() === MTOM_TAG)) {
+    const packed = packXop(request.body, base64Elements(tc.scenario.request.body, tc.scenario.scope), request.headers['content-type'] ?? 'text/xml; charset=utf-8');
+    if (packed) {
+      const headers = { ...request.headers, 'content-type': packed.contentType };
+      return { request: { ...request, headers, rawBody: packed.body }, shown: { ...shown, headers }, check };
+    }
+  }
   return { request, shown, check };
 }
 

@@ -326,7 +326,10 @@ function makeHandler(state: StubState, o: HandlerOptions) {
         first = more = undefined;
         if ('problem' in read) return undecodable(req, res, o, started, read.problem);
         // An MTOM/XOP request is matched (and journaled) as the envelope it stands for, with that envelope's Content-Type.
-        if (read.xop) req.headers['content-type'] = read.contentType;
+        if (read.xop) {
+          req.headers['content-type'] = read.contentType;
+          mtomRequests.add(req);
+        }
         text = read.text;
       }
       if (admin) return answerAdmin(scope, req.method ?? 'GET', req.url ?? '/', text, res, o.certificate);
@@ -391,7 +394,7 @@ function answer(state: StubState, scope: ScopeState, table: RouteTable, req: Inc
         scenario: refOf(taken.owner),
         fault: taken.fault,
       });
-      deliver(res, addressed(r, body), delayOf(taken.delay ?? o.delay), o.log, taken.fault);
+      deliver(res, addressed(r, body), delayOf(taken.delay ?? o.delay), o.log, taken.fault, mtomRequests.has(req) ? taken.route.scenario : undefined);
     } else {
       const memo = state.memoFor(table);
       const key = memo.keyOf(request, url, body);
@@ -404,7 +407,7 @@ function answer(state: StubState, scope: ScopeState, table: RouteTable, req: Inc
         const { route, row, fixed } = outcome;
         const r = DispatchMemo.answer(outcome, () => (fixed ? fixedResponse(route, fixed.response) : respond(route, row, requestRandom(route, key))));
         scope.journal.record(request, { status: r.status, answeredBy: fixed || row ? 'example' : 'scenario', scenario: refOf(route.scenario) });
-        deliver(res, addressed(r, body), delayOf(o.delay), o.log);
+        deliver(res, addressed(r, body), delayOf(o.delay), o.log, undefined, mtomRequests.has(req) ? route.scenario : undefined);
       } else if (outcome.kind === 'no-match') {
         const report = noMatchReport(requestLine(request, url), outcome.attempts, body);
         scope.journal.record(request, { status: 400, answeredBy: 'none', report });
@@ -448,10 +451,21 @@ function wsSecurityRefusal(scope: ScopeState, ws: StubWsSecurity, request: HttpR
   return fault;
 }
 
-/** Writes an answer, after its delay, or breaks it as the fault says. */
-function deliver(res: ServerResponse, r: HttpResponse, delayMs: number, log: (line: string) => void, fault?: FaultKind): void {
+/** Requests that came as MTOM/XOP: their answers go back the same way. */
+const mtomRequests = new WeakSet<IncomingMessage>();
+
+/** An answer as MTOM (its scenario's base64Binary values as parts), for a client that sent MTOM; undefined when it is not a SOAP envelope. */
+function mtomAnswer(r: HttpResponse, scenario: Scenario): { status: number; headers: Record<string, string>; body: Buffer } | undefined {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the XOP writer is loaded only for an MTOM request
+  const { base64Elements, packXop } = require('../http/xop-write') as typeof import('../http/xop-write');
+  const packed = packXop(r.body, base64Elements(scenario.response.body, scenario.scope), r.headers['content-type'] ?? 'text/xml');
+  return packed && { status: r.status, headers: { ...r.headers, 'content-type': packed.contentType }, body: packed.body };
+}
+
+/** Writes an answer, after its delay, or breaks it as the fault says; as MTOM when `mtomFor` (the answering scenario) is given. */
+function deliver(res: ServerResponse, r: HttpResponse, delayMs: number, log: (line: string) => void, fault?: FaultKind, mtomFor?: Scenario): void {
   if (delayMs > 0) {
-    const timer = setTimeout(() => guarded(res.req, res, log, () => deliver(res, r, 0, log, fault)), delayMs);
+    const timer = setTimeout(() => guarded(res.req, res, log, () => deliver(res, r, 0, log, fault, mtomFor)), delayMs);
     // A client that gives up waiting frees the timer.
     res.once('close', () => clearTimeout(timer));
     return;
@@ -459,7 +473,12 @@ function deliver(res: ServerResponse, r: HttpResponse, delayMs: number, log: (li
   if (fault === 'connection-reset') return void res.socket?.resetAndDestroy();
   if (fault === 'empty-response') return void res.socket?.end();
   const sent = fault === 'malformed-body' ? malformed(r) : r;
-  if (NO_BODY.has(sent.status)) {
+  const mtom = mtomFor && !fault && !NO_BODY.has(sent.status) ? mtomAnswer(sent, mtomFor) : undefined;
+  if (mtom) {
+    mtom.headers['content-length'] = String(mtom.body.length);
+    res.writeHead(mtom.status, mtom.headers);
+    res.end(mtom.body);
+  } else if (NO_BODY.has(sent.status)) {
     // These statuses carry no body by definition (RFC 9110), whatever the contract says.
     res.writeHead(sent.status, sent.headers);
     res.end();
