@@ -7,7 +7,7 @@ import { addWsSecurity, passwordDigest } from '../../src/http/ws-security';
 import { startStub, type RunningStub } from '../../src/stub';
 import { selfSignedCertificate } from '../../src/stub/tls';
 import { stubWsSecurity } from '../../src/stub/ws-security';
-import { REPO, petRequest, post } from './helpers';
+import { REPO, petRequest, post, runCli, startStubProcess } from './helpers';
 
 /**
  * `accord stub` checking WS-Security, called by independent implementations: the `soap` npm
@@ -230,4 +230,36 @@ except Fault as f:
       expect(r.out).toMatch(/^OK$/m);
     },
   );
+});
+
+describe('accord stub --ws-security <file>', () => {
+  it('checks the file like the rest of the settings: exit 2 naming the variable, the key, the token and the certificate', async () => {
+    const file = path.join(dir, 'bad-wss.json');
+    writeFileSync(file, JSON.stringify({ users: { bob: { env: 'ACCORD_TEST_UNSET_VARIABLE' } }, trustedCertificate: [], use: ['Timestmp'], trustedCertificates: ['missing.pem'] }));
+    const r = await runCli(['stub', PETSTORE, '--port', '0', '--ws-security', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('users["bob"] names the environment variable ACCORD_TEST_UNSET_VARIABLE, which is not set');
+    expect(r.stderr).toContain('unknown option "trustedCertificate" in');
+    expect(r.stderr).toContain('(did you mean "trustedCertificates"?)');
+    expect(r.stderr).toContain('unknown token "Timestmp" (did you mean "Timestamp"?)');
+    expect(r.stderr).toMatch(/trustedCertificates: .*missing\.pem/);
+  });
+
+  it('serves, says it checks, and refuses a request without the header with a SOAP Fault', async () => {
+    const file = path.join(dir, 'wss.json');
+    writeFileSync(file, JSON.stringify({ users: { alice: 'wonder land' }, use: ['UsernameToken'] }));
+    const stub = await startStubProcess([PETSTORE, '--port', '0', '--ws-security', file]);
+    try {
+      expect(stub.stdout()).toContain(`Checking WS-Security with ${file}.`);
+      const headers = { 'content-type': 'text/xml; charset=utf-8', soapaction: '"http://example.com/petstore/getPet"' };
+      const refused = await post(`${stub.url}/ws`, petRequest('7'), headers);
+      expect(refused.status).toBe(500);
+      expect(refused.body).toContain('<faultcode>wsse:InvalidSecurity</faultcode>');
+      const ok = await post(`${stub.url}/ws`, addWsSecurity(petRequest('7'), { username: { name: 'alice', password: 'wonder land', digest: false } }), headers);
+      expect(ok.status).toBe(200);
+    } finally {
+      stub.child.kill('SIGTERM');
+      await stub.exited;
+    }
+  });
 });
