@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DOMParser, type Element } from '@xmldom/xmldom';
 import { SignedXml } from 'xml-crypto';
+import { parseContract, testCases } from '../../src/contract/load';
 import { resolveRunnerConfig } from '../../src/runner/config';
+import { runCase } from '../../src/runner/run-case';
 import { selfSignedCertificate } from '../../src/stub/tls';
 import { childEnv, plain } from '../helpers/child-env';
 import { startServer, type Received, type Reply, type Running } from '../helpers/servers';
@@ -173,4 +175,12 @@ test('the settings are checked: a missing variable is named, a misspelt key and 
       expect.stringMatching(/^testEnvironmentOptions\.accord\.wsSecurity\.certificate: .*nowhere\.pem/),
     ]),
   );
+});
+
+test('a contract that asks for WS-Security with no settings fails saying what to set, and sends nothing unsecured', async () => {
+  const [tc] = testCases(parseContract(contract('@ws-security:PasswordDigest'), 'pets.spec'));
+  const r = await runCase(tc, { baseUrl: lax.url });
+  expect(r.passed).toBe(false);
+  expect(r.error).toContain('the contract asks for WS-Security (PasswordDigest): set testEnvironmentOptions.accord.wsSecurity');
+  expect(r.response).toBeUndefined();
 });

@@ -1,7 +1,7 @@
 import type { TestCase } from '../contract/model';
 import { AccordError } from '../errors';
 import type { HttpRequest, HttpResponse } from '../http/message';
-import { addWsSecurity, unknownSecurityTags, WS_SECURITY_TOKENS, type WsSecurityToken, type WsSecurityWrite } from '../http/ws-security';
+import { addWsSecurity, tokensOfTags, unknownSecurityTags, WS_SECURITY_TOKENS, type WsSecurityToken, type WsSecurityWrite } from '../http/ws-security';
 import { tokensFor } from '../http/ws-security-settings';
 import { addAddressing, addressingOf, wantsAddressing } from '../http/ws-addressing';
 import { parseXml } from '../xml/parse';
@@ -43,7 +43,7 @@ export function prepareOutgoing(tc: TestCase, req: HttpRequest, ws: WsRunnerConf
   const misspelt = unknownSecurityTags(tc.scenario.tags);
   if (misspelt.length > 0)
     throw new AccordError('ACCORD_ERR_USAGE', `unknown WS-Security tag ${misspelt.join(', ')}; the tags are ${WS_SECURITY_TOKENS.map((t) => `@ws-security:${t}`).join(', ')}`);
-  const tokens = ws.wsSecurity ? tokensFor(tc.scenario, ws.wsSecurity.rules) : [];
+  const tokens = securityTokens(tc, ws);
   if (tokens.length > 0 && broken !== 'missing') request = { ...request, body: addWsSecurity(request.body, securityFor(tokens, ws, broken)) };
   const shown = request === req ? req : { ...request, body: redactPasswords(request.body) };
   if (ws.mtom || tc.scenario.tags.some((t) => t.toLowerCase() === MTOM_TAG)) {
@@ -78,11 +78,17 @@ function relatesTo(res: HttpResponse, messageId: string): Mismatch[] {
 
 /** The tokens a case asks for (for the negative tests it gets). */
 export function securityTokens(tc: TestCase, ws: WsRunnerConfig): WsSecurityToken[] {
-  return ws.wsSecurity ? tokensFor(tc.scenario, ws.wsSecurity.rules) : [];
+  // Without settings a contract's own tags still ask: the case then fails saying what to set, rather than sending an unsecured request.
+  return ws.wsSecurity ? tokensFor(tc.scenario, ws.wsSecurity.rules) : tokensOfTags(tc.scenario.tags);
 }
 
 function securityFor(tokens: WsSecurityToken[], ws: WsRunnerConfig, broken?: SecurityBreak): WsSecurityWrite {
-  const c = ws.wsSecurity!;
+  const c = ws.wsSecurity;
+  if (!c)
+    throw new AccordError(
+      'ACCORD_ERR_USAGE',
+      `the contract asks for WS-Security (${tokens.join(', ')}): set testEnvironmentOptions.accord.wsSecurity (username, password: { env: "NAME" }; certificate and privateKey for a Signature)`,
+    );
   const out: WsSecurityWrite = {};
   const needs = (t: WsSecurityToken) => tokens.includes(t);
   if (needs('UsernameToken') || needs('PasswordDigest')) {
