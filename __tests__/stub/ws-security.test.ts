@@ -152,6 +152,15 @@ describe('requests made by hand (accord writes them; each is then broken one way
     expect(r.body).toContain('<faultcode>wsse:FailedCheck</faultcode>');
   });
 
+  it('a refused request uses up no expectation', async () => {
+    digestStub.reset();
+    digestStub.expect({ request: { method: 'POST', path: '/ws', headers, body: petRequest('7') }, times: 1 });
+    expect((await post(url(), petRequest('7'), headers)).status).toBe(500);
+    expect((await post(url(), good(), headers)).status).toBe(200);
+    expect(digestStub.calls().map((c) => c.answeredBy)).toEqual(['none', 'expectation']);
+    digestStub.reset();
+  });
+
   it('the journal records a refusal with the fault', async () => {
     digestStub.reset();
     await post(url(), petRequest('7'), headers);

@@ -374,9 +374,10 @@ function answer(state: StubState, scope: ScopeState, table: RouteTable, req: Inc
   let taken: Expectation | undefined;
   try {
     // No expectations (the usual case in a benchmark or a plain stub): not even a look-up.
-    const expected = scope.expectations.size > 0 ? scope.expectations.keyOf(request, url, body) : undefined;
+    // Checked first, against the scenario that takes the request (an expectation's is one of them): a refused request uses up no expectation.
+    const refused = o.wsSecurity && wsSecurityRefusal(scope, o.wsSecurity, request, body, matchedScenario(state, table, request, url, body));
+    const expected = !refused && scope.expectations.size > 0 ? scope.expectations.keyOf(request, url, body) : undefined;
     taken = expected === undefined ? undefined : scope.expectations.take(request, body, expected);
-    const refused = o.wsSecurity && wsSecurityRefusal(scope, o.wsSecurity, request, body, taken?.owner ?? matchedScenario(state, table, request, url, body));
     if (refused) {
       deliver(res, refused, 0, o.log);
     } else if (taken) {
