@@ -2,15 +2,16 @@ import type { XmlElement } from '../xml/tree';
 import type { AnySlot, ElementSlot, NodeSlot } from './resolve';
 import type { XmlWildcardPattern } from './types';
 import { CONTENT_AUTOMATON_LIMITS } from '../limits';
+import { ContentAutomaton, rowOf, TooLarge } from './content-automaton';
 
 /*
  * Which content slot each child element fills. A content model without
  * choices is a row of slots, each taking a run of children (by local name,
  * or by namespace for a wildcard): a greedy try, then a memoised search.
- * With choices it is a small automaton (Thompson's construction, bounded
- * repetitions unrolled up to UNROLL times, then a loop) simulated over the
- * children, one set of states per position, so thousands of children cost
- * no recursion; the path found is walked back to name each child's slot.
+ * With choices it is the content model's automaton (content-automaton.ts)
+ * simulated over the children, one set of configurations per position, so
+ * thousands of children cost no recursion; the path found is walked back to
+ * name each child's slot.
  */
 
 /** A slot that takes children itself: an element or a wildcard. */
@@ -26,8 +27,6 @@ export interface Alignment {
   /** Per leaf: a child there is named with its index in a path (it may occur more than once). */
   repeated: boolean[];
 }
-
-const { unroll: UNROLL, matchStates: MAX_STATES } = CONTENT_AUTOMATON_LIMITS;
 
 export function fits(leaf: Leaf, child: XmlElement, nsOf: NamespaceOf): boolean {
   if (leaf.kind === 'element') return child.local === leaf.pattern.local || leaf.pattern.anyName === true;
@@ -69,14 +68,8 @@ export function alignChildren(slots: readonly NodeSlot[], children: XmlElement[]
 }
 
 /** Every leaf of a content model in order, with a choice's leaves optional (repeated when it repeats): for reports. */
-export function flatLeaves(slots: readonly NodeSlot[], loose = false, repeat = false): Leaf[] {
-  const out: Leaf[] = [];
-  for (const s of slots) {
-    if (s.kind === 'choice') {
-      for (const o of s.options) out.push(...flatLeaves(o, true, repeat || s.max > 1));
-    } else out.push(loose || repeat ? { ...s, min: loose ? 0 : s.min, max: repeat ? Infinity : s.max } : s);
-  }
-  return out;
+export function flatLeaves(slots: readonly NodeSlot[]): Leaf[] {
+  return rowOf<Leaf>(slots);
 }
 
 // ---------- a row of leaves ----------
@@ -131,94 +124,41 @@ function greedy(slots: readonly Leaf[], children: XmlElement[], result: number[]
 
 // ---------- content with choices ----------
 
-type State = { op: 'leaf'; leaf: number; next: number } | { op: 'split'; to: number[] } | { op: 'end' };
-
-class Program {
-  readonly states: State[] = [{ op: 'end' }];
-  readonly leaves: Leaf[] = [];
-  readonly repeated: boolean[] = [];
-
-  seq(slots: readonly NodeSlot[], next: number, repeat: boolean): number {
-    let entry = next;
-    for (let i = slots.length - 1; i >= 0; i--) entry = this.slot(slots[i], entry, repeat);
-    return entry;
-  }
-
-  private add(s: State): number {
-    if (this.states.length >= MAX_STATES) throw new TooLarge();
-    return this.states.push(s) - 1;
-  }
-
-  private slot(s: NodeSlot, next: number, repeat: boolean): number {
-    if (s.kind !== 'choice') {
-      this.leaves.push(s);
-      this.repeated.push(repeat || s.max > 1);
-      return this.add({ op: 'leaf', leaf: this.leaves.length - 1, next });
-    }
-    const rep = repeat || s.max > 1;
-    const once = (after: number) => this.add({ op: 'split', to: s.options.map((o) => this.seq(o, after, rep)) });
-    let entry: number;
-    if (s.max > UNROLL) {
-      const loop = this.add({ op: 'split', to: [] });
-      (this.states[loop] as { to: number[] }).to = [...s.options.map((o) => this.seq(o, loop, rep)), next];
-      entry = loop;
-    } else {
-      entry = next;
-      for (let r = 0; r < s.max - Math.min(s.min, UNROLL); r++) entry = this.add({ op: 'split', to: [once(entry), next] });
-    }
-    for (let r = 0; r < Math.min(s.min, UNROLL); r++) entry = once(entry);
-    return entry;
-  }
-}
-
-class TooLarge extends Error {}
-
+/** One set of configurations per position, each with [configuration before, the consuming one]; walked back for the path. */
 function alignAutomaton(slots: readonly NodeSlot[], children: XmlElement[], nsOf: NamespaceOf): Alignment | undefined {
-  const program = new Program();
-  let start: number;
+  let automaton: ContentAutomaton<Leaf>;
   try {
-    start = program.seq(slots, 0, false);
+    automaton = new ContentAutomaton<Leaf>(slots, { maxStates: CONTENT_AUTOMATON_LIMITS.matchStates });
   } catch (e) {
     if (e instanceof TooLarge) return undefined;
     throw e;
   }
-  const { states, leaves } = program;
-  // A configuration is a state with the count taken at its leaf: state * W + k. An unbounded
-  // leaf's count stops mattering at its min, so k stops there too.
-  const cap = (l: Leaf) => (l.max === Infinity ? l.min : l.max);
-  const W = Math.max(1, ...leaves.map(cap)) + 1;
+  const { leaves } = automaton;
   const m = children.length;
   // reach[j]: the configurations after j children, each with [configuration before, the consuming one].
   const reach: Map<number, [number, number]>[] = [];
   const close = (seeds: Map<number, [number, number]>): Map<number, [number, number]> => {
     const stack = [...seeds.keys()];
+    let via: [number, number];
+    const reached = (t: number) => {
+      if (seeds.has(t)) return;
+      seeds.set(t, via);
+      stack.push(t);
+    };
     while (stack.length) {
       const c = stack.pop()!;
-      const via = seeds.get(c)!;
-      const s = states[Math.floor(c / W)];
-      const k = c % W;
-      const next: number[] = [];
-      if (s.op === 'split') next.push(...s.to);
-      else if (s.op === 'leaf' && k >= leaves[s.leaf].min) next.push(s.next);
-      for (const t of next) {
-        if (seeds.has(t * W)) continue;
-        seeds.set(t * W, via);
-        stack.push(t * W);
-      }
+      via = seeds.get(c)!;
+      automaton.epsilon(c, reached);
     }
     return seeds;
   };
-  reach.push(close(new Map([[start * W, [-1, -1]]])));
+  reach.push(close(new Map([[automaton.start * automaton.width, [-1, -1]]])));
   for (let j = 0; j < m; j++) {
     const seeds = new Map<number, [number, number]>();
     for (const c of reach[j].keys()) {
-      const s = states[Math.floor(c / W)];
-      if (s.op !== 'leaf') continue;
-      const leaf = leaves[s.leaf];
-      const k = c % W;
-      if (!(leaf.max === Infinity || k < leaf.max) || !fits(leaf, children[j], nsOf)) continue;
-      const to = Math.floor(c / W) * W + (leaf.max === Infinity ? Math.min(k + 1, leaf.min) : k + 1);
-      if (!seeds.has(to)) seeds.set(to, [c, to]);
+      const to = automaton.take(c);
+      if (to < 0 || seeds.has(to) || !fits(leaves[automaton.leafOf(c)], children[j], nsOf)) continue;
+      seeds.set(to, [c, to]);
     }
     if (seeds.size === 0) return undefined;
     reach.push(close(seeds));
@@ -228,8 +168,8 @@ function alignAutomaton(slots: readonly NodeSlot[], children: XmlElement[], nsOf
   let c = 0;
   for (let j = m; j > 0; j--) {
     const [before, consumer] = reach[j].get(c)!;
-    assigned[j - 1] = (states[Math.floor(consumer / W)] as { leaf: number }).leaf;
+    assigned[j - 1] = automaton.leafOf(consumer);
     c = before;
   }
-  return { leaves, assigned, repeated: program.repeated };
+  return { leaves, assigned, repeated: automaton.repeated };
 }
