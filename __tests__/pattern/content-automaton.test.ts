@@ -1,5 +1,6 @@
 import { alignChildren } from '../../src/pattern/align';
 import { compareChoices, type ModelPart } from '../../src/pattern/compare-choice';
+import { compareSequences } from '../../src/pattern/compare-sequence';
 import type { Difference } from '../../src/pattern/compare-types';
 import { ContentAutomaton, TooLarge, type Part } from '../../src/pattern/content-automaton';
 import type { NodeSlot } from '../../src/pattern/resolve';
@@ -221,6 +222,39 @@ describe('comparison: compare-choice.ts finds a sequence B allows and A refuses 
     // Both verdicts are exercised, and many pairs are decided exactly (B's language bounded).
     expect(found).toBeGreaterThan(1000);
     expect(exact).toBeGreaterThan(1000);
+  });
+});
+
+describe('comparison: compare-sequence.ts finds a difference in rows of nodes exactly when one exists', () => {
+  // Rows of up to three nodes named a or b (a name twice takes the automaton's way), every pair.
+  const rows = [...models(ALPHABET2, 1), ...models(ALPHABET2, 2), ...models(ALPHABET2, 3)].filter((m) => m.every((p) => p.kind !== 'choice')) as Leaf[][];
+  const ws = words(ALPHABET2, 5);
+  const table = rows.map((row) => ({
+    row,
+    slots: row.map((l) => ({ local: l.local, min: l.min, max: l.max, pattern: xmlElement(l.local) })),
+    accepts: ws.map((w) => reference(row, w)),
+    // Bounded within the enumeration: no word longer than 5.
+    bounded: row.reduce((t, l) => t + l.max, 0) <= 5,
+  }));
+
+  it('every pair, every sequence up to length 5', () => {
+    expect(rows.length).toBeGreaterThan(500);
+    const wrong: string[] = [];
+    let found = 0;
+    for (const A of table.filter((t) => canonical(t.row))) {
+      for (const B of table) {
+        let reported = 0;
+        compareSequences(A.slots, B.slots, '/r', () => reported++);
+        const differs = ws.some((_, i) => B.accepts[i] && !A.accepts[i]);
+        const label = `A ${show(A.row)} / B ${show(B.row)}`;
+        if (reported > 0) found++;
+        if (differs && reported === 0) wrong.push(`${label}: none reported, enumeration finds one`);
+        // Every word B allows up to length 5 fits A: a difference only where B allows longer words.
+        if (!differs && reported > 0 && B.bounded) wrong.push(`${label}: ${reported} reported, enumeration finds none`);
+      }
+    }
+    expect(wrong.slice(0, 10)).toEqual([]);
+    expect(found).toBeGreaterThan(10_000);
   });
 });
 

@@ -3,6 +3,7 @@ import { boundsWords, combineOccurs, isOnce, occurs, withBounds } from './occurs
 import { xmlElement } from './xml-pattern';
 import { lookupType } from './resolve';
 import { WILDCARD_WORD } from './compare-choice';
+import { ContentAutomaton } from './content-automaton';
 import type { Occurs, Pattern, Scope, XmlContent, XmlElementPattern } from './types';
 
 /*
@@ -152,13 +153,14 @@ function compareSlotBySlot(A: readonly SeqSlot[], B: readonly SeqSlot[], path: s
 }
 
 /*
- * A state is slot i with k nodes taken there, encoded i * W + k, on both sides. Past a slot's min an
- * unbounded slot's count no longer matters, so k stops there: W stays small unless a bound is large.
+ * B's state is slot i with k nodes taken there, encoded i * W + k (A's are content-automaton.ts's
+ * configurations, the same idea). Past a slot's min an unbounded slot's count no longer matters, so k
+ * stops there: W stays small unless a bound is large.
  */
 
-function stateWidth(A: readonly SeqSlot[], B: readonly SeqSlot[]): number {
+function stateWidth(B: readonly SeqSlot[]): number {
   const cap = (s: SeqSlot) => (s.max === Infinity ? s.min : s.max);
-  return Math.max(1, ...A.map(cap), ...B.map(cap)) + 1;
+  return Math.max(1, ...B.map(cap)) + 1;
 }
 
 function canTake(s: SeqSlot, k: number): boolean {
@@ -169,57 +171,47 @@ function took(s: SeqSlot, k: number): number {
   return s.max === Infinity ? Math.min(k + 1, s.min) : k + 1;
 }
 
-/** A's automaton over sets of states (the subset construction); a set is kept sorted, so equal sets have equal keys. */
-function subsetAutomaton(A: readonly SeqSlot[], W: number) {
-  const m = A.length;
-  const close = (states: Iterable<number>): number[] => {
-    const out = new Set<number>();
-    const stack = [...states];
-    while (stack.length) {
-      const s = stack.pop()!;
-      if (out.has(s)) continue;
-      out.add(s);
-      const i = Math.floor(s / W);
-      const k = s % W;
-      if (i < m && k >= A[i].min) stack.push((i + 1) * W);
-    }
-    return [...out].sort((x, y) => x - y);
+/** A's automaton (content-automaton.ts, a row of leaves) over sets of configurations: the subset construction. */
+function subsetAutomaton(A: readonly SeqSlot[]) {
+  // Leaves carry their slot's index in A; a row has no choice, so no limit on its size (one state a slot).
+  const automaton = new ContentAutomaton(
+    A.map((s, i) => ({ min: s.min, max: s.max, i })),
+    { maxStates: Infinity },
+  );
+  const slotOf = (c: number) => {
+    const leaf = automaton.leafOf(c);
+    return leaf < 0 ? -1 : automaton.leaves[leaf].i;
   };
   return {
-    close,
-    /** The states after a node named `local`; `tookAt` hears each slot of A that could take it. */
-    step(states: readonly number[], local: string, tookAt: (i: number) => void): number[] {
-      const next: number[] = [];
-      for (const s of states) {
-        const i = Math.floor(s / W);
-        const k = s % W;
-        if (i < m && A[i].local === local && canTake(A[i], k)) {
-          next.push(i * W + took(A[i], k));
-          tookAt(i);
-        }
-      }
-      return close(next);
-    },
-    accepting: (states: readonly number[]) => states.includes(m * W),
-    /** The slots that still need nodes before the states can move on. */
+    start: automaton.initial(),
+    /** The configurations after a node named `local`; `tookAt` hears each slot of A that could take it. */
+    step: (states: readonly number[], local: string, tookAt: (i: number) => void): number[] =>
+      automaton.step(
+        states,
+        (leaf) => A[leaf.i].local === local,
+        (leaf) => tookAt(automaton.leaves[leaf].i),
+      ),
+    accepting: (states: readonly number[]) => automaton.accepts(states),
+    /** The slots that still need nodes before the configurations can move on, in A's order. */
     blocking: (states: readonly number[]): SeqSlot[] =>
       states
-        .map((s) => [Math.floor(s / W), s % W])
-        .filter(([i, k]) => i < m && k < A[i].min)
-        .map(([i]) => A[i]),
-    /** Whether a state has just taken a node named `local` (it is in such a slot, past its first node). */
-    justTook: (states: readonly number[], local: string) => states.some((s) => s % W > 0 && A[Math.floor(s / W)].local === local),
+        .filter((c) => slotOf(c) >= 0 && automaton.countOf(c) < A[slotOf(c)].min)
+        .map(slotOf)
+        .sort((x, y) => x - y)
+        .map((i) => A[i]),
+    /** Whether a configuration has just taken a node named `local` (it is in such a slot, past its first node). */
+    justTook: (states: readonly number[], local: string) => states.some((c) => slotOf(c) >= 0 && automaton.countOf(c) > 0 && A[slotOf(c)].local === local),
   };
 }
 
 /** Exactly, when a name occurs more than once: each pair of B's state and A's set of states is visited once. */
 function compareByAutomaton(A: readonly SeqSlot[], B: readonly SeqSlot[], path: string, report: SequenceReports): ChildPair[] {
   const n = B.length;
-  const W = stateWidth(A, B);
-  const automaton = subsetAutomaton(A, W);
+  const W = stateWidth(B);
+  const automaton = subsetAutomaton(A);
   const pairs = new Set<number>();
   const visited = new Set<string>();
-  const work: [number, number[]][] = [[0, automaton.close([0])]];
+  const work: [number, number[]][] = [[0, automaton.start]];
   while (work.length) {
     const [bs, as] = work.pop()!;
     const key = `${bs}|${as.join(',')}`;
