@@ -38,6 +38,38 @@ const h =
 
 /** File (from src/) → regular expression literal as written → its worst cases. */
 const AUDITED: Record<string, Record<string, Hostile[]>> = {
+  'http/ws-addressing.ts': {
+    [String.raw`/^"|"$/g`]: [h('"'), h('a')],
+  },
+  'http/ws-security-check.ts': {
+    [String.raw`/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:\d\d)?$/`]: [h('1', '2024-01-01T00:00:00.'), h('0')],
+    [String.raw`/(Z|[+-]\d\d:\d\d)$/`]: [h('+00:0'), h('Z', '', 'x')],
+    [String.raw`/\s+/g`]: [h(' ', '', 'x'), h(' a')],
+    [String.raw`/\n/g`]: [h('\n'), h('a')],
+    [String.raw`/^#/`]: [h('#')],
+  },
+  'http/ws-security-settings.ts': {
+    [String.raw`/\\/g`]: [h('\\'), h('a')],
+    [String.raw`/^"|"$/g`]: [h('"'), h('a')],
+  },
+  'http/ws-security.ts': {
+    [String.raw`/-----BEGIN CERTIFICATE-----([A-Za-z0-9+/=\s]+)-----END CERTIFICATE-----/`]: [
+      h('-----BEGIN CERTIFICATE-----AAAA'),
+      h('A', '-----BEGIN CERTIFICATE-----', '-----END CERTIFICATE----'),
+    ],
+    [String.raw`/\s+/g`]: [h(' ', '', 'x'), h(' a')],
+  },
+  'http/xop-write.ts': {
+    [String.raw`/\s+/g`]: [h(' ', '', 'x'), h(' a')],
+    [String.raw`/^[A-Za-z0-9+/]*={0,2}$/`]: [h('A', '', '==='), h('A', '', '!')],
+    [String.raw`/;\s*action\s*=\s*"?([^";]*)"?/i`]: [h('; action='), h(' ', ';', 'x'), h('a', ';action="', '')],
+  },
+  'runner/soap-extras.ts': {
+    [String.raw`/[\s>]/`]: [h('a')],
+  },
+  'runner/states.ts': {
+    [String.raw`/^\.\//`]: [h('./')],
+  },
   'contract/print/pattern.ts': {
     [String.raw`/^[A-Za-z_][\w.-]*$/`]: [h('a', '', '!')],
     [String.raw`/^[^\s:]+$/`]: [h('a', '', ':')],

@@ -12,6 +12,17 @@ import type { SchemaSet } from './schema-set';
  */
 const ENVELOPES = ['http://schemas.xmlsoap.org/soap/envelope/', 'http://www.w3.org/2003/05/soap-envelope'];
 
+/**
+ * Header blocks of protocols layered on SOAP, which the WSDL's own schemas do not declare:
+ * WS-Addressing (the runner writes them for a WSDL that says `wsaw:UsingAddressing`) and
+ * WS-Security. They are checked by their own tests, not against the WSDL's schemas.
+ */
+const PROTOCOL_HEADERS = [
+  'http://www.w3.org/2005/08/addressing',
+  'http://schemas.xmlsoap.org/ws/2004/08/addressing',
+  'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd',
+];
+
 export interface Payload {
   part: 'body' | 'header';
   /** `{ns}local` of the payload's root, for reports. */
@@ -28,7 +39,7 @@ export function payloadsOf(envelope: string): Payload[] {
     ['body', 'Body'],
   ] as const) {
     for (const holder of children(root, root.namespaceURI!, local)) {
-      for (const el of part === 'body' ? faultDetail(holder, root.namespaceURI!) : children(holder)) {
+      for (const el of part === 'body' ? faultDetail(holder, root.namespaceURI!) : children(holder).filter((h) => !PROTOCOL_HEADERS.includes(h.namespaceURI ?? ''))) {
         const copy = el.cloneNode(true) as Element;
         for (const a of [...Array.from({ length: copy.attributes.length }, (_, i) => copy.attributes[i])]) {
           if (ENVELOPES.includes(a.namespaceURI ?? '')) copy.removeAttributeNode(a);
