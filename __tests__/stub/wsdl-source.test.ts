@@ -15,7 +15,19 @@ describe('a WSDL as a stub source', () => {
   it('answers every test case of the imported contract (library)', async () => {
     const stub = await startStub({ contracts: [GREETER] });
     try {
-      expect(stub.served.map((s) => s.name)).toEqual(['sayHi', 'greetMe', 'sendData', 'sendData fault failure', 'traced']);
+      // Every SOAP port is served: the WSDL's second port at its own path too.
+      expect(stub.served.map((s) => s.name)).toEqual([
+        'sayHi',
+        'greetMe',
+        'sendData',
+        'sendData fault failure',
+        'traced',
+        'sayHi at /rpclit/backup',
+        'greetMe at /rpclit/backup',
+        'sendData at /rpclit/backup',
+        'sendData at /rpclit/backup fault failure',
+        'traced at /rpclit/backup',
+      ]);
       const contract = parseContract(importWsdl(GREETER).text, 'greeter.spec');
       const failures: string[] = [];
       // The fault scenario has no Examples row: declared, not run, as the runner does.

@@ -26,7 +26,7 @@ test('writes <wsdl base name>.spec in the current folder, prints the path and a 
   expect(r.out).toBe(
     [
       'wrote features.spec',
-      'Features: 3 operations, 1 fault, 4 scenarios, 15 types, SOAP 1.1, 1 node marked (anything)',
+      'Features: 3 operations, 1 fault, 4 scenarios, 16 types, SOAP 1.1, 1 node marked (anything)',
       '  3 operations are offered over SOAP 1.1 and 1.2: SOAP 1.1 written (use --soap-version 1.2 for the other)',
       '  ports written: FeaturesSoap; ports offering the same operations left out: FeaturesSoap12',
       '',

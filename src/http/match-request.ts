@@ -82,7 +82,8 @@ export function splitPath(path: string): string[] {
  * action="urn:x"`, as the WSDL importer writes for SOAP 1.2) matches the same media type
  * however a client spells it: case of the type and of parameter names, parameter order,
  * spaces, quotes. Every parameter of the contract must be there with its value (charset
- * compared without case, and it may be left out); extra parameters are accepted.
+ * compared without case, and it may be left out, as may SOAP 1.2's optional `action`: the
+ * body names the operation then); extra parameters are accepted.
  */
 export function sameMediaType(expected: string, actual: string): boolean {
   const e = parseMediaType(expected);
@@ -92,6 +93,9 @@ export function sameMediaType(expected: string, actual: string): boolean {
     const got = a.params.get(k);
     if (k === 'charset') {
       if (got !== undefined && got.toLowerCase() !== v.toLowerCase()) return false;
+    } else if (k === 'action' && got === undefined && e.type === 'application/soap+xml') {
+      // SOAP 1.2's action parameter is optional (RFC 3902; SOAP 1.2 part 2, 6.5): providers dispatch on the Body.
+      continue;
     } else if (got !== v) return false;
   }
   return true;

@@ -13,6 +13,7 @@ import { withBounds } from './occurs';
 import { jsonAccepts, SCALARS } from './scalars';
 import type { EnumPattern, Pattern, ScalarPattern, Scope, TextListPattern, XmlAttributePattern, XmlElementPattern, XmlWildcardPattern } from './types';
 import { describePattern } from './describe';
+import { matchFaultCode, SOAP11_ENVELOPE, SOAP12_ENVELOPE } from './soap-fault';
 import { parseJson } from '../json/parse';
 
 /**
@@ -308,7 +309,9 @@ function matchElement(p: XmlElementPattern, el: XmlElement, scope: Scope, path: 
 
   if (textSlots.length > 0) {
     const tp = textSlots[0].pattern;
-    append(out, matchText(tp, text, scope, path));
+    const fault = faultCodeVersion(el, ns);
+    if (fault) append(out, matchFaultCode(fault, tp, text, scope, path, (prefix) => namespaceOf({ ...el, prefix }, ns.up)));
+    else append(out, matchText(tp, text, scope, path));
   } else if (text !== '') {
     out.push({ path, expected: elementSlots.length ? 'child nodes' : 'no content', actual: `text ${shown(text)}` });
   }
@@ -458,7 +461,8 @@ function matchChildren(slots: NodeSlot[], children: XmlElement[], scope: Scope, 
       if (!declared) continue;
       // A text-only element: its text is its whole match. Checked without the path, which is made only for a report.
       const tp = leaf.kind === 'any' ? undefined : plain[a];
-      const text = tp && child.attributes.length === 0 ? onlyText(child) : undefined;
+      // A SOAP fault's code is judged by SOAP's rules too (soap-fault.ts): never by its text alone.
+      const text = tp && child.attributes.length === 0 && child.local !== 'faultcode' && child.local !== 'Value' ? onlyText(child) : undefined;
       if (text !== undefined && matchText(tp!, text, scope).length === 0) continue;
       const at = `${path}/${child.local}${repeated[a] ? `[${index}]` : ''}`;
       append(out, matchNode(declared, child, scope, at, { el: child, up: ns }, limit - out.length));
@@ -539,6 +543,17 @@ function namesOf(children: XmlElement[]): string {
   const names = children.slice(0, 20).map((c) => c.local);
   if (children.length > 20) names.push(`… ${children.length - 20} more`);
   return names.join(', ');
+}
+
+/** `faultcode` in a SOAP 1.1 Fault, `Code/Value` in a SOAP 1.2 Fault: a code judged by SOAP's rules (soap-fault.ts). */
+function faultCodeVersion(el: XmlElement, ns: NsScope): '1.1' | '1.2' | undefined {
+  const parent = ns.up;
+  if (!parent) return undefined;
+  if (el.local === 'faultcode') return parent.el.local === 'Fault' && namespaceOf(parent.el, parent.up) === SOAP11_ENVELOPE ? '1.1' : undefined;
+  if (el.local !== 'Value' || parent.el.local !== 'Code' || parent.up?.el.local !== 'Fault') return undefined;
+  // Code/Value is SOAP 1.2's alone: in a SOAP 1.1 envelope (the `soap` package sends it so) it is judged as 1.2's, and refused.
+  const uri = namespaceOf(el, parent);
+  return uri === SOAP12_ENVELOPE || uri === SOAP11_ENVELOPE ? '1.2' : undefined;
 }
 
 /** The elements from a child up to the root, for the namespace declarations in scope. */

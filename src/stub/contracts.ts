@@ -54,14 +54,15 @@ function isWsdl(file: string): boolean {
 
 /**
  * A WSDL named on the command line is served as the contract `accord import wsdl` would write
- * for it (SOAP 1.1 where both versions are offered), imported in memory: Specmatic users stub
+ * for it, but with every SOAP port (SOAP 1.1 and 1.2 alike, each at its path: what `?wsdl`
+ * advertises is served), imported in memory: Specmatic users stub
  * WSDLs directly. Line numbers in reports are those of that contract. The importer (and its
  * DOM) is loaded only when a WSDL is given.
  */
 function loadWsdlContract(file: string): Contract {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (see above)
   const { importWsdl } = require('../wsdl') as typeof import('../wsdl');
-  return parseContractCached(importWsdl(file).text, file);
+  return parseContractCached(importWsdl(file, { everyPort: true }).text, file);
 }
 
 function specFiles(source: string): string[] {

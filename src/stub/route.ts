@@ -13,6 +13,8 @@ export interface Route {
   literalPath?: string;
   /** What the request body must be, to tell "malformed XML" from "no match". */
   requestKind?: BodyKind;
+  /** The SOAP version of the request's envelope: a request in the other version's envelope is not this scenario's (dispatch.ts). */
+  soap?: SoapVersion;
   /** Nodes every matching XML body has: requests without them skip the full match (prefilter.ts). */
   required?: RequiredNode;
   rows: { row: ExampleRow; scenario: Scenario }[];
@@ -30,6 +32,8 @@ export interface Route {
   /** `"Get a pet by id" (contracts/soap/api_pet_v1.spec:3)`: how logs name the scenario. */
   label: string;
 }
+
+export type SoapVersion = '1.1' | '1.2';
 
 export interface NotServed {
   scenario: Scenario;

@@ -17,33 +17,35 @@ const scalar = (type: ScalarType): Pattern => ({ kind: 'scalar', type });
 
 /**
  * `<soapenv:Fault>` of the binding's SOAP version, its `detail` holding the fault message's
- * nodes. The code and the reason are typed, not fixed: a service chooses them per fault (a
- * QName such as soap:Server, and its own words), and an Examples column may name them. The
- * optional parts SOAP defines (faultactor; Subcode, Node and Role) are optional nodes; the Reason
- * holds one Text (SOAP 1.2 allows one per language).
+ * nodes. The code is one of SOAP's (`SoapFaultCode`, `Soap12FaultCode`: a stub answers
+ * soapenv:Client or soapenv:Server, never a made-up name; matching judges a provider's code by
+ * SOAP's rules, pattern/soap-fault.ts), the reason its own words; an Examples column may name
+ * them. The optional parts SOAP defines (faultactor; Subcode, Node and Role) are optional nodes;
+ * the Reason holds one Text (SOAP 1.2 allows one per language), with the xml:lang SOAP 1.2 requires.
  * `detail` is null for a fault with no message content: any detail, or none, is accepted then.
  */
 export function faultElement(v: SoapVersion, detail: XmlElementPattern[] | null): XmlElementPattern {
   const p = ENVELOPE_PREFIX;
+  const code: Pattern = { kind: 'ref', name: faultCodeType(v).name };
   if (v === '1.1') {
     // faultcode, faultstring, faultactor and detail are unqualified (SOAP 1.1, 4.4); .NET adds xml:lang to faultstring.
     const lang = { name: 'xml:lang', local: 'lang', optional: true, pattern: scalar('language') };
     return element(`${p}:Fault`, {
       children: [
-        element('faultcode', { text: scalar('qname') }),
+        element('faultcode', { text: code }),
         element('faultstring', { attributes: [lang], text: scalar('string') }),
         element('faultactor', { occurs: OPTIONAL, text: scalar('anyURI') }),
         detail === null ? element('detail', { occurs: OPTIONAL, text: ANYTHING }) : element('detail', { children: detail }),
       ],
     });
   }
-  // SOAP 1.2 requires xml:lang on Text; servers leave it out (the soap package does), so a test accepts that.
-  const lang = { name: 'xml:lang', local: 'lang', optional: true, pattern: scalar('language') };
+  // SOAP 1.2 (part 1, 5.4.2.1) requires xml:lang on Text.
+  const lang = { name: 'xml:lang', local: 'lang', optional: false, pattern: scalar('language') };
   return element(`${p}:Fault`, {
     children: [
       element(`${p}:Code`, {
         // One level of Subcode, as .NET and CXF send it (SOAP 1.2 allows them nested).
-        children: [element(`${p}:Value`, { text: scalar('qname') }), element(`${p}:Subcode`, { occurs: OPTIONAL, children: [element(`${p}:Value`, { text: scalar('qname') })] })],
+        children: [element(`${p}:Value`, { text: code }), element(`${p}:Subcode`, { occurs: OPTIONAL, children: [element(`${p}:Value`, { text: scalar('qname') })] })],
       }),
       element(`${p}:Reason`, { children: [element(`${p}:Text`, { attributes: [lang], text: scalar('string') })] }),
       element(`${p}:Node`, { occurs: OPTIONAL, text: scalar('anyURI') }),
@@ -51,4 +53,17 @@ export function faultElement(v: SoapVersion, detail: XmlElementPattern[] | null)
       detail === null ? element(`${p}:Detail`, { occurs: OPTIONAL, text: ANYTHING }) : element(`${p}:Detail`, { children: detail }),
     ],
   });
+}
+
+/**
+ * The codes a generated fault carries, qualified with the importer's envelope prefix: SOAP 1.1's
+ * Client and Server (WS-I BP R1004 prefers SOAP's own codes), SOAP 1.2's five (part 1, 5.4.6).
+ * Generation draws one; matching compares a code by its namespace and local name, whatever its
+ * prefix, and accepts what SOAP allows beyond them (pattern/soap-fault.ts).
+ */
+export function faultCodeType(v: SoapVersion): { name: string; pattern: Pattern } {
+  const p = ENVELOPE_PREFIX;
+  const name = v === '1.1' ? 'SoapFaultCode' : 'Soap12FaultCode';
+  const locals = v === '1.1' ? ['Client', 'Server'] : ['Sender', 'Receiver'];
+  return { name, pattern: { kind: 'enum', name, base: 'qname', values: locals.map((l) => `${p}:${l}`) } };
 }

@@ -16,7 +16,7 @@ import { readWsdl11 } from './wsdl11';
 import { readWsdl20 } from './wsdl20';
 import { selectOperations } from './select';
 import { writeContract, type MessageNodes, type ScenarioDraft } from './write';
-import { faultElement } from './fault';
+import { faultCodeType, faultElement } from './fault';
 import { SchemaIndex } from './xsd';
 
 export interface ImportOptions {
@@ -26,6 +26,12 @@ export interface ImportOptions {
   port?: string;
   /** How the contract's first comment names the WSDL: its path from the contract's folder (default: its base name). */
   source?: string;
+  /**
+   * Every SOAP port, SOAP 1.1 and 1.2 alike (a stub of the WSDL serves them all): an operation
+   * offered in both versions or at several paths is a scenario per version and path, named
+   * `<operation> (SOAP 1.2)` / `<operation> at <path>` beyond the first.
+   */
+  everyPort?: boolean;
 }
 
 export interface ImportSummary {
@@ -64,7 +70,7 @@ export function importWsdl(file: string, options: ImportOptions = {}): ImportRes
   const set = loadWsdl(file);
   const model = set.root.kind === 'wsdl11' ? readWsdl11(set) : readWsdl20(set);
 
-  const { chosen, operations, choices } = selectOperations(model, set.root.file, prefer, options.port);
+  const { chosen, operations, choices } = selectOperations(model, set.root.file, prefer, options.port, options.everyPort);
 
   // Schema index and prefixes: the author's own prefixes where they are legal and unambiguous.
   const index = new SchemaIndex(set.schemas);
@@ -81,13 +87,23 @@ export function importWsdl(file: string, options: ImportOptions = {}): ImportRes
   const emitter = new Emitter(index, prefixes, stats);
   for (const s of set.schemas) emitter.registerSchema(s.el, s.targetNamespace);
 
+  // Several interfaces with one operation name: named by interface too. Every port: by version and path beyond the first.
   const usedNames = new Map<string, number>();
-  for (const o of chosen) usedNames.set(o.name, (usedNames.get(o.name) ?? 0) + 1);
+  const interfaces = new Map<string, Set<string>>();
+  for (const o of chosen) interfaces.set(o.name, (interfaces.get(o.name) ?? new Set()).add(o.interfaceKey));
+  for (const o of chosen) usedNames.set(o.name, interfaces.get(o.name)!.size);
+  const firstOf = new Map<string, OperationModel>();
+  for (const o of chosen) if (!firstOf.has(`${o.interfaceKey}#${o.name}`)) firstOf.set(`${o.interfaceKey}#${o.name}`, o);
+  const suffix = (o: OperationModel): string => {
+    const first = firstOf.get(`${o.interfaceKey}#${o.name}`)!;
+    if (first === o) return '';
+    return (o.soapVersion !== first.soapVersion ? ` (SOAP ${o.soapVersion})` : '') + (o.path !== first.path ? ` at ${o.path ?? DEFAULT_PATH}` : '');
+  };
 
   const scenarios = chosen.flatMap((o): ScenarioDraft[] => {
     const request = messageNodes(o, o.input, emitter);
     const response = o.output ? messageNodes(o, o.output, emitter) : undefined;
-    const name = (usedNames.get(o.name) ?? 0) > 1 ? `${o.interfaceName} ${o.name}` : o.name;
+    const name = ((usedNames.get(o.name) ?? 0) > 1 ? `${o.interfaceName} ${o.name}` : o.name) + suffix(o);
     // One scenario per fault, right after its operation's: the same request, answered with the Fault.
     const faults = o.faults.map((f): ScenarioDraft => ({ op: o, name: `${name} fault ${f.name}`, request, response: faultMessage(o, f, emitter), fault: f.name }));
     return [{ op: o, name, request, response }, ...faults];
@@ -141,6 +157,8 @@ export function importWsdl(file: string, options: ImportOptions = {}): ImportRes
 function faultMessage(o: OperationModel, f: FaultModel, e: Emitter): MessageNodes {
   const { body } = messageNodes(o, { body: f.parts, headers: [] }, e);
   const detail = Array.isArray(body) && body.length > 0 ? body : null;
+  const code = faultCodeType(o.soapVersion);
+  if (!e.types.has(code.name)) e.types.set(code.name, { ...code, source: `SOAP ${o.soapVersion} fault codes` });
   return { headers: [], body: [faultElement(o.soapVersion, detail)] };
 }
 

@@ -1,7 +1,7 @@
 import { isScalarName } from '../pattern/scalars';
 
 /** Names the writer uses itself; an XSD type with one of these names gets another. */
-const RESERVED = new Set(['Request', 'Response', 'RequestEnvelope', 'ResponseEnvelope', 'SoapAction', 'SPECMATIC_TYPE', 'dictionary']);
+const RESERVED = new Set(['Request', 'Response', 'RequestEnvelope', 'ResponseEnvelope', 'SoapAction', 'SoapFaultCode', 'Soap12FaultCode', 'SPECMATIC_TYPE', 'dictionary']);
 
 const NCNAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 

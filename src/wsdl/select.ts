@@ -16,9 +16,10 @@ export interface Selection {
  * Which port's binding of each operation is written: the preferred SOAP
  * version's, else the first port offering it; only `port` when given.
  * Writing every port would give several scenarios for one operation,
- * whose stubs answer the same requests.
+ * whose stubs answer the same requests; a stub of the WSDL asks for them
+ * (`everyPort`): one per SOAP version and path, told apart by the envelope.
  */
-export function selectOperations(model: ServiceModel, file: string, prefer: SoapVersion, port?: string): Selection {
+export function selectOperations(model: ServiceModel, file: string, prefer: SoapVersion, port?: string, everyPort = false): Selection {
   let ops = model.operations;
   if (port !== undefined) {
     ops = ops.filter((o) => o.port === port);
@@ -34,7 +35,8 @@ export function selectOperations(model: ServiceModel, file: string, prefer: Soap
   // One operation per interface operation: the preferred SOAP version's port, else the first port offering it.
   const groups = new Map<string, OperationModel[]>();
   for (const o of ops) {
-    const k = `${o.interfaceKey}#${o.name}`;
+    // Every port (a stub of the WSDL): one per SOAP version and address; the same binding at two addresses of one path is one.
+    const k = everyPort ? `${o.interfaceKey}#${o.name}#${o.soapVersion}#${o.path ?? ''}` : `${o.interfaceKey}#${o.name}`;
     const g = groups.get(k) ?? [];
     g.push(o);
     groups.set(k, g);
@@ -64,5 +66,5 @@ export function selectOperations(model: ServiceModel, file: string, prefer: Soap
     }
   }
   if (chosen.length === 0) throw new AccordError('ACCORD_ERR_WSDL', `no SOAP operation to import: ${model.skipped.join('; ')}`, { file });
-  return { chosen, operations: groups.size, choices };
+  return { chosen, operations: everyPort ? new Set(chosen.map((o) => `${o.interfaceKey}#${o.name}`)).size : groups.size, choices };
 }

@@ -120,8 +120,8 @@ export function writeContract(d: ContractDraft): string {
 function actionSteps(o: OperationModel, allActions11: boolean): Step[] {
   if (o.soapVersion === '1.1') {
     if (o.action !== undefined && !o.action.includes(',')) {
-      // Quoted (as SOAP 1.1 says) or bare (as some clients send): both are accepted.
-      const values = [...new Set([`"${o.action}"`, o.action])].filter((v) => v !== '');
+      // The quoted string SOAP 1.1 (6.1.1) and WS-I BP (R1109) require, so tests send it so; a stub also accepts it bare (match-request.ts).
+      const values = [`"${o.action}"`];
       const steps: Step[] = [{ kind: 'type', name: 'SoapAction', pattern: { kind: 'enum', name: 'SoapAction', base: 'string', values } }];
       if (!allActions11) steps.push({ kind: 'header', side: 'request', name: 'SOAPAction', optional: false, pattern: ref('SoapAction') });
       return steps;
