@@ -310,7 +310,11 @@ function matchElement(p: XmlElementPattern, el: XmlElement, scope: Scope, path: 
   if (textSlots.length > 0) {
     const tp = textSlots[0].pattern;
     const fault = faultCodeVersion(el, ns);
-    if (fault) append(out, matchFaultCode(fault, tp, text, scope, path, (prefix) => namespaceOf({ ...el, prefix }, ns.up)));
+    if (fault)
+      append(
+        out,
+        matchFaultCode(fault, tp, text, scope, path, (prefix) => namespaceOf({ ...el, prefix }, ns.up)),
+      );
     else append(out, matchText(tp, text, scope, path));
   } else if (text !== '') {
     out.push({ path, expected: elementSlots.length ? 'child nodes' : 'no content', actual: `text ${shown(text)}` });

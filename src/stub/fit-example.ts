@@ -7,8 +7,13 @@ import { matchResponse } from '../http/match-response';
 import type { HttpRequest, HttpResponse } from '../http/message';
 import { patternFromText } from '../pattern/body';
 import type { Mismatch } from '../pattern/mismatch';
-import type { Pattern } from '../pattern/types';
+import { WHERE } from '../pattern/mismatch';
+import type { Pattern, XmlElementPattern } from '../pattern/types';
+import { AccordError } from '../errors';
 import { quoted } from '../printable';
+import { isBookkeepingAttribute } from '../xml/bookkeeping';
+import type { XmlElement } from '../xml/tree';
+import { narrowToRow } from './examples';
 
 /**
  * A request/response pair given by a user in Specmatic's JSON shape
@@ -88,6 +93,8 @@ export function fitExample(ex: RawExample, scenarios: readonly Scenario[], of = 
     if (s.unsupported) continue;
     const m = matchRequest(s, ex.request, body, segments);
     if (!m.endpoint) continue;
+    // A header the example leaves out is not constrained beyond the contract (SOAPAction, when the body names the operation).
+    m.mismatches = m.mismatches.filter((x) => !(x.actual === 'no such header' && x.path.startsWith(HEADER_PLACE)));
     if (m.mismatches.length > 0) {
       if (!closest || m.mismatches.length < closest.mismatches.length) closest = { s, mismatches: m.mismatches };
       continue;
@@ -132,15 +139,30 @@ function narrow(s: Scenario, ex: RawExample, segments: string[]): Scenario {
     headers.push({ name, optional: false, pattern: literal(value), line: s.request.line });
   }
   let body = s.request.body;
+  let scope = s.scope;
   if (ex.givenBody) {
-    try {
-      body = patternFromText(ex.request.body);
-    } catch {
-      body = literal(ex.request.body.trim());
+    const carried = s.request.body ? xmlValues(ex.request.body) : undefined;
+    if (carried) {
+      // The contract's body, with the example's values at the nodes it names and those nodes required:
+      // nodes it leaves out (an empty Header, an optional element) are what the contract says, not forbidden.
+      const narrowed = narrowToRow({ ...s, request: { ...s.request, headers: [] } }, { line: s.request.line, values: carried.values });
+      const types = [...narrowed.scope.types.values()];
+      // Every value must have found its node in the contract (not one under `(anything)`); else the body is compared as written.
+      if (allPlaced(carried.values, [narrowed.request.body!, ...types])) {
+        scope = { types: new Map([...narrowed.scope.types].map(([k, p]) => [k, required(p, carried.names)])) };
+        body = required(narrowed.request.body!, carried.names);
+      } else body = patternFromText(ex.request.body);
+    } else {
+      try {
+        body = patternFromText(ex.request.body);
+      } catch {
+        body = literal(ex.request.body.trim());
+      }
     }
   }
   return {
     ...s,
+    scope,
     request: {
       ...s.request,
       segments: segments.map((name) => ({ name, pattern: literal(name) })),
@@ -149,6 +171,66 @@ function narrow(s: Scenario, ex: RawExample, segments: string[]): Scenario {
       body,
     },
   };
+}
+
+const HEADER_PLACE = `${WHERE.requestHeader} `;
+
+/**
+ * An XML body's values by node name (text-only elements, attributes) and the names of all its
+ * elements; undefined when it is not XML or names one node with two values (a list: then the body
+ * is compared as written).
+ */
+function xmlValues(text: string): { values: Map<string, string>; names: Set<string> } | undefined {
+  const xml = new ParsedBody(text).asXml();
+  if (xml instanceof AccordError) return undefined;
+  const values = new Map<string, string>();
+  const names = new Set<string>();
+  let clash = false;
+  const put = (k: string, v: string) => {
+    if (values.has(k) && values.get(k) !== v) clash = true;
+    values.set(k, v);
+  };
+  const walk = (el: XmlElement) => {
+    names.add(el.local);
+    for (const a of el.attributes) if (a.prefix !== 'xmlns' && a.name !== 'xmlns' && !isBookkeepingAttribute(a)) put(a.local, a.value);
+    const kids = el.children.filter((c): c is XmlElement => c.type === 'element');
+    if (kids.length === 0) {
+      const t = el.children.map((c) => (c.type === 'text' ? c.value : '')).join('');
+      if (t.trim() !== '') put(el.local, t.trim());
+    }
+    kids.forEach(walk);
+  };
+  walk(xml);
+  return clash ? undefined : { values, names };
+}
+
+/** Whether each name=value stands as a literal at a node of that name somewhere in these patterns. */
+function allPlaced(values: ReadonlyMap<string, string>, patterns: Pattern[]): boolean {
+  const placed = new Set<string>();
+  const walk = (p: Pattern): void => {
+    if (p.kind === 'optional' || p.kind === 'list') return walk(p.inner);
+    if (p.kind !== 'xml') return;
+    for (const a of p.attributes) if (a.pattern.kind === 'literal') placed.add(`${a.local}=${String(a.pattern.value)}`);
+    for (const c of p.content) {
+      if (c.kind === 'xml') walk(c);
+      else if (c.kind === 'xml-text' && c.pattern.kind === 'literal') placed.add(`${p.local}=${String(c.pattern.value)}`);
+    }
+  };
+  patterns.forEach(walk);
+  for (const [k, v] of values) if (!placed.has(`${k}=${v}`)) return false;
+  return true;
+}
+
+/** The pattern with every element of these names required (at least once): an example names them. */
+function required(p: Pattern, names: ReadonlySet<string>): Pattern {
+  if (p.kind === 'xml') return requiredElement(p, names);
+  if (p.kind === 'optional' || p.kind === 'list') return { ...p, inner: required(p.inner, names) };
+  return p;
+}
+
+function requiredElement(p: XmlElementPattern, names: ReadonlySet<string>): XmlElementPattern {
+  const occurs = names.has(p.local) && p.occurs.min === 0 ? { min: 1, max: Math.max(1, p.occurs.max) } : p.occurs;
+  return { ...p, occurs, content: p.content.map((c) => (c.kind === 'xml' ? requiredElement(c, names) : c)) };
 }
 
 /** A body given as a JSON value is sent as JSON; a string as it is. */
