@@ -1,0 +1,157 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { childEnv, plain } from '../helpers/child-env';
+
+/**
+ * Real SOAP stacks from Debian packages (python3-zeep, python3-suds, python3-spyne, php-cli,
+ * php-soap, libsoap-lite-perl, libjaxws-java): services and clients nobody on this project
+ * wrote, run against accord. `.ci/run` installs them. Suites declare what needs them with
+ * `withStacks`: with the stacks there they run; without them they become one skipped test
+ * named `skipped: <stack> not installed: …` (corpus-reporter.js adds one line beside Jest's
+ * summary); with ACCORD_REQUIRE_INTEROP=1 (CI) an absent stack is a failing test instead.
+ */
+export type Stack = 'spyne' | 'zeep' | 'suds' | 'php-soap' | 'soap-lite' | 'jax-ws';
+
+/** Debian's python3: `python3` on PATH may be another one, without Debian's modules. */
+export const PYTHON = '/usr/bin/python3';
+export const STACKS_DIR = path.join(__dirname, 'stacks');
+export const SKIPPED_STACK = 'skipped: ';
+
+const JAVA_JARS = [
+  'jaxws-rt',
+  'jaxws-api',
+  'jaxb-api',
+  'jaxb-runtime',
+  'jaxb-core',
+  'jaxb-impl',
+  'javax.activation',
+  'jws-api',
+  'saaj-impl',
+  'stax-ex',
+  'streambuffer',
+  'policy',
+  'gmbal',
+  'glassfish-management-api',
+  'mimepull',
+  'ha-api',
+  'management-api',
+  'istack-commons-runtime',
+  'FastInfoset',
+  'txw2',
+  'woodstox-core',
+  'stax2-api',
+];
+
+/** The classpath JAX-WS RI runs with, from libjaxws-java's jars (those present). */
+export function jaxwsClasspath(): string {
+  return JAVA_JARS.map((j) => `/usr/share/java/${j}.jar`)
+    .filter((f) => existsSync(f))
+    .join(':');
+}
+
+function runs(cmd: string, args: string[]): boolean {
+  try {
+    execFileSync(cmd, args, { stdio: 'ignore', timeout: 20_000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const probes: Record<Stack, () => boolean> = {
+  spyne: () => runs(PYTHON, ['-c', 'import spyne, lxml']),
+  zeep: () => runs(PYTHON, ['-c', 'import zeep']),
+  suds: () => runs(PYTHON, ['-c', 'import suds.client']),
+  'php-soap': () => runs('php', ['-r', 'exit(class_exists("SoapClient") ? 0 : 1);']),
+  'soap-lite': () => runs('perl', ['-MSOAP::Lite', '-e1']),
+  'jax-ws': () => runs('java', ['-version']) && existsSync('/usr/share/java/jaxws-rt.jar') && existsSync('/usr/share/java/jaxb-runtime.jar'),
+};
+
+const known = new Map<Stack, boolean>();
+export function hasStack(s: Stack): boolean {
+  if (!known.has(s)) known.set(s, probes[s]());
+  return known.get(s)!;
+}
+
+export function interopRequired(): boolean {
+  const v = process.env.ACCORD_REQUIRE_INTEROP;
+  return v !== undefined && v !== '' && v !== '0';
+}
+
+/** Declares `define` under `title` when every stack is installed; one skipped (or, in CI, failing) test otherwise. */
+export function withStacks(stacks: Stack[], title: string, define: () => void): void {
+  const missing = stacks.filter((s) => !hasStack(s));
+  if (missing.length === 0) {
+    describe(title, define);
+  } else if (interopRequired()) {
+    test(`${title}: needs ${missing.join(', ')}`, () => {
+      const error = new Error(
+        `${missing.join(', ')} not installed, and ACCORD_REQUIRE_INTEROP is set: install the Debian packages .ci/run installs, or unset it to skip these tests`,
+      );
+      error.stack = error.message;
+      throw error;
+    });
+  } else {
+    test.skip(`${SKIPPED_STACK}${missing.join(', ')} not installed: ${title}`, () => undefined);
+  }
+}
+
+/** A server child that prints its port on its first line; killed by `stop`. */
+export async function startService(cmd: string, args: string[], cwd = STACKS_DIR): Promise<{ port: number; stop: () => Promise<void>; output: () => string }> {
+  const child: ChildProcess = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${cmd} did not start: ${err.slice(-2000)}`)), 45_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /^(\d+)\s*$/m.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`${cmd} exited (${code}): ${err.slice(-2000)}`)));
+  });
+  const exited = new Promise<void>((r) => child.on('exit', () => r()));
+  return {
+    port,
+    output: () => out + err,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Runs a client script; its output, and whether it exited 0. */
+export function runClient(cmd: string, args: string[]): Promise<{ ok: boolean; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: STACKS_DIR, env: childEnv() });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ ok: code === 0, output: output.trim() });
+    });
+  });
+}
+
+const REPO = path.resolve(__dirname, '..', '..');
+
+/** `jest --preset accord-contracts` in `dir` (its contracts) against `baseUrl`. */
+export function runContractTests(dir: string, baseUrl: string): Promise<{ code: number; output: string }> {
+  writeFileSync(path.join(dir, 'package.json'), '{"name":"app","private":true}');
+  writeFileSync(path.join(dir, 'jest.config.js'), `module.exports = { ...require(${JSON.stringify(path.join(REPO, 'jest-preset.js'))}), rootDir: __dirname };\n`);
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [require.resolve('jest/bin/jest'), '--ci', '--verbose'], { cwd: dir, env: childEnv({ ACCORD_BASE_URL: baseUrl }) });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    child.on('close', (code) => resolve({ code: code ?? -1, output: plain(output) }));
+  });
+}
