@@ -1,5 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { childEnv, plain } from '../helpers/child-env';
 
@@ -97,9 +98,28 @@ export function withStacks(stacks: Stack[], title: string, define: () => void): 
   }
 }
 
-/** A server child that prints its port on its first line; killed by `stop`. */
-export async function startService(cmd: string, args: string[], cwd = STACKS_DIR): Promise<{ port: number; stop: () => Promise<void>; output: () => string }> {
-  const child: ChildProcess = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+/** A free port on 127.0.0.1, for a server that cannot be given port 0 (php -S). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * A server child that prints its port on a line of its own (or, given `ready`, answers that URL
+ * path on `port`); killed by `stop`.
+ */
+export async function startService(
+  cmd: string,
+  args: string[],
+  ready?: { port: number; path: string },
+): Promise<{ port: number; stop: () => Promise<void>; output: () => string }> {
+  const child: ChildProcess = spawn(cmd, args, { cwd: STACKS_DIR, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
@@ -108,11 +128,23 @@ export async function startService(cmd: string, args: string[], cwd = STACKS_DIR
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /^(\d+)\s*$/m.exec(out);
-      if (m) {
+      if (m && !ready) {
         clearTimeout(timer);
         resolve(Number(m[1]));
       }
     });
+    if (ready) {
+      const poll = (): void => {
+        fetch(`http://127.0.0.1:${ready.port}${ready.path}`)
+          .then(async (r) => {
+            await r.text();
+            clearTimeout(timer);
+            resolve(ready.port);
+          })
+          .catch(() => setTimeout(poll, 50));
+      };
+      poll();
+    }
     child.on('exit', (code) => reject(new Error(`${cmd} exited (${code}): ${err.slice(-2000)}`)));
   });
   const exited = new Promise<void>((r) => child.on('exit', () => r()));

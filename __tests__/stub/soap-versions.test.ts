@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { parseContract } from '../../src/contract/load';
 import { startStub, type RunningStub } from '../../src/stub';
 import { importWsdl } from '../../src/wsdl';
@@ -83,6 +84,23 @@ it('a stub of the WSDL serves the SOAP 1.2-only port too, and lists both version
       body: `<s:Envelope xmlns:s="${ENV12}" xmlns:a="urn:accord:multi"><s:Body><a:ping/></s:Body></s:Envelope>`,
     });
     expect([res.status, (await res.text()).slice(0, 200)]).toEqual([200, expect.stringContaining(ENV12)]);
+  } finally {
+    await stub.close();
+  }
+});
+
+it('a soap-fault expectation for a SOAP 1.2 request, where 1.1 and 1.2 share the path, answers the 1.2 fault', async () => {
+  // PHP's SoapServer publishes both versions at one address (the interop suite's WSDL).
+  const stub = await startStub({ contracts: [path.join(__dirname, '..', 'interop', 'stacks', 'php_orders.wsdl')], port: 0, log: () => undefined });
+  try {
+    const body = `<s:Envelope xmlns:s="${ENV12}" xmlns:o="urn:accord:interop:orders"><s:Body><o:getOrder><o:id>404</o:id></o:getOrder></s:Body></s:Envelope>`;
+    const e = await stub.expect({ request: { method: 'POST', path: '/orders', body }, fault: 'soap-fault', faultName: 'NotFound' });
+    expect(e.scenario.name).toBe('getOrder (SOAP 1.2)');
+    const res = await fetch(`${stub.url}/orders`, { method: 'POST', headers: { 'content-type': 'application/soap+xml; action="urn:accord:interop:orders#getOrder"' }, body });
+    const text = await res.text();
+    expect([res.status, res.headers.get('content-type')]).toEqual([500, expect.stringMatching(/^application\/soap\+xml/) as string]);
+    expect(text).toContain(ENV12);
+    expect(text).toMatch(/<soapenv:Value>soapenv:(Sender|Receiver)<\/soapenv:Value>/);
   } finally {
     await stub.close();
   }

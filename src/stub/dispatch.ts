@@ -3,10 +3,10 @@ import type { ParsedBody } from '../http/body';
 import type { FixedExample } from './example-files';
 import { matchRequest, pathFits } from '../http/match-request';
 import { SOAP11_ENVELOPE, SOAP12_ENVELOPE, type HttpRequest } from '../http/message';
-import { AccordError } from '../errors';
 import { type Mismatch, SHOWN_MISMATCHES, WHERE } from '../pattern/mismatch';
 import { mayMatch } from './prefilter';
-import type { Route, RouteTable, SoapVersion } from './route';
+import type { Route, RouteTable } from './route';
+import { NOT_SOAP, soapVersionOfBody, type SoapVersion } from './soap-version';
 import { literalKey } from './routes';
 
 /** How one scenario saw a request that it did not accept (its first COMPARED_MISMATCHES mismatches or so). */
@@ -59,7 +59,7 @@ function pick(routes: readonly Route[], asked: HttpRequest, body: ParsedBody, se
     const route = routes[i];
     // Once a scenario has matched, only later ones with examples are still of interest (see below).
     if (first && route.fixed.length === 0 && route.rows.length === 0) continue;
-    if (route.soap !== undefined && route.soap !== (version ??= soapVersionOfRequest(body))) {
+    if (route.soap !== undefined && route.soap !== (version ??= soapVersionOfBody(body))) {
       // A SOAP 1.2 client may send a SOAPAction header too (zeep, SOAP::Lite): the envelope says which scenario is meant.
       if (!first && version !== NOT_SOAP) (route.examplesOnly ? (faults ??= []) : attempts).push({ route, mismatches: [otherVersion(route.soap, version)] });
       if (version !== NOT_SOAP) continue;
@@ -99,17 +99,6 @@ function pick(routes: readonly Route[], asked: HttpRequest, body: ParsedBody, se
 }
 
 const NONE: readonly Route[] = [];
-
-const NOT_SOAP = 'not SOAP';
-
-/** The SOAP version of a request's envelope, by its namespace; NOT_SOAP for any other body (then the full match decides). */
-function soapVersionOfRequest(body: ParsedBody): SoapVersion | typeof NOT_SOAP {
-  const xml = body.asXml();
-  if (xml instanceof AccordError || xml.local !== 'Envelope') return NOT_SOAP;
-  const want = xml.prefix ? `xmlns:${xml.prefix}` : 'xmlns';
-  const uri = xml.attributes.find((a) => a.name === want)?.value;
-  return uri === SOAP11_ENVELOPE ? '1.1' : uri === SOAP12_ENVELOPE ? '1.2' : NOT_SOAP;
-}
 
 function otherVersion(expected: SoapVersion, actual: SoapVersion): Mismatch {
   const uri = (v: SoapVersion) => (v === '1.1' ? SOAP11_ENVELOPE : SOAP12_ENVELOPE);

@@ -14,6 +14,7 @@ import { quoted } from '../printable';
 import { isBookkeepingAttribute } from '../xml/bookkeeping';
 import type { XmlElement } from '../xml/tree';
 import { narrowToRow } from './examples';
+import { NOT_SOAP, soapVersionOfBody, soapVersionOfPattern } from './soap-version';
 
 /**
  * A request/response pair given by a user in Specmatic's JSON shape
@@ -89,8 +90,11 @@ export function fitExample(ex: RawExample, scenarios: readonly Scenario[], of = 
   const segments = splitPath(ex.request.path);
   let closest: { s: Scenario; mismatches: Mismatch[] } | undefined;
   let wrongResponse: { s: Scenario; mismatches: Mismatch[] } | undefined;
+  const version = soapVersionOfBody(body);
   for (const s of scenarios) {
     if (s.unsupported) continue;
+    // A SOAP 1.2 envelope is not a SOAP 1.1 scenario's request (dispatch.ts compares versions likewise).
+    if (version !== NOT_SOAP && (soapVersionOfPattern(s.request.body, s.scope) ?? version) !== version) continue;
     const m = matchRequest(s, ex.request, body, segments);
     if (!m.endpoint) continue;
     // A header the example leaves out is not constrained beyond the contract (SOAPAction, when the body names the operation).

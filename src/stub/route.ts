@@ -4,6 +4,7 @@ import type { BodyKind } from '../pattern/generate';
 import type { FixedExample } from './example-files';
 import type { RequiredNode } from './prefilter';
 import type { XmlTemplate } from './template';
+import type { SoapVersion } from './soap-version';
 
 /** A scenario as the stub serves it, and the table the stub looks routes up in (built by routes.ts). */
 export interface Route {
@@ -32,8 +33,6 @@ export interface Route {
   /** `"Get a pet by id" (contracts/soap/api_pet_v1.spec:3)`: how logs name the scenario. */
   label: string;
 }
-
-export type SoapVersion = '1.1' | '1.2';
 
 export interface NotServed {
   scenario: Scenario;

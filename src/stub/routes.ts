@@ -5,12 +5,12 @@ import { contentTypeFor } from '../http/content-type';
 import { bodyKind } from '../pattern/generate';
 import { createRandom, seedFrom } from '../pattern/random';
 import { resolve } from '../pattern/resolve';
-import type { Pattern, Scope, XmlElementPattern } from '../pattern/types';
-import { SOAP11_ENVELOPE, SOAP12_ENVELOPE } from '../http/message';
+import type { XmlElementPattern } from '../pattern/types';
+import { soapVersionOfPattern } from './soap-version';
 import { loadExampleFiles } from './example-files';
 import { narrowToRow } from './examples';
 import { requiredNodes } from './prefilter';
-import type { Route, RouteTable, SoapVersion } from './route';
+import type { Route, RouteTable } from './route';
 import { respond } from './respond';
 import { BodyIndex } from './route-index';
 import { compileXmlTemplate, type XmlTemplate } from './template';
@@ -80,7 +80,7 @@ function buildRoute(s: Scenario): Route {
     method: r.method.toUpperCase(),
     literalPath: literal ? literalKey(r.segments.map((seg) => seg.name)) : undefined,
     requestKind: r.body ? bodyKind(r.body, s.scope) : undefined,
-    soap: soapVersionOf(r.body, s.scope),
+    soap: soapVersionOfPattern(r.body, s.scope),
     required: requiredNodes(r.body, s.scope),
     rows: s.examples.map((row) => ({ row, scenario: narrowToRow(s, row) })),
     examplesOnly: isFaultScenario(s),
@@ -94,21 +94,6 @@ function buildRoute(s: Scenario): Route {
   // A response the contract cannot produce (a type that only recurses) is found now, not on a request.
   respond(route, undefined, createRandom(0));
   return route;
-}
-
-/** A request body that is a SOAP Envelope: its version, by the namespace the pattern declares for it. */
-function soapVersionOf(body: Pattern | undefined, scope: Scope): SoapVersion | undefined {
-  if (!body) return undefined;
-  let root: Pattern;
-  try {
-    root = resolve(body, scope);
-  } catch (e) {
-    if (e instanceof AccordError) return undefined;
-    throw e;
-  }
-  if (root.kind !== 'xml' || root.local !== 'Envelope') return undefined;
-  const uri = root.namespaces.find((n) => n.name === (root.prefix ? `xmlns:${root.prefix}` : 'xmlns'))?.value;
-  return uri === SOAP11_ENVELOPE ? '1.1' : uri === SOAP12_ENVELOPE ? '1.2' : undefined;
 }
 
 function compileTemplates(s: Scenario): Map<ExampleRow | undefined, XmlTemplate> {

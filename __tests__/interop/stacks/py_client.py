@@ -1,11 +1,12 @@
-"""A client of the Orders service in zeep or suds: `py_client.py zeep|suds <wsdl url> <id> [fault]`.
+"""A client of the Orders service in zeep or suds: `py_client.py zeep|suds <wsdl url> <id> [fault] [port=<name>]`.
 Checks the answer's types in Python (id an int, total a Decimal, status one of the enumeration), or,
 with `fault`, that the call raises the library's SOAP fault. Prints `ok ...` or exits non-zero."""
 import sys
 from decimal import Decimal
 
 lib, wsdl, ident = sys.argv[1], sys.argv[2], int(sys.argv[3])
-want_fault = len(sys.argv) > 4 and sys.argv[4] == 'fault'
+want_fault = 'fault' in sys.argv[4:]
+port = next((a[5:] for a in sys.argv[4:] if a.startswith('port=')), None)
 
 
 def check(order):
@@ -18,8 +19,9 @@ if lib == 'zeep':
     import zeep
     from zeep.exceptions import Fault
     client = zeep.Client(wsdl)
+    service = client.bind(next(iter(client.wsdl.services)), port) if port else client.service
     try:
-        order = client.service.getOrder(ident)
+        order = service.getOrder(ident)
     except Fault as f:
         if not want_fault:
             raise
@@ -30,6 +32,8 @@ else:
     from suds.client import Client
     from suds import WebFault
     client = Client(wsdl, cache=None)
+    if port:
+        client.set_options(port=port)
     try:
         order = client.service.getOrder(ident)
     except WebFault as f:

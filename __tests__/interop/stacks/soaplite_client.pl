@@ -1,12 +1,12 @@
 #!/usr/bin/perl
-# A SOAP::Lite client of the Orders service: soaplite_client.pl <endpoint> <1.1|1.2> <id> [fault].
+# A SOAP::Lite client of the Orders service: soaplite_client.pl <endpoint> <1.1|1.2> <action> <id> [fault].
 # SOAP::Lite does not read WSDL for document/literal: it is told the namespace, the action and the version.
 use strict;
 use warnings;
 use SOAP::Lite;
-my ($endpoint, $version, $id, $fault) = @ARGV;
+my ($endpoint, $version, $action, $id, $fault) = @ARGV;
 my $ns = 'urn:accord:interop:orders';
-my $soap = SOAP::Lite->proxy($endpoint)->ns($ns, 'o')->on_action(sub { '"getOrder"' })->autotype(0);
+my $soap = SOAP::Lite->proxy($endpoint)->ns($ns, 'o')->on_action(sub { qq("$action") })->autotype(0);
 $soap->soapversion($version);
 $soap->envprefix($version eq '1.2' ? 'env' : 'soap');
 my $som = $soap->call(SOAP::Data->name('o:getOrder') => SOAP::Data->name('o:id' => $id));
