@@ -1,5 +1,5 @@
 """A client of the Orders service in zeep or suds: `py_client.py zeep|suds <wsdl url> <id> [fault] [port=<name>]`.
-Checks the answer's types in Python (id an int, total a Decimal, status one of the enumeration), or,
+Checks the answer's types in Python (id an int, total a Decimal, status a string), or,
 with `fault`, that the call raises the library's SOAP fault. Prints `ok ...` or exits non-zero."""
 import sys
 from decimal import Decimal
@@ -12,7 +12,7 @@ port = next((a[5:] for a in sys.argv[4:] if a.startswith('port=')), None)
 def check(order):
     assert isinstance(order.id, int), ('id', order.id, type(order.id))
     assert isinstance(order.total, Decimal), ('total', order.total, type(order.total))
-    assert order.status in ('open', 'shipped'), ('status', order.status)
+    assert isinstance(order.status, str) and order.status != '', ('status', order.status)
 
 
 if lib == 'zeep':

