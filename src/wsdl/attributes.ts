@@ -35,6 +35,21 @@ export function attributes(e: EmitContext, owner: Element): XmlAttributePattern[
   return found.map((f) => f.attr);
 }
 
+/**
+ * Local names of the attributes a restriction (or extension) marks `use="prohibited"`: a derived
+ * type does not have them, though its base does, nor does any type derived from it in turn.
+ */
+export function prohibited(owner: Element): Set<string> {
+  const out = new Set<string>();
+  for (const a of kids(owner, NS.xsd, 'attribute')) {
+    if (attr(a, 'use') !== 'prohibited') continue;
+    const ref = attr(a, 'ref');
+    const name = ref ? resolveQName(a, ref).local : attr(a, 'name');
+    if (name) out.add(name);
+  }
+  return out;
+}
+
 interface Found {
   attr: XmlAttributePattern;
   el: Element;

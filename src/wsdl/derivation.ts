@@ -5,7 +5,7 @@
  */
 import type { Element } from '@xmldom/xmldom';
 import { attr, kid, kids, NS, qkey, resolveQName, type QName } from './dom';
-import { attributes } from './attributes';
+import { attributes, prohibited } from './attributes';
 import { builtinScalar } from './builtins';
 import type { Pattern, XmlAttributePattern } from '../pattern/types';
 import { element, isAnything, isComment, SOAPENC, type Content, type EmitContext } from './emit-context';
@@ -34,7 +34,8 @@ export function complexDerived(e: EmitContext, cc: Element, hint: string): Conte
   const own = particlesAndAttributes(e, d, hint);
   // A restriction restates the content it keeps. Attributes are inherited unless restated; an
   // extension restating one (invalid XSD, but tools write it) keeps the restated one, as a restriction does.
-  const attrs = restated(baseContent.attrs, own.attrs);
+  const gone = prohibited(d);
+  const attrs = restated(baseContent.attrs, own.attrs).filter((a) => !gone.has(a.local));
   // A restriction's anyAttribute is its own; an extension's is the union of both (any one allowing is enough here).
   if (res) return { attrs, children: own.children, text: own.text, anyAttribute: own.anyAttribute };
   const text = baseContent.text ?? own.text;
@@ -100,5 +101,6 @@ export function simpleContent(e: EmitContext, sc: Element, hint: string): Conten
   if (d.localName === 'restriction' && (kids(d, NS.xsd, 'enumeration').length > 0 || inlineSimple)) {
     text = e.simple.anonymousText(inlineSimple ?? d, hint, d.localName === 'restriction' && !inlineSimple ? d : undefined);
   }
-  return { attrs: restated(baseAttrs, attributes(e, d)), children: [], text };
+  const gone = prohibited(d);
+  return { attrs: restated(baseAttrs, attributes(e, d)).filter((a) => !gone.has(a.local)), children: [], text };
 }
