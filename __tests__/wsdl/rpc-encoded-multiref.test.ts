@@ -56,11 +56,11 @@ describe('multi-reference values in rpc/encoded responses', () => {
       '  RESPONSE.BODY Envelope/Body/getPortfolioResponse/getPortfolioReturn/positions/item[0]/quote/price: expected a double, found "cheap"',
       '  RESPONSE.BODY Envelope/Body/getPortfolioResponse/getPortfolioReturn/positions/item[1]/quote/price: expected a double, found "cheap"',
     ]);
+    // SOAP 1.1 (5.1): in SOAP-encoding scope an accessor whose value is null may be left out.
     const missing = AXIS.replace('<owner xsi:type="xsd:string">ann</owner>', '');
-    expect(report(missing)).toEqual([
-      '  RESPONSE.BODY Envelope/Body/getPortfolioResponse/getPortfolioReturn: expected child nodes (owner, positions, tags) in this order, found (positions, tags)',
-      '  RESPONSE.BODY Envelope/Body/getPortfolioResponse/getPortfolioReturn/owner: expected node <owner>, found <positions> in its place',
-    ]);
+    expect(report(missing)).toEqual([]);
+    const extra = AXIS.replace('<owner xsi:type="xsd:string">ann</owner>', '<owner xsi:type="xsd:string">ann</owner><owner xsi:type="xsd:string">bob</owner>');
+    expect(report(extra).join('\n')).toContain('owner');
   });
 
   test('a Body child that nothing refers to and that is not marked soapenc:root="0" is still an unexpected node', () => {

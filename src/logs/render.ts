@@ -18,11 +18,13 @@ const ANYTHING: Pattern = { kind: 'scalar', type: 'anything' };
  * run of same-named siblings becomes `(Name*)` with the node declared as type
  * Name; a node missing from some calls gets specmatic_occurs="optional".
  */
-export function renderElement(s: ElementShape, names: TypeNames, types: TypeDecl[], optional = false): XmlElementPattern {
+export function renderElement(s: ElementShape, names: TypeNames, types: TypeDecl[], optional = false, up: ElementShape[] = []): XmlElementPattern {
   const instances = s.count + s.nil;
   const attributes = s.attributes.map((a) => ({ name: a.name, local: a.local, optional: a.seen < instances, pattern: { kind: 'scalar', type: a.type } as Pattern }));
   const el = (content: XmlContent[]) => xmlElement(s.name, { namespaces: [...s.namespaces], attributes, occurs: optional ? OPTIONAL : ONCE, nillable: s.nil > 0, content });
   const text = (): XmlContent => {
+    const code = faultCode(s, up, names, types);
+    if (code) return { kind: 'xml-text', pattern: code };
     const scalar: Pattern = { kind: 'scalar', type: s.text! };
     return { kind: 'xml-text', pattern: s.textSeen < s.count && s.text !== 'string' ? { kind: 'optional', inner: scalar } : scalar };
   };
@@ -38,13 +40,28 @@ export function renderElement(s: ElementShape, names: TypeNames, types: TypeDecl
     if (!slot) break;
     if (slot.multiple) {
       const name = names.take(slot.local);
-      types.push({ name, pattern: renderElement(slot.shape, names, types) });
+      types.push({ name, pattern: renderElement(slot.shape, names, types, false, [s, ...up]) });
       content.push({ kind: 'xml-ref', name, occurs: MULTIPLE });
     } else {
-      content.push(renderElement(slot.shape, names, types, slot.seen < s.count));
+      content.push(renderElement(slot.shape, names, types, slot.seen < s.count, [s, ...up]));
     }
   }
   return el(content);
+}
+
+/**
+ * A SOAP fault's code (1.1 `faultcode`, 1.2 `Code/Value` in a `Fault`): SOAP's own codes with the
+ * Fault's prefix, which is bound to the envelope's namespace, so a stub of the recording answers
+ * `soap:Server`, not a made-up name; matching judges a provider's code by SOAP's rules.
+ */
+function faultCode(s: ElementShape, up: ElementShape[], names: TypeNames, types: TypeDecl[]): Pattern | undefined {
+  const v12 = s.local === 'Value' && up[0]?.local === 'Code' && up[1]?.local === 'Fault';
+  const fault = s.local === 'faultcode' && up[0]?.local === 'Fault' ? up[0] : v12 ? up[1] : undefined;
+  if (!fault || !fault.prefix) return undefined;
+  const name = names.take(v12 ? 'Soap12FaultCode' : 'SoapFaultCode');
+  const locals = v12 ? ['Sender', 'Receiver'] : ['Client', 'Server'];
+  types.push({ name, pattern: { kind: 'enum', name, base: 'qname', values: locals.map((l) => `${fault.prefix}:${l}`) } });
+  return { kind: 'ref', name };
 }
 
 /** A gap between slots (0: after the opening tag, slots.length: before the closing tag) with a tag on each side. */

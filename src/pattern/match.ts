@@ -448,7 +448,16 @@ function acceptsAnything(p: Pattern, scope: Scope): boolean {
  */
 function matchChildren(slots: NodeSlot[], children: XmlElement[], scope: Scope, path: string, ns: NsScope, limit = Infinity): Mismatch[] {
   const nsOf = (child: XmlElement) => namespaceOf(child, ns);
-  const alignment = alignChildren(slots, children, nsOf);
+  let alignment = alignChildren(slots, children, nsOf);
+  // SOAP 1.1 (5.1): inside SOAP-encoding scope an accessor whose value is null may be left out (suds
+  // leaves them out). Looked at only when the children do not fit as declared: no cost otherwise.
+  if (!alignment && inEncodedScope(ns)) {
+    alignment = alignChildren(
+      slots.map((s) => (s.kind === 'element' && s.min > 0 ? { ...s, min: 0 } : s)),
+      children,
+      nsOf,
+    );
+  }
   const out: Mismatch[] = [];
   if (alignment) {
     const { leaves, assigned, repeated } = alignment;

@@ -34,8 +34,9 @@ export function requiredNodes(body: Pattern | undefined, scope: Scope): Required
 
 function required(p: XmlElementPattern, scope: Scope, level: number): RequiredNode {
   const node: RequiredNode = { local: p.local, children: [] };
-  // A nillable node may come as xsi:nil="true" with no children at all; one of a derived type (xsi:type) with other children.
-  if (level >= MAX_LEVELS || p.nillable || p.derived || p.abstract) return node;
+  // A nillable node may come as xsi:nil="true" with no children at all; one of a derived type (xsi:type) with other children;
+  // one that starts SOAP-encoding scope (an rpc/encoded operation) may leave out an accessor whose value is null (SOAP 1.1, 5.1).
+  if (level >= MAX_LEVELS || p.nillable || p.derived || p.abstract || p.attributes.some((a) => a.local === 'encodingStyle')) return node;
   for (const slot of contentSlots(p.content, scope)) {
     if (slot.kind === 'element' && slot.min >= 1 && !slot.pattern.anyName) node.children.push(required(effectiveElement(slot.pattern, scope), scope, level + 1));
   }
