@@ -69,6 +69,14 @@ describe('credentials, certificates and environments in the settings', () => {
     expect(r.secrets).toEqual(expect.arrayContaining(['svc-user', 'pw-123456', 'key-123456', Buffer.from('svc-user:pw-123456').toString('base64')]));
   });
 
+  it('WS-Security: a password or key passphrase only by reference, and hidden like the other secrets', () => {
+    const literal = resolveRunnerConfig({ wsSecurity: { username: 'svc', password: 'hunter2-literal', use: ['PasswordDigest'] } }, {});
+    expect(literal.problems).toEqual([`${W}.wsSecurity.password must name the environment variable that holds it, such as { env: 'SERVICE_PASSWORD' }, not be the secret itself`]);
+    const r = resolveRunnerConfig({ wsSecurity: { username: 'svc', password: { env: 'SVC_PASSWORD' }, use: ['PasswordDigest'] } }, { SVC_PASSWORD: 'pw-ws-123456' });
+    expect(r.problems).toEqual([]);
+    expect(r.secrets).toEqual(['pw-ws-123456']);
+  });
+
   it('refuses a secret written in the configuration, pointing at the reference to write instead', () => {
     const r = resolveRunnerConfig(
       {

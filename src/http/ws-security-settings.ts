@@ -16,7 +16,12 @@ export interface TokenRules {
 }
 
 /** `"text"` or `{ "env": "NAME" }`: the value, or a problem naming what is missing. */
-export function readSecret(value: unknown, where: string, env: NodeJS.ProcessEnv, problems: string[]): string | undefined {
+export function readSecret(value: unknown, where: string, env: NodeJS.ProcessEnv, problems: string[], referenceOnly = false): string | undefined {
+  if (typeof value === 'string' && referenceOnly) {
+    // The Jest configuration is committed: a password in it ends up in git and in logs (as the runner's `auth` refuses one).
+    problems.push(`${where} must name the environment variable that holds it, such as { env: 'SERVICE_PASSWORD' }, not be the secret itself`);
+    return undefined;
+  }
   if (typeof value === 'string') return value;
   if (value && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 1 && typeof (value as { env?: unknown }).env === 'string') {
     const name = (value as { env: string }).env;

@@ -160,8 +160,12 @@ export function resolveRunnerConfig(fromJest: unknown, env: NodeJS.ProcessEnv, r
   const seed = number(pick('ACCORD_SEED', 'seed'), 'a whole number', (n) => Number.isSafeInteger(n), problems) ?? 0;
   const negative = flag(pick('ACCORD_NEGATIVE', 'negative'), problems);
   const extras = resolveProfile(options, profile, env, rootDir, problems);
-  const ws = resolveWsConfig(options as Record<string, unknown>, env, problems);
-  return { baseUrl, timeoutMs, seed, negative, problems, environment: profile?.name, ...extras, ...(ws ? { ws } : {}) };
+  // WS-Security files are read from the rootDir, as the tls files are.
+  const ws = resolveWsConfig(options as Record<string, unknown>, env, problems, rootDir);
+  // The WS-Security password and key passphrase are hidden wherever accord prints, as the auth secrets are.
+  const wsSecrets = [ws?.wsSecurity?.password, ws?.wsSecurity?.signature?.passphrase].filter((x): x is string => x !== undefined);
+  const secrets = wsSecrets.length > 0 ? [...(extras.secrets ?? []), ...wsSecrets] : extras.secrets;
+  return { baseUrl, timeoutMs, seed, negative, problems, environment: profile?.name, ...extras, ...(secrets ? { secrets } : {}), ...(ws ? { ws } : {}) };
 }
 
 function number(given: { value: unknown; from: string } | undefined, what: string, ok: (n: number) => boolean, problems: string[]): number | undefined {

@@ -55,7 +55,7 @@ export function resolveWsConfig(options: Record<string, unknown>, env: NodeJS.Pr
   unknownKeys(o, WS_SECURITY_KEYS, at, problems);
   const config: RunnerWsSecurity = { timestampTtlSeconds: DEFAULT_TTL_SECONDS, rules: readTokenRules(o, at, problems) };
   if (o.username !== undefined) config.username = readSecret(o.username, `${at}.username`, env, problems);
-  if (o.password !== undefined) config.password = readSecret(o.password, `${at}.password`, env, problems);
+  if (o.password !== undefined) config.password = readSecret(o.password, `${at}.password`, env, problems, true);
   if ((config.username === undefined) !== (config.password === undefined) && problems.length === 0) problems.push(`${at}: username and password go together`);
   if (o.timestampTtlSeconds !== undefined) {
     if (typeof o.timestampTtlSeconds === 'number' && o.timestampTtlSeconds > 0) config.timestampTtlSeconds = o.timestampTtlSeconds;
@@ -64,7 +64,7 @@ export function resolveWsConfig(options: Record<string, unknown>, env: NodeJS.Pr
   if (o.certificate !== undefined || o.privateKey !== undefined) {
     const certificatePem = pemFile(o.certificate, `${at}.certificate`, 'WS-Security certificate', cwd, problems);
     const privateKeyPem = pemFile(o.privateKey, `${at}.privateKey`, 'WS-Security private key', cwd, problems);
-    const passphrase = o.passphrase === undefined ? undefined : readSecret(o.passphrase, `${at}.passphrase`, env, problems);
+    const passphrase = o.passphrase === undefined ? undefined : readSecret(o.passphrase, `${at}.passphrase`, env, problems, true);
     if (certificatePem !== undefined && privateKeyPem !== undefined) config.signature = { certificatePem, privateKeyPem, passphrase };
   }
   out.wsSecurity = config;
