@@ -4,6 +4,7 @@ import type { HttpRequest, HttpResponse } from '../http/message';
 import { addWsSecurity, tokensOfTags, unknownSecurityTags, WS_SECURITY_TOKENS, type WsSecurityToken, type WsSecurityWrite } from '../http/ws-security';
 import { tokensFor } from '../http/ws-security-settings';
 import { addAddressing, addressingOf, wantsAddressing } from '../http/ws-addressing';
+import { REDACTED } from '../http/redact';
 import { parseXml } from '../xml/parse';
 import { base64Elements, packXop } from '../http/xop-write';
 
@@ -133,7 +134,7 @@ export function redactPasswords(body: string): string {
     if (isStartTag && tagEnd >= 0 && body[tagEnd - 1] !== '/') {
       const close = body.indexOf('<', tagEnd);
       if (close < 0) break;
-      out += `${body.slice(from, tagEnd + 1)}[redacted]`;
+      out += `${body.slice(from, tagEnd + 1)}${REDACTED}`;
       from = close;
     }
     at = body.indexOf('Password', Math.max(at + 8, from));
