@@ -126,3 +126,26 @@ test('the checks see the imports they are meant to see', () => {
   expect(importsOf(sample).sort()).toEqual(['../b', './a', './c', './d', './e']);
   expect([...graph.values()].flat().length).toBeGreaterThan(200);
 });
+
+/*
+ * Rule 4 (limits live in src/limits.ts) and one home for the SOAP envelope namespaces, kept by
+ * reading the source: a size in mebibytes written anywhere else, or the namespace URIs written
+ * again, fails here. The exceptions say why.
+ */
+const LIMIT_FILES = new Set(['limits.ts', 'logs/limits.ts']);
+const MEBIBYTES_ELSEWHERE: Record<string, string> = {
+  'files/read.ts': 'formats a size for a message (n / (1024 * 1024)), no bound',
+  'stub/proxy.ts': "HAR_ENTRY_CHARS mirrors DEFAULT_LOG_LIMITS.maxHarEntryChars (jobs do not import each other's modules; proxy-bounds.test.ts keeps them equal)",
+};
+
+test('sizes are bounded in src/limits.ts only', () => {
+  const found = files.filter((f) => !LIMIT_FILES.has(rel(f)) && !(rel(f) in MEBIBYTES_ELSEWHERE) && /\b1024\s*\*\s*1024\b/.test(readFileSync(f, 'utf8')));
+  expect(found.map(rel)).toEqual([]);
+  for (const f of Object.keys(MEBIBYTES_ELSEWHERE)) expect(readFileSync(path.join(SRC, f), 'utf8')).toMatch(/\b1024\s*\*\s*1024\b/);
+});
+
+test('the SOAP envelope namespaces are written once (xml/bookkeeping.ts)', () => {
+  const uris = ["'http://schemas.xmlsoap.org/soap/envelope/'", "'http://www.w3.org/2003/05/soap-envelope'"];
+  const found = files.filter((f) => rel(f) !== path.join('xml', 'bookkeeping.ts') && uris.some((u) => readFileSync(f, 'utf8').includes(u)));
+  expect(found.map(rel)).toEqual([]);
+});

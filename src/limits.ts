@@ -64,6 +64,8 @@ export const FILE_LIMITS = {
   exampleBytes: 16 * 1024 * 1024,
   /** A TLS certificate or key file (`accord stub --tls-cert/--tls-key`, the runner's `tls` files). */
   pemBytes: 1024 * 1024,
+  /** `accord.config.json` (or the `accord` key of package.json) that `accord contracts` reads. */
+  settingsBytes: 1024 * 1024,
   /** One entry of the parsed-contract cache; a bigger one is ignored and the contract parsed again. */
   cacheEntryBytes: 64 * 1024 * 1024,
   /** Symlinks followed one after another inside a git commit before giving up (as the kernel's ELOOP). */
@@ -106,10 +108,22 @@ export const STUB_LIMITS = {
 } as const;
 
 /**
+ * The largest body accord reads when nothing else is said: a request to the stub
+ * (`--max-body-bytes`), a service's answer in a test. One number, so the two cannot drift.
+ */
+export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+/** How long the runner waits for a service's answer when `ACCORD_TIMEOUT_MS` / `timeoutMs` do not say. */
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
+/**
  * Seconds one git call may take (`accord contracts pull`'s fetch, `accord compatible git`'s reads);
  * then git is stopped and the command fails. `ACCORD_GIT_TIMEOUT` (seconds) sets another.
  */
 export const GIT_TIMEOUT_SECONDS = 300;
+
+/** Bytes of one git command's output kept (`git log`, `git ls-tree`); a blob is bounded like a file on disk instead. */
+export const GIT_OUTPUT_BYTES = 64 * 1024 * 1024;
 
 /**
  * `accord proxy`: what is passed through is streamed and never bounded; what is recorded is.

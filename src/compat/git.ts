@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { AccordError } from '../errors';
-import { GIT_TIMEOUT_SECONDS } from '../limits';
+import { GIT_OUTPUT_BYTES, GIT_TIMEOUT_SECONDS } from '../limits';
 import { excerpt, hasControl, quoted, withoutCredentials } from '../printable';
 
 /**
@@ -82,7 +82,7 @@ export function gitTimeoutSeconds(): number {
  * killed (its transport helper, `git remote-http`, outlives a killed git and
  * keeps the output open) and the call fails with one line saying so.
  */
-async function run(cwd: string, args: string[], maxBuffer = 64 * 1024 * 1024): Promise<{ code: number; stdout: Buffer; stderr: string; tooBig: boolean }> {
+async function run(cwd: string, args: string[], maxBuffer = GIT_OUTPUT_BYTES): Promise<{ code: number; stdout: Buffer; stderr: string; tooBig: boolean }> {
   const execa = await loadExeca();
   const seconds = gitTimeoutSeconds();
   const child = execa('git', ['--literal-pathspecs', ...args], {

@@ -1,6 +1,7 @@
 import { rootCertificates } from 'node:tls';
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import { AccordError } from '../errors';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from '../limits';
 import { messageText } from './message-text';
 import { isBinary } from '../printable';
 import { pathWithQuery, type HttpRequest, type HttpResponse } from './message';
@@ -51,9 +52,6 @@ export function createDispatcher(tls: TlsFiles = {}, env: NodeJS.ProcessEnv = pr
   });
 }
 
-export const DEFAULT_TIMEOUT_MS = 10_000;
-export const DEFAULT_MAX_BODY = 10 * 1024 * 1024;
-
 /**
  * Where a request goes: its path under the base URL's own path, so a service behind
  * http://host/prefix gets /prefix/ws for the contract's /ws.
@@ -69,7 +67,7 @@ export function requestUrl(baseUrl: string, req: Pick<HttpRequest, 'path' | 'que
 /** Sends one request; every way it can fail comes back as an AccordError with a plain sentence. */
 export async function send(baseUrl: string, req: HttpRequest, options: SendOptions = {}): Promise<HttpResponse> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const url = requestUrl(baseUrl, req);
   const signal = AbortSignal.timeout(timeoutMs);
   try {

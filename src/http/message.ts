@@ -1,3 +1,5 @@
+import { SOAP11_ENVELOPE, SOAP12_ENVELOPE } from '../xml/bookkeeping';
+
 /** HTTP messages as plain data. Header names are lower-case. */
 export interface HttpRequest {
   method: string;
@@ -18,8 +20,7 @@ export interface HttpResponse {
   binary?: Uint8Array;
 }
 
-export const SOAP11_ENVELOPE = 'http://schemas.xmlsoap.org/soap/envelope/';
-export const SOAP12_ENVELOPE = 'http://www.w3.org/2003/05/soap-envelope';
+export { SOAP11_ENVELOPE, SOAP12_ENVELOPE };
 
 export function pathWithQuery(req: Pick<HttpRequest, 'path' | 'query'>): string {
   if (req.query.length === 0) return req.path;

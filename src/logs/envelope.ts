@@ -1,5 +1,6 @@
 import type { XmlElement } from '../xml/tree';
 import { elementChildren } from '../xml/tree';
+import { SOAP11_ENVELOPE, SOAP12_ENVELOPE } from '../xml/bookkeeping';
 
 const ENVELOPE_START = /<(?:([A-Za-z_][\w.-]*):)?Envelope(?=[\s>/])/g;
 
@@ -96,8 +97,8 @@ export interface SoapParts {
   fault: boolean;
 }
 
-export const SOAP11 = 'http://schemas.xmlsoap.org/soap/envelope/';
-export const SOAP12 = 'http://www.w3.org/2003/05/soap-envelope';
+export const SOAP11 = SOAP11_ENVELOPE;
+export const SOAP12 = SOAP12_ENVELOPE;
 
 export function soapParts(root: XmlElement): SoapParts {
   const parts: SoapParts = { fault: false };

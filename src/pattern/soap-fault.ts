@@ -2,6 +2,7 @@ import type { Mismatch } from './mismatch';
 import { shown } from './mismatch';
 import { resolve } from './resolve';
 import type { Pattern, Scope } from './types';
+import { SOAP11_ENVELOPE, SOAP12_ENVELOPE } from '../xml/bookkeeping';
 
 /**
  * A SOAP fault's code is a QName whose prefix is the sender's choice (`S:Server` from JAX-WS,
@@ -18,8 +19,7 @@ import type { Pattern, Scope } from './types';
  * SOAP allows fits.
  */
 
-export const SOAP11_ENVELOPE = 'http://schemas.xmlsoap.org/soap/envelope/';
-export const SOAP12_ENVELOPE = 'http://www.w3.org/2003/05/soap-envelope';
+export { SOAP11_ENVELOPE, SOAP12_ENVELOPE };
 const CODES_11 = ['VersionMismatch', 'MustUnderstand', 'Client', 'Server'];
 const CODES_12 = ['Sender', 'Receiver', 'MustUnderstand', 'VersionMismatch', 'DataEncodingUnknown'];
 const IMPORTED = new Set(['SoapFaultCode', 'Soap12FaultCode']);

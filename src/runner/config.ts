@@ -4,7 +4,7 @@ import { AccordError } from '../errors';
 import { readInputBytes } from '../files/read';
 import type { TlsFiles } from '../http/client';
 import type { OAuth2Options } from '../http/oauth2';
-import { FILE_LIMITS } from '../limits';
+import { DEFAULT_TIMEOUT_MS, FILE_LIMITS } from '../limits';
 import { closest } from '../suggest';
 import { resolveWsConfig, WS_OPTIONS, type WsRunnerConfig } from './ws-config';
 
@@ -127,7 +127,6 @@ const OPTIONS = [
 ] as const;
 /** What an environment may set. A new block (e.g. `wsSecurity`) goes here, in OPTIONS and in `readProfile`. */
 const PROFILE_OPTIONS = ['baseUrl', 'auth', 'tls', 'headers'] as const;
-const DEFAULT_TIMEOUT_MS = 10_000;
 
 /** `rootDir`: where relative certificate paths start (the Jest rootDir; default the working folder). */
 export function resolveRunnerConfig(fromJest: unknown, env: NodeJS.ProcessEnv, rootDir: string = process.cwd()): RunnerConfig {

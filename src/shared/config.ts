@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { readInputBytes } from '../files';
+import { FILE_LIMITS, readInputBytes } from '../files';
 import { AccordError } from '../errors';
 import { parseJson } from '../json/parse';
 import { hasControl, quoted, withoutCredentials } from '../printable';
@@ -50,7 +50,7 @@ export function readProjectConfig(dir: string): ProjectConfig | undefined {
 }
 
 function readJson(file: string): unknown {
-  const text = readInputBytes(file, { what: 'settings file', limit: 1024 * 1024, shown: file }).toString('utf8');
+  const text = readInputBytes(file, { what: 'settings file', limit: FILE_LIMITS.settingsBytes, shown: file }).toString('utf8');
   try {
     return parseJson(text);
   } catch (e) {

@@ -1,4 +1,5 @@
-export { startStub, DEFAULT_MAX_BODY_BYTES, type StubOptions, type RunningStub, type ReloadResult } from './server';
+export { DEFAULT_MAX_BODY_BYTES } from '../limits';
+export { startStub, type StubOptions, type RunningStub, type ReloadResult } from './server';
 export type { ContractSource } from './contracts';
 export type { NotServed } from './route';
 export type { ExpectationInput, ExpectationHandle, ScenarioRef } from './expectations';

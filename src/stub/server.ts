@@ -4,7 +4,7 @@ import type { Scenario } from '../contract/model';
 import { AccordError, internalErrorText } from '../errors';
 import { ParsedBody } from '../http/body';
 import { messageText } from '../http/message-text';
-import { XML_SLICE } from '../limits';
+import { DEFAULT_MAX_BODY_BYTES, XML_SLICE } from '../limits';
 import { looksLikeXml } from '../xml/parse';
 import type { HttpRequest, HttpResponse } from '../http/message';
 import { inert, printable } from '../printable';
@@ -106,7 +106,6 @@ export interface RunningStub {
   close(): Promise<void>;
 }
 
-export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 /** A client that trickles a request for longer than this is cut off: the stub must never hang. */
 const REQUEST_TIMEOUT_MS = 30_000;
 const HEADERS_TIMEOUT_MS = 10_000;

@@ -30,8 +30,10 @@ export function isXsiAttribute(a: XmlAttribute): boolean {
   return a.prefix !== '' && XSI.has(a.local);
 }
 
-/** The SOAP 1.1 and 1.2 envelope namespaces. */
-const SOAP_ENVELOPES = new Set(['http://schemas.xmlsoap.org/soap/envelope/', 'http://www.w3.org/2003/05/soap-envelope']);
+/** The SOAP 1.1 and 1.2 envelope namespaces: the one place they are written. */
+export const SOAP11_ENVELOPE = 'http://schemas.xmlsoap.org/soap/envelope/';
+export const SOAP12_ENVELOPE = 'http://www.w3.org/2003/05/soap-envelope';
+const SOAP_ENVELOPES = new Set([SOAP11_ENVELOPE, SOAP12_ENVELOPE]);
 
 export function isSoapEnvelopeNamespace(uri: string | undefined): boolean {
   return uri !== undefined && SOAP_ENVELOPES.has(uri);

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { formatLocation } from '../../errors';
 import { FILE_LIMITS, readInputText } from '../../files';
+import { DEFAULT_MAX_BODY_BYTES } from '../../limits';
 import { apiText, type Scenario } from '../../contract/model';
 import type { NotServed, ReloadResult } from '../../stub';
 import { EXIT_USAGE, ExitError, asUsage, type Io } from '../exit';
@@ -23,7 +24,7 @@ export function registerStub(program: Command, io: Io): void {
     )
     .option('-p, --port <port>', 'port to listen on (0 picks a free one)', '9000')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--max-body-bytes <bytes>', 'largest request body accepted; larger gets 413', String(10 * 1024 * 1024))
+    .option('--max-body-bytes <bytes>', 'largest request body accepted; larger gets 413', String(DEFAULT_MAX_BODY_BYTES))
     .option('-v, --verbose', 'log every request and the scenario that answered it')
     .option('--cors', "answer CORS preflights and allow every origin on the contracts' paths (for browser apps; never on the stub's own API)")
     .option(
