@@ -149,3 +149,30 @@ test('the SOAP envelope namespaces are written once (xml/bookkeeping.ts)', () =>
   const found = files.filter((f) => rel(f) !== path.join('xml', 'bookkeeping.ts') && uris.some((u) => readFileSync(f, 'utf8').includes(u)));
   expect(found.map(rel)).toEqual([]);
 });
+
+/*
+ * Rule 5 (errors.ts): a user's error is an AccordError, a bug an InternalError, a walk that ends early
+ * a Stop, and errors found together are thrown together by throwGathered. Kept by reading the source:
+ * another class extending Error, a plain `throw new Error(`, or a CompositeAccordError built by hand
+ * fails here. The exceptions say why.
+ */
+const ERROR_CLASSES_ELSEWHERE: Record<string, string> = {
+  'json/parse.ts': "JsonTooDeep: parseJson's refusal of its input, thrown as JSON.parse throws SyntaxError; readJson turns both into a value",
+  'cli/exit.ts': "ExitError: a command's exit code, carried to the CLI's door (run), the one place that ends the process",
+};
+const COMPOSITES_ELSEWHERE: Record<string, string> = {
+  'compat/wsdl-versions.ts': "re-places each error of a contract made from a WSDL on the WSDL's own lines, keeping them one composite",
+};
+
+test('control flow and errors take the forms of errors.ts', () => {
+  const text = (f: string) => readFileSync(f, 'utf8');
+  const others = files.filter((f) => rel(f) !== 'errors.ts');
+  const classes = others.filter((f) => !(rel(f) in ERROR_CLASSES_ELSEWHERE) && /\bclass\s+\w+\s+extends\s+Error\b/.test(text(f)));
+  expect(classes.map(rel)).toEqual([]);
+  const plain = others.filter((f) => /\bthrow\s+new\s+Error\s*\(/.test(text(f)));
+  expect(plain.map(rel)).toEqual([]);
+  const composites = others.filter((f) => !(rel(f) in COMPOSITES_ELSEWHERE) && /\bnew\s+CompositeAccordError\s*\(/.test(text(f)));
+  expect(composites.map(rel)).toEqual([]);
+  for (const f of Object.keys(ERROR_CLASSES_ELSEWHERE)) expect(text(path.join(SRC, f))).toMatch(/\bclass\s+\w+\s+extends\s+Error\b/);
+  for (const f of Object.keys(COMPOSITES_ELSEWHERE)) expect(text(path.join(SRC, f))).toMatch(/\bnew\s+CompositeAccordError\s*\(/);
+});

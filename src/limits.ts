@@ -46,6 +46,18 @@ export const CONTENT_AUTOMATON_LIMITS = { unroll: 8, matchStates: 20_000, compar
 /** Generation: nesting beyond which optional and repeated parts are left out (a recursive type must end). */
 export const MAX_GENERATE_DEPTH = 24;
 
+/** Generation: XML elements made per body before it keeps to required nodes only (lists in lists would multiply into megabytes). */
+export const XML_NODE_BUDGET = 2000;
+
+/** Order reports: above this many (slot, child) cells the cheapest alignment of children to a sequence is not searched. */
+export const MAX_ORDER_CELLS = 4_000_000;
+
+/** Log import: aligning a node's children with its shape beyond this many cells falls back to an in-order merge (hostile logs stay linear). */
+export const MAX_ALIGN_CELLS = 250_000;
+
+/** The stub's expectation index: JSON levels searched for the plain words an expectation is indexed by (deeper values still count in the full match). */
+export const MAX_INDEX_DEPTH = 64;
+
 /**
  * How much accord reads from any one input file (src/files reads them all). A
  * file is read only up to its limit plus one byte, counted as it is read, so a

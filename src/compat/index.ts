@@ -1,7 +1,7 @@
 import type { BuildOptions } from '../contract/build';
 import { parseContract } from '../contract/load';
 import type { Contract } from '../contract/model';
-import { AccordError, gather, throwGathered } from '../errors';
+import { AccordError, gather, InternalError, throwGathered } from '../errors';
 import { checkCompatibility } from './check';
 import { versionHint } from './naming';
 import type { FileReport } from './report';
@@ -28,7 +28,7 @@ function empty(file: string): Contract {
  * breaks). `parse` is the pure parser unless the caller (the CLI) hands it the cached one.
  */
 export function compareVersions(pair: FilePair, parse: (text: string, file: string, options?: BuildOptions) => Contract = parseContract): FileReport {
-  if (!pair.older && !pair.newer) throw new Error(`internal: ${pair.file} has neither version`);
+  if (!pair.older && !pair.newer) throw new InternalError(`${pair.file} has neither version`);
   // Examples are not part of the promise: a version with a stale Examples cell is still compared.
   // Both versions are read before any error is thrown, so a user sees every error of both at once.
   if (pair.older?.wsdl || pair.newer?.wsdl) return compareWsdlVersions(pair, parse);

@@ -1,5 +1,5 @@
 import type { Background, Feature, GherkinDocument, Scenario as GherkinScenario, Step, TableRow } from '@cucumber/messages';
-import { AccordError, CompositeAccordError } from '../errors';
+import { AccordError, CompositeAccordError, throwGathered } from '../errors';
 import { patternFromText } from '../pattern/body';
 import { jsonPatternFromValue } from '../pattern/json-pattern';
 import { nodeTypeNames, parsePlaceholder, referencedNames } from '../pattern/placeholder';
@@ -130,8 +130,7 @@ export function buildContract(doc: GherkinDocument, file: string, options: Build
     if (scenario) scenarios.push(scenario);
   }
   if (!children.some(({ child }) => child.scenario)) errors.push(noScenarios(feature, file));
-  if (errors.length === 1) throw errors[0];
-  if (errors.length > 1) throw new CompositeAccordError(errors);
+  throwGathered(errors);
   const contract: Contract = { file, name: feature.name, line: feature.location.line, scenarios, notes };
   // A wrapper of an OpenAPI/WSDL file, or rows that feed fixtures: its columns name what accord does not read, so none is reported.
   if (warnings.length > 0 && !notes.some((n) => COLUMNS_READ_ELSEWHERE.has(n.keyword))) contract.warnings = warnings;

@@ -1,5 +1,5 @@
 import type { GherkinDocument } from '@cucumber/messages';
-import { AccordError, CompositeAccordError } from '../errors';
+import { AccordError, InternalError, throwGathered } from '../errors';
 import { excerpt } from '../printable';
 import { descriptionTypos, explainParseErrors, keywordTypo, type Dialect } from './gherkin-hints';
 
@@ -29,15 +29,12 @@ export function parseGherkin(text: string, file: string): GherkinDocument {
     const dialect = dialectOf(text, lib);
     if (!hasFeatureLine(text, dialect)) throw notAContract(file, featureTypo(text, dialect));
     const raw = (e as { errors?: Error[] }).errors ?? [e as Error];
-    throw oneOrAll(explainParseErrors(raw, text, dialect).map((x) => toAccordError(file, x)));
+    throwGathered(explainParseErrors(raw, text, dialect).map((x) => toAccordError(file, x)));
+    throw new InternalError('the Gherkin parser failed without saying why', { cause: e });
   }
   const typos = descriptionTypos(doc, text, dialectOf(text, lib));
-  if (typos.length > 0) throw oneOrAll(typos.map((t) => new AccordError(t.code, t.message, { ...t.location, file })));
+  throwGathered(typos.map((t) => new AccordError(t.code, t.message, { ...t.location, file })));
   return doc;
-}
-
-function oneOrAll(errors: AccordError[]): AccordError {
-  return errors.length === 1 ? errors[0] : new CompositeAccordError(errors);
 }
 
 /** The one error for a file that has no Feature line: empty, only comments, or some other kind of file; at a misspelt one when there is one. */

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { AccordError, type Location } from '../errors';
+import { AccordError, InternalError, type Location } from '../errors';
 import { decodeMessage, type DecodedMessage } from './decode';
 import type { ExtractSink } from './extractor';
 import { looksLikeHar, scanHar } from './extract-har';
@@ -98,7 +98,7 @@ export async function readExchanges(files: string[], onExchange: (x: Exchange) =
     (m) => {
       const d = decodeMessage(m);
       if ('ok' in d) return d.ok;
-      throw new Error(`a request that parsed once did not parse again (${m.at.file}:${m.at.line})`);
+      throw new InternalError(`a request that parsed once did not parse again (${m.at.file}:${m.at.line})`);
     },
   );
   const skip = (reason: string, detail?: string) => {

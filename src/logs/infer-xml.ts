@@ -1,3 +1,4 @@
+import { MAX_ALIGN_CELLS } from '../limits';
 import { Stop } from '../errors';
 import type { XmlElement, XmlNode } from '../xml/tree';
 import { isNamespaceDeclaration, textOf } from '../xml/tree';
@@ -42,9 +43,6 @@ export interface Slot {
   /** Some parent had more than one node here in a row. */
   multiple: boolean;
 }
-
-/** Alignment beyond this many cells falls back to an in-order merge (hostile documents stay linear). */
-const MAX_ALIGN_CELLS = 250_000;
 
 /** Distinct nodes an import may create across all its shapes; hostile logs of ever-new names stop here. */
 export interface ShapeBudget {

@@ -2,7 +2,7 @@ import type { XmlElement } from '../xml/tree';
 import type { AnySlot, ElementSlot, NodeSlot } from './resolve';
 import type { XmlWildcardPattern } from './types';
 import { CONTENT_AUTOMATON_LIMITS } from '../limits';
-import { ContentAutomaton, rowOf, TooLarge } from './content-automaton';
+import { ContentAutomaton, rowOf } from './content-automaton';
 
 /*
  * Which content slot each child element fills. A content model without
@@ -126,13 +126,8 @@ function greedy(slots: readonly Leaf[], children: XmlElement[], result: number[]
 
 /** One set of configurations per position, each with [configuration before, the consuming one]; walked back for the path. */
 function alignAutomaton(slots: readonly NodeSlot[], children: XmlElement[], nsOf: NamespaceOf): Alignment | undefined {
-  let automaton: ContentAutomaton<Leaf>;
-  try {
-    automaton = new ContentAutomaton<Leaf>(slots, { maxStates: CONTENT_AUTOMATON_LIMITS.matchStates });
-  } catch (e) {
-    if (e instanceof TooLarge) return undefined;
-    throw e;
-  }
+  const automaton = ContentAutomaton.build<Leaf>(slots, { maxStates: CONTENT_AUTOMATON_LIMITS.matchStates });
+  if (!automaton) return undefined;
   const { leaves } = automaton;
   const m = children.length;
   // reach[j]: the configurations after j children, each with [configuration before, the consuming one].

@@ -1,3 +1,4 @@
+import { MAX_ORDER_CELLS } from '../limits';
 import type { Mismatch } from './mismatch';
 
 /*
@@ -25,9 +26,6 @@ export const ANY_NAME = '*';
 
 /** What the caller does next, in document order: compare a child with a slot's pattern, or report. */
 export type OrderStep = { kind: 'check'; child: number; slot: number; path: string } | { kind: 'report'; mismatch: Mismatch };
-
-/** Above this many (slot, child) cells the alignment is not searched (memory and time stay bounded). */
-export const MAX_ORDER_CELLS = 4_000_000;
 
 const TAKE = 0;
 const CLOSE = 1;

@@ -3,7 +3,7 @@ import { combineOccurs } from './occurs';
 import { lookupType } from './resolve';
 import type { Scope, XmlContent } from './types';
 import { CONTENT_AUTOMATON_LIMITS } from '../limits';
-import { ContentAutomaton, TooLarge } from './content-automaton';
+import { ContentAutomaton } from './content-automaton';
 
 /*
  * Content with choices, compared exactly: "exactly one option per occurrence"
@@ -54,15 +54,9 @@ type Node = Extract<ModelPart, { kind: 'node' }>;
  * a node A still needs). Says nothing when the automata would be too large.
  */
 export function compareChoices(A: readonly ModelPart[], B: readonly ModelPart[], path: string, add: (d: Difference) => void): void {
-  let a: ContentAutomaton<Node>;
-  let b: ContentAutomaton<Node>;
-  try {
-    a = new ContentAutomaton<Node>(A, { maxStates: MAX_STATES, looseLeaves: true });
-    b = new ContentAutomaton<Node>(B, { maxStates: MAX_STATES, looseLeaves: true });
-  } catch (e) {
-    if (e instanceof TooLarge) return;
-    throw e;
-  }
+  const a = ContentAutomaton.build<Node>(A, { maxStates: MAX_STATES, looseLeaves: true });
+  const b = a && ContentAutomaton.build<Node>(B, { maxStates: MAX_STATES, looseLeaves: true });
+  if (!a || !b) return;
   const names = (set: readonly number[]) => [...new Set(a.open(set).map((n) => n.local))];
   // Breadth first, so the sequence reported is a shortest one; `via` walks back to it.
   type Visit = { b: number; a: number[]; via?: Visit; local?: string };

@@ -1,3 +1,4 @@
+import { InternalError } from '../errors';
 import type { Difference } from './compare-types';
 import { boundsWords, combineOccurs, isOnce, occurs, withBounds } from './occurs';
 import { xmlElement } from './xml-pattern';
@@ -174,10 +175,11 @@ function took(s: SeqSlot, k: number): number {
 /** A's automaton (content-automaton.ts, a row of leaves) over sets of configurations: the subset construction. */
 function subsetAutomaton(A: readonly SeqSlot[]) {
   // Leaves carry their slot's index in A; a row has no choice, so no limit on its size (one state a slot).
-  const automaton = new ContentAutomaton(
+  const automaton = ContentAutomaton.build(
     A.map((s, i) => ({ min: s.min, max: s.max, i })),
     { maxStates: Infinity },
   );
+  if (!automaton) throw new InternalError('an automaton without a state limit was refused as too large');
   const slotOf = (c: number) => {
     const leaf = automaton.leafOf(c);
     return leaf < 0 ? -1 : automaton.leaves[leaf].i;

@@ -1,3 +1,4 @@
+import { Stop, untilStopped } from '../errors';
 import { CONTENT_AUTOMATON_LIMITS } from '../limits';
 
 /*
@@ -31,10 +32,10 @@ export type Part<L> = L | Choice<L>;
 export type State = { op: 'leaf'; leaf: number; next: number } | { op: 'split'; to: number[] } | { op: 'end' };
 
 /** The content model is larger than the limit the caller gave: matching reports no fit, comparing says nothing. */
-export class TooLarge extends Error {}
+const TOO_LARGE = new Stop('more states than the limit');
 
 export interface AutomatonOptions {
-  /** At most this many states (CONTENT_AUTOMATON_LIMITS.matchStates or compareStates); TooLarge above. */
+  /** At most this many states (CONTENT_AUTOMATON_LIMITS.matchStates or compareStates); `build` gives undefined above. */
   maxStates: number;
   /**
    * A leaf's bounds read as a choice's are: a min above UNROLL as UNROLL, a max above UNROLL as unbounded.
@@ -60,7 +61,12 @@ export class ContentAutomaton<L extends { min: number; max: number }> {
   readonly start: number;
   readonly width: number;
 
-  constructor(
+  /** The automaton of `parts`, or undefined when it would have more states than `options.maxStates`. */
+  static build<L extends { min: number; max: number }>(parts: readonly Part<L>[], options: AutomatonOptions): ContentAutomaton<L> | undefined {
+    return untilStopped(TOO_LARGE, () => new ContentAutomaton<L>(parts, options));
+  }
+
+  private constructor(
     parts: readonly Part<L>[],
     private readonly options: AutomatonOptions,
   ) {
@@ -77,7 +83,7 @@ export class ContentAutomaton<L extends { min: number; max: number }> {
   }
 
   private add(s: State): number {
-    if (this.states.length >= this.options.maxStates) throw new TooLarge();
+    if (this.states.length >= this.options.maxStates) throw TOO_LARGE;
     return this.states.push(s) - 1;
   }
 

@@ -1,4 +1,4 @@
-import { MAX_GENERATE_DEPTH } from '../limits';
+import { MAX_GENERATE_DEPTH, XML_NODE_BUDGET } from '../limits';
 import { AccordError, unreachable } from '../errors';
 import { serializeXml } from '../xml/serialize';
 import type { XmlAttribute, XmlElement, XmlNode } from '../xml/tree';
@@ -32,9 +32,6 @@ export interface GenerateContext {
    */
   budget?: { left: number };
 }
-
-/** XML elements made per body before generation keeps to required nodes only. */
-export const XML_NODE_BUDGET = 2000;
 
 export type BodyKind = 'xml' | 'json' | 'text';
 

@@ -4,7 +4,7 @@ import { ParsedBody } from '../http/body';
 import { matchRequest, splitPath } from '../http/match-request';
 import type { HttpRequest, HttpResponse } from '../http/message';
 import { formatMismatches } from '../pattern/mismatch';
-import { STUB_LIMITS } from '../limits';
+import { MAX_INDEX_DEPTH, STUB_LIMITS } from '../limits';
 import type { XmlElement } from '../xml/tree';
 import { type Delay, type FaultKind, FAULT_KINDS, checkDelay, soapFaultAnswer } from './faults';
 import { fitExample, isObject, readExampleShape, type RawExample } from './fit-example';
@@ -391,7 +391,7 @@ function collectXml(el: XmlElement, out: string[]): void {
 }
 
 function collectJson(v: unknown, out: string[], depth: number): void {
-  if (depth > 64) return;
+  if (depth > MAX_INDEX_DEPTH) return;
   if (typeof v === 'string' || typeof v === 'number') {
     if (plainWord(String(v))) out.push(String(v));
   } else if (Array.isArray(v)) for (const x of v) collectJson(x, out, depth + 1);

@@ -90,14 +90,12 @@ const HOP_BY_HOP = new Set([
 ]);
 
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
-  let target: URL;
-  try {
-    target = new URL(options.target);
-    if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new Error('not http');
-    if (target.username || target.password || target.search || target.hash) throw new Error('not a base');
-  } catch {
+  const parsed = URL.canParse(options.target) ? new URL(options.target) : undefined;
+  const base = parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:') && !parsed.username && !parsed.password && !parsed.search && !parsed.hash;
+  if (!parsed || !base) {
     throw new AccordError('ACCORD_ERR_USAGE', `--target must be an http:// or https:// URL (a host, a port and a path prefix, no query), found "${options.target}"`);
   }
+  const target: URL = parsed;
   const prefix = target.pathname.endsWith('/') ? target.pathname.slice(0, -1) : target.pathname;
   const recordLimit = options.recordedBodyBytes ?? PROXY_LIMITS.recordedBodyBytes;
   const maxExchanges = options.maxExchanges ?? PROXY_LIMITS.exchanges;

@@ -1,6 +1,6 @@
 import { validateHeaderName } from 'node:http';
 import { isFaultScenario, type Contract, type ExampleRow, type Scenario } from '../contract/model';
-import { AccordError, CompositeAccordError, formatLocation } from '../errors';
+import { AccordError, formatLocation, throwGathered } from '../errors';
 import { contentTypeFor } from '../http/content-type';
 import { bodyKind } from '../pattern/generate';
 import { createRandom, seedFrom } from '../pattern/random';
@@ -61,8 +61,7 @@ export function buildRoutes(contracts: readonly Contract[]): RouteTable {
       if (index) table.bodyIndex.set(routes, index);
     }
   }
-  if (errors.length === 1) throw errors[0];
-  if (errors.length > 1) throw new CompositeAccordError(errors);
+  throwGathered(errors);
   return table;
 }
 

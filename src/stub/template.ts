@@ -1,6 +1,7 @@
 import { Stop, untilStopped } from '../errors';
 import type { ExampleRow, Scenario } from '../contract/model';
-import { attributeValue, elementText, occurrences, slotElement, XML_NODE_BUDGET, type GenerateContext } from '../pattern/generate';
+import { attributeValue, elementText, occurrences, slotElement, type GenerateContext } from '../pattern/generate';
+import { XML_NODE_BUDGET } from '../limits';
 import type { Random } from '../pattern/random';
 import { contentSlots, effectiveElement, resolve } from '../pattern/resolve';
 import type { Scope, XmlElementPattern } from '../pattern/types';

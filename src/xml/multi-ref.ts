@@ -1,3 +1,4 @@
+import { Stop, untilStopped } from '../errors';
 import { ENCODED_REFERENCE_LIMITS } from '../limits';
 import { isSoapEnvelopeNamespace } from './bookkeeping';
 import { ownEncoding, prefixNamespace, SOAP11_ENCODING, SOAP12_ENCODING, type ElementChain } from './encoding-scope';
@@ -63,13 +64,8 @@ function resolveOnce(root: XmlElement): ResolvedReferences {
   survey.walk({ el: root }, false);
   if (survey.referenced.size === 0 && !survey.dropsAttributes) return { root, problems: [] };
   const builder = new Builder(survey);
-  try {
-    const built = builder.element({ el: root }, false, { el: root }, 1);
-    return builder.problems.length > 0 ? { root, problems: builder.problems } : { root: built.el, problems: [] };
-  } catch (e) {
-    if (e instanceof GiveUp) return { root, problems: builder.problems };
-    throw e;
-  }
+  const built = untilStopped(GIVE_UP, () => builder.element({ el: root }, false, { el: root }, 1));
+  return !built || builder.problems.length > 0 ? { root, problems: builder.problems } : { root: built.el, problems: [] };
 }
 
 function hasEncodingStyle(el: XmlElement): boolean {
@@ -143,7 +139,8 @@ interface PathNode {
   up?: PathNode;
 }
 
-class GiveUp extends Error {}
+/** Thrown by the builder once a report has enough problems (or one it cannot go past); resolveOnce catches it. */
+const GIVE_UP = new Stop('enough problems to report');
 
 /** The second pass: the tree with each reference read, built once per element (copied only where something changes). */
 class Builder {
@@ -258,7 +255,7 @@ class Builder {
 
   private fail(kind: ReferenceProblemKind, at: PathNode, attribute: XmlAttribute | undefined, stop = false): void {
     this.problems.push({ kind, path: pathText(at), ...(attribute ? { reference: { name: attribute.name, value: attribute.value } } : {}) });
-    if (stop || this.problems.length >= MAX_PROBLEMS) throw new GiveUp();
+    if (stop || this.problems.length >= MAX_PROBLEMS) throw GIVE_UP;
   }
 }
 

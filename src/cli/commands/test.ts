@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { InternalError } from '../../errors';
 import { EXIT_FAILED, EXIT_USAGE, ExitError, type Io } from '../exit';
 import { quoted } from '../../printable';
 
@@ -170,6 +171,6 @@ function hasSpec(dir: string, depth: number): boolean {
 function packageRoot(): string {
   for (let dir = __dirname; ; dir = path.dirname(dir)) {
     if (existsSync(path.join(dir, 'jest-preset.js')) && existsSync(path.join(dir, 'package.json'))) return dir;
-    if (path.dirname(dir) === dir) throw new Error(`accord-contracts: cannot find jest-preset.js above ${__dirname}`);
+    if (path.dirname(dir) === dir) throw new InternalError(`accord-contracts: cannot find jest-preset.js above ${__dirname}`);
   }
 }
