@@ -293,3 +293,34 @@ describe('input errors that were internal errors (exit 1, a stack trace): now lo
     expect(summary.notes.filter((n) => n.includes('the contract language uses itself'))).toHaveLength(5);
   });
 });
+
+describe('XML_LIMITS apply to WSDL and XSD files as to every XML body', () => {
+  test('a WSDL nested deeper than 256 levels is refused at the element, before a DOM is built', () => {
+    const deep = `<xs:annotation><xs:documentation>${'<a>'.repeat(100_000)}${'</a>'.repeat(100_000)}</xs:documentation></xs:annotation>`;
+    const file = write('deep.wsdl', wsdl(pingPong(), deep));
+    const started = Date.now();
+    const e = thrown(() => importWsdl(file));
+    expect(e.code).toBe('ACCORD_ERR_XML');
+    expect(e.describe()).toMatch(/deep\.wsdl:4:\d+: elements nested deeper than 256 levels/);
+    // xmldom alone takes seconds for this file; the refusal reads a few kilobytes of it.
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  test('a WSDL with more than 200,000 elements is refused, and one at a depth of 256 is read', () => {
+    const many = `<xs:annotation><xs:documentation>${'<a/>'.repeat(200_001)}</xs:documentation></xs:annotation>`;
+    const e = thrown(() => importWsdl(write('many.wsdl', wsdl(pingPong(), many))));
+    expect(e.describe()).toMatch(/many\.wsdl:4:\d+: more than 200000 elements/);
+    // definitions, annotation and documentation are three levels: 253 more reach 256 exactly.
+    const atLimit = `<xs:annotation><xs:documentation>${'<a>'.repeat(253)}${'</a>'.repeat(253)}</xs:documentation></xs:annotation>`;
+    expect(importWsdl(write('at-limit.wsdl', wsdl(pingPong(), atLimit))).text).toContain('Feature:');
+    const over = atLimit.replace('</a>', '<a/></a>');
+    expect(thrown(() => importWsdl(write('over.wsdl', wsdl(pingPong(), over)))).message).toBe('elements nested deeper than 256 levels');
+  });
+
+  test('an element with more than 256 attributes is refused; quoted text, comments and CDATA are not read as tags', () => {
+    const attrs = Array.from({ length: 257 }, (_, i) => ` a${i}="1"`).join('');
+    expect(thrown(() => importWsdl(write('wide.wsdl', wsdl(pingPong(), `<xs:annotation${attrs}/>`)))).message).toBe('element <xs:annotation> has more than 256 attributes');
+    const tricky = `<!-- <a><a><a> --><xs:annotation><xs:documentation a="b>=1 c='>'"><![CDATA[<c><c><c>]]></xs:documentation></xs:annotation>`;
+    expect(importWsdl(write('tricky.wsdl', wsdl(pingPong(), tricky))).text).toContain('Feature:');
+  });
+});

@@ -1,5 +1,6 @@
 import { DOMParser, type Document, type Element, type Node } from '@xmldom/xmldom';
 import { AccordError } from '../errors';
+import { XML_LIMITS } from '../limits';
 
 /** Namespaces the importer reads. */
 export const NS = {
@@ -32,6 +33,7 @@ export function placeOf(n: Node): { file?: string; line?: number } {
  */
 export function parseDom(text: string, file: string): Document {
   refuseNonXmlChars(text, file);
+  refuseOverLimits(text, file);
   let failure: AccordError | undefined;
   const parser = new DOMParser({
     locator: true,
@@ -105,14 +107,75 @@ function refuseNonXmlChars(text: string, file: string): void {
     }
   }
   if (bad < 0) return;
+  const name = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+  throw new AccordError('ACCORD_ERR_XML', `not well-formed XML: character ${name} is not allowed in XML`, placeAt(text, bad, file));
+}
+
+/** The name of the tag whose name starts at `from` (up to white space, `/` or `>`). */
+function nameAt(text: string, from: number): string {
+  let end = from;
+  while (end < text.length && end - from < 200 && !' \t\r\n/>'.includes(text[end])) end++;
+  return text.slice(from, end);
+}
+
+/** File, line and column of the character at `index`. */
+function placeAt(text: string, index: number, file: string): { file: string; line: number; column: number } {
   let line = 1;
   let lineStart = 0;
-  for (let i = text.indexOf('\n'); i >= 0 && i < bad; i = text.indexOf('\n', i + 1)) {
+  for (let i = text.indexOf('\n'); i >= 0 && i < index; i = text.indexOf('\n', i + 1)) {
     line++;
     lineStart = i + 1;
   }
-  const name = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
-  throw new AccordError('ACCORD_ERR_XML', `not well-formed XML: character ${name} is not allowed in XML`, { file, line, column: bad - lineStart + 1 });
+  return { file, line, column: index - lineStart + 1 };
+}
+
+/**
+ * XML_LIMITS (depth, elements, attributes per element), the bounds every XML body has, checked on
+ * the text before xmldom builds a DOM of it: a 32 MiB file of `<a/>` would be millions of nodes, and a
+ * deeply nested one would overflow the importer's recursive walks. One linear pass over the tags;
+ * comments, CDATA, processing instructions and quoted attribute values are skipped. Malformed text
+ * is left to xmldom, which reports it with its place.
+ */
+function refuseOverLimits(text: string, file: string): void {
+  const { maxDepth, maxAttributes, maxElements } = XML_LIMITS;
+  const fail = (message: string, at: number): never => {
+    throw new AccordError('ACCORD_ERR_XML', message, placeAt(text, at, file));
+  };
+  let depth = 0;
+  let elements = 0;
+  const skipTo = (from: number, end: string) => {
+    const e = text.indexOf(end, from);
+    return e < 0 ? text.length : e + end.length;
+  };
+  for (let i = text.indexOf('<'); i >= 0; i = text.indexOf('<', i)) {
+    const next = text.charCodeAt(i + 1);
+    if (next === 0x21 /* ! */) {
+      if (text.startsWith('<!--', i)) i = skipTo(i + 4, '-->');
+      else if (text.startsWith('<![CDATA[', i)) i = skipTo(i + 9, ']]>');
+      else i = skipTo(i + 2, '>');
+    } else if (next === 0x3f /* ? */) i = skipTo(i + 2, '?>');
+    else if (next === 0x2f /* / */) {
+      depth--;
+      i = skipTo(i + 2, '>');
+    } else {
+      const start = i;
+      if (++elements > maxElements) fail(`more than ${maxElements} elements`, start);
+      if (depth >= maxDepth) fail(`elements nested deeper than ${maxDepth} levels`, start);
+      let attributes = 0;
+      let quote = 0;
+      let j = i + 1;
+      for (; j < text.length; j++) {
+        const c = text.charCodeAt(j);
+        if (quote !== 0) {
+          if (c === quote) quote = 0;
+        } else if (c === 0x22 || c === 0x27) quote = c;
+        else if (c === 0x3d /* = */ && ++attributes > maxAttributes) fail(`element <${nameAt(text, start + 1)}> has more than ${maxAttributes} attributes`, start);
+        else if (c === 0x3e /* > */) break;
+      }
+      if (text.charCodeAt(j - 1) !== 0x2f /* / */) depth++;
+      i = j + 1;
+    }
+  }
 }
 
 function isXmlChar(v: number): boolean {
