@@ -154,18 +154,17 @@ const AUDITED: Record<string, Record<string, Hostile[]>> = {
   'http/match-multipart.ts': {
     [String.raw`/^\s*multipart\/form-data\s*(;|$)/i`]: [h(' '), h(' ', 'multipart/form-data', 'x')],
     [String.raw`/;\s*boundary\s*=\s*(?:"([^"]+)"|([^\s;]+))/i`]: [h(';boundary="'), h('; '), h(' ', ';boundary=', ';')],
-    [String.raw`/\r?\n\r?\n/`]: [h('\r\n', '', 'x'), h('\r')],
-    [String.raw`/\r?\n/`]: [h('\r')],
-    [String.raw`/^content-disposition\s*:/i`]: [h(' ', 'content-disposition', 'x')],
     [String.raw`/;\s*name\s*=\s*(?:"([^"]*)"|([^\s;]+))/i`]: [h(';name="'), h('; '), h(' ', ';name=', ';')],
   },
   'http/content-type.ts': {
     [String.raw`/^[\w.+-]+\/[\w.+-]+$/`]: [h('a'), h('a', 'a/', '/')],
   },
+  'http/multipart.ts': {
+    [String.raw`/\r?\n/`]: [h('\r')],
+  },
   'http/xop.ts': {
     [String.raw`/^\s*multipart\/related\s*;/i`]: [h(' '), h(' ', 'multipart/related', 'x')],
     [String.raw`/;\s*action\s*=/i`]: [h(';'), h(' ', ';', 'x'), h(' ', '; action', 'x')],
-    [String.raw`/\r?\n/`]: [h('\r')],
     [String.raw`/<(?:([A-Za-z_][\w.-]*):)?Include(\s[^<>]*?)(?:\/>|>\s*<\/(?:[A-Za-z_][\w.-]*:)?Include\s*>)/g`]: [
       h('<a'),
       h('a', '<'),

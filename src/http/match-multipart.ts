@@ -2,9 +2,7 @@ import type { FormField } from '../contract/model';
 import { matchText } from '../pattern/match';
 import { append, at, type Mismatch, shown, WHERE } from '../pattern/mismatch';
 import type { Scope } from '../pattern/types';
-
-/** Parts read from one body; more is a hostile body, not a form. */
-const MAX_PARTS = 1_000;
+import { splitMultipart } from './multipart';
 
 interface Part {
   name?: string;
@@ -50,29 +48,17 @@ export function boundaryOf(contentType: string | undefined): string | undefined 
   return m ? (m[1] ?? m[2]) : undefined;
 }
 
-/** The parts between `--boundary` lines, up to `--boundary--`; undefined when the body has no such structure. */
+/**
+ * The named parts of a form, read by the one multipart splitter (multipart.ts, also XOP's); undefined
+ * when the body has no such structure, is cut short (no closing `--boundary--`) or has more than
+ * MAX_MIME_PARTS parts.
+ */
 function splitParts(body: string, boundary: string): Part[] | undefined {
-  const delimiter = `--${boundary}`;
-  let at = body.startsWith(delimiter) ? 0 : body.indexOf(`\n${delimiter}`);
-  if (at < 0) return undefined;
-  if (at > 0) at += 1;
-  const parts: Part[] = [];
-  for (;;) {
-    const afterDelimiter = at + delimiter.length;
-    if (body.startsWith('--', afterDelimiter)) return parts; // the closing delimiter
-    const next = body.indexOf(`\n${delimiter}`, afterDelimiter);
-    if (next < 0 || parts.length >= MAX_PARTS) return undefined; // no closing delimiter: cut short
-    const raw = body.slice(body.indexOf('\n', afterDelimiter) + 1, body[next - 1] === '\r' ? next - 1 : next);
-    parts.push(readPart(raw));
-    at = next + 1;
-  }
-}
-
-function readPart(raw: string): Part {
-  const blank = /\r?\n\r?\n/.exec(raw);
-  const head = blank ? raw.slice(0, blank.index) : raw;
-  const content = blank ? raw.slice(blank.index + blank[0].length) : '';
-  const disposition = head.split(/\r?\n/).find((l) => /^content-disposition\s*:/i.test(l));
-  const name = disposition ? /;\s*name\s*=\s*(?:"([^"]*)"|([^\s;]+))/i.exec(disposition) : null;
-  return { name: name ? (name[1] ?? name[2]) : undefined, content };
+  const split = splitMultipart(Buffer.from(body, 'utf8'), boundary);
+  if (!split?.closed) return undefined;
+  return split.parts.map((p) => {
+    const disposition = p.headers.get('content-disposition');
+    const name = disposition === undefined ? null : /;\s*name\s*=\s*(?:"([^"]*)"|([^\s;]+))/i.exec(disposition);
+    return { name: name ? (name[1] ?? name[2]) : undefined, content: p.content.toString('utf8') };
+  });
 }

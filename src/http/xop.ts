@@ -1,5 +1,5 @@
-import { MAX_MIME_PARTS } from '../limits';
 import { bodyText, parseMediaType } from './content-type';
+import { splitMultipart, stripAngles } from './multipart';
 
 /**
  * MTOM/XOP (W3C XOP 1.0, SOAP MTOM): a SOAP message sent as `multipart/related; type="application/xop+xml"`,
@@ -36,7 +36,7 @@ export function unpackXop(bytes: Buffer, contentType: string, maxChars = Number.
   const media = parseMediaType(contentType);
   const boundary = media?.params.get('boundary');
   if (!media || !boundary) return undefined;
-  const parts = splitRelated(bytes, boundary);
+  const parts = splitMultipart(bytes, boundary)?.parts;
   if (parts === undefined || parts.length === 0) return undefined;
   const start = media.params.get('start');
   const root = (start !== undefined && parts.find((p) => p.id === stripAngles(start))) || parts[0]!;
@@ -53,64 +53,6 @@ export function unpackXop(bytes: Buffer, contentType: string, maxChars = Number.
     text: inlined,
     contentType: action !== undefined && !/;\s*action\s*=/i.test(envelopeType) ? `${envelopeType}; action="${action}"` : envelopeType,
   };
-}
-
-interface Part {
-  headers: Map<string, string>;
-  id: string | undefined;
-  content: Buffer;
-}
-
-/** The parts between `--boundary` lines (RFC 2046), as bytes: an attachment is binary. Undefined when there are none. */
-function splitRelated(bytes: Buffer, boundary: string): Part[] | undefined {
-  const delimiter = Buffer.from(`--${boundary}`);
-  let at = bytes.indexOf(delimiter);
-  if (at < 0) return undefined;
-  const parts: Part[] = [];
-  for (;;) {
-    let from = at + delimiter.length;
-    if (bytes[from] === 0x2d && bytes[from + 1] === 0x2d) break; // the closing delimiter
-    from = skipLine(bytes, from);
-    const next = bytes.indexOf(delimiter, from);
-    if (next < 0) break; // no closing delimiter: what came whole is kept
-    // The CRLF before a delimiter belongs to the delimiter.
-    let end = next;
-    if (bytes[end - 1] === 0x0a) end--;
-    if (bytes[end - 1] === 0x0d) end--;
-    const blank = headerEnd(bytes, from, end);
-    const headers = new Map<string, string>();
-    for (const line of bytes.subarray(from, blank.headers).toString('latin1').split(/\r?\n/)) {
-      const colon = line.indexOf(':');
-      if (colon > 0) headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
-    }
-    const id = headers.get('content-id');
-    parts.push({ headers, id: id === undefined ? undefined : stripAngles(id), content: bytes.subarray(blank.content, Math.max(end, blank.content)) });
-    if (parts.length > MAX_MIME_PARTS) return undefined;
-    at = next;
-  }
-  return parts;
-}
-
-function skipLine(bytes: Buffer, from: number): number {
-  const nl = bytes.indexOf(0x0a, from);
-  return nl < 0 ? bytes.length : nl + 1;
-}
-
-/** Where a part's headers end (its first empty line) and its content starts. */
-function headerEnd(bytes: Buffer, from: number, end: number): { headers: number; content: number } {
-  // Searched within the part only: a search to the end of the message for each of a thousand parts was quadratic.
-  const part = bytes.subarray(from, end);
-  const crlf = part.indexOf('\r\n\r\n');
-  const lf = part.indexOf('\n\n');
-  if (crlf >= 0 && (lf < 0 || crlf <= lf)) return { headers: from + crlf, content: from + crlf + 4 };
-  if (lf >= 0) return { headers: from + lf, content: from + lf + 2 };
-  // No headers at all: the part starts with its content.
-  return { headers: from, content: from };
-}
-
-function stripAngles(id: string): string {
-  const t = id.trim();
-  return t.startsWith('<') && t.endsWith('>') ? t.slice(1, -1) : t;
 }
 
 /**

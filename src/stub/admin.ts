@@ -7,6 +7,7 @@ import { describeExpectation, refOf, type Expectation, type ExpectationInput } f
 import { isObject } from './fit-example';
 import type { CallFilter, JournalEntry } from './journal';
 import type { ScopeState } from './state';
+import { splitTarget } from '../http/target';
 
 /**
  * The stub's own HTTP API, under `/_accord/` (and Specmatic's `/_specmatic/expectations`, so
@@ -21,10 +22,10 @@ export function isAdminPath(url: string): boolean {
 }
 
 export function answerAdmin(state: ScopeState, method: string, url: string, text: string, res: ServerResponse, certificate?: string): void {
-  const q = url.indexOf('?');
-  let path = q < 0 ? url : url.slice(0, q);
+  const target = splitTarget(url);
+  let path = target.path;
   while (path.endsWith('/')) path = path.slice(0, -1);
-  const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+  const query = new URLSearchParams(target.query);
   const m = method.toUpperCase();
   try {
     if (path === '/_accord/expectations') {

@@ -15,6 +15,7 @@ import { isBookkeepingAttribute } from '../xml/bookkeeping';
 import type { XmlElement } from '../xml/tree';
 import { narrowToRow } from './examples';
 import { NOT_SOAP, soapVersionOfBody, soapVersionOfPattern } from './soap-version';
+import { splitTarget } from '../http/target';
 
 /**
  * A request/response pair given by a user in Specmatic's JSON shape
@@ -68,12 +69,11 @@ export function readExampleShape(json: unknown, shape: (message: string) => Erro
     if (bad) throw shape(`has a response header that is not valid HTTP: ${bad}`);
     response = { status: status as number | undefined, headers, body: res.body === undefined ? undefined : bodyText(res.body) };
   }
-  const q = req.path.indexOf('?');
-  const query: [string, string][] = q < 0 ? [] : [...new URLSearchParams(req.path.slice(q + 1))];
+  const { path, query } = splitTarget(req.path);
   if (isObject(req.query)) for (const [k, v] of Object.entries(req.query)) query.push([k, String(v)]);
   const requestHeaders = stringRecord(req.headers);
   return {
-    request: { method: req.method.toUpperCase(), path: q < 0 ? req.path : req.path.slice(0, q), query, headers: requestHeaders, body: bodyText(req.body) },
+    request: { method: req.method.toUpperCase(), path, query, headers: requestHeaders, body: bodyText(req.body) },
     response,
     givenHeaders: Object.entries(requestHeaders),
     givenBody: req.body !== undefined,

@@ -25,6 +25,7 @@ import { buildRoutes } from './routes';
 import { watchSources } from './watch';
 import type { StubWsSecurity, WsSecuritySettings } from './ws-security';
 import { answerAddressed, WSA } from '../http/ws-addressing';
+import { splitTarget } from '../http/target';
 
 export interface StubOptions {
   /** `.spec` files, folders searched recursively for them, or parsed contracts. */
@@ -302,6 +303,8 @@ function makeHandler(state: StubState, o: HandlerOptions) {
     }
     const declared = Number(req.headers['content-length']);
     if (declared > o.maxBodyBytes) return tooLarge(req, res, o, started);
+    // Not http/read-body.ts: past the limit the request is drained, not destroyed, so the 413 reaches
+    // the client; and no promise per request (the stub's throughput is measured against bare node:http).
     let first: Buffer | undefined;
     let more: Buffer[] | undefined;
     let size = 0;
@@ -579,9 +582,7 @@ function toHttpRequest(req: IncomingMessage, target: string, body: string): Http
       /* leave it: it matches no scenario and gets a 404 */
     }
   }
-  const q = url.indexOf('?');
-  const path = q < 0 ? url : url.slice(0, q);
-  const query = q < 0 ? [] : [...new URLSearchParams(url.slice(q + 1))];
+  const { path, query } = splitTarget(url);
   // Node already joins repeated request headers into one string (set-cookie, the exception, is a response header).
   const headers = req.headers as Record<string, string>;
   return { method: (req.method ?? 'GET').toUpperCase(), path, query, headers, body };

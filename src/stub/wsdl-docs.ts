@@ -4,6 +4,7 @@ import path from 'node:path';
 import { AccordError } from '../errors';
 import { FILE_LIMITS, readInputXml } from '../files';
 import { parseDom } from '../wsdl/dom';
+import { splitTarget } from '../http/target';
 
 /**
  * `GET <path>?wsdl` and `?xsd=<name>` for a stub started from WSDL files, as SoapUI and
@@ -63,10 +64,10 @@ export class WsdlDocs {
 
   /** The text to answer `url` with, or undefined when it asks for no document of these WSDLs. */
   answer(url: string, base: string): { text: string } | { missing: string } | undefined {
-    const q = url.indexOf('?');
-    if (q < 0) return undefined;
-    const params = new URLSearchParams(url.slice(q + 1));
-    const servedAt = url.slice(0, q);
+    const target = splitTarget(url);
+    if (target.query.length === 0) return undefined;
+    const params = new URLSearchParams(target.query);
+    const servedAt = target.path;
     const wantsWsdl = [...params.keys()].some((k) => k.toLowerCase() === 'wsdl');
     const xsd = params.get('xsd');
     if (!wantsWsdl && xsd === null) return undefined;
