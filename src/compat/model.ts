@@ -4,7 +4,7 @@ import type { DifferenceKind, DifferenceTarget } from '../pattern/compare';
 /**
  * The compatibility check in two stages: diff.ts builds a ContractDiff (for
  * every older scenario, the newer scenario it is held to and each change found,
- * in older → newer words); the rules in rules/ read that diff and never
+ * in older → newer words); the rules in rules.ts read that diff and never
  * re-parse or re-compare anything.
  */
 export type Side = 'request' | 'response';

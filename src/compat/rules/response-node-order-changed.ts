@@ -1,8 +1,0 @@
-import { changeRule } from '../rule';
-
-export const responseNodeOrderChanged = changeRule({
-  id: 'response-node-order-changed',
-  side: 'response',
-  kind: 'order',
-  targets: ['node'],
-});

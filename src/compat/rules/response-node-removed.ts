@@ -1,8 +1,0 @@
-import { changeRule } from '../rule';
-
-export const responseNodeRemoved = changeRule({
-  id: 'response-node-removed',
-  side: 'response',
-  kind: 'missing',
-  targets: ['node'],
-});
