@@ -125,6 +125,13 @@ export const STUB_LIMITS = {
  */
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
+/**
+ * Response templates (src/stub/response-template.ts): placeholders in one expectation's response,
+ * characters between one `{{` and its `}}`, steps of one node path, and nodes of the request
+ * pattern visited to find the node a path names.
+ */
+export const TEMPLATE_LIMITS = { placeholders: 256, expressionChars: 256, pathSegments: 32, patternNodes: 10_000 } as const;
+
 /** How long the runner waits for a service's answer when `ACCORD_TIMEOUT_MS` / `timeoutMs` do not say. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
 

@@ -101,7 +101,8 @@ export function answerAddressed(request: XmlElement, r: HttpResponse): HttpRespo
     throw e;
   }
   const soap = soapParts(root);
-  if (!soap) return r;
+  // An answer that says which request it answers already (a template echoing MessageID) is left as it is.
+  if (!soap || addressingOf(root).has('RelatesTo')) return r;
   const fault = soap.body !== undefined && elementChildren(soap.body)[0]?.local === 'Fault';
   const action = replyAction(wsa.get('Action') ?? 'urn:accord:request', fault);
   const h = header(root, root.prefix);

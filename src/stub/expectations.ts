@@ -11,6 +11,7 @@ import { fitExample, isObject, readExampleShape, type RawExample } from './fit-e
 import type { Route, RouteTable } from './route';
 import { requestKey } from './memo';
 import { literalKey } from './routes';
+import { compileTemplate, hasTemplate, withoutTemplate, type ResponseTemplate } from './response-template';
 
 /**
  * Answers set at run time, each checked against the contract when it is set:
@@ -67,6 +68,8 @@ export interface Expectation {
   answered?: { key: string; response: HttpResponse };
   /** Headers given without a body: added to the generated answer. */
   extraHeaders: Record<string, string>;
+  /** A response with `{{…}}` placeholders, filled from each request (response-template.ts). */
+  template?: ResponseTemplate;
   remaining?: number;
   used: number;
   delay?: Delay;
@@ -135,12 +138,15 @@ export class Expectations {
         `expectation refused: the expectations registered hold ${budget.bytes} bytes, and this one's ${bytes} would pass the stub's bound of ${STUB_LIMITS.expectationBytes} (remove some, or reset)`,
       );
     }
+    // A templated response is checked apart (compileTemplate): its request picks the scenario.
+    const templated = parsed.fault === undefined && hasTemplate(raw);
     const fit = fitExample(
-      raw,
+      templated ? withoutTemplate(raw) : raw,
       table.routes.map((r) => r.scenario),
     );
     // The mismatches are in the message itself: a test that lets this throw shows the message only.
     if (!fit.ok) throw new AccordError('ACCORD_ERR_USAGE', [`expectation refused: ${fit.why}`, ...formatMismatches(fit.mismatches)].join('\n'));
+    const template = templated ? compileTemplate(raw, fit.owner, fit.scenario) : undefined;
     const route = table.routes.find((r) => r.scenario === fit.owner)!;
     const given = parsed.fault === 'soap-fault' ? { ...soapFaultAnswer(table, raw.request, route, parsed.faultName).response } : raw.response;
     const seq = this.next++;
@@ -151,8 +157,9 @@ export class Expectations {
       matcher: fit.scenario,
       owner: fit.owner,
       route,
-      response: given?.body !== undefined ? { status: given.status ?? fit.owner.response.status, headers: given.headers, body: given.body } : undefined,
-      extraHeaders: given?.body === undefined ? (given?.headers ?? {}) : {},
+      template,
+      response: template ? undefined : given?.body !== undefined ? { status: given.status ?? fit.owner.response.status, headers: given.headers, body: given.body } : undefined,
+      extraHeaders: given?.body === undefined && !template ? (given?.headers ?? {}) : {},
       remaining: parsed.times,
       used: 0,
       delay: parsed.delayMs,

@@ -98,7 +98,8 @@ export function fitExample(ex: RawExample, scenarios: readonly Scenario[], of = 
     const m = matchRequest(s, ex.request, body, segments);
     if (!m.endpoint) continue;
     // A header the example leaves out is not constrained beyond the contract (SOAPAction, when the body names the operation).
-    m.mismatches = m.mismatches.filter((x) => !(x.actual === 'no such header' && x.path.startsWith(HEADER_PLACE)));
+    // A body the example leaves out is any body the contract takes (an expectation whose answer echoes the request).
+    m.mismatches = m.mismatches.filter((x) => !(x.actual === 'no such header' && x.path.startsWith(HEADER_PLACE)) && (ex.givenBody || !x.path.startsWith(WHERE.requestBody)));
     if (m.mismatches.length > 0) {
       if (!closest || m.mismatches.length < closest.mismatches.length) closest = { s, mismatches: m.mismatches };
       continue;

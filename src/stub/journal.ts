@@ -26,6 +26,8 @@ export interface JournalEntry {
   /** `expectation`, `example` (an example file or Examples row), `scenario` (a generated answer), or `none` (4xx from the stub). */
   answeredBy: 'expectation' | 'example' | 'scenario' | 'none';
   expectation?: string;
+  /** The expectation's response is a template (`{{…}}`): this answer holds values of this request. */
+  templated?: true;
   scenario?: ScenarioRef;
   fault?: FaultKind;
   /** Why nothing answered: the stub's 400/404/405 report. */
@@ -92,6 +94,7 @@ export class Journal {
       status: answer.status,
       answeredBy: answer.answeredBy,
       expectation: answer.expectation,
+      templated: answer.templated,
       scenario: answer.scenario,
       fault: answer.fault,
       report: answer.report,

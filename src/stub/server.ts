@@ -14,6 +14,7 @@ import type { Outcome } from './dispatch';
 import { noMatchReport, unknownPathReport } from './report';
 import { malformedGuard } from './malformed';
 import { fixedResponse, requestRandom, respond } from './respond';
+import { answerFromTemplate } from './response-template';
 import { DispatchMemo, keepable } from './memo';
 import type { NotServed, Route, RouteTable } from './route';
 import { adminRefusal, answerAdmin, isAdminPath } from './admin';
@@ -386,18 +387,25 @@ function answer(state: StubState, scope: ScopeState, table: RouteTable, req: Inc
       const key = expected!;
       // A function of the expectation and the request: the last one made (when small enough) is given again to the same request.
       let r = taken.answered?.key === key ? taken.answered.response : undefined;
+      let report: string | undefined;
       if (!r) {
-        r = taken.response ? fixedResponse(taken.route, taken.response) : withHeaders(respond(taken.route, undefined, requestRandom(taken.route, key)), taken.extraHeaders);
-        taken.answered = keepable(r) ? { key, response: r } : undefined;
+        const e = taken;
+        const generated = (extra: Record<string, string>) => withHeaders(respond(e.route, undefined, requestRandom(e.route, key)), extra);
+        if (e.template) ({ response: r, report } = templatedAnswer(e, request, body, state, generated));
+        else r = e.response ? fixedResponse(e.route, e.response) : generated(e.extraHeaders);
+        taken.answered = keepable(r) && !report && (!e.template || e.template.keyed) ? { key, response: r } : undefined;
       }
       scope.journal.record(request, {
         status: taken.fault && taken.fault !== 'soap-fault' && taken.fault !== 'malformed-body' ? undefined : r.status,
         answeredBy: 'expectation',
         expectation: taken.id,
+        templated: taken.template ? true : undefined,
         scenario: refOf(taken.owner),
         fault: taken.fault,
+        report,
       });
-      deliver(res, addressed(r, body), delayOf(taken.delay ?? o.delay), o.log, taken.fault, mtomRequests.has(req) ? taken.route.scenario : undefined);
+      if (report) send(res, r.status, report);
+      else deliver(res, addressed(r, body), delayOf(taken.delay ?? o.delay), o.log, taken.fault, mtomRequests.has(req) ? taken.route.scenario : undefined);
     } else {
       const memo = state.memoFor(table);
       const key = memo.keyOf(request, url, body);
@@ -430,6 +438,23 @@ function answer(state: StubState, scope: ScopeState, table: RouteTable, req: Inc
     o.log(
       `${requestLine(request, url)} -> ${res.statusCode} ${taken ? `expectation ${taken.id} (${taken.route.label})` : describeOutcome(outcome)} (${(performance.now() - started).toFixed(2)} ms)`,
     );
+}
+
+/**
+ * An expectation's templated answer, the request's values in place; when it does not satisfy its
+ * scenario, a 500 whose body (and the journal's report) says where, what was expected and found.
+ */
+function templatedAnswer(
+  e: Expectation,
+  request: HttpRequest,
+  body: ParsedBody,
+  state: StubState,
+  generated: (extra: Record<string, string>) => HttpResponse,
+): { response: HttpResponse; report?: string } {
+  const made = answerFromTemplate(e.template!, e.owner, request, body, state, generated);
+  if ('response' in made) return made;
+  const report = `accord stub: expectation ${e.id} cannot answer ${request.method} ${request.path}: ${made.problem}\n`;
+  return { response: { status: 500, headers: {}, body: report }, report };
 }
 
 /** An answer to a WS-Addressing request says which one it answers (RelatesTo) and its Action; a plain request costs one substring search. */
