@@ -20,6 +20,7 @@ export type {
   CallCount,
   FaultKind,
   Delay,
+  TemplateValue,
 } from './stub';
 export { checkCompatibility, compareVersions, formatJson as formatCompatibilityJson, formatText as formatCompatibilityText, RULES as COMPATIBILITY_RULES } from './compat';
 export type { Verdict as CompatibilityVerdict, Finding as CompatibilityFinding } from './compat';

@@ -68,3 +68,20 @@ export function connectStub(url: string): StubClient {
     },
   };
 }
+
+/**
+ * A value of a templated response (an expectation's response body text or header value holds
+ * these, in any number, between other text): a node of the request body by path of local names
+ * (`getOrder/orderId`, `/Envelope/Header/MessageID`, `getOrder/@id`; in JSON `order.id`), a path
+ * parameter, query parameter or header of the request, or a generated value. See docs/stub.md,
+ * "Answers that echo the request".
+ */
+export type TemplateValue =
+  | `{{request.body.${string}}}`
+  | `{{request.path.${string}}}`
+  | `{{request.query.${string}}}`
+  | `{{request.headers.${string}}}`
+  | '{{now}}'
+  | '{{today}}'
+  | '{{uuid}}'
+  | '{{sequence}}';

@@ -6,5 +6,5 @@ export type { ExpectationInput, ExpectationHandle, ScenarioRef } from './expecta
 export type { CallFilter, JournalEntry } from './journal';
 export { FAULT_KINDS, parseDelay, type FaultKind, type Delay } from './faults';
 export type { StubWsSecurity, WsSecuritySettings } from './ws-security';
-export { connectStub, type StubClient } from './client';
+export { connectStub, type StubClient, type TemplateValue } from './client';
 export { accordMatchers, type CallCount } from './matchers';
