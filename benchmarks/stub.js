@@ -9,13 +9,13 @@
  * RSS (peak and after the run), the ratio, and the time from spawn to the first
  * answer; and 3. the stub serving a SOAP service of 100 operations, asked for the last one.
  * 4. the stub with 100 expectations registered (over HTTP; the request asked is answered by one of
- * them), and 5. the stub asked with a different body every request (nothing it has seen before).
+ * them), 4b. the same with templated answers (each echoes the request's id), and 5. the stub asked with a different body every request (nothing it has seen before).
  * Besides req/s it reads each server's CPU time (/proc/<pid>/stat) and prints CPU µs per request:
  * the load generator (autocannon, in this process) and the other work on the machine share the
  * cores, and when they rather than the server set the pace, req/s ratios move towards 1 while the
  * CPU per request still shows what the server costs.
  * Targets (issue 14): ratio to bare >= 0.9 and p99 <= bare p99 + 1 ms, with 1 and 100 operations
- * and with 0 and 100 expectations; RSS <= 120 MB, first answer <= 150 ms. Every figure is printed
+ * and with 0 and 100 expectations (plain and templated, issue 27); RSS <= 120 MB, first answer <= 150 ms. Every figure is printed
  * against its limit (figure / limit) as measured in the same run.
  * Run by `npm run bench` (after a build); `node benchmarks/stub.js --duration 3 --rounds 1` for a quick look.
  * `--only exp100,startup` runs only those variants (keys below) and parts (startup, dispatch); `--root <checkout>`
@@ -99,10 +99,19 @@ const uptime = () =>
     .map((x) => x.toFixed(2))
     .join(', ')}`;
 
-/** 100 expectations for pets 1..100, set over HTTP as a consumer's test would: the request asked (pet 10) is answered by one. */
-async function hundredExpectations(url) {
+/** An answer that echoes the request (docs/stub.md, "Answers that echo the request"): the id and a name made from it. */
+const TEMPLATED_ANSWER =
+  '<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Header/><soapenv:Body><pet:getPetResponse xmlns:pet="http://example.com/petstore">' +
+  '<pet:id>{{request.body.getPetRequest/id}}</pet:id><pet:name>pet {{request.body.id}}</pet:name><pet:type>dog</pet:type><pet:status>available</pet:status></pet:getPetResponse></soapenv:Body></soapenv:Envelope>';
+
+/**
+ * 100 expectations for pets 1..100, set over HTTP as a consumer's test would: the request asked (pet 10) is answered by one.
+ * `templated`: each answers with the TEMPLATED_ANSWER, filled from the request.
+ */
+async function hundredExpectations(url, templated = false) {
   for (let id = 1; id <= 100; id++) {
     const expectation = { request: { method: 'POST', path: '/ws', body: PET_REQUEST.replace('<pet:id>10<', `<pet:id>${id}<`) } };
+    if (templated) expectation.response = { body: TEMPLATED_ANSWER };
     const res = await request(`${url}/_accord/expectations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(expectation) });
     const text = await res.body.text();
     if (res.statusCode !== 201) throw new Error(`expectation for pet ${id} refused: ${res.statusCode} ${text}`);
@@ -291,6 +300,7 @@ async function main() {
     { key: 'stub', label: 'accord stub', args: STUB_ARGS },
     { key: 'ops100', label: 'stub 100 ops', args: MANY_ARGS, body: many.request },
     { key: 'exp100', label: 'stub 100 expect', args: STUB_ARGS, prepare: hundredExpectations },
+    { key: 'tpl100', label: 'stub 100 templ.', args: STUB_ARGS, prepare: (url) => hundredExpectations(url, true) },
     { key: 'distinct', label: 'stub new bodies', args: STUB_ARGS, body: (n) => PET_REQUEST.replace('<pet:id>10<', `<pet:id>${n}<`), note: true },
   ].filter((v) => wanted(v.key));
   try {

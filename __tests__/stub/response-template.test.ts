@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createClientAsync } from 'soap';
@@ -244,6 +244,55 @@ print('PET', pet.id, pet.name)
     expect(sent).toBeDefined();
     expect(out).toContain(`RELATES ${sent}\n`);
     expect(out).toContain('PET 4711 pet 4711');
+  });
+});
+
+describe('an example file whose answer echoes the request', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'accord-template-examples-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const withExample = (name: string, example: unknown): string => {
+    const folder = mkdtempSync(path.join(dir, `${name}-`));
+    const spec = path.join(folder, 'orders.spec');
+    writeFileSync(spec, readFileSync(ORDERS));
+    const examples = path.join(folder, 'orders_examples');
+    mkdirSync(examples);
+    writeFileSync(path.join(examples, `${name}.json`), JSON.stringify(example, null, 2));
+    return spec;
+  };
+
+  it('answers each request with its own values; the journal says example, templated', async () => {
+    const spec = withExample('echo', {
+      'http-request': { method: 'POST', path: '/orders' },
+      'http-response': { status: 200, body: orderAnswer({ id: echo, line: '{{sequence}}' }) },
+    });
+    const s = await startStub({ contracts: [spec], log: () => {} });
+    try {
+      expect((await post(`${s.url}/orders`, orderRequest('4711'))).body).toContain('<ord:orderId>4711</ord:orderId>');
+      expect((await post(`${s.url}/orders`, orderRequest('4712'))).body).toContain('<ord:orderId>4712</ord:orderId><ord:customer>a</ord:customer>');
+      expect(s.calls().map((c) => [c.answeredBy, c.templated])).toEqual([
+        ['example', true],
+        ['example', true],
+      ]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('one that can never fit stops the stub from starting, naming the file and line', async () => {
+    const spec = withExample('bad', { 'http-request': { method: 'POST', path: '/orders' }, 'http-response': { status: 200, body: orderAnswer({ placed: echo }) } });
+    const err = await startStub({ contracts: [spec], log: () => {} }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(AccordError);
+    const text = (err as AccordError).describe();
+    expect(text).toMatch(/bad\.json:\d+/);
+    expect(text).toContain('example file refused: its response template cannot satisfy scenario "Get an order"');
+    expect(text).toContain('placed: expected a date');
   });
 });
 

@@ -8,6 +8,7 @@ import type { HttpResponse } from '../http/message';
 import { formatMismatches, type Mismatch } from '../pattern/mismatch';
 import { readJson } from '../json/parse';
 import { EXAMPLE_SHAPE, fitExample, readExampleShape, type RawExample } from './fit-example';
+import { compileTemplate, hasTemplate, withoutTemplate, type ResponseTemplate } from './response-template';
 
 /**
  * Example files, in Specmatic's layout: JSON files in `<contract>_examples/`
@@ -25,6 +26,8 @@ export interface FixedExample {
   scenario: Scenario;
   owner: Scenario;
   response: HttpResponse;
+  /** A response with `{{…}}` placeholders, filled from each request (response-template.ts). */
+  template?: ResponseTemplate;
 }
 
 export function exampleDirs(specFile: string): string[] {
@@ -58,18 +61,29 @@ export function loadExampleFiles(contract: Contract, errors: AccordError[]): Fix
 }
 
 function loadOne(file: string, contract: Contract): FixedExample {
-  const ex = readExample(file);
-  const fit = fitExample(ex, contract.scenarios, ` of ${contract.file}`);
+  const { ex, text } = readExample(file);
+  // A templated response is checked apart (compileTemplate): the request picks the scenario.
+  const templated = hasTemplate(ex);
+  const fit = fitExample(templated ? withoutTemplate(ex) : ex, contract.scenarios, ` of ${contract.file}`);
   if (!fit.ok) throw invalid(file, fit.why, fit.mismatches);
   const r = ex.response!;
-  return { file, scenario: fit.scenario, owner: fit.owner, response: { status: r.status!, headers: r.headers, body: r.body ?? '' } };
+  let template: ResponseTemplate | undefined;
+  try {
+    template = templated ? compileTemplate(ex, fit.owner, fit.scenario, 'example file') : undefined;
+  } catch (e) {
+    if (!(e instanceof AccordError)) throw e;
+    // Its place: the line of "http-response" in the file.
+    const at = text.indexOf('"http-response"');
+    throw new AccordError('ACCORD_ERR_USAGE', e.message, { file, line: at < 0 ? undefined : text.slice(0, at).split('\n').length });
+  }
+  return { file, scenario: fit.scenario, owner: fit.owner, response: { status: r.status!, headers: r.headers, body: r.body ?? '' }, template };
 }
 
-function readExample(file: string): RawExample {
+function readExample(file: string): { ex: RawExample; text: string } {
   const text = readInputText(file, { what: 'example file', limit: FILE_LIMITS.exampleBytes });
   const read = readJson(text);
   if ('problem' in read) throw new AccordError('ACCORD_ERR_JSON', `example file is ${excerpt(read.problem, 200)}`, { file });
-  return readExampleShape(read.value, (message) => new AccordError('ACCORD_ERR_USAGE', `example file ${message}; expected ${EXAMPLE_SHAPE}`, { file }));
+  return { ex: readExampleShape(read.value, (message) => new AccordError('ACCORD_ERR_USAGE', `example file ${message}; expected ${EXAMPLE_SHAPE}`, { file })), text };
 }
 
 function invalid(file: string, message: string, mismatches: Mismatch[]): AccordError {

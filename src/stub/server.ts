@@ -15,7 +15,8 @@ import { noMatchReport, unknownPathReport } from './report';
 import { malformedGuard } from './malformed';
 import { fixedResponse, requestRandom, respond } from './respond';
 import { answerFromTemplate } from './response-template';
-import { DispatchMemo, keepable } from './memo';
+import { DispatchMemo, keepable, type Choice } from './memo';
+import type { FixedExample } from './example-files';
 import type { NotServed, Route, RouteTable } from './route';
 import { adminRefusal, answerAdmin, isAdminPath } from './admin';
 import { handleOf, refOf, type Expectation, type ExpectationHandle, type ExpectationInput } from './expectations';
@@ -416,9 +417,18 @@ function answer(state: StubState, scope: ScopeState, table: RouteTable, req: Inc
         send(res, 400, report);
       } else if (outcome.kind === 'matched') {
         const { route, row, fixed } = outcome;
-        const r = DispatchMemo.answer(outcome, () => (fixed ? fixedResponse(route, fixed.response) : respond(route, row, requestRandom(route, key))));
-        scope.journal.record(request, { status: r.status, answeredBy: fixed || row ? 'example' : 'scenario', scenario: refOf(route.scenario) });
-        deliver(res, addressed(r, body), delayOf(o.delay), o.log, undefined, mtomRequests.has(req) ? route.scenario : undefined);
+        const made = fixed?.template && templatedFixed(fixed, route, request, body, state, outcome, key);
+        const r = made ? made.response : DispatchMemo.answer(outcome, () => (fixed ? fixedResponse(route, fixed.response) : respond(route, row, requestRandom(route, key))));
+        const report = made ? made.report : undefined;
+        scope.journal.record(request, {
+          status: r.status,
+          answeredBy: fixed || row ? 'example' : 'scenario',
+          templated: made ? true : undefined,
+          scenario: refOf(route.scenario),
+          report,
+        });
+        if (report) send(res, r.status, report);
+        else deliver(res, addressed(r, body), delayOf(o.delay), o.log, undefined, mtomRequests.has(req) ? route.scenario : undefined);
       } else if (outcome.kind === 'no-match') {
         const report = noMatchReport(requestLine(request, url), outcome.attempts, body);
         scope.journal.record(request, { status: 400, answeredBy: 'none', report });
@@ -455,6 +465,27 @@ function templatedAnswer(
   if ('response' in made) return made;
   const report = `accord stub: expectation ${e.id} cannot answer ${request.method} ${request.path}: ${made.problem}\n`;
   return { response: { status: 500, headers: {}, body: report }, report };
+}
+
+/** An example file's templated answer (see templatedAnswer); kept with the memo's choice when it depends only on the request's key. */
+function templatedFixed(
+  fixed: FixedExample,
+  route: Route,
+  request: HttpRequest,
+  body: ParsedBody,
+  state: StubState,
+  choice: Choice,
+  key: string,
+): { response: HttpResponse; report?: string } {
+  if (choice.answer) return { response: choice.answer };
+  const made = answerFromTemplate(fixed.template!, fixed.owner, request, body, state, (extra) => withHeaders(respond(route, undefined, requestRandom(route, key)), extra));
+  if (!('response' in made)) {
+    const report = `accord stub: example file ${fixed.file} cannot answer ${request.method} ${request.path}: ${made.problem}\n`;
+    return { response: { status: 500, headers: {}, body: report }, report };
+  }
+  const response = fixedResponse(route, made.response);
+  if (fixed.template!.keyed && keepable(response)) choice.answer = response;
+  return { response };
 }
 
 /** An answer to a WS-Addressing request says which one it answers (RelatesTo) and its Action; a plain request costs one substring search. */
