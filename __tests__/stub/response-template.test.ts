@@ -164,6 +164,13 @@ describe('hostile templates are bounded', () => {
     expect(tryBody('{{request.body.a<b}}')).toContain('whose name holds "<"');
   });
 
+  it('a request value with markup and quotes stays text in the answer', async () => {
+    stub.expect({ request: { method: 'POST', path: '/orders' }, response: { body: orderAnswer({ id: echo, customer: '{{request.body.customer}}' }) } });
+    const r = await post(`${stub.url}/orders`, orderRequest('3', `&lt;/ord:customer&gt;&lt;evil/&gt; O'Hara "x"`));
+    expect(r.status).toBe(200);
+    expect(r.body).toContain('<ord:customer>&lt;/ord:customer&gt;&lt;evil/&gt; O&apos;Hara &quot;x&quot;</ord:customer>');
+  });
+
   it('a request value that cannot go into a header is a 500 with a reason, not a crash', async () => {
     const e = stub.expect({ request: { method: 'POST', path: '/orders' }, response: { headers: { 'x-customer': '{{request.body.customer}}' }, body: orderAnswer({ id: echo }) } });
     const r = await post(`${stub.url}/orders`, orderRequest('1', 'a&#10;b'));

@@ -30,7 +30,7 @@ export interface JournalEntry {
   templated?: true;
   scenario?: ScenarioRef;
   fault?: FaultKind;
-  /** Why nothing answered: the stub's 400/404/405 report. */
+  /** Why nothing answered: the stub's 400/404/405 report; or why a templated answer could not be given (its 500). */
   report?: string;
   /** The scope it was sent to (`/_scope/<id>/…`, the prefix left out of `path`); absent for the stub's root. */
   scope?: string;

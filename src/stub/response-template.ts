@@ -193,7 +193,8 @@ function render(t: ResponseTemplate, value: (p: Placeholder) => string): { heade
 
 /** A value as it goes into the body: XML-escaped, JSON-string-escaped, or bare where the whole JSON string is a number or boolean. */
 function escape(v: string, p: Placeholder, kind: ResponseTemplate['bodyKind']): string {
-  if (kind === 'xml') return escapeText(v).replaceAll('"', '&quot;');
+  // Text or an attribute in either quotes: the one escape that is safe in all three.
+  if (kind === 'xml') return escapeText(v).replaceAll('"', '&quot;').replaceAll("'", '&apos;');
   if (kind === 'json') {
     if (p.whole && p.bare && isBareJson(v)) return v;
     const s = JSON.stringify(v);
