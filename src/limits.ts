@@ -106,7 +106,8 @@ export const PATTERN_INCLUSION_LIMITS = { automatonStates: 5_000 } as const;
  * entry says so), expectations registered at once and the bytes they hold together (each one is
  * bounded by the stub's body limit too); scopes (`/_scope/<id>/`) held at once, the least recently
  * used without expectations forgotten first; requests whose choice (and answer) the stub remembers, the longest body so
- * remembered, the longest answer kept with it.
+ * remembered, the longest answer kept with it; named state (scenario-state.ts): machines per scope,
+ * states one machine may name, characters of a machine or state name.
  */
 export const STUB_LIMITS = {
   journalEntries: 1000,
@@ -117,6 +118,9 @@ export const STUB_LIMITS = {
   memoEntries: 1000,
   memoBodyChars: 4 * 1024,
   memoAnswerChars: 16 * 1024,
+  stateMachines: 100,
+  statesPerMachine: 100,
+  stateNameChars: 64,
 } as const;
 
 /**

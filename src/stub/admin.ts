@@ -6,6 +6,7 @@ import { printable } from '../printable';
 import { describeExpectation, refOf, type Expectation, type ExpectationInput } from './expectations';
 import { isObject } from './fit-example';
 import type { CallFilter, JournalEntry } from './journal';
+import { stateName } from './scenario-state';
 import type { ScopeState } from './state';
 import { splitTarget } from '../http/target';
 
@@ -50,6 +51,22 @@ export function answerAdmin(state: ScopeState, method: string, url: string, text
       if (m === 'POST') {
         state.reset();
         return json(res, 200, { reset: true });
+      }
+    } else if (path === '/_accord/states') {
+      if (m === 'GET') return json(res, 200, state.states.list());
+      if (m === 'DELETE') {
+        state.states.reset();
+        return json(res, 200, { reset: 'all' });
+      }
+    } else if (path.startsWith('/_accord/states/')) {
+      const name = stateName(decoded(path.slice('/_accord/states/'.length)), 'state machine name', usage);
+      if (m === 'DELETE') {
+        return state.states.reset(name) ? json(res, 200, { reset: name }) : text404(res, `accord stub: no state machine "${name}" (no expectation or example names it)\n`);
+      }
+      if (m === 'PUT') {
+        const v = jsonOf(text);
+        state.states.set(name, stateName(isObject(v) ? v.state : undefined, '"state"', usage));
+        return json(res, 200, { name, state: state.states.stateOf(name) });
       }
     } else if (path === '/_accord/certificate') {
       if (m === 'GET') return certificate ? plain(res, 200, certificate, 'application/x-pem-file') : text404(res, 'accord stub: this stub serves plain HTTP: no certificate\n');
@@ -198,6 +215,11 @@ function filterOf(q: URLSearchParams): CallFilter {
   const unmatched = q.get('unmatched');
   if (unmatched !== null) f.unmatched = unmatched !== 'false';
   return f;
+}
+
+/** A request's mistake, said as the stub's API says it (400). */
+function usage(problem: string): AccordError {
+  return new AccordError('ACCORD_ERR_USAGE', `the ${problem}`);
 }
 
 function jsonOf(text: string): unknown {

@@ -15,8 +15,14 @@ export interface StubClient {
   expect(input: ExpectationInput): Promise<{ id: string; scenario: ScenarioRef }>;
   /** Removes one expectation; false when it was gone already. */
   remove(id: string): Promise<boolean>;
-  /** Removes every expectation and empties the journal. */
+  /** Removes every expectation, empties the journal and puts every state machine back in `Started`. */
   reset(): Promise<void>;
+  /** The named state machines (expectations' `state.name`) and the state each is in. */
+  states(): Promise<{ name: string; state: string }[]>;
+  /** Puts one state machine (or, without a name, every one) back in `Started`; false when nothing names that machine. */
+  resetState(name?: string): Promise<boolean>;
+  /** Puts a state machine in a state, as if an answer had moved it there. */
+  setState(name: string, state: string): Promise<void>;
   calls(filter?: CallFilter): Promise<JournalEntry[]>;
   /**
    * A scope of the same stub: its own expectations and journal, and a reset that clears only
@@ -52,6 +58,18 @@ export function connectStub(url: string): StubClient {
     },
     async reset() {
       ok(await call('POST', '/_accord/reset'), 'resetting');
+    },
+    async states() {
+      return JSON.parse(ok(await call('GET', '/_accord/states'), 'reading the states').body) as { name: string; state: string }[];
+    },
+    async resetState(name) {
+      const r = await call('DELETE', name === undefined ? '/_accord/states' : `/_accord/states/${encodeURIComponent(name)}`);
+      if (r.status === 404) return false;
+      ok(r, 'resetting the states');
+      return true;
+    },
+    async setState(name, state) {
+      ok(await call('PUT', `/_accord/states/${encodeURIComponent(name)}`, JSON.stringify({ state })), 'setting a state');
     },
     async calls(filter = {}) {
       // The XML filters are applied here, on the entries the journal sends: the HTTP API takes the plain ones.

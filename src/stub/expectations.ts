@@ -12,6 +12,7 @@ import type { Route, RouteTable } from './route';
 import { requestKey } from './memo';
 import { literalKey } from './routes';
 import { compileTemplate, hasTemplate, withoutTemplate, type ResponseTemplate } from './response-template';
+import { readStateRule, type StateFilter, type StateRule } from './scenario-state';
 
 /**
  * Answers set at run time, each checked against the contract when it is set:
@@ -34,6 +35,13 @@ export interface ExpectationInput {
   fault?: FaultKind;
   /** With `fault: 'soap-fault'`: which of the operation's faults (its scenario's name, or the wsdl:fault name); left out: the first. */
   faultName?: string;
+  /**
+   * Named state (like WireMock's scenario states): answer only while the scope's state machine
+   * `name` is in `requires` (every machine starts in `Started`), and move it to `becomes` when
+   * answering. Either may be left out (any state; stays). With `times`, a transient expectation
+   * waiting for its state is not used up meanwhile.
+   */
+  state?: StateRule;
 }
 
 /** Where a scenario is written, as reports and the journal name it. */
@@ -74,6 +82,7 @@ export interface Expectation {
   used: number;
   delay?: Delay;
   fault?: FaultKind;
+  state?: StateRule;
   /** Plain text values of the request body every match must carry (looked up before the full match). */
   words: string[];
   /** Registration order. */
@@ -164,6 +173,7 @@ export class Expectations {
       used: 0,
       delay: parsed.delayMs,
       fault: parsed.fault,
+      state: parsed.state,
       words: wordsOf(raw.request.body),
       key: endpointKey(raw.request.method, splitPath(raw.request.path)),
       live: true,
@@ -193,11 +203,11 @@ export class Expectations {
    * `key` (keyOf the request) lets a repeated request reuse the expectations found
    * to fit it the first time; without it every request is matched afresh.
    */
-  take(req: HttpRequest, body: ParsedBody, key?: string): Expectation | undefined {
+  take(req: HttpRequest, body: ParsedBody, key?: string, state?: StateFilter<Expectation>): Expectation | undefined {
     if (key === undefined || body.text.length > STUB_LIMITS.memoBodyChars) {
       const segments = splitPath(req.path);
       const bucket = this.byEndpoint.get(endpointKey(req.method, segments));
-      return bucket && this.use(firstFit(candidates(bucket, body), (e) => fits(e, req, segments, body)));
+      return bucket && this.use(firstFit(candidates(bucket, body), (e) => fits(e, req, segments, body), state));
     }
     let fitting = this.fitting.get(key);
     if (!fitting) {
@@ -207,7 +217,7 @@ export class Expectations {
       if (this.fitting.size >= STUB_LIMITS.memoEntries) this.fitting.clear();
       this.fitting.set(key, fitting);
     }
-    return this.use(firstFit(fitting, () => true));
+    return this.use(firstFit(fitting, () => true, state));
   }
 
   /** Counts a use; a transient expectation used up is removed. */
@@ -312,10 +322,19 @@ function candidates(bucket: Bucket, body: ParsedBody): Expectation[] {
   return out.sort((a, b) => a.seq - b.seq);
 }
 
-/** Of candidates in registration order: the first transient one that fits, else the last permanent one that fits. */
-function firstFit(list: readonly Expectation[], fit: (e: Expectation) => boolean): Expectation | undefined {
-  for (const e of list) if (e.remaining !== undefined && fit(e)) return e;
-  for (let i = list.length - 1; i >= 0; i--) if (list[i].remaining === undefined && fit(list[i])) return list[i];
+/**
+ * Of candidates in registration order: the first transient one that fits (and whose state holds),
+ * else the last permanent one that does.
+ */
+function firstFit(list: readonly Expectation[], fit: (e: Expectation) => boolean, state?: StateFilter<Expectation>): Expectation | undefined {
+  const ok = (e: Expectation): boolean => {
+    if (!fit(e)) return false;
+    if (!state || state.allows(e)) return true;
+    state.waiting.push(e);
+    return false;
+  };
+  for (const e of list) if (e.remaining !== undefined && ok(e)) return e;
+  for (let i = list.length - 1; i >= 0; i--) if (list[i].remaining === undefined && ok(list[i])) return list[i];
   return undefined;
 }
 
@@ -347,9 +366,12 @@ function bytesOf(raw: RawExample): number {
 /** The input read strictly: a misspelt key is an error, not an expectation that silently answers everything. */
 function readInput(input: unknown): { raw: RawExample; parsed: ExpectationInput } {
   const bad = (message: string) =>
-    new AccordError('ACCORD_ERR_USAGE', `expectation ${message}; expected {"request": {"method", "path", ...}, "response"?: {...}, "times"?, "delayMs"?, "fault"?, "faultName"?}`);
+    new AccordError(
+      'ACCORD_ERR_USAGE',
+      `expectation ${message}; expected {"request": {"method", "path", ...}, "response"?: {...}, "times"?, "delayMs"?, "fault"?, "faultName"?, "state"?}`,
+    );
   if (!isObject(input)) throw bad('is not an object');
-  const unknown = Object.keys(input).filter((k) => !['request', 'response', 'times', 'delayMs', 'fault', 'faultName'].includes(k));
+  const unknown = Object.keys(input).filter((k) => !['request', 'response', 'times', 'delayMs', 'fault', 'faultName', 'state'].includes(k));
   if (unknown.length > 0) throw bad(`has unknown keys ${unknown.map((k) => `"${k}"`).join(', ')}`);
   const { times, delayMs, fault, faultName } = input;
   if (times !== undefined && (typeof times !== 'number' || !Number.isInteger(times) || times < 1)) throw bad('has a "times" that is not a whole number of at least 1');
@@ -363,7 +385,8 @@ function readInput(input: unknown): { raw: RawExample; parsed: ExpectationInput 
     false,
   );
   if (fault === undefined && raw.response === undefined) raw.response = { headers: {} };
-  return { raw, parsed: input as unknown as ExpectationInput };
+  const parsed = input as unknown as ExpectationInput;
+  return { raw, parsed: input.state === undefined ? parsed : { ...parsed, state: readStateRule(input.state, bad) } };
 }
 
 /**

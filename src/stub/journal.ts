@@ -32,6 +32,11 @@ export interface JournalEntry {
   fault?: FaultKind;
   /** Why nothing answered: the stub's 400/404/405 report; or why a templated answer could not be given (its 500). */
   report?: string;
+  /**
+   * Named state: the machine the answering expectation (or example) required or moved, its state
+   * when the request came (`was`) and after (`now`); for a 409, the state the request waited for.
+   */
+  state?: { name: string; requires?: string; was: string; now: string };
   /** The scope it was sent to (`/_scope/<id>/…`, the prefix left out of `path`); absent for the stub's root. */
   scope?: string;
 }
@@ -98,6 +103,7 @@ export class Journal {
       scenario: answer.scenario,
       fault: answer.fault,
       report: answer.report,
+      state: answer.state,
       scope: this.scope,
     };
     const ring = this.ring;

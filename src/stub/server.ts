@@ -23,6 +23,7 @@ import { handleOf, refOf, type Expectation, type ExpectationHandle, type Expecta
 import { checkDelay, delayOf, malformed, type Delay, type FaultKind } from './faults';
 import type { CallFilter, JournalEntry } from './journal';
 import { SCOPE_PREFIX, StubState, type ScopeState } from './state';
+import { stateFilter, stateName, stuckReport } from './scenario-state';
 import { buildRoutes } from './routes';
 import { watchSources } from './watch';
 import type { StubWsSecurity, WsSecuritySettings } from './ws-security';
@@ -101,8 +102,14 @@ export interface RunningStub {
    * `times` makes it transient, and several transient ones answer in turn (a sequence).
    */
   expect(input: ExpectationInput): ExpectationHandle;
-  /** Removes every expectation and empties the request journal of the root scope (call it between tests). */
+  /** Removes every expectation, empties the request journal and puts every state machine back in `Started`, of the root scope (call it between tests). */
   reset(): void;
+  /** The root scope's named state machines (expectations' `state.name`) and the state each is in. */
+  states(): { name: string; state: string }[];
+  /** Puts one state machine (or, without a name, every one) back in `Started`; false when nothing names that machine. */
+  resetState(name?: string): boolean;
+  /** Puts a state machine in a state, as if an answer had moved it there (to start a test mid-story). */
+  setState(name: string, state: string): void;
   /** The requests received, oldest first (at most the journal's size), with what answered each. */
   calls(filter?: CallFilter): JournalEntry[];
   /** Stops accepting connections and resolves when every connection is closed. Safe to call twice. */
@@ -189,12 +196,19 @@ export async function startStub(options: StubOptions): Promise<RunningStub> {
     reload,
     expect: (input) => handleOf(state.expect(input), state.expectations),
     reset: () => state.reset(),
+    states: () => state.states.list(),
+    resetState: (name) => state.states.reset(name === undefined ? undefined : checkedName(name, 'state machine name')),
+    setState: (name, to) => state.states.set(checkedName(name, 'state machine name'), checkedName(to, 'state')),
     calls: (filter) => state.journal.calls(filter),
     close: () => {
       watching?.close();
       return (closing ??= closeServer(server));
     },
   };
+}
+
+function checkedName(v: string, what: string): string {
+  return stateName(v, what, (problem) => new AccordError('ACCORD_ERR_USAGE', `the ${problem}`));
 }
 
 function tlsPair(tls: StubOptions['tls'], host: string): { cert: string; key: string } | undefined {
@@ -376,12 +390,16 @@ function answer(state: StubState, scope: ScopeState, table: RouteTable, req: Inc
   const request = toHttpRequest(req, url, body.text);
   let outcome: Outcome | undefined;
   let taken: Expectation | undefined;
+  let stuck: ReturnType<typeof stuckOf>;
   try {
     // No expectations (the usual case in a benchmark or a plain stub): not even a look-up.
     // Checked first, against the scenario that takes the request (an expectation's is one of them): a refused request uses up no expectation.
     const refused = o.wsSecurity && wsSecurityRefusal(scope, o.wsSecurity, request, body, matchedScenario(state, table, request, url, body));
     const expected = !refused && scope.expectations.size > 0 ? scope.expectations.keyOf(request, url, body) : undefined;
-    taken = expected === undefined ? undefined : scope.expectations.take(request, body, expected);
+    // Named state (scenario-state.ts): only in a scope whose expectations name a state machine.
+    const states = expected !== undefined && scope.states.size > 0 ? stateFilter<Expectation>(scope.states) : undefined;
+    taken = expected === undefined ? undefined : scope.expectations.take(request, body, expected, states);
+    stuck = !taken && states && states.waiting.length > 0 ? stuckOf(scope, requestLine(request, url), states.waiting) : undefined;
     if (refused) {
       deliver(res, refused, 0, o.log);
     } else if (taken) {
@@ -404,9 +422,13 @@ function answer(state: StubState, scope: ScopeState, table: RouteTable, req: Inc
         scenario: refOf(taken.owner),
         fault: taken.fault,
         report,
+        state: taken.state && scope.states.step(taken.state),
       });
       if (report) send(res, r.status, report);
       else deliver(res, addressed(r, body), delayOf(taken.delay ?? o.delay), o.log, taken.fault, mtomRequests.has(req) ? taken.route.scenario : undefined);
+    } else if (stuck) {
+      scope.journal.record(request, { status: 409, answeredBy: 'none', report: stuck.report, state: stuck.step });
+      send(res, 409, stuck.report);
     } else {
       const memo = state.memoFor(table);
       const key = memo.keyOf(request, url, body);
@@ -446,7 +468,7 @@ function answer(state: StubState, scope: ScopeState, table: RouteTable, req: Inc
   }
   if (o.verbose)
     o.log(
-      `${requestLine(request, url)} -> ${res.statusCode} ${taken ? `expectation ${taken.id} (${taken.route.label})` : describeOutcome(outcome)} (${(performance.now() - started).toFixed(2)} ms)`,
+      `${requestLine(request, url)} -> ${res.statusCode} ${taken ? `expectation ${taken.id} (${taken.route.label})` : stuck ? 'waits for a state nothing reaches' : describeOutcome(outcome)} (${(performance.now() - started).toFixed(2)} ms)`,
     );
 }
 
@@ -486,6 +508,12 @@ function templatedFixed(
   const response = fixedResponse(route, made.response);
   if (fixed.template!.keyed && keepable(response)) choice.answer = response;
   return { response };
+}
+
+/** The 409 for a request whose expectations wait for states nothing can reach any more (scenario-state.ts). */
+function stuckOf(scope: ScopeState, line: string, waiting: readonly Expectation[]) {
+  const rules = scope.expectations.list().flatMap((e) => (e.state ? [e.state] : []));
+  return stuckReport(line, waiting, scope.states, rules);
 }
 
 /** An answer to a WS-Addressing request says which one it answers (RelatesTo) and its Action; a plain request costs one substring search. */

@@ -4,6 +4,7 @@ import { ExpectationBudget, Expectations, type Expectation } from './expectation
 import { Journal, JournalRing } from './journal';
 import { DispatchMemo } from './memo';
 import type { RouteTable } from './route';
+import { ScenarioStates } from './scenario-state';
 
 /**
  * What answers and records one scope's requests: the stub's root, or a scope (`/_scope/<id>/…`)
@@ -13,10 +14,26 @@ import type { RouteTable } from './route';
 export interface ScopeState {
   readonly expectations: Expectations;
   readonly journal: Journal;
+  /** The named state machines of this scope (scenario-state.ts). */
+  readonly states: ScenarioStates;
   /** Checked against the table serving now; see Expectations.add. */
   expect(input: unknown): Expectation;
-  /** No expectations, an empty journal (of this scope only). */
+  /** No expectations, an empty journal, every state machine back to `Started` (of this scope only). */
   reset(): void;
+}
+
+/** Registers an expectation in a scope: its state rule counts against the scope's bounds, or it is refused. */
+function expectIn(expectations: Expectations, states: ScenarioStates, input: unknown, table: RouteTable): Expectation {
+  const e = expectations.add(input, table);
+  if (e.state) {
+    try {
+      states.admit(e.state);
+    } catch (err) {
+      expectations.remove(e.id);
+      throw err;
+    }
+  }
+  return e;
 }
 
 /** `/_scope/`: a request under it belongs to the scope its next segment names. */
@@ -26,6 +43,7 @@ export const SCOPE_PREFIX = '/_scope/';
 export class StubState implements ScopeState {
   readonly expectations: Expectations;
   readonly journal: Journal;
+  readonly states = new ScenarioStates();
 
   private serving: { table: RouteTable; memo: DispatchMemo };
   private readonly ring = new JournalRing();
@@ -56,13 +74,14 @@ export class StubState implements ScopeState {
   }
 
   expect(input: unknown): Expectation {
-    return this.expectations.add(input, this.table);
+    return expectIn(this.expectations, this.states, input, this.table);
   }
 
-  /** Between tests: no expectations, an empty journal (the root's; scopes keep theirs). */
+  /** Between tests: no expectations, an empty journal, states back to `Started` (the root's; scopes keep theirs). */
   reset(): void {
     this.expectations.clear();
     this.journal.clear();
+    this.states.clear();
   }
 
   /**
@@ -95,13 +114,16 @@ export class StubState implements ScopeState {
     }
     const expectations = new Expectations(this.budget);
     const journal = new Journal(this.ring, id);
+    const states = new ScenarioStates();
     const scope: ScopeState = {
       expectations,
       journal,
-      expect: (input) => expectations.add(input, this.table),
+      states,
+      expect: (input) => expectIn(expectations, states, input, this.table),
       reset: () => {
         expectations.clear();
         journal.clear();
+        states.clear();
       },
     };
     this.scopes.set(id, scope);
