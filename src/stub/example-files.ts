@@ -7,8 +7,12 @@ import { excerpt } from '../printable';
 import type { HttpResponse } from '../http/message';
 import { formatMismatches, type Mismatch } from '../pattern/mismatch';
 import { readJson } from '../json/parse';
-import { EXAMPLE_SHAPE, fitExample, readExampleShape, type RawExample } from './fit-example';
+import type { HttpRequest } from '../http/message';
+import type { ParsedBody } from '../http/body';
+import { matchRequest, splitPath } from '../http/match-request';
+import { EXAMPLE_SHAPE, fitExample, isObject, readExampleShape, type RawExample } from './fit-example';
 import { compileTemplate, hasTemplate, withoutTemplate, type ResponseTemplate } from './response-template';
+import { readStateRule, type ScenarioStates, type StateRule } from './scenario-state';
 
 /**
  * Example files, in Specmatic's layout: JSON files in `<contract>_examples/`
@@ -28,6 +32,8 @@ export interface FixedExample {
   response: HttpResponse;
   /** A response with `{{…}}` placeholders, filled from each request (response-template.ts). */
   template?: ResponseTemplate;
+  /** `"state": { name, requires?, becomes? }`: answers only in that state of the scope, and moves it (scenario-state.ts). */
+  state?: StateRule;
 }
 
 export function exampleDirs(specFile: string): string[] {
@@ -61,7 +67,7 @@ export function loadExampleFiles(contract: Contract, errors: AccordError[]): Fix
 }
 
 function loadOne(file: string, contract: Contract): FixedExample {
-  const { ex, text } = readExample(file);
+  const { ex, text, state } = readExample(file);
   // A templated response is checked apart (compileTemplate): the request picks the scenario.
   const templated = hasTemplate(ex);
   const fit = fitExample(templated ? withoutTemplate(ex) : ex, contract.scenarios, ` of ${contract.file}`);
@@ -76,14 +82,31 @@ function loadOne(file: string, contract: Contract): FixedExample {
     const at = text.indexOf('"http-response"');
     throw new AccordError('ACCORD_ERR_USAGE', e.message, { file, line: at < 0 ? undefined : text.slice(0, at).split('\n').length });
   }
-  return { file, scenario: fit.scenario, owner: fit.owner, response: { status: r.status!, headers: r.headers, body: r.body ?? '' }, template };
+  return { file, scenario: fit.scenario, owner: fit.owner, response: { status: r.status!, headers: r.headers, body: r.body ?? '' }, template, state };
 }
 
-function readExample(file: string): { ex: RawExample; text: string } {
+function readExample(file: string): { ex: RawExample; text: string; state?: StateRule } {
   const text = readInputText(file, { what: 'example file', limit: FILE_LIMITS.exampleBytes });
   const read = readJson(text);
   if ('problem' in read) throw new AccordError('ACCORD_ERR_JSON', `example file is ${excerpt(read.problem, 200)}`, { file });
-  return { ex: readExampleShape(read.value, (message) => new AccordError('ACCORD_ERR_USAGE', `example file ${message}; expected ${EXAMPLE_SHAPE}`, { file })), text };
+  const bad = (message: string) => new AccordError('ACCORD_ERR_USAGE', `example file ${message}; expected ${EXAMPLE_SHAPE}`, { file });
+  const ex = readExampleShape(read.value, bad);
+  const rule = isObject(read.value) ? read.value.state : undefined;
+  return { ex, text, state: rule === undefined ? undefined : readStateRule(rule, bad) };
+}
+
+/**
+ * The first example file with a state rule that takes the request in the scope's present state
+ * (RouteTable.stateful); undefined when none does.
+ */
+export function statefulExample<T extends { example: FixedExample }>(list: readonly T[], req: HttpRequest, body: ParsedBody, states: ScenarioStates): T | undefined {
+  const segments = splitPath(req.path);
+  for (const x of list) {
+    if (!states.allows(x.example.state)) continue;
+    const m = matchRequest(x.example.scenario, req, body, segments, 1);
+    if (m.endpoint && m.mismatches.length === 0) return x;
+  }
+  return undefined;
 }
 
 function invalid(file: string, message: string, mismatches: Mismatch[]): AccordError {

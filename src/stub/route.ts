@@ -48,6 +48,12 @@ export interface RouteTable {
   bodyIndex: Map<readonly Route[], BodyNarrowing>;
   /** method → routes whose path has typed parameters. */
   parameterised: Map<string, Route[]>;
+  /**
+   * Example files with a `state` rule (scenario-state.ts), in load order: whether one answers
+   * depends on the scope's state, so they are kept out of `fixed` (and the dispatch memo) and
+   * tried after the expectations.
+   */
+  stateful?: { route: Route; example: FixedExample }[];
 }
 
 /** The routes of a path a request's body may match, in contract order; undefined: all of them (built by route-index.ts). */

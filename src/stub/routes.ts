@@ -45,7 +45,8 @@ export function buildRoutes(contracts: readonly Contract[]): RouteTable {
         table.notServed.push({ scenario: s, reason: e.message });
         continue;
       }
-      route.fixed = fixed.filter((f) => f.owner === s);
+      route.fixed = fixed.filter((f) => f.owner === s && !f.state);
+      for (const f of fixed) if (f.owner === s && f.state) (table.stateful ??= []).push({ route, example: f });
       table.routes.push(route);
       if (route.literalPath !== undefined) {
         const byPath = getOrSet(table.literal, route.method, () => new Map<string, Route[]>());

@@ -100,8 +100,10 @@ export class ScenarioStates {
   /** An answer given under a rule: the machine moves to `becomes`; what happened, for the journal. */
   step(rule: StateRule): StateStep {
     const was = this.stateOf(rule.name);
-    if (rule.becomes !== undefined) this.current.set(rule.name, rule.becomes);
-    return { name: rule.name, requires: rule.requires, was, now: rule.becomes ?? was };
+    const now = rule.becomes ?? was;
+    // Set even when unchanged: a machine only example files name is listed once one has answered.
+    this.current.set(rule.name, now);
+    return { name: rule.name, requires: rule.requires, was, now };
   }
 
   /** Puts one machine in a state (PUT /_accord/states/<name>, `setState`). */
@@ -110,14 +112,15 @@ export class ScenarioStates {
     this.current.set(name, state);
   }
 
-  /** Back to INITIAL_STATE: one machine (false when no rule or call named it), or every one. */
+  /** Back to INITIAL_STATE: one machine (false when no rule, call or answer named it), or every one. */
   reset(name?: string): boolean {
     if (name === undefined) {
       this.current.clear();
       return true;
     }
+    const named = this.known.has(name) || this.current.has(name);
     this.current.delete(name);
-    return this.known.has(name);
+    return named;
   }
 
   /** Every machine forgotten, with the names counted against the bounds (a scope's reset, where its expectations go too). */
@@ -126,9 +129,9 @@ export class ScenarioStates {
     this.known.clear();
   }
 
-  /** Every known machine and its state, by name. */
+  /** Every known machine (or moved by an example file's answer) and its state, by name. */
   list(): { name: string; state: string }[] {
-    return [...this.known.keys()].sort().map((name) => ({ name, state: this.stateOf(name) }));
+    return [...new Set([...this.known.keys(), ...this.current.keys()])].sort().map((name) => ({ name, state: this.stateOf(name) }));
   }
 
   private learn(name: string, states: (string | undefined)[]): void {

@@ -9,6 +9,7 @@ import { looksLikeXml } from '../xml/parse';
 import type { HttpRequest, HttpResponse } from '../http/message';
 import { inert, printable } from '../printable';
 import { loadContracts, type ContractSource } from './contracts';
+import { statefulExample } from './example-files';
 import { allowOrigin, answerPreflight, isPreflight } from './cors';
 import type { Outcome } from './dispatch';
 import { noMatchReport, unknownPathReport } from './report';
@@ -391,6 +392,7 @@ function answer(state: StubState, scope: ScopeState, table: RouteTable, req: Inc
   let outcome: Outcome | undefined;
   let taken: Expectation | undefined;
   let stuck: ReturnType<typeof stuckOf>;
+  let example: NonNullable<RouteTable['stateful']>[number] | undefined;
   try {
     // No expectations (the usual case in a benchmark or a plain stub): not even a look-up.
     // Checked first, against the scenario that takes the request (an expectation's is one of them): a refused request uses up no expectation.
@@ -399,7 +401,9 @@ function answer(state: StubState, scope: ScopeState, table: RouteTable, req: Inc
     // Named state (scenario-state.ts): only in a scope whose expectations name a state machine.
     const states = expected !== undefined && scope.states.size > 0 ? stateFilter<Expectation>(scope.states) : undefined;
     taken = expected === undefined ? undefined : scope.expectations.take(request, body, expected, states);
-    stuck = !taken && states && states.waiting.length > 0 ? stuckOf(scope, requestLine(request, url), states.waiting) : undefined;
+    // Example files with a state rule (RouteTable.stateful) come after the expectations, before the rest.
+    example = !taken && !refused && table.stateful ? statefulExample(table.stateful, request, body, scope.states) : undefined;
+    stuck = !taken && !example && states && states.waiting.length > 0 ? stuckOf(scope, table, requestLine(request, url), states.waiting) : undefined;
     if (refused) {
       deliver(res, refused, 0, o.log);
     } else if (taken) {
@@ -426,6 +430,24 @@ function answer(state: StubState, scope: ScopeState, table: RouteTable, req: Inc
       });
       if (report) send(res, r.status, report);
       else deliver(res, addressed(r, body), delayOf(taken.delay ?? o.delay), o.log, taken.fault, mtomRequests.has(req) ? taken.route.scenario : undefined);
+    } else if (example) {
+      const fx = example.example;
+      const route = example.route;
+      let r = fixedResponse(route, fx.response);
+      let report: string | undefined;
+      if (fx.template) {
+        const key = requestLine(request, url);
+        const made = answerFromTemplate(fx.template, fx.owner, request, body, state, (extra) => withHeaders(respond(route, undefined, requestRandom(route, key)), extra));
+        if ('response' in made) r = fixedResponse(route, made.response);
+        else {
+          report = `accord stub: example file ${fx.file} cannot answer ${request.method} ${request.path}: ${made.problem}\n`;
+          r = { status: 500, headers: {}, body: report };
+        }
+      }
+      const step = report ? undefined : scope.states.step(fx.state!);
+      scope.journal.record(request, { status: r.status, answeredBy: 'example', scenario: refOf(example.route.scenario), state: step, templated: fx.template ? true : undefined, report });
+      if (report) send(res, r.status, report);
+      else deliver(res, addressed(r, body), delayOf(o.delay), o.log, undefined, mtomRequests.has(req) ? example.route.scenario : undefined);
     } else if (stuck) {
       scope.journal.record(request, { status: 409, answeredBy: 'none', report: stuck.report, state: stuck.step });
       send(res, 409, stuck.report);
@@ -468,7 +490,7 @@ function answer(state: StubState, scope: ScopeState, table: RouteTable, req: Inc
   }
   if (o.verbose)
     o.log(
-      `${requestLine(request, url)} -> ${res.statusCode} ${taken ? `expectation ${taken.id} (${taken.route.label})` : stuck ? 'waits for a state nothing reaches' : describeOutcome(outcome)} (${(performance.now() - started).toFixed(2)} ms)`,
+      `${requestLine(request, url)} -> ${res.statusCode} ${taken ? `expectation ${taken.id} (${taken.route.label})` : example ? `example file ${example.example.file}` : stuck ? 'waits for a state nothing reaches' : describeOutcome(outcome)} (${(performance.now() - started).toFixed(2)} ms)`,
     );
 }
 
@@ -511,8 +533,9 @@ function templatedFixed(
 }
 
 /** The 409 for a request whose expectations wait for states nothing can reach any more (scenario-state.ts). */
-function stuckOf(scope: ScopeState, line: string, waiting: readonly Expectation[]) {
+function stuckOf(scope: ScopeState, table: RouteTable, line: string, waiting: readonly Expectation[]) {
   const rules = scope.expectations.list().flatMap((e) => (e.state ? [e.state] : []));
+  for (const x of table.stateful ?? []) rules.push(x.example.state!);
   return stuckReport(line, waiting, scope.states, rules);
 }
 
