@@ -110,6 +110,20 @@ describe('an expectation whose answer echoes the request', () => {
   });
 });
 
+describe('over HTTP', () => {
+  it("connectStub's expect and Specmatic's /_specmatic/expectations take templates ({{REQUEST.BODY.x}})", async () => {
+    const client = connectStub(stub.url);
+    const set = await client.expect({ request: { method: 'POST', path: '/orders' }, response: { body: orderAnswer({ id: echo }) } });
+    expect((await post(`${stub.url}/orders`, orderRequest('31'))).body).toContain('<ord:orderId>31</ord:orderId>');
+    expect((await client.calls({ expectation: set.id }))[0]).toMatchObject({ answeredBy: 'expectation', templated: true });
+    await client.reset();
+    const specmatic = { 'http-request': { method: 'POST', path: '/orders' }, 'http-response': { status: 200, body: orderAnswer({ id: '{{REQUEST.BODY.orderId}}' }) } };
+    const r = await post(`${stub.url}/_specmatic/expectations`, JSON.stringify(specmatic), { 'content-type': 'application/json' });
+    expect(r.status).toBe(200);
+    expect((await post(`${stub.url}/orders`, orderRequest('32'))).body).toContain('<ord:orderId>32</ord:orderId>');
+  });
+});
+
 describe('a template that can never fit is refused when it is registered', () => {
   it('a path that names no node of the request', () => {
     expect(refusal(() => stub.expect({ request: { method: 'POST', path: '/orders' }, response: { body: orderAnswer({ id: '{{request.body.getOrder/orderNo}}' }) } }))).toContain(
