@@ -56,6 +56,7 @@ describe('an expectation whose answer echoes the request', () => {
     const a = await post(`${stub.url}/orders`, orderRequest('4711', 'A&amp;B'));
     const b = await post(`${stub.url}/orders`, orderRequest('12'));
     expect(a.status).toBe(200);
+    expect(a.headers['content-type']).toBe('text/xml; charset=utf-8');
     expect(a.body).toContain('<ord:orderId>4711</ord:orderId>');
     // The value is escaped as the XML it goes into.
     expect(a.body).toContain('<ord:customer>for A&amp;B</ord:customer>');
@@ -86,6 +87,7 @@ describe('an expectation whose answer echoes the request', () => {
     });
     const r = await call(`${stub.url}/orders/5?count=3`, { method: 'GET', headers: { 'x-trace': 'abc-1' } });
     expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toMatch(/^application\/json/);
     expect(r.headers['x-request-id']).toBe('abc-1');
     const body = JSON.parse(r.body) as Record<string, unknown>;
     expect(body).toMatchObject({ id: 5, count: 3, ref: 'order 5 of 3' });

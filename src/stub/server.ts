@@ -506,7 +506,8 @@ function templatedAnswer(
   generated: (extra: Record<string, string>) => HttpResponse,
 ): { response: HttpResponse; report?: string } {
   const made = answerFromTemplate(e.template!, e.owner, request, body, state, generated);
-  if ('response' in made) return made;
+  // Content-Type as for any given answer: the scenario's unless the expectation gives one.
+  if ('response' in made) return { response: fixedResponse(e.route, made.response) };
   const report = `accord stub: expectation ${e.id} cannot answer ${request.method} ${request.path}: ${made.problem}\n`;
   return { response: { status: 500, headers: {}, body: report }, report };
 }
