@@ -18,6 +18,7 @@ const LAYER: Record<string, number> = {
   xml: 1,
   json: 1,
   files: 1,
+  html: 1,
   pattern: 2,
   contract: 3,
   http: 4,

@@ -5,6 +5,7 @@ const path = require('node:path');
 const coverage = require('../dist/runner/coverage.js');
 const { writeOutputFile } = require('../dist/files/index.js');
 const { inert, printable } = require('../dist/printable.js');
+const { HtmlReport } = require('./report-writer.js');
 
 /**
  * The preset's Jest reporter: after the run, contract coverage (scenarios passed, failed, @WIP,
@@ -27,12 +28,14 @@ class AccordCoverageReporter {
     /** Project config (or null) -> contract file -> its outcomes and outline. */
     this.projects = new Map();
     this.error = undefined;
+    this.report = new HtmlReport(this.globalConfig);
   }
 
   // In watch mode Jest may keep a reporter for several runs: each run's summary is its own.
   onRunStart() {
     this.projects = new Map();
     this.error = undefined;
+    this.report = new HtmlReport(this.globalConfig);
   }
 
   onTestResult(test, result) {
@@ -41,7 +44,8 @@ class AccordCoverageReporter {
     if (!this.projects.has(config)) this.projects.set(config, new Map());
     const outcomes = (result.testResults || []).map((t) => ({ title: t.title, status: t.status }));
     // The outline comes from the test runner (test-runner.js); a file that could not run has none and is parsed here.
-    this.projects.get(config).set(result.testFilePath, { outcomes, outline: result.accordOutline });
+    // The tests and exchanges are kept for the HTML report (report-reporter.js) when it is on.
+    this.projects.get(config).set(result.testFilePath, { outcomes, outline: result.accordOutline, tests: result.testResults || [], exchanges: result.accordExchanges });
   }
 
   onRunComplete(contexts) {
@@ -53,18 +57,12 @@ class AccordCoverageReporter {
       const project = config || (all[0] && all[0].config) || {};
       const accord = { ...((project.testEnvironmentOptions && project.testEnvironmentOptions.accord) || {}), ...this.options };
       const root = project.rootDir || this.rootDir;
-      const named = accord.wsdl && typeof accord.wsdl === 'object' ? accord.wsdl : {};
-      const list = [];
-      for (const [file, { outcomes, outline }] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
-        const source = readFileSync(file, 'utf8');
-        const rel = path.relative(root, file).split(path.sep).join('/');
-        const wsdl = coverage.findWsdl(file, source, root, typeof named[rel] === 'string' ? named[rel] : undefined);
-        list.push(coverage.contractCoverage(file, outline || coverage.readOutline(file, source), outcomes, wsdl));
-      }
+      const list = contractList(files, root, accord);
       const context = all.find((c) => c.config === config);
       const partial = partialRun(this.globalConfig, context, files);
       const name = this.projects.size > 1 ? projectName(project) : undefined;
       process.stderr.write(coverage.formatCoverage(list, root, partial, name));
+      if (accord.report) this.report.add(root, files, list, partial, accord.report);
       if (partial) continue;
       if (accord.coverageFile !== false) {
         const out = path.resolve(root, typeof accord.coverageFile === 'string' ? accord.coverageFile : 'accord-coverage.json');
@@ -88,6 +86,7 @@ class AccordCoverageReporter {
       }
       writeOutputFile(out, coverage.coverageJson(list, root), { force: true, shown });
     }
+    this.report.write(all);
     if (failures.length > 0) {
       process.stderr.write(`${inert(printable(`accord contract coverage: ${failures.join('; ')}`))}\n`);
       this.error = new Error(`accord contract coverage: ${failures.join('; ')}`);
@@ -97,6 +96,19 @@ class AccordCoverageReporter {
   getLastError() {
     return this.error;
   }
+}
+
+/** The coverage of each contract file of a project (sorted by path); `accord` is its settings (the `wsdl` map). */
+function contractList(files, root, accord) {
+  const named = accord.wsdl && typeof accord.wsdl === 'object' ? accord.wsdl : {};
+  const list = [];
+  for (const [file, { outcomes, outline }] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
+    const source = readFileSync(file, 'utf8');
+    const rel = path.relative(root, file).split(path.sep).join('/');
+    const wsdl = coverage.findWsdl(file, source, root, typeof named[rel] === 'string' ? named[rel] : undefined);
+    list.push(coverage.contractCoverage(file, outline || coverage.readOutline(file, source), outcomes, wsdl));
+  }
+  return list;
 }
 
 function projectName(config) {
@@ -157,3 +169,6 @@ function watcherSees(file, g, contexts) {
 }
 
 module.exports = AccordCoverageReporter;
+module.exports.contractList = contractList;
+module.exports.partialRun = partialRun;
+module.exports.watcherSees = watcherSees;

@@ -11,7 +11,7 @@ function createPreset() {
     testPathIgnorePatterns: ['/node_modules/', '/\\.accord/(checkouts|consumes)/'],
     // The coverage file is written after every run: were the watcher to see it, `--watch` would start run after run.
     // A project that sets its own watchPathIgnorePatterns adds this one (the reporter does not write the file in watch mode otherwise).
-    watchPathIgnorePatterns: ['/accord-coverage\\.json$'],
+    watchPathIgnorePatterns: ['/accord-coverage\\.json$', '/accord-report\\.html$'],
     transform: { '\\.spec$': require.resolve('./transformer.js') },
     testEnvironment: require.resolve('./environment.js'),
     testRunner: require.resolve('./test-runner.js'),

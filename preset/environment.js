@@ -1,7 +1,8 @@
 'use strict';
 const { createRequire } = require('node:module');
 const path = require('node:path');
-const { resolveRunnerConfig, CONFIG_GLOBAL, RUNTIME_GLOBAL } = require('../dist/runner/config.js');
+const { resolveRunnerConfig, CONFIG_GLOBAL, RUNTIME_GLOBAL, REPORT_GLOBAL } = require('../dist/runner/config.js');
+const { hasReportReporter } = require('./report-writer.js');
 // Loaded once per worker, here outside the per-file sandbox: each test file gets it through its global.
 const { createRuntime } = require('../dist/runner/runtime.js');
 const { isWip } = require('../dist/runner/wip.js');
@@ -39,6 +40,8 @@ function accordEnvironment(NodeEnvironment) {
       const silent = Boolean(config.globalConfig && config.globalConfig.silent);
       this.global[CONFIG_GLOBAL] = { ...resolveRunnerConfig(options, process.env, config.projectConfig.rootDir), silent };
       this.global[RUNTIME_GLOBAL] = createRuntime(this.global, { perWorker: true });
+      // The HTML report is on: each case's exchange is recorded for it (src/runner/report.ts).
+      if ((options && options.report) || hasReportReporter(config.globalConfig)) this.global[REPORT_GLOBAL] = new Map();
     }
 
     handleTestEvent(event) {

@@ -3,7 +3,7 @@ const { createRequire } = require('node:module');
 const path = require('node:path');
 const { attachWipVerdicts } = require('../dist/runner/wip.js');
 const { withFileStores } = require('../dist/runner/file-stores.js');
-const { OUTLINE_GLOBAL } = require('../dist/runner/config.js');
+const { OUTLINE_GLOBAL, REPORT_GLOBAL } = require('../dist/runner/config.js');
 
 /**
  * Jest's own runner (jest-circus, the app's copy as Jest itself would load it), then each
@@ -58,6 +58,9 @@ module.exports = async function accordTestRunner(globalConfig, config, environme
   attachWipVerdicts(result, environment.global);
   const outline = environment.global[OUTLINE_GLOBAL];
   if (outline) result.accordOutline = outline;
+  // The HTML report's exchanges (request, answer, mismatches), by full test name: bounded and redacted where they were made.
+  const exchanges = environment.global[REPORT_GLOBAL];
+  if (exchanges instanceof Map && exchanges.size > 0) result.accordExchanges = Object.fromEntries(exchanges);
   const missing = missingReporter(globalConfig, config);
   if (missing) {
     result.testExecError = { message: missing, stack: '' };

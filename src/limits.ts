@@ -169,3 +169,11 @@ export const PROXY_LIMITS = {
  * (the oldest are forgotten first) and the longest nonce read, in bytes.
  */
 export const WS_SECURITY_LIMITS = { nonces: 10_000, nonceBytes: 64 } as const;
+
+/**
+ * The HTML report (`accord-contracts/report`, `accord compatible --format html`): characters of one
+ * body shown (the rest is cut with a note), lines of one pretty-printed body, characters of one
+ * failure message, characters of one contract version shown side by side, and exchanges kept from one
+ * test file (later tests are listed with their outcome only).
+ */
+export const REPORT_LIMITS = { bodyChars: 16 * 1024, bodyLines: 400, messageChars: 8 * 1024, sourceChars: 1024 * 1024, exchangesPerFile: 2000 } as const;

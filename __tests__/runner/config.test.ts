@@ -26,9 +26,9 @@ describe('runner settings', () => {
   it('words every problem instead of falling back silently', () => {
     const r = resolveRunnerConfig({ baseURL: 'http://a:1', timeout: 5, colour: true }, { ACCORD_BASE_URL: 'localhost:8080', ACCORD_TIMEOUT_MS: '-1', ACCORD_SEED: '1.5' });
     expect(r.problems).toEqual([
-      'unknown option "baseURL" in testEnvironmentOptions.accord (did you mean "baseUrl"?); the options are baseUrl, timeoutMs, seed, negative, coverageThreshold, coverageFile, wsdl, auth, headers, tls, environment, environments, wsSecurity, addressing, mtom, states',
-      'unknown option "timeout" in testEnvironmentOptions.accord (did you mean "timeoutMs"?); the options are baseUrl, timeoutMs, seed, negative, coverageThreshold, coverageFile, wsdl, auth, headers, tls, environment, environments, wsSecurity, addressing, mtom, states',
-      'unknown option "colour" in testEnvironmentOptions.accord; the options are baseUrl, timeoutMs, seed, negative, coverageThreshold, coverageFile, wsdl, auth, headers, tls, environment, environments, wsSecurity, addressing, mtom, states',
+      'unknown option "baseURL" in testEnvironmentOptions.accord (did you mean "baseUrl"?); the options are baseUrl, timeoutMs, seed, negative, coverageThreshold, coverageFile, report, wsdl, auth, headers, tls, environment, environments, wsSecurity, addressing, mtom, states',
+      'unknown option "timeout" in testEnvironmentOptions.accord (did you mean "timeoutMs"?); the options are baseUrl, timeoutMs, seed, negative, coverageThreshold, coverageFile, report, wsdl, auth, headers, tls, environment, environments, wsSecurity, addressing, mtom, states',
+      'unknown option "colour" in testEnvironmentOptions.accord; the options are baseUrl, timeoutMs, seed, negative, coverageThreshold, coverageFile, report, wsdl, auth, headers, tls, environment, environments, wsSecurity, addressing, mtom, states',
       'ACCORD_BASE_URL must be an http:// or https:// URL such as http://127.0.0.1:8080, found "localhost:8080"',
       'ACCORD_TIMEOUT_MS must be a number of milliseconds above 0, found "-1"',
       'ACCORD_SEED must be a whole number, found "1.5"',

@@ -361,6 +361,9 @@ const AUDITED: Record<string, Record<string, Hostile[]>> = {
     [String.raw`/[\0-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff]/gu`]: [h('\u001b'), h('a'), h('\ud83d\ude00')],
     [String.raw`/"/g`]: [h('"')],
   },
+  'compat/html.ts': {
+    [String.raw`/\r?\n/`]: [h('\r')],
+  },
   'runner/transform.ts': {
     [String.raw`/\r?\n/`]: [h('\r')],
     [String.raw`/^\s*/`]: [h(' ', '', 'x')],

@@ -14,6 +14,7 @@ export { diffContracts } from './diff';
 export { RULES, RULES_BY_ID } from './rules';
 export { MESSAGES } from './messages';
 export { formatJson, formatText, type FileReport } from './report';
+export { formatHtml, type VersionTexts } from './html';
 export { formatError, formatGithub, formatJunit, formatSarif, type CiFormat } from './ci-formats';
 export type { Verdict, Finding, Change, ScenarioDiff, ContractDiff, Rule, CompatNote } from './model';
 

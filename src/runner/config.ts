@@ -107,9 +107,11 @@ export const WIP_GLOBAL = '__ACCORD_WIP__';
 export const RUNTIME_GLOBAL = '__ACCORD_RUNTIME__';
 /** The outline of the contract a test file opened, for the coverage reporter (src/runner/coverage.ts). */
 export const OUTLINE_GLOBAL = '__ACCORD_OUTLINE__';
+/** Set (a map of full test name to exchange) when the HTML report is on: the runtime records each case's exchange there (src/runner/report.ts). */
+export const REPORT_GLOBAL = '__ACCORD_REPORT__';
 
 const WHERE = 'testEnvironmentOptions.accord';
-// coverageThreshold, coverageFile and wsdl are read by the preset's coverage reporter (coverage.ts).
+// coverageThreshold, coverageFile, report and wsdl are read by the preset's coverage reporter (coverage.ts).
 const OPTIONS = [
   'baseUrl',
   'timeoutMs',
@@ -117,6 +119,7 @@ const OPTIONS = [
   'negative',
   'coverageThreshold',
   'coverageFile',
+  'report',
   'wsdl',
   'auth',
   'headers',

@@ -2,9 +2,11 @@ import { isFaultScenario, type Contract, type TestCase } from '../contract/model
 import { parseContractCached, testCases } from '../contract/load';
 import { AccordError, formatLocation } from '../errors';
 import { inert, printable } from '../printable';
-import { CONFIG_GLOBAL, OUTLINE_GLOBAL, resolveRunnerConfig, type RunnerConfig } from './config';
+import { CONFIG_GLOBAL, OUTLINE_GLOBAL, REPORT_GLOBAL, resolveRunnerConfig, type RunnerConfig } from './config';
 import { contractOutline, type ContractOutline } from './coverage';
 import { reportError } from './error-display';
+import { REPORT_LIMITS } from '../limits';
+import { reportExchange, type ReportExchange } from './report';
 import { formatCaseReport, runCase } from './run-case';
 import { markWip, recordWipVerdict } from './wip';
 import { withStates } from './states';
@@ -106,7 +108,7 @@ function body(g: Record<string, unknown>, config: () => RunnerConfig, opened: Op
     const fullName = `${opened.contract?.name || 'contract'} ${tc.name}`;
     if (tc.scenario.wip) markWip(g, fullName);
     // Provider states are set up only when the settings let the case run at all.
-    const failure = settingsProblem(cfg) ?? (await withStates(tc, cfg.ws?.states, () => check(tc, cfg)));
+    const failure = settingsProblem(cfg) ?? (await withStates(tc, cfg.ws?.states, () => check(tc, cfg, exchangeRecorder(g, fullName))));
     if (tc.scenario.wip) {
       const where = formatLocation({ file: tc.scenario.file, line });
       const message = inert(
@@ -130,13 +132,23 @@ function settingsProblem(cfg: RunnerConfig): string | undefined {
 }
 
 /** What is wrong with one case, as the report a user reads; undefined when it passed. */
-async function check(tc: TestCase, cfg: RunnerConfig): Promise<string | undefined> {
+async function check(tc: TestCase, cfg: RunnerConfig, record?: (x: () => ReportExchange) => void): Promise<string | undefined> {
   const setup = settingsProblem(cfg);
   if (setup !== undefined) return setup;
   const baseUrl = cfg.baseUrl!;
   const session = sessionFor(cfg);
   const result = await runCase(tc, { baseUrl, timeoutMs: cfg.timeoutMs, seed: cfg.seed, dispatcher: session.dispatcher, addHeaders: session.headers, ws: cfg.ws });
+  record?.(() => reportExchange(result, session.redaction));
   return result.passed ? undefined : formatCaseReport(result, baseUrl, session.redaction);
+}
+
+/** Where a case's exchange goes when the HTML report is on (the environment then sets REPORT_GLOBAL); a file keeps a bounded number. */
+function exchangeRecorder(g: Record<string, unknown>, fullName: string): ((x: () => ReportExchange) => void) | undefined {
+  const kept = g[REPORT_GLOBAL] as Map<string, ReportExchange> | undefined;
+  if (!kept) return undefined;
+  return (x) => {
+    if (kept.size < REPORT_LIMITS.exchangesPerFile) kept.set(fullName, x());
+  };
 }
 
 type Declare = (name: string, fn: () => Promise<void>, timeout?: number) => void;

@@ -16,7 +16,7 @@ const compat = () => require('../../compat') as typeof import('../../compat');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const sources = () => require('../../compat/sources') as typeof import('../../compat/sources');
 
-const FORMATS = ['text', 'json', 'junit', 'github', 'sarif'] as const;
+const FORMATS = ['text', 'json', 'junit', 'github', 'sarif', 'html'] as const;
 type Format = (typeof FORMATS)[number];
 
 interface Options {
@@ -127,13 +127,14 @@ async function check(pairs: () => FilePair[] | Promise<FilePair[]>, opts: Option
   } catch (e) {
     // Exit 1 has printed its report; a mistake (exit 2) still gives CI a document it can read, and the message on stderr.
     const usage = e instanceof AccordError || (e instanceof ExitError && e.exitCode === EXIT_USAGE);
-    if (usage && format !== 'text') writeDocument(io, compat().formatError(format, e, (e as Error).message, VERSION));
+    if (usage && format !== 'text' && format !== 'html') writeDocument(io, compat().formatError(format, e, (e as Error).message, VERSION));
     throw e;
   }
 }
 
 async function compare(pairs: () => FilePair[] | Promise<FilePair[]>, format: Format, io: Io): Promise<void> {
   const reports: FileReport[] = [];
+  const texts = new Map<string, { older?: string; newer?: string }>();
   const errors: AccordError[] = [];
   const list = await pairs();
   const progress = startProgress(io.progress);
@@ -143,6 +144,8 @@ async function compare(pairs: () => FilePair[] | Promise<FilePair[]>, format: Fo
       try {
         // The AST cache: `git file` and `git commits` meet the same texts again and again.
         reports.push(compat().compareVersions(pair, parseContractCached));
+        // The HTML report shows both versions side by side (a WSDL pair's texts are not kept: its findings are listed).
+        if (format === 'html') texts.set(pair.file, { older: pair.older?.text || undefined, newer: pair.newer?.text || undefined });
       } catch (e) {
         gather(errors, e);
       } finally {
@@ -155,14 +158,15 @@ async function compare(pairs: () => FilePair[] | Promise<FilePair[]>, format: Fo
   }
   // Every contract error of every file, printed by the entry point as the stub's are (exit 2).
   throwGathered(errors);
-  writeReport(reports, format, io);
+  writeReport(reports, format, io, texts);
   // Exit 0 is the normal return; a break is exit 1, with the report already printed.
   if (!reports.every((r) => r.verdict.compatible)) throw new ExitError(EXIT_FAILED);
 }
 
-function writeReport(reports: FileReport[], format: Format, io: Io): void {
+function writeReport(reports: FileReport[], format: Format, io: Io, texts: Map<string, { older?: string; newer?: string }>): void {
   const c = compat();
   if (format === 'text') io.stdout(c.formatText(reports));
+  else if (format === 'html') writeDocument(io, c.formatHtml(reports, texts));
   else if (format === 'json') writeDocument(io, c.formatJson(reports));
   else if (format === 'junit') writeDocument(io, c.formatJunit(reports));
   else if (format === 'github') writeDocument(io, c.formatGithub(reports));

@@ -1,0 +1,309 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { htmlPage } from '../../src/html/page';
+import { testReportData, type ReportContract, type ReportTest } from '../../src/runner/report';
+import { childEnv, plain } from '../helpers/child-env';
+import { startServer, type Running } from '../helpers/servers';
+import { artifactsDir, CHROMIUM, withBrowser } from './browser';
+
+/**
+ * The HTML report as a person sees it, in headless Chromium: a real `jest` run with accord's preset
+ * (this working tree's dist/) against a real service on 127.0.0.1 that fails one scenario, and a
+ * real `accord compatible --format html`. Screenshots are kept in the artifacts folder (named in
+ * the output).
+ */
+const REPO = path.join(__dirname, '..', '..');
+const JEST = require.resolve('jest/bin/jest');
+const CLI = path.join(REPO, 'bin', 'accord.js');
+
+const HOSTILE = `</script><img src=x onerror="window.__pwned=1">`;
+
+const envelope = (body: string) =>
+  `<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Header/><soapenv:Body>${body}</soapenv:Body></soapenv:Envelope>`;
+
+const PETS = `Feature: Pets over SOAP
+
+  Scenario: Get a pet by id
+    Given type PetResponse
+    """
+    <soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/">
+      <soapenv:Header/>
+      <soapenv:Body>
+        <pet:getPetResponse xmlns:pet="urn:pets">
+          <pet:id>(number)</pet:id>
+          <pet:name>(string)</pet:name>
+          <pet:status>(string)</pet:status>
+        </pet:getPetResponse>
+      </soapenv:Body>
+    </soapenv:Envelope>
+    """
+    When POST /ws/pet
+    And request-body <soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Body><pet:getPet xmlns:pet="urn:pets"><pet:id>(number)</pet:id></pet:getPet></soapenv:Body></soapenv:Envelope>
+    Then status 200
+    And response-body (PetResponse)
+
+  Scenario: List the pets <b onmouseover="window.__pwned=2">bold</b>
+    When POST /ws/list
+    And request-body (anything)
+    Then status 200
+    And response-body (anything)
+
+  @WIP
+  Scenario: Adopt a pet
+    When POST /ws/adopt
+    And request-body (anything)
+    Then status 200
+    And response-body (number)
+`;
+
+const ORDERS = `Feature: Orders
+
+  Scenario: Place an order
+    When POST /orders
+    And request-body (anything)
+    Then status 200
+    And response-body (anything)
+`;
+
+let dir: string;
+let server: Running;
+let browser: Browser;
+let artifacts: string;
+
+function app(files: Record<string, string>): string {
+  const at = realpathSync(mkdtempSync(path.join(tmpdir(), 'accord-report-')));
+  writeFileSync(path.join(at, 'package.json'), '{ "name": "app", "private": true }');
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(at, file)), { recursive: true });
+    writeFileSync(path.join(at, file), text);
+  }
+  return at;
+}
+
+function run(cmd: string, args: string[], cwd: string): Promise<{ status: number; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cmd, ...args], { cwd, env: childEnv() });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    child.on('close', (code) => resolve({ status: code ?? -1, output: plain(output) }));
+  });
+}
+
+/** Opens a report file; every console error and page error is collected into `problems`. */
+async function open(file: string, problems: string[]): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('request', (r) => {
+    if (!r.url().startsWith('file:')) problems.push(`request: ${r.url()}`);
+  });
+  await page.goto(pathToFileURL(file).href);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
+  return page;
+}
+
+async function shot(page: Page, name: string): Promise<string> {
+  const file = path.join(artifacts, name);
+  await page.screenshot({ path: file, fullPage: false });
+  process.stdout.write(`screenshot: ${file}\n`);
+  return file;
+}
+
+withBrowser('the HTML report in a browser', () => {
+  beforeAll(async () => {
+    artifacts = artifactsDir();
+    // getPet answers an id that is not a number, and a name that is hostile markup; everything else passes.
+    server = await startServer((req) => {
+      if (req.url === '/ws/pet')
+        return {
+          body: envelope(
+            `<pet:getPetResponse xmlns:pet="urn:pets"><pet:id>abc</pet:id><pet:name>${HOSTILE.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;')}</pet:name><pet:status>sold</pet:status></pet:getPetResponse>`,
+          ),
+        };
+      return { body: '4' };
+    });
+    dir = app({ 'contracts/pets.spec': PETS, 'contracts/orders.spec': ORDERS });
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when chromium is there
+    const { chromium } = require('playwright-core') as typeof import('playwright-core');
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('a Jest run with the preset writes a report: the failed scenario, its mismatch marked on the node, the filters', async () => {
+    const cfg = path.join(dir, 'jest.config.js');
+    const own = { rootDir: dir, testEnvironmentOptions: { accord: { baseUrl: server.url, report: 'reports/accord.html' } } };
+    writeFileSync(cfg, `module.exports = { ...require(${JSON.stringify(path.join(REPO, 'jest-preset.js'))}), ...${JSON.stringify(own)} };\n`);
+    const r = await run(JEST, ['--config', cfg, '--ci'], dir);
+    expect(r.status).toBe(1);
+    expect(r.output).toContain('accord report: reports/accord.html');
+    const file = path.join(dir, 'reports', 'accord.html');
+    const html = readFileSync(file, 'utf8');
+    // The payload is in the page only as JSON data, never as markup.
+    expect(html).not.toContain('<img');
+    expect(html).not.toContain('<b onmouseover');
+    expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-/);
+
+    const problems: string[] = [];
+    const page = await open(file, problems);
+    // What the summary says.
+    await expect(page.locator('.summary').innerText()).resolves.toMatch(/passed: 2[\s\S]*failed: 1[\s\S]*WIP: 1/);
+    // The failed scenario, opened: its mismatch, and the <pet:id> node of the answer marked.
+    const failed = page.locator('.row[data-status="failed"]');
+    await expect(failed.count()).resolves.toBe(1);
+    await failed.locator('.head').click();
+    const marked = failed.locator('.ln.marked');
+    await expect(marked.count()).resolves.toBe(1);
+    await expect(marked.innerText()).resolves.toContain('<pet:id>abc</pet:id>');
+    await expect(marked.isVisible()).resolves.toBe(true);
+    await expect(failed.locator('.note').innerText()).resolves.toContain('RESPONSE.BODY Envelope/Body/getPetResponse/id: expected a number, found "abc"');
+    // The hostile name is shown as text, and nothing ran.
+    await expect(failed.locator('.code').nth(3).innerText()).resolves.toContain(
+      `<pet:name>${HOSTILE.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;')}</pet:name>`,
+    );
+    await expect(page.locator('.row', { hasText: '<b onmouseover="window.__pwned=2">bold</b>' }).count()).resolves.toBe(1);
+    await expect(page.locator('img, b').count()).resolves.toBe(0);
+    await page.locator('.row', { hasText: 'List the pets' }).locator('.head').hover();
+    await expect(page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned)).resolves.toBeUndefined();
+    // WIP: would have passed (the service answers a number).
+    await expect(page.locator('.row[data-status="wip-passed"]').count()).resolves.toBe(1);
+    await shot(page, 'report-failed-scenario.png');
+
+    // Failed only: the passing scenarios are hidden, the failed one is not.
+    const visible = () => page.locator('.row:visible').count();
+    await expect(visible()).resolves.toBe(4);
+    await page.locator('#failed-only').check();
+    await expect(visible()).resolves.toBe(1);
+    await expect(page.locator('.row[data-status="passed"]:visible').count()).resolves.toBe(0);
+    await page.locator('#failed-only').uncheck();
+    // One contract: the other's scenarios are hidden.
+    await page.locator('#contract-filter').selectOption('contracts/orders.spec');
+    await expect(visible()).resolves.toBe(1);
+    await expect(page.locator('.row:visible').innerText()).resolves.toContain('Place an order');
+    await page.locator('#contract-filter').selectOption('');
+    // The coverage table and its chart.
+    await expect(page.locator('table').first().innerText()).resolves.toContain('contracts/pets.spec');
+    await expect(page.locator('table svg rect').count()).resolves.toBeGreaterThan(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 180_000);
+
+  test('accord compatible --format html shows the two versions side by side, each finding on its line', async () => {
+    const older = 'Feature: Math\n\n  Scenario: Square\n    When POST /square\n    And request-body (number)\n    Then status 200\n    And response-body (number)\n';
+    const newer = older.replace('response-body (number)', 'response-body (string)').replace('Scenario: Square', `Scenario: Square ${HOSTILE}`);
+    const at = app({ 'old/math.spec': older, 'new/math.spec': newer });
+    try {
+      const out = path.join(at, 'compat.html');
+      const r = execFileOrStatus(process.execPath, [CLI, 'compatible', 'old/math.spec', 'new/math.spec', '--format', 'html'], at);
+      expect(r.status).toBe(1);
+      writeFileSync(out, r.stdout);
+      expect(r.stdout).not.toContain('<img');
+      const problems: string[] = [];
+      const page = await open(out, problems);
+      const panes = page.locator('.panes .pane');
+      await expect(panes.count()).resolves.toBe(2);
+      await expect(panes.nth(0).locator('h3').innerText()).resolves.toContain('older: old/math.spec');
+      await expect(panes.nth(1).locator('h3').innerText()).resolves.toContain('newer: new/math.spec');
+      // The finding sits on the newer version's line that the text report names (At: new/math.spec:6), with its rule and why.
+      const text = execFileOrStatus(process.execPath, [CLI, 'compatible', 'old/math.spec', 'new/math.spec'], at).stdout;
+      const line = /At: new\/math\.spec:(\d+)/.exec(text)![1];
+      const marked = panes.nth(1).locator('.ln.marked');
+      await expect(marked.count()).resolves.toBe(1);
+      await expect(marked.innerText()).resolves.toMatch(new RegExp(`^${line}\\s`));
+      await expect(page.locator('.mm').innerText()).resolves.toContain('response-type-widened');
+      const note = panes.nth(1).locator('.note');
+      await expect(note.innerText()).resolves.toMatch(/\[[a-z-]+\][\s\S]*Why: /);
+      await expect(page.locator('img').count()).resolves.toBe(0);
+      await expect(page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned)).resolves.toBeUndefined();
+      await shot(page, 'report-compatible.png');
+      expect(problems).toEqual([]);
+      await page.close();
+    } finally {
+      rmSync(at, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  test('a report of 5,000 scenarios loads and filters quickly', async () => {
+    const contracts: ReportContract[] = [];
+    for (let c = 0; c < 50; c++) {
+      const tests: ReportTest[] = [];
+      for (let i = 0; i < 100; i++) {
+        const failed = i % 50 === 7;
+        tests.push({
+          title: `scenario ${c}-${i}`,
+          status: failed ? 'failed' : 'passed',
+          ...(failed ? { message: 'RESPONSE.BODY Envelope/Body/r/id: expected a number, found "x"' } : {}),
+          exchange: {
+            request: {
+              line: 'POST /ws',
+              headers: [['content-type', 'text/xml']],
+              body: {
+                lines: [
+                  [0, '<Envelope>'],
+                  [1, `<id>${i}</id>`],
+                  [0, '</Envelope>'],
+                ],
+              },
+            },
+            response: {
+              status: 200,
+              headers: [],
+              body: {
+                lines: [
+                  [0, '<Envelope>'],
+                  [1, failed ? '<id>x</id>' : '<id>1</id>'],
+                  [0, '</Envelope>'],
+                ],
+              },
+            },
+            mismatches: failed ? [{ side: 'response', path: 'RESPONSE.BODY Envelope/Body/r/id', expected: 'a number', actual: '"x"', line: 1 }] : [],
+          },
+        });
+      }
+      const failed = tests.filter((t) => t.status === 'failed').length;
+      contracts.push({
+        file: `contracts/c${c}.spec`,
+        feature: `Contract ${c}`,
+        coverage: { scenarios: 100, passed: 100 - failed, failed, wip: 0, skipped: 0, notRun: 0, negative: { passed: 0, failed: 0, notRun: 0 } },
+        tests,
+      });
+    }
+    const file = path.join(artifacts, 'report-5000.html');
+    writeFileSync(file, htmlPage(testReportData(contracts)));
+    const problems: string[] = [];
+    const started = Date.now();
+    const page = await open(file, problems);
+    const loaded = Date.now() - started;
+    await expect(page.locator('.row').count()).resolves.toBe(5000);
+    const t0 = Date.now();
+    await page.locator('#failed-only').check();
+    await expect(page.locator('.row:visible').count()).resolves.toBe(100);
+    const filtered = Date.now() - t0;
+    process.stdout.write(`5,000 scenarios: interactive in ${loaded} ms, failed-only filter in ${filtered} ms\n`);
+    // Generous (a loaded 2-core machine): a person would call anything slower broken.
+    expect(loaded).toBeLessThan(15_000);
+    expect(filtered).toBeLessThan(5_000);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 120_000);
+});
+
+function execFileOrStatus(cmd: string, args: string[], cwd: string): { status: number; stdout: string } {
+  try {
+    return { status: 0, stdout: execFileSync(cmd, args, { cwd, env: childEnv(), encoding: 'utf8' }) };
+  } catch (e) {
+    const err = e as { status?: number; stdout?: string };
+    return { status: err.status ?? -1, stdout: err.stdout ?? '' };
+  }
+}

@@ -1,0 +1,68 @@
+import { htmlPage } from '../html/page';
+import { REPORT_LIMITS } from '../limits';
+import { printable } from '../printable';
+import { COMPATIBLE, findingWhere, NOT_COMPATIBLE, totals, type FileReport } from './report';
+
+/** The texts of a file's two versions, for the side-by-side view (a WSDL pair has none: its findings are listed with their lines). */
+export interface VersionTexts {
+  older?: string;
+  newer?: string;
+}
+
+/**
+ * `accord compatible --format html`: one self-contained page (src/html) with, per contract file, the
+ * two versions side by side and each finding on its line, with its rule and why. Versions longer
+ * than REPORT_LIMITS.sourceChars are cut (the findings are still listed).
+ */
+export function formatHtml(reports: readonly FileReport[], texts: ReadonlyMap<string, VersionTexts> = new Map(), now = new Date()): string {
+  const compatible = reports.every((r) => r.verdict.compatible);
+  const one = (s: string) => printable(s, { multiline: false });
+  const files = reports.map((r) => {
+    const t = texts.get(r.file) ?? {};
+    const lines = (text: string | undefined) => (text ? text.slice(0, REPORT_LIMITS.sourceChars).split(/\r?\n/).map(one) : undefined);
+    const cut = [t.older, t.newer].some((x) => x !== undefined && x.length > REPORT_LIMITS.sourceChars);
+    const findings = r.verdict.results.flatMap((res) =>
+      res.findings.map((f) => {
+        const inFile = f.location.file === undefined;
+        return {
+          scenario: one(res.scenario),
+          api: one(res.api),
+          rule: one(f.rule),
+          message: one(f.message),
+          reason: one(f.reason),
+          where: one(findingWhere(r, f)),
+          newerLine: inFile && f.location.version === 'newer' ? f.location.line : undefined,
+          olderLine: inFile && f.location.version === 'older' ? f.location.line : f.location.olderFile === undefined ? f.location.olderLine : undefined,
+        };
+      }),
+    );
+    const note =
+      r.status === 'new'
+        ? `${r.file} is a new contract: it has no version in ${r.note}, so there is nothing it can break.`
+        : r.status === 'removed'
+          ? `${r.file} is not in ${r.note}: every scenario of the older version is gone.`
+          : undefined;
+    return {
+      file: one(r.file),
+      status: r.status,
+      compatible: r.verdict.compatible,
+      older: r.older && one(r.older),
+      newer: r.newer && one(r.newer),
+      note: note && one(note),
+      hint: r.hint && one(r.hint),
+      findings,
+      olderLines: lines(t.older),
+      newerLines: lines(t.newer),
+      sourceCut: cut ? `The versions are shown up to ${REPORT_LIMITS.sourceChars} characters each.` : undefined,
+    };
+  });
+  return htmlPage({
+    kind: 'compat',
+    title: 'accord compatible',
+    generated: now.toISOString(),
+    compatible,
+    verdict: compatible ? COMPATIBLE : NOT_COMPATIBLE,
+    totals: totals(reports),
+    files,
+  });
+}
