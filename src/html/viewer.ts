@@ -15,7 +15,7 @@ h1 { font-size: 20px; margin: 0 0 8px; } h2 { font-size: 16px; margin: 20px 0 8p
 .controls { display: flex; gap: 16px; align-items: center; padding: 8px 0; border-bottom: 1px solid var(--line); position: sticky; top: 0; background: #fff; z-index: 1; }
 table { border-collapse: collapse; font-size: 13px; } th, td { border-bottom: 1px solid var(--line); padding: 3px 8px; text-align: left; vertical-align: top; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; }
-.badge { display: inline-block; min-width: 112px; font-size: 12px; font-weight: 600; }
+.badge { display: inline-block; min-width: 136px; font-size: 12px; font-weight: 600; }
 .s-passed, .s-negative-passed, .s-wip-passed { color: var(--ok); } .s-failed, .s-negative-failed { color: var(--bad); }
 .s-wip-failed { color: var(--wip); } .s-skipped, .s-not-run { color: var(--skip); }
 .group { margin-top: 12px; } .group > .ghead { font-weight: 600; font-size: 14px; padding: 4px 0; border-bottom: 2px solid var(--line); }
@@ -30,6 +30,7 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .note { color: var(--bad); font-family: system-ui, sans-serif; font-size: 12px; white-space: pre-wrap; padding: 1px 6px 3px 6px; background: var(--mark); }
 .cut { color: var(--skip); font-style: italic; padding: 2px 6px; }
 .num { display: inline-block; width: 40px; color: #8c959f; text-align: right; margin-right: 8px; user-select: none; }
+details summary { cursor: pointer; font-size: 12px; color: #57606a; }
 .empty { color: var(--skip); font-style: italic; }
 [hidden] { display: none !important; }
 `;
@@ -109,8 +110,10 @@ export const VIEWER_SCRIPT = String.raw`
   }
   function exchangeView(t) {
     var d = el('div', 'detail');
-    if (t.message) add(d, el('div', 'msg', t.message));
     var x = t.exchange;
+    // With an exchange the failure text says the same again: it stays folded, one click away.
+    if (t.message && x) add(d, add(el('details'), el('summary', null, 'failure text as Jest shows it'), el('div', 'msg', t.message)));
+    else if (t.message) add(d, el('div', 'msg', t.message));
     if (!x) return d;
     if (x.error) add(d, el('div', 'mm', x.error));
     (x.mismatches || []).forEach(function (m) { d.appendChild(el('div', 'mm', m.path + ': expected ' + m.expected + ', found ' + m.actual)); });
@@ -155,7 +158,7 @@ export const VIEWER_SCRIPT = String.raw`
     l2.appendChild(contractSel);
     failedOnly.addEventListener('change', applyFilters);
     contractSel.addEventListener('change', applyFilters);
-    return add(bar, l1, l2, el('span', 'count'));
+    return add(bar, l1, l2);
   }
   function expandable(head, build) {
     var row = el('div', 'row');

@@ -1,0 +1,87 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { REPORT_LIMITS } from '../../src/limits';
+import type { TestReportData } from '../../src/runner/report';
+import { childEnv, plain } from '../helpers/child-env';
+import { startServer, type Running } from '../helpers/servers';
+
+/**
+ * The `accord-contracts/report` reporter in a real `jest` run (this working tree's preset and
+ * dist/) against a real service: where it writes, what the data holds, that secrets the run sends
+ * never reach the file, and that a large answer is cut.
+ */
+const REPO = path.join(__dirname, '..', '..');
+const JEST = require.resolve('jest/bin/jest');
+const SECRET = 'pet-api-key-5ec4e7-do-not-show';
+
+const CONTRACT = `Feature: Pets
+
+  Scenario: Echo the key
+    When POST /echo
+    And request-body (anything)
+    Then status 200
+    And response-body (number)
+
+  Scenario: A big answer
+    When POST /big
+    And request-body (anything)
+    Then status 200
+    And response-body (number)
+`;
+
+let server: Running;
+let dir: string;
+
+beforeAll(async () => {
+  // /echo answers the key it was sent (a service that leaks it); /big answers 200,000 characters of XML.
+  const big = `<list>${'<item>x</item>'.repeat(200_000 / 14)}</list>`;
+  server = await startServer((req) => (req.url === '/echo' ? { body: `<key>${String(req.headers['x-api-key'])}</key>` } : { body: big }));
+  dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'accord-reporter-')));
+  writeFileSync(path.join(dir, 'package.json'), '{ "name": "app", "private": true }');
+  writeFileSync(path.join(dir, 'pets.spec'), CONTRACT);
+});
+
+afterAll(async () => {
+  await server?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+function jest(args: string[]): Promise<{ status: number; output: string }> {
+  const cfg = path.join(dir, 'jest.config.js');
+  const own = { rootDir: dir, testEnvironmentOptions: { accord: { baseUrl: server.url, headers: { 'X-Api-Key': { env: 'PET_API_KEY' } } } } };
+  writeFileSync(cfg, `module.exports = { ...require(${JSON.stringify(path.join(REPO, 'jest-preset.js'))}), ...${JSON.stringify(own)} };\n`);
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [JEST, '--config', cfg, '--ci', ...args], { cwd: dir, env: childEnv({ PET_API_KEY: SECRET }) });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    child.on('close', (code) => resolve({ status: code ?? -1, output: plain(output) }));
+  });
+}
+
+function dataOf(html: string): TestReportData {
+  const json = /<script type="application\/json" id="accord-data">([^<]*)<\/script>/.exec(html)![1];
+  return JSON.parse(json) as TestReportData;
+}
+
+test('listed by hand, the reporter writes accord-report.html: exchanges with secrets hidden, big bodies cut', async () => {
+  const r = await jest(['--reporters=default', `--reporters=${path.join(REPO, 'preset', 'report-reporter.js')}`]);
+  expect(r.status).toBe(1);
+  expect(r.output).toContain('accord report: accord-report.html');
+  const file = path.join(dir, 'accord-report.html');
+  const html = readFileSync(file, 'utf8');
+  // The key was sent as a header and came back in the body: it is in neither, nor anywhere else.
+  expect(html).not.toContain(SECRET);
+  const data = dataOf(html);
+  const [echo, big] = data.contracts[0].tests;
+  expect(echo).toMatchObject({ title: 'Echo the key', status: 'failed' });
+  expect(echo.exchange!.request!.headers).toContainEqual(['x-api-key', '***']);
+  expect(echo.exchange!.response!.body!.lines).toEqual([[0, '<key>***</key>']]);
+  expect(echo.exchange!.mismatches[0]).toMatchObject({ side: 'response', path: 'RESPONSE.BODY', expected: 'a number' });
+  // 200,000 characters of answer: the report keeps the first lines and says it cut the rest.
+  expect(big.exchange!.response!.body!.lines.length).toBeLessThanOrEqual(REPORT_LIMITS.bodyLines);
+  expect(big.exchange!.response!.body!.cut).toMatch(/^… cut: the report shows \d+ lines of this body \(\d+ characters\)$/);
+  expect(statSync(file).size).toBeLessThan(200_000);
+}, 120_000);
