@@ -45,7 +45,9 @@ class AccordCoverageReporter {
     const outcomes = (result.testResults || []).map((t) => ({ title: t.title, status: t.status }));
     // The outline comes from the test runner (test-runner.js); a file that could not run has none and is parsed here.
     // The tests and exchanges are kept for the HTML report (report-reporter.js) when it is on.
-    this.projects.get(config).set(result.testFilePath, { outcomes, outline: result.accordOutline, tests: result.testResults || [], exchanges: result.accordExchanges });
+    this.projects
+      .get(config)
+      .set(result.testFilePath, { outcomes, outline: result.accordOutline, tests: result.testResults || [], exchanges: result.accordExchanges, consumers: result.accordConsumers });
   }
 
   onRunComplete(contexts) {

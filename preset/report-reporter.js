@@ -25,7 +25,9 @@ class AccordReportReporter {
     const config = (test && test.context && test.context.config) || null;
     if (!this.projects.has(config)) this.projects.set(config, new Map());
     const outcomes = (result.testResults || []).map((t) => ({ title: t.title, status: t.status }));
-    this.projects.get(config).set(result.testFilePath, { outcomes, outline: result.accordOutline, tests: result.testResults || [], exchanges: result.accordExchanges });
+    this.projects
+      .get(config)
+      .set(result.testFilePath, { outcomes, outline: result.accordOutline, tests: result.testResults || [], exchanges: result.accordExchanges, consumers: result.accordConsumers });
   }
 
   onRunComplete(contexts) {
