@@ -11,7 +11,7 @@ const { HtmlReport } = require('./report-writer.js');
  * The preset's Jest reporter: after the run, contract coverage (scenarios passed, failed, @WIP,
  * skipped, not run; negative tests; each WSDL operation's outcome) on stderr and in a JSON file, and
  * a failed run when `coverageThreshold` is not met. Settings come from `testEnvironmentOptions.accord`
- * of the Jest project each contract ran in (coverageThreshold, coverageFile, wsdl), or from this
+ * of the Jest project each contract ran in (coverageThreshold, coverageFile, wsdl; report, for the HTML report of report-writer.js), or from this
  * reporter's own options when it is listed by hand in `reporters`. Jest takes reporters only from the
  * top-level config, so with `projects` it is listed there and reads every project's settings.
  *
