@@ -11,7 +11,7 @@ export interface VersionTexts {
 
 /**
  * `accord compatible --format html`: one self-contained page (src/html) with, per contract file, the
- * two versions side by side and each finding on its line, with its rule and why. Versions longer
+ * two versions side by side (when it has findings) and each finding on its line, with its rule and why. Versions longer
  * than REPORT_LIMITS.sourceChars are cut (the findings are still listed).
  */
 export function formatHtml(reports: readonly FileReport[], texts: ReadonlyMap<string, VersionTexts> = new Map(), now = new Date()): string {
@@ -51,9 +51,10 @@ export function formatHtml(reports: readonly FileReport[], texts: ReadonlyMap<st
       note: note && one(note),
       hint: r.hint && one(r.hint),
       findings,
-      olderLines: lines(t.older),
-      newerLines: lines(t.newer),
-      sourceCut: cut ? `The versions are shown up to ${REPORT_LIMITS.sourceChars} characters each.` : undefined,
+      // Only a file with findings is shown side by side: a folder of unchanged contracts stays a short page.
+      olderLines: findings.length > 0 ? lines(t.older) : undefined,
+      newerLines: findings.length > 0 ? lines(t.newer) : undefined,
+      sourceCut: cut && findings.length > 0 ? `The versions are shown up to ${REPORT_LIMITS.sourceChars} characters each.` : undefined,
     };
   });
   return htmlPage({

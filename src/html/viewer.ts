@@ -251,6 +251,7 @@ export const VIEWER_SCRIPT = String.raw`
       if (f.note) add(g, el('p', 'empty', f.note));
       f.findings.forEach(function (x) { add(g, el('div', 'mm', '[' + x.rule + '] ' + x.message + ' \u2014 ' + x.where)); });
       if (f.hint) add(g, el('p', null, f.hint));
+      if (!f.olderLines && !f.newerLines) { app.appendChild(g); return; }
       var older = [], newer = [];
       f.findings.forEach(function (x) {
         if (x.newerLine) newer.push({ line: x.newerLine, rule: x.rule, message: x.message, reason: x.reason });
