@@ -18,7 +18,7 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .badge { display: inline-block; min-width: 136px; font-size: 12px; font-weight: 600; }
 .s-passed, .s-negative-passed, .s-wip-passed { color: var(--ok); } .s-failed, .s-negative-failed { color: var(--bad); }
 .s-wip-failed { color: var(--wip); } .s-skipped, .s-not-run { color: var(--skip); }
-.group { margin-top: 12px; } .group > .ghead { font-weight: 600; font-size: 14px; padding: 4px 0; border-bottom: 2px solid var(--line); }
+.group { margin-top: 12px; content-visibility: auto; contain-intrinsic-size: auto 400px; } .group > .ghead { font-weight: 600; font-size: 14px; padding: 4px 0; border-bottom: 2px solid var(--line); }
 .row { border-bottom: 1px solid #eee; } .row > .head { padding: 3px 4px; cursor: pointer; font-size: 13px; } .row > .head:hover { background: #f6f8fa; }
 .detail { padding: 6px 8px 12px 24px; background: #fafbfc; }
 .msg { white-space: pre-wrap; font-family: ui-monospace, monospace; font-size: 12px; background: #fff; border: 1px solid var(--line); padding: 6px; max-height: 320px; overflow: auto; }
