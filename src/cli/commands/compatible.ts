@@ -48,6 +48,7 @@ Examples:
   accord compatible old/api_math_v1.spec new/api_math_v1.spec
   accord compatible old/service.wsdl new/service.wsdl
   accord compatible git commits contracts HEAD HEAD^1 --format github
+  accord compatible git commits contracts HEAD HEAD^1 --format html > compatible.html
 
 Exit codes: 0 compatible, 1 not backward compatible, 2 usage or input error.`,
     )
