@@ -35,7 +35,7 @@ const LAYER: Record<string, number> = {
 };
 
 /** Imports between modules of one layer that docs/architecture.md allows, each with its reason there. */
-const SIDEWAYS = new Set(['stub -> wsdl', 'compat -> wsdl', 'runner -> wsdl', 'shared -> compat']);
+const SIDEWAYS = new Set(['stub -> wsdl', 'compat -> wsdl', 'runner -> wsdl', 'shared -> compat', 'runner -> stub']);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

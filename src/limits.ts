@@ -124,6 +124,16 @@ export const STUB_LIMITS = {
 } as const;
 
 /**
+ * Consumer examples (`accord contracts publish`, the provider's replay, `accord compatible`'s
+ * consumer impact): files read per contract and folders walked in depth, so a shared repository
+ * with a flood of files or a deep tree costs a bounded read.
+ */
+export const CONSUMER_EXAMPLE_LIMITS = {
+  files: 10_000,
+  depth: 32,
+} as const;
+
+/**
  * The largest body accord reads when nothing else is said: a request to the stub
  * (`--max-body-bytes`), a service's answer in a test. One number, so the two cannot drift.
  */

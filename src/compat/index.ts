@@ -10,6 +10,7 @@ import type { Verdict } from './model';
 import { locateInWsdl, readWsdlSide, type WsdlSide } from './wsdl-versions';
 
 export { checkCompatibility, judge } from './check';
+export { consumerImpact, type ConsumerExampleFit, type ConsumerVerdict, type FindingImpact } from './consumers';
 export { diffContracts } from './diff';
 export { RULES, RULES_BY_ID } from './rules';
 export { MESSAGES } from './messages';

@@ -1,3 +1,4 @@
+import type { ConsumerVerdict } from './consumers';
 import { inert, printable } from '../printable';
 import type { CompatNote, Finding, Verdict } from './model';
 
@@ -14,6 +15,8 @@ export interface FileReport {
   hint?: string;
   /** Found by scanning a folder: the text report names the file. */
   inFolder?: boolean;
+  /** With consumers' examples (`--consumers`): which consumers each break breaks (consumers.ts). */
+  consumers?: ConsumerVerdict;
 }
 
 export const COMPATIBLE = 'The newer contract is backward compatible';
@@ -39,8 +42,11 @@ export function formatText(reports: readonly FileReport[]): string {
       lines.push('', `In scenario "${res.scenario}"`, `API: ${res.api}`);
       for (const f of res.findings) {
         lines.push('', `  >> ${f.path}`, '', `  ${f.message}`, `  Why: ${f.reason} [${f.rule}]`, `  At: ${findingWhere(r, f)}`);
+        const impact = r.consumers?.impacts.find((i) => i.scenario === res.scenario && i.rule === f.rule && i.path === f.path);
+        if (impact) lines.push(`  Consumers: ${impact.message}`);
       }
     }
+    if (r.consumers) lines.push('', consumersLine(r.consumers));
     if (r.hint) lines.push('', r.hint);
     if (many) lines.push('');
   }
@@ -61,6 +67,18 @@ export function totals(reports: readonly FileReport[]): { testsRun: number; pass
     passed: 0,
     failed: 0,
   });
+}
+
+/** What the consumers' examples say of the whole change, one line. */
+export function consumersLine(c: ConsumerVerdict): string {
+  const n = c.consumers.length;
+  if (n === 0) return 'Consumers: no consumer has an example of this contract';
+  const stale =
+    c.stale.length > 0 ? ` (${c.stale.length} ${c.stale.length === 1 ? 'example fits' : 'examples fit'} no scenario of the older version either: their consumers' to fix)` : '';
+  const broken = new Set(c.impacts.flatMap((i) => i.broken));
+  if (c.impacts.length === 0) return `Consumers: ${n} with ${c.examples} examples; nothing here breaks them${stale}`;
+  if (broken.size === 0) return `Consumers: the change breaks only what no consumer uses (${n} ${n === 1 ? 'consumer' : 'consumers'}, ${c.examples} examples)${stale}`;
+  return `Consumers: the change breaks ${[...broken].sort().join(', ')} (${broken.size} of ${n})${stale}`;
 }
 
 /** The same verdict for machines. */
@@ -84,6 +102,7 @@ export function formatJson(reports: readonly FileReport[]): string {
       notes: r.verdict.notes.map((n) => ({ ...n, where: noteWhere(r, n) })),
       results: r.verdict.results.map((res) => ({ ...res, findings: res.findings.map((f) => ({ ...f, where: findingWhere(r, f) })) })),
       hint: r.hint ?? null,
+      ...(r.consumers ? { consumers: r.consumers } : {}),
     })),
   };
   return `${JSON.stringify(cleanDocument(doc), null, 2)}\n`;

@@ -20,3 +20,4 @@ export {
 export { checkOutputFile, writeOutputFile, type OutputFile } from './write';
 export { openInputStream, readStreamText } from './stream';
 export { decodeXml } from './decode';
+export { filesInside, folderInside, leavesFolder, removeInside } from './folders';

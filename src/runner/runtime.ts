@@ -12,6 +12,7 @@ import { markWip, recordWipVerdict } from './wip';
 import { withStates } from './states';
 import { negativeRequests, optsOutOfNegative, runNegative, securityMutations, type Mutation } from './negative';
 import { Session, sessionKey } from './session';
+import { consumerCases, consumerProblem, type ConsumerCase } from './consumers';
 
 /**
  * What the code the transformer writes for each .spec file calls. The preset's test
@@ -69,6 +70,8 @@ export interface Runtime {
   contractFailure(opened: OpenedContract): () => void;
   /** Declares the opt-in negative tests of a contract (in its describe block). */
   negativeTests(opened: OpenedContract): void;
+  /** Declares a test for each consumer example beside the contract (consumers.ts), in its describe block. */
+  consumerTests(opened: OpenedContract): void;
   closeAgent(): Promise<void>;
 }
 
@@ -89,6 +92,7 @@ export function createRuntime(global: Record<string, unknown>, options: { perWor
     body: (opened, index) => body(global, config, opened, index),
     contractFailure,
     negativeTests: (opened) => negativeTests(global, config, opened),
+    consumerTests: (opened) => consumerTests(global, config, opened),
     closeAgent: options.perWorker ? async () => {} : closeAgent,
   };
 }
@@ -191,6 +195,46 @@ function negativeBody(tc: TestCase, m: Mutation, config: () => RunnerConfig): ()
       ));
     if (failure !== undefined) throw reportError(failure, tc.scenario.file, line);
   };
+}
+
+/**
+ * Each consumer's examples of the contract, replayed as tests of the provider's own:
+ * `consumer <name> › <example>`. One that no longer fits the contract is skipped with a warning
+ * naming the consumer and the file (its owner's to fix); one that fits runs like a scenario, and
+ * a wrong answer fails there, at the example file.
+ */
+function consumerTests(g: Record<string, unknown>, config: () => RunnerConfig, opened: OpenedContract): void {
+  const declare = g.test as (Declare & { skip?: Declare }) | undefined;
+  if (!opened.contract || !declare) return;
+  let cases: ConsumerCase[];
+  try {
+    cases = consumerCases(opened.contract);
+  } catch (e) {
+    if (!(e instanceof AccordError)) throw e;
+    const err = e;
+    declare('consumer examples', async () => {
+      throw reportError(`consumer examples cannot be read: ${err.describe()}`, opened.file, 1);
+    });
+    return;
+  }
+  const cfg = config();
+  for (const c of cases) {
+    if (c.testCase === undefined) {
+      if (!cfg.silent) process.stderr.write(printable(`accord: warning: ${consumerProblem(c)}\n`));
+      declare.skip?.(c.title, async () => {});
+      continue;
+    }
+    const tc = c.testCase;
+    declare(
+      c.title,
+      async () => {
+        const run = config();
+        const failure = settingsProblem(run) ?? (await withStates(tc, run.ws?.states, () => check(tc, run)));
+        if (failure !== undefined) throw reportError(`consumer ${c.consumer}'s example ${c.file} (scenario "${tc.scenario.name}"):\n${failure}`, c.file, 1);
+      },
+      caseTimeout(cfg),
+    );
+  }
 }
 
 /** The single failing test a contract that does not parse turns into. */

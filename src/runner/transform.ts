@@ -40,7 +40,7 @@ export function transformSpec(source: string, file: string, runtimePath: string)
     put(line, `${indent(line)}test(${q(tc.name)}, __accord.body(__opened, ${i}), __accord.timeout());`);
   });
   // Negative tests (opt-in) are declared by the runtime, which knows the settings; the generated code is the same either way.
-  put(lines.length + 1, '__accord.negativeTests(__opened); });');
+  put(lines.length + 1, '__accord.negativeTests(__opened); __accord.consumerTests(__opened); });');
   return lines.join('\n') + '\n';
 }
 

@@ -106,7 +106,7 @@ function isHex(s: string): boolean {
   return s.length >= 7 && s.length <= 64 && [...s].every((c) => (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'));
 }
 
-function isSafeName(s: string): boolean {
+export function isSafeName(s: string): boolean {
   return s !== '.' && s !== '..' && [...s].every((c) => (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c === '.' || c === '_' || c === '-');
 }
 

@@ -4,6 +4,7 @@ import { AccordError } from '../errors';
 import { git } from '../compat/git';
 import { excerpt, withoutCredentials } from '../printable';
 import { CACHE_DIR, cachePaths, type ContractSource, type ProjectConfig } from './config';
+import { copyConsumerExamples, type ConsumerExampleCount } from './consumer-examples';
 
 /**
  * `accord contracts pull`: each source's repository, shallow where git
@@ -22,24 +23,26 @@ export interface PulledSource {
   commit: string;
   provides: string[];
   consumes: string[];
+  /** Consumers' examples of the provided contracts (consumer-examples.ts), copied beside them. */
+  consumerExamples: ConsumerExampleCount[];
 }
 
 /** `-c` settings for every git call here: no command-running transports, no prompts. */
 const SAFE = ['-c', 'protocol.ext.allow=never', '-c', 'core.symlinks=false'];
 
 /** git in the checkout `dir` and its own repository, whatever the environment or the folders above say. */
-function inCheckout(dir: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+export function inCheckout(dir: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return git(dir, [`--git-dir=${path.join(dir, '.git')}`, `--work-tree=${dir}`, ...SAFE, ...args]);
 }
 
-async function must(dir: string, args: string[], what: string): Promise<string> {
+export async function must(dir: string, args: string[], what: string): Promise<string> {
   const r = await inCheckout(dir, args);
   if (r.code !== 0) throw new AccordError('ACCORD_ERR_GIT', `${what}: ${excerpt(withoutCredentials(r.stderr.trim().split('\n').pop() ?? ''), 300)}`);
   return r.stdout.trim();
 }
 
 /** A local path is read relative to the project; anything with a scheme or `host:path` is a URL for git. */
-function repositoryArg(config: ProjectConfig, url: string): string {
+export function repositoryArg(config: ProjectConfig, url: string): string {
   const colon = url.indexOf(':');
   const slash = [url.indexOf('/'), url.indexOf('\\')].filter((i) => i >= 0).sort((a, b) => a - b)[0] ?? -1;
   // `scheme://...` or scp-like `host:path`; a one-letter "host" is a Windows drive (C:\contracts).
@@ -67,11 +70,13 @@ export async function pullSource(config: ProjectConfig, s: ContractSource): Prom
     await must(dir, ['checkout', '-q', '--detach', 'FETCH_HEAD'], `cannot check out ${label}`);
   }
   const commit = await must(dir, ['rev-parse', 'HEAD'], `cannot read the commit of ${label}`);
+  const provides = copy(own, dir, s.provides, where.provides, label);
   return {
     name: s.name,
     commit,
-    provides: copy(own, dir, s.provides, where.provides, label),
+    provides,
     consumes: copy(own, dir, s.consumes, where.consumes, label),
+    consumerExamples: copyConsumerExamples(dir, s.provides, where.provides),
   };
 }
 

@@ -33,7 +33,17 @@ export interface StubClient {
   scope(id?: string): StubClient;
 }
 
-export function connectStub(url: string): StubClient {
+export interface ConnectOptions {
+  /**
+   * Write each expectation the stub accepts as a consumer example (export-examples.ts):
+   * `true` for `.accord/consumer-examples`, or a folder. Left out: `ACCORD_EXPORT_EXAMPLES` decides.
+   */
+  exportExamples?: boolean | string;
+  /** The consumer's name, noted in each exported example; left out: `ACCORD_CONSUMER`. */
+  consumer?: string;
+}
+
+export function connectStub(url: string, options: ConnectOptions = {}): StubClient {
   const base = url.endsWith('/') ? url.slice(0, -1) : url;
   // A scope of a scope is a scope of the stub: its path is replaced, not nested.
   const root = base.includes('/_scope/') ? base.slice(0, base.indexOf('/_scope/')) : base;
@@ -50,7 +60,9 @@ export function connectStub(url: string): StubClient {
     async expect(input) {
       const r = await call('POST', '/_accord/expectations', JSON.stringify(input));
       if (r.status === 400) throw new AccordError('ACCORD_ERR_USAGE', r.body.trim().replace('accord stub: ', ''));
-      return JSON.parse(ok(r, 'setting an expectation').body) as { id: string; scenario: ScenarioRef };
+      const accepted = JSON.parse(ok(r, 'setting an expectation').body) as { id: string; scenario: ScenarioRef };
+      exported(input, accepted.scenario, options);
+      return accepted;
     },
     async remove(id) {
       const r = await call('DELETE', `/_accord/expectations/${encodeURIComponent(id)}`);
@@ -82,7 +94,7 @@ export function connectStub(url: string): StubClient {
     scope(id) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- node:crypto only when a scope is made
       const name = id ?? (require('node:crypto') as typeof import('node:crypto')).randomBytes(9).toString('base64url');
-      return connectStub(`${root}/_scope/${encodeURIComponent(name)}`);
+      return connectStub(`${root}/_scope/${encodeURIComponent(name)}`, options);
     },
   };
 }
@@ -103,3 +115,13 @@ export type TemplateValue =
   | '{{today}}'
   | '{{uuid}}'
   | '{{sequence}}';
+/** An accepted expectation written as a consumer example when exporting is on; named after the Jest test that set it, when there is one. */
+function exported(input: ExpectationInput, scenario: ScenarioRef, options: ConnectOptions): void {
+  if (options.exportExamples === undefined && !process.env.ACCORD_EXPORT_EXAMPLES) return;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- only a consumer that exports loads the writer
+  const ex = require('./export-examples') as typeof import('./export-examples');
+  const settings = ex.exportSettings(options.exportExamples, options.consumer, process.env, process.cwd());
+  if (!settings) return;
+  const jest = (globalThis as { expect?: { getState?: () => { currentTestName?: string } } }).expect;
+  ex.exportExpectation(input, scenario, settings, process.cwd(), jest?.getState?.().currentTestName);
+}

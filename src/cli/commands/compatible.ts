@@ -1,4 +1,7 @@
 import type { Command } from 'commander';
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { consumerFits } from '../consumer-fits';
 import { parseContractCached } from '../../contract/load';
 import { AccordError, gather, throwGathered } from '../../errors';
 import type { FileReport } from '../../compat';
@@ -22,7 +25,12 @@ type Format = (typeof FORMATS)[number];
 interface Options {
   json?: boolean;
   format?: string;
+  consumers?: string;
+  consumersDecide?: boolean;
 }
+
+const CONSUMERS_HELP = "the consumers' examples (the shared repository's consumers/ folder, the default when it is there): say which consumers each break breaks";
+const DECIDE_HELP = 'a change that breaks only what no consumer uses passes (exit 0)';
 
 /**
  * `accord compatible ...`: is the newer version of a contract backward
@@ -39,6 +47,8 @@ export function registerCompatible(program: Command, io: Io): void {
     .argument('[newer]', 'newer contract file (or folder)')
     .option('--json', 'print the verdict as JSON (the same as --format json)')
     .option('--format <format>', `how to print the verdict: ${FORMATS.join(', ')}`)
+    .option('--consumers <folder>', CONSUMERS_HELP)
+    .option('--consumers-decide', DECIDE_HELP)
     .addHelpText(
       'after',
       `
@@ -81,6 +91,8 @@ Exit codes: 0 compatible, 1 not backward compatible, 2 usage or input error.`,
     .argument('<contract_path>', 'contract file or folder in a git work tree')
     .option('--json', 'print the verdict as JSON (the same as --format json)')
     .option('--format <format>', `how to print the verdict: ${FORMATS.join(', ')}`)
+    .option('--consumers <folder>', CONSUMERS_HELP)
+    .option('--consumers-decide', DECIDE_HELP)
     .action(async (file: string, opts: Options, cmd: Command) => {
       await check(() => sources().workingTreePairs(file, io.cwd), merged(opts, cmd), io);
     });
@@ -92,6 +104,8 @@ Exit codes: 0 compatible, 1 not backward compatible, 2 usage or input error.`,
     .argument('<older_ref>', 'older commit: HEAD^1, main~3, a hash ...')
     .option('--json', 'print the verdict as JSON (the same as --format json)')
     .option('--format <format>', `how to print the verdict: ${FORMATS.join(', ')}`)
+    .option('--consumers <folder>', CONSUMERS_HELP)
+    .option('--consumers-decide', DECIDE_HELP)
     .action(async (file: string, newerRef: string, olderRef: string, opts: Options, cmd: Command) => {
       if (await sources().swappedCommits(file, newerRef, olderRef, io.cwd)) {
         io.stderr(
@@ -104,13 +118,15 @@ Exit codes: 0 compatible, 1 not backward compatible, 2 usage or input error.`,
 
 /** `--json` and `--format` may be written before `git` (options of `compatible`) or after the subcommand. */
 function merged(opts: Options, cmd: Command): Options {
-  let { json, format } = opts;
+  let { json, format, consumers, consumersDecide } = opts;
   for (let c: Command | null = cmd.parent; c; c = c.parent) {
     const o = c.opts() as Options;
     json ||= o.json;
     format ??= o.format;
+    consumers ??= o.consumers;
+    consumersDecide ||= o.consumersDecide;
   }
-  return { json, format };
+  return { json, format, consumers, consumersDecide };
 }
 
 /** The format asked for; a wrong one is a usage error (exit 2), said in text since no format is known. */
@@ -124,7 +140,7 @@ function formatOf(opts: Options): Format {
 async function check(pairs: () => FilePair[] | Promise<FilePair[]>, opts: Options, io: Io): Promise<void> {
   const format = formatOf(opts);
   try {
-    await compare(pairs, format, io);
+    await compare(pairs, format, io, consumersFolder(opts, io));
   } catch (e) {
     // Exit 1 has printed its report; a mistake (exit 2) still gives CI a document it can read, and the message on stderr.
     const usage = e instanceof AccordError || (e instanceof ExitError && e.exitCode === EXIT_USAGE);
@@ -133,7 +149,19 @@ async function check(pairs: () => FilePair[] | Promise<FilePair[]>, opts: Option
   }
 }
 
-async function compare(pairs: () => FilePair[] | Promise<FilePair[]>, format: Format, io: Io): Promise<void> {
+/** `--consumers`, or the `consumers/` folder of the current one when it is there; undefined: consumers are not asked about. */
+function consumersFolder(opts: Options, io: Io): { folder: string; decide: boolean } | undefined {
+  const given = opts.consumers ?? (existsSync(path.join(io.cwd, 'consumers')) ? 'consumers' : undefined);
+  if (given === undefined) {
+    if (opts.consumersDecide) throw new ExitError(EXIT_USAGE, "accord compatible: --consumers-decide needs the consumers' examples: give --consumers <folder>");
+    return undefined;
+  }
+  const folder = path.resolve(io.cwd, given);
+  if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw new ExitError(EXIT_USAGE, `accord compatible: --consumers ${quoted(given)} is not a folder`);
+  return { folder, decide: opts.consumersDecide === true };
+}
+
+async function compare(pairs: () => FilePair[] | Promise<FilePair[]>, format: Format, io: Io, consumers?: { folder: string; decide: boolean }): Promise<void> {
   const reports: FileReport[] = [];
   const texts = new Map<string, { older?: string; newer?: string }>();
   const errors: AccordError[] = [];
@@ -144,7 +172,9 @@ async function compare(pairs: () => FilePair[] | Promise<FilePair[]>, format: Fo
       progress.update(`comparing ${i + 1} of ${list.length}: ${pair.file}`);
       try {
         // The AST cache: `git file` and `git commits` meet the same texts again and again.
-        reports.push(compat().compareVersions(pair, parseContractCached));
+        const report = compat().compareVersions(pair, parseContractCached);
+        if (consumers && report.status === 'compared') report.consumers = compat().consumerImpact(report.verdict, consumerFits(pair, consumers.folder));
+        reports.push(report);
         // The HTML report shows both versions side by side (a WSDL pair's texts are not kept: its findings are listed).
         if (format === 'html') texts.set(pair.file, { older: pair.older?.text || undefined, newer: pair.newer?.text || undefined });
       } catch (e) {
@@ -161,7 +191,14 @@ async function compare(pairs: () => FilePair[] | Promise<FilePair[]>, format: Fo
   throwGathered(errors);
   writeReport(reports, format, io, texts);
   // Exit 0 is the normal return; a break is exit 1, with the report already printed.
-  if (!reports.every((r) => r.verdict.compatible)) throw new ExitError(EXIT_FAILED);
+  const breaking = reports.filter((r) => !r.verdict.compatible);
+  if (breaking.length === 0) return;
+  // --consumers-decide: a break no consumer's example meets is not a failure (each breaking file must have consumers to ask).
+  if (consumers?.decide && breaking.every((r) => r.consumers?.breaksNoConsumer === true)) {
+    if (format === 'text') io.stdout('The change breaks only what no consumer uses: passed (--consumers-decide)\n');
+    return;
+  }
+  throw new ExitError(EXIT_FAILED);
 }
 
 function writeReport(reports: FileReport[], format: Format, io: Io, texts: Map<string, { older?: string; newer?: string }>): void {

@@ -1,0 +1,73 @@
+import path from 'node:path';
+import type { Contract, TestCase } from '../contract/model';
+import { AccordError } from '../errors';
+import { FILE_LIMITS, filesInside, readInputText } from '../files';
+import { readJson } from '../json/parse';
+import { formatMismatches } from '../pattern/mismatch';
+import { excerpt } from '../printable';
+
+/**
+ * Consumers' examples replayed by the provider's run (shared/consumer-examples.ts puts them
+ * beside a pulled contract: `<contract>_consumers/<consumer>/*.json`). Each becomes a test of
+ * its own, `consumer <name> › <example>`, that sends the consumer's request and holds the
+ * provider's answer to the contract's scenario. An example that no longer fits the contract is
+ * the consumer's to fix, not the provider's: it is declared skipped, its title and a warning
+ * naming the consumer, the file and the mismatch.
+ */
+export interface ConsumerCase {
+  consumer: string;
+  file: string;
+  title: string;
+  /** The contract's scenario narrowed to the example's values; undefined when the example does not fit. */
+  testCase?: TestCase;
+  /** Why it does not fit: the consumer's problem. */
+  problem?: string;
+}
+
+export function consumersFolder(contractFile: string): string {
+  const known = ['.spec', '.wsdl'].includes(path.extname(contractFile).toLowerCase());
+  return `${known ? contractFile.slice(0, -5) : contractFile}_consumers`;
+}
+
+export function consumerCases(contract: Contract): ConsumerCase[] {
+  const root = consumersFolder(contract.file);
+  const files = filesInside(root, '.', '.json');
+  if (files.length === 0) return [];
+  // Loaded only for a contract that has consumer examples: the runner otherwise never needs the stub's fitting.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const fit = require('../stub/fit-example') as typeof import('../stub/fit-example');
+  const out: ConsumerCase[] = [];
+  const titles = new Set<string>();
+  for (const rel of files) {
+    const [consumer, ...rest] = rel.split('/');
+    if (rest.length === 0) continue;
+    const file = path.join(root, rel);
+    let name = path.basename(rel, '.json');
+    const c: ConsumerCase = { consumer, file, title: '' };
+    try {
+      const text = readInputText(file, { what: 'example file', limit: FILE_LIMITS.exampleBytes });
+      const read = readJson(text);
+      if ('problem' in read) throw new AccordError('ACCORD_ERR_JSON', `not valid JSON: ${excerpt(read.problem, 200)}`);
+      const given = (read.value as { name?: unknown } | null)?.name;
+      if (typeof given === 'string' && given.trim() !== '') name = excerpt(given.trim(), 120);
+      const raw = fit.readExampleShape(read.value, (m) => new AccordError('ACCORD_ERR_USAGE', `the example ${m}; expected ${fit.EXAMPLE_SHAPE}`), false);
+      const fitted = fit.fitExample(raw, contract.scenarios, ` of ${path.basename(contract.file)}`);
+      if (fitted.ok) c.testCase = { scenario: fitted.scenario, name };
+      else c.problem = `${fitted.why}${fitted.mismatches.length > 0 ? `\n${formatMismatches(fitted.mismatches, '  ')}` : ''}`;
+    } catch (e) {
+      if (!(e instanceof AccordError)) throw e;
+      c.problem = e.message;
+    }
+    let title = `consumer ${consumer} › ${name}`;
+    if (titles.has(title)) title = `${title} (${path.basename(rel)})`;
+    titles.add(title);
+    c.title = c.problem === undefined ? title : `${title} [skipped: no longer fits the contract, ${consumer}'s to fix]`;
+    out.push(c);
+  }
+  return out;
+}
+
+/** The warning a provider's run prints for an example that no longer fits: whose, which file, what. */
+export function consumerProblem(c: ConsumerCase): string {
+  return `consumer ${c.consumer}'s example ${c.file} no longer fits the contract (skipped; the consumer's to fix, not the provider's): ${c.problem}`;
+}
