@@ -1,0 +1,84 @@
+import { checkCompatibility } from '../../src/compat';
+import { consumerImpact, type ConsumerExampleFit } from '../../src/compat/consumers';
+import { formatText } from '../../src/compat/report';
+import { parseContract } from '../../src/contract/load';
+import { fitExample, readExampleShape } from '../../src/stub/fit-example';
+
+/**
+ * Which consumers a change breaks: the verdict's findings read against consumers' examples,
+ * each fitted to both versions with the stub's fitting (as `accord compatible --consumers` does).
+ */
+const spec = (nodes: string) => `Feature: Orders
+
+  Scenario: getOrder
+    When POST /orders
+    And request-body
+    """
+    <getOrder><orderId>(number)</orderId>${nodes}</getOrder>
+    """
+    Then status 200
+    And response-body
+    """
+    <total>(number)</total>
+    """
+`;
+const COUPON = '<coupon specmatic_occurs="optional">(string)</coupon>';
+const GIFT = '<giftWrap specmatic_occurs="optional">(boolean)</giftWrap>';
+const older = parseContract(spec(COUPON + GIFT), 'orders.spec');
+
+function fits(newer: ReturnType<typeof parseContract>, examples: [string, string][]): ConsumerExampleFit[] {
+  return examples.map(([consumer, body], i) => {
+    const raw = readExampleShape({ 'http-request': { method: 'POST', path: '/orders', body }, 'http-response': { status: 200 } }, (m) => new Error(m), false);
+    const was = fitExample(raw, older.scenarios);
+    const now = fitExample(raw, newer.scenarios);
+    return {
+      consumer,
+      file: `${consumer}/${i}.json`,
+      olderScenario: was.ok ? was.owner.name : undefined,
+      newerMismatches: now.ok ? [] : now.mismatches.map((m) => m.path),
+      newerWhy: now.ok ? undefined : now.why,
+    };
+  });
+}
+
+const EXAMPLES: [string, string][] = [
+  ['billing-ui', '<getOrder><orderId>1</orderId><coupon>X</coupon></getOrder>'],
+  ['mobile', '<getOrder><orderId>2</orderId><coupon>Y</coupon></getOrder>'],
+  ['web', '<getOrder><orderId>3</orderId></getOrder>'],
+  ['web', '<getOrder><orderId>4</orderId></getOrder>'],
+  ['kiosk', '<getOrder><orderId>5</orderId></getOrder>'],
+  ['batch', '<getOrder><orderId>6</orderId></getOrder>'],
+  // Stale: fitted no scenario of the older version either.
+  ['legacy', '<getOrder><orderRef>7</orderRef></getOrder>'],
+];
+
+test('a break names the consumers whose examples it breaks, and how many never send it', () => {
+  const newer = parseContract(spec(GIFT), 'orders.spec');
+  const verdict = checkCompatibility(older, newer);
+  const c = consumerImpact(verdict, fits(newer, EXAMPLES));
+  expect(c.impacts.map((i) => i.message)).toEqual(['breaks `coupon` for billing-ui and mobile (2 of 6 consumers); 4 consumers never send it']);
+  expect(c.impacts[0].files).toEqual(['billing-ui/0.json', 'mobile/1.json']);
+  expect(c.stale).toEqual(['legacy/6.json']);
+  expect(c.breaksNoConsumer).toBe(false);
+  const text = formatText([{ file: 'orders.spec', status: 'compared', verdict, consumers: c }]);
+  expect(text).toContain('  Consumers: breaks `coupon` for billing-ui and mobile (2 of 6 consumers); 4 consumers never send it');
+  expect(text).toContain('Consumers: the change breaks billing-ui, mobile (2 of 6) (1 example fits no scenario of the older version either');
+});
+
+test('a break no consumer uses is said so, and only then is breaksNoConsumer set', () => {
+  const newer = parseContract(spec(COUPON), 'orders.spec');
+  const c = consumerImpact(checkCompatibility(older, newer), fits(newer, EXAMPLES));
+  expect(c.impacts.map((i) => i.message)).toEqual(['breaks `giftWrap` for no consumer (6 consumers have examples; none uses it)']);
+  expect(c.breaksNoConsumer).toBe(true);
+  // No consumers at all: nothing to decide by.
+  expect(consumerImpact(checkCompatibility(older, newer), []).breaksNoConsumer).toBe(false);
+});
+
+test("an example broken at no finding's place is charged to every finding of its scenario", () => {
+  const newer = parseContract(spec(GIFT), 'orders.spec');
+  const verdict = checkCompatibility(older, newer);
+  const c = consumerImpact(verdict, [
+    { consumer: 'odd', file: 'odd.json', olderScenario: 'getOrder', newerMismatches: ['RESPONSE.BODY total'], newerWhy: 'its response does not satisfy' },
+  ]);
+  expect(c.impacts[0].broken).toEqual(['odd']);
+});
