@@ -49,8 +49,11 @@ const envelope = (inner: string) => `<soapenv:Envelope xmlns:soapenv="http://sch
 const request = (orderId: number, coupon?: string) => envelope(`<getOrder><orderId>${orderId}</orderId>${coupon ? `<coupon>${coupon}</coupon>` : ''}</getOrder>`);
 const answer = (total: number) => envelope(`<getOrderResponse><total>${total}</total></getOrderResponse>`);
 
-/** A consumer's own Jest test: a stub of what it consumes, one expectation per test, the app's call made with fetch. */
-function consumerTest(cases: { title: string; orderId: number; coupon?: string; total: number }[]): string {
+/**
+ * A consumer's own Jest test: a stub of what it consumes, one expectation per test, the app's call made with fetch.
+ * `inProcess`: expectations set on the stub itself (`stub.expect`), else through `connectStub` (a scope of it).
+ */
+function consumerTest(cases: { title: string; orderId: number; coupon?: string; total: number }[], inProcess = false): string {
   const q = JSON.stringify;
   return `const { startStub, connectStub } = require(${q(DIST)});
 let stub;
@@ -59,7 +62,7 @@ afterAll(() => stub.close());
 ${cases
   .map(
     (c) => `test(${q(c.title)}, async () => {
-  const client = connectStub(stub.url).scope();
+  const client = ${inProcess ? 'stub' : 'connectStub(stub.url).scope()'};
   await client.expect({ request: { method: 'POST', path: '/orders', headers: { SOAPAction: 'urn:getOrder' }, body: ${q(request(c.orderId, c.coupon))} }, response: { status: 200, body: ${q(answer(c.total))} } });
   const r = await fetch(client.url + '/orders', { method: 'POST', headers: { 'content-type': 'text/xml', SOAPAction: 'urn:getOrder' }, body: ${q(request(c.orderId, c.coupon))} });
   expect(await r.text()).toContain('<total>${c.total}</total>');
@@ -147,13 +150,16 @@ test('consumers export and publish, the provider replays their examples, a break
   writeFileSync(path.join(billing, 'orders.test.js'), consumerTest([{ title: 'shows the total with a coupon', orderId: 7, coupon: 'SAVE10', total: 70 }]));
   writeFileSync(
     path.join(mobile, 'orders.test.js'),
-    consumerTest([
-      { title: 'lists an order', orderId: 8, total: 80 },
-      // The same expectation in a second test: one example.
-      { title: 'lists an order again', orderId: 8, total: 80 },
-      // The contract's own example: merged, not published.
-      { title: 'the first order', orderId: 1, total: 10 },
-    ]),
+    consumerTest(
+      [
+        { title: 'lists an order', orderId: 8, total: 80 },
+        // The same expectation in a second test: one example.
+        { title: 'lists an order again', orderId: 8, total: 80 },
+        // The contract's own example: merged, not published.
+        { title: 'the first order', orderId: 1, total: 10 },
+      ],
+      true,
+    ),
   );
   const env = { ACCORD_EXPORT_EXAMPLES: '1' };
   for (const [dir, consumer] of [

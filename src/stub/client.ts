@@ -116,7 +116,7 @@ export type TemplateValue =
   | '{{uuid}}'
   | '{{sequence}}';
 /** An accepted expectation written as a consumer example when exporting is on; named after the Jest test that set it, when there is one. */
-function exported(input: ExpectationInput, scenario: ScenarioRef, options: ConnectOptions): void {
+export function exported(input: ExpectationInput, scenario: ScenarioRef, options: ConnectOptions = {}): void {
   if (options.exportExamples === undefined && !process.env.ACCORD_EXPORT_EXAMPLES) return;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- only a consumer that exports loads the writer
   const ex = require('./export-examples') as typeof import('./export-examples');

@@ -30,6 +30,7 @@ import { watchSources } from './watch';
 import type { StubWsSecurity, WsSecuritySettings } from './ws-security';
 import { answerAddressed, WSA } from '../http/ws-addressing';
 import { splitTarget } from '../http/target';
+import { exported } from './client';
 
 export interface StubOptions {
   /** `.spec` files, folders searched recursively for them, or parsed contracts. */
@@ -195,7 +196,12 @@ export async function startStub(options: StubOptions): Promise<RunningStub> {
       return state.table.notServed;
     },
     reload,
-    expect: (input) => handleOf(state.expect(input), state.expectations),
+    expect: (input) => {
+      const handle = handleOf(state.expect(input), state.expectations);
+      // ACCORD_EXPORT_EXAMPLES: an in-process stub's expectations are exported as connectStub's are.
+      exported(input, handle.scenario);
+      return handle;
+    },
     reset: () => state.reset(),
     states: () => state.states.list(),
     resetState: (name) => state.states.reset(name === undefined ? undefined : checkedName(name, 'state machine name')),
