@@ -29,8 +29,14 @@ export function folderInside(root: string, rel: string, make = true): string {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
       if (!make) return at;
-      mkdirSync(at);
-      continue;
+      try {
+        mkdirSync(at);
+        continue;
+      } catch (made) {
+        // Another process (a parallel Jest worker exporting too) made it first: checked like any other.
+        if ((made as NodeJS.ErrnoException).code !== 'EEXIST') throw made;
+        st = lstatSync(at);
+      }
     }
     if (st.isSymbolicLink()) throw usage(`${shownPath(at)} is a symlink: accord never writes through a link`);
     if (!st.isDirectory()) throw usage(`${shownPath(at)} is not a folder`);
