@@ -1,3 +1,7 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { run } from '../../src/cli/main';
 import { checkCompatibility } from '../../src/compat';
 import { consumerImpact, type ConsumerExampleFit } from '../../src/compat/consumers';
 import { formatText } from '../../src/compat/report';
@@ -81,4 +85,38 @@ test("an example broken at no finding's place is charged to every finding of its
     { consumer: 'odd', file: 'odd.json', olderScenario: 'getOrder', newerMismatches: ['RESPONSE.BODY total'], newerWhy: 'its response does not satisfy' },
   ]);
   expect(c.impacts[0].broken).toEqual(['odd']);
+});
+
+test('the file-pair form: --consumers names the folder, JSON carries the same, --consumers-decide passes an unused break', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'accord-consumers-'));
+  try {
+    mkdirSync(path.join(dir, 'old'));
+    mkdirSync(path.join(dir, 'new'));
+    writeFileSync(path.join(dir, 'old/orders.spec'), spec(COUPON + GIFT));
+    writeFileSync(path.join(dir, 'new/orders.spec'), spec(COUPON));
+    for (const [consumer, body] of EXAMPLES.slice(0, 3)) {
+      mkdirSync(path.join(dir, 'shared', consumer, 'orders_examples'), { recursive: true });
+      writeFileSync(path.join(dir, 'shared', consumer, 'orders_examples', 'e.json'), JSON.stringify({ 'http-request': { method: 'POST', path: '/orders', body } }));
+    }
+    const cli = async (...args: string[]) => {
+      let out = '';
+      let err = '';
+      const code = await run(['compatible', 'old/orders.spec', 'new/orders.spec', '--consumers', 'shared', ...args], {
+        cwd: dir,
+        stdout: (s) => (out += s),
+        stderr: (s) => (err += s),
+      });
+      return { code, out, err };
+    };
+    const text = await cli();
+    expect(text.out).toContain('Consumers: breaks `giftWrap` for no consumer (3 consumers have examples; none uses it)');
+    expect(text.code).toBe(1);
+    const json = JSON.parse((await cli('--json')).out) as { files: { consumers: { consumers: string[]; breaksNoConsumer: boolean } }[] };
+    expect(json.files[0].consumers).toMatchObject({ consumers: ['billing-ui', 'mobile', 'web'], breaksNoConsumer: true });
+    const decided = await cli('--consumers-decide');
+    expect(decided.out).toContain('passed (--consumers-decide)');
+    expect(decided.code).toBe(0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
