@@ -124,9 +124,9 @@ export const STUB_LIMITS = {
 } as const;
 
 /**
- * Consumer examples (`accord contracts publish`, the provider's replay, `accord compatible`'s
- * consumer impact): files read per contract and folders walked in depth, so a shared repository
- * with a flood of files or a deep tree costs a bounded read.
+ * Consumer examples (`accord contracts publish` and pull, the provider's replay, `accord compatible
+ * --consumers`): files in one folder of consumers' examples walked at once, and folder levels, so a
+ * shared repository with a flood of files or a deep tree costs a bounded read.
  */
 export const CONSUMER_EXAMPLE_LIMITS = {
   files: 10_000,
