@@ -236,6 +236,10 @@ const AUDITED: Record<string, Record<string, Hostile[]>> = {
       h('cooki'),
     ],
   },
+  'http/forward.ts': {
+    [String.raw`/[/\\]/`]: [h('a')],
+    [String.raw`/%2e/gi`]: [h('%2'), h('%2e')],
+  },
   'http/redact.ts': {
     [String.raw`/^(authorization|proxy-authorization|cookie|set-cookie|cookie2|set-cookie2)$|session|token|api-?key|secret|passw|credential|^x-auth/i`]: [
       h('authorization', '', 'x'),
@@ -247,8 +251,6 @@ const AUDITED: Record<string, Record<string, Hostile[]>> = {
   },
   'stub/proxy.ts': {
     [String.raw`/^[A-Za-z0-9.\-:[\]]{1,255}$/`]: [h('a'), h('[', '', '/')],
-    [String.raw`/[/\\]/`]: [h('a')],
-    [String.raw`/%2e/gi`]: [h('%2'), h('%2e')],
     [String.raw`/^(wsdl|xsd|singlewsdl)(=|$)/i`]: [h('wsdl', 'singlewsdl', 'x')],
   },
   'logs/render.ts': {

@@ -23,20 +23,31 @@ export interface JournalEntry {
   bodyCut?: true;
   /** The status sent; undefined when a fault sent none. */
   status?: number;
-  /** `expectation`, `example` (an example file or Examples row), `scenario` (a generated answer), or `none` (4xx from the stub). */
-  answeredBy: 'expectation' | 'example' | 'scenario' | 'none';
+  /**
+   * `expectation`, `example` (an example file or Examples row), `scenario` (a generated answer), `pass-through` (the real
+   * service's answer, `--passthrough`), or `none` (4xx from the stub).
+   */
+  answeredBy: 'expectation' | 'example' | 'scenario' | 'pass-through' | 'none';
   expectation?: string;
   /** The expectation's response is a template (`{{…}}`): this answer holds values of this request. */
   templated?: true;
   scenario?: ScenarioRef;
   fault?: FaultKind;
-  /** Why nothing answered: the stub's 400/404/405 report; or why a templated answer could not be given (its 500). */
+  /**
+   * Why nothing answered: the stub's 400/404/405 report; why a templated answer could not be given (its 500); for a
+   * pass-through, the drift line or why the service gave no answer (502, 504).
+   */
   report?: string;
   /**
    * Named state: the machine the answering expectation (or example) required or moved, its state
    * when the request came (`was`) and after (`now`); for a 409, the state the request waited for.
    */
   state?: { name: string; requires?: string; was: string; now: string };
+  /**
+   * Pass-through only: how the real service's answer breaks the contract (at most 50 mismatches), against the scenario
+   * the request fits. Absent when it keeps it.
+   */
+  drift?: { path: string; expected: string; actual: string }[];
   /** The scope it was sent to (`/_scope/<id>/…`, the prefix left out of `path`); absent for the stub's root. */
   scope?: string;
 }
@@ -104,6 +115,7 @@ export class Journal {
       fault: answer.fault,
       report: answer.report,
       state: answer.state,
+      drift: answer.drift,
       scope: this.scope,
     };
     const ring = this.ring;

@@ -4,6 +4,7 @@ import { PassThrough, Transform, pipeline, type Readable, type TransformCallback
 import { Agent, request, type Dispatcher } from 'undici';
 import { AccordError } from '../errors';
 import { bodyText, parseMediaType } from '../http/content-type';
+import { forwardedHeaders, parseTarget, targetUrl } from '../http/forward';
 import { messageText } from '../http/message-text';
 import { readBoundedBody } from '../http/read-body';
 import { isSecretHeader, maskCardNumbers, REDACTED } from '../http/redact';
@@ -74,29 +75,10 @@ interface HarEntry {
 /** What `accord import log` reads of one HAR entry (DEFAULT_LOG_LIMITS.maxHarEntryChars; a test keeps them equal). */
 export const HAR_ENTRY_CHARS = 16 * 1024 * 1024;
 
-/** Hop-by-hop (RFC 9110 §7.6.1, and the older ones still sent), plus what undici sets itself (`host`) or refuses (`expect`). */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'transfer-encoding',
-  'te',
-  'trailer',
-  'upgrade',
-  'host',
-  'expect',
-]);
-
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
-  const parsed = URL.canParse(options.target) ? new URL(options.target) : undefined;
-  const base = parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:') && !parsed.username && !parsed.password && !parsed.search && !parsed.hash;
-  if (!parsed || !base) {
-    throw new AccordError('ACCORD_ERR_USAGE', `--target must be an http:// or https:// URL (a host, a port and a path prefix, no query), found "${options.target}"`);
-  }
-  const target: URL = parsed;
-  const prefix = target.pathname.endsWith('/') ? target.pathname.slice(0, -1) : target.pathname;
+  const to = parseTarget(options.target, '--target');
+  const target = to.url;
+  const prefix = to.prefix;
   const recordLimit = options.recordedBodyBytes ?? PROXY_LIMITS.recordedBodyBytes;
   const maxExchanges = options.maxExchanges ?? PROXY_LIMITS.exchanges;
   const grace = options.stopGraceMs ?? PROXY_LIMITS.stopGraceMs;
@@ -129,22 +111,15 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
 
   async function forward(req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
     const started = Date.now();
-    const at = upstreamPath(req.url ?? '/');
+    const at = targetUrl(to, req.url ?? '/');
     if ('refused' in at) {
       req.resume();
       refuse(res, 400, `accord proxy: ${at.refused}\n`);
       return;
     }
-    const url = `${target.origin}${prefix}${at.path}`;
-    // Checked again on the URL as built: only the target's origin, only under its prefix.
-    const built = new URL(url);
-    if (built.origin !== target.origin || !(built.pathname === prefix || built.pathname.startsWith(`${prefix}/`) || prefix === '')) {
-      req.resume();
-      refuse(res, 400, 'accord proxy: the request target leaves the target service\n');
-      return;
-    }
+    const url = at.url;
     const document = req.method === 'GET' && isDocumentRequest(at.path);
-    const headers = forwarded(req.headers);
+    const headers = forwardedHeaders(req.headers);
     // A WSDL is rewritten as text: asked for without compression.
     if (document) headers['accept-encoding'] = 'identity';
     const sent = new Recorder(recordLimit);
@@ -175,7 +150,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       signal: upstream.signal,
       dispatcher: agent,
     });
-    const out = forwarded(answer.headers);
+    const out = forwardedHeaders(answer.headers);
     const got = new Recorder(recordLimit);
     const contentType = String(answer.headers['content-type'] ?? '');
     if (document && !answer.headers['content-encoding'] && contentType.toLowerCase().includes('xml')) {
@@ -350,42 +325,6 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       })()),
   };
   return running;
-
-  /** The path (and query) to ask the target for, or why the request target is refused. */
-  function upstreamPath(raw: string): { path: string } | { refused: string } {
-    // Origin-form only: an absolute URI (`GET http://elsewhere/`), `*` or an authority would name another host.
-    if (!raw.startsWith('/')) return { refused: `forwards only to ${target.origin}${prefix}: a request must name a path starting with "/"` };
-    const q = raw.indexOf('?');
-    const p = q < 0 ? raw : raw.slice(0, q);
-    let depth = 0;
-    for (const seg of p.slice(1).split(/[/\\]/)) {
-      const s = seg.replace(/%2e/gi, '.');
-      if (s === '..') depth--;
-      else if (s !== '.') depth++;
-      if (depth < 0) return { refused: `a path may not climb above ${prefix || '/'} of the target ("/../")` };
-    }
-    let u: URL;
-    try {
-      u = new URL(`http://proxy.invalid${raw}`);
-    } catch {
-      return { refused: 'the request target is not a valid path' };
-    }
-    if (u.host !== 'proxy.invalid') return { refused: 'the request target names another host' };
-    return { path: `${u.pathname}${u.search}` };
-  }
-}
-
-/** Headers to pass on: all but hop-by-hop ones and those the Connection header names. */
-function forwarded(h: IncomingHttpHeaders | Record<string, string | string[] | undefined>): Record<string, string | string[]> {
-  const named = new Set(
-    String(h.connection ?? '')
-      .split(',')
-      .map((n) => n.trim().toLowerCase())
-      .filter((n) => n !== ''),
-  );
-  const out: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(h)) if (v !== undefined && !HOP_BY_HOP.has(k) && !named.has(k)) out[k] = v;
-  return out;
 }
 
 /** A path whose query parameters named like credentials or sessions (`access_token`, `sessionid`, `apikey`) have their values redacted. */

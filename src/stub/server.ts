@@ -31,6 +31,7 @@ import type { StubWsSecurity, WsSecuritySettings } from './ws-security';
 import { answerAddressed, WSA } from '../http/ws-addressing';
 import { splitTarget } from '../http/target';
 import { exported } from './client';
+import type { PassThrough, PassThroughSettings, RawRequest } from './pass-through';
 
 export interface StubOptions {
   /** `.spec` files, folders searched recursively for them, or parsed contracts. */
@@ -77,6 +78,13 @@ export interface StubOptions {
    * each scenario asks for beyond its own `@ws-security:…` tags. A request that fails gets a SOAP Fault.
    */
   wsSecurity?: WsSecuritySettings | StubWsSecurity;
+  /**
+   * Pass-through (pass-through.ts): a request that fits a scenario but that no expectation or example answers is sent to
+   * this real service (`http://host:port`, or `{ target, timeoutMs }`), its answer returned as it came and checked
+   * against the contract; an answer that breaks it is reported in the journal (`drift`) and the log. Nothing is
+   * generated; a request that fits no scenario still gets the stub's 400/404.
+   */
+  passThrough?: string | PassThroughSettings;
 }
 
 /** What a reload did: the new scenarios serving, or why the previous ones still are. */
@@ -149,6 +157,7 @@ export async function startStub(options: StubOptions): Promise<RunningStub> {
     certificate: tls?.cert,
     delay: options.delayMs === undefined ? undefined : checkDelay(options.delayMs, (why) => new AccordError('ACCORD_ERR_USAGE', `delayMs ${why}`)),
     wsSecurity: wsSecurityOf(options.wsSecurity),
+    passThrough: passThroughOf(options.passThrough, maxBodyBytes),
   });
   const timeouts = { requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS };
   const guard = malformedGuard(HEADERS_TIMEOUT_MS);
@@ -209,7 +218,7 @@ export async function startStub(options: StubOptions): Promise<RunningStub> {
     calls: (filter) => state.journal.calls(filter),
     close: () => {
       watching?.close();
-      return (closing ??= closeServer(server));
+      return (closing ??= closeServer(server).then(() => handler.passThrough?.close()));
     },
   };
 }
@@ -230,6 +239,13 @@ function wsSecurityOf(given: StubOptions['wsSecurity']): StubWsSecurity | undefi
   if (typeof (given as StubWsSecurity).refusal === 'function') return given as StubWsSecurity;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the WS-Security checker is loaded only when asked for
   return (require('./ws-security') as typeof import('./ws-security')).stubWsSecurity(given);
+}
+
+function passThroughOf(given: StubOptions['passThrough'], maxBodyBytes: number): PassThrough | undefined {
+  if (given === undefined) return undefined;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the HTTP client (undici) is loaded only for a pass-through
+  const { PassThrough } = require('./pass-through') as typeof import('./pass-through');
+  return new PassThrough(typeof given === 'string' ? { target: given } : given, maxBodyBytes);
 }
 
 function httpsServer(tls: { cert: string; key: string }, timeouts: { requestTimeout: number; headersTimeout: number }, handler: RequestListener): Server {
@@ -288,10 +304,11 @@ interface HandlerOptions {
   scheme: 'http' | 'https';
   certificate?: string;
   wsSecurity?: StubWsSecurity;
+  passThrough?: PassThrough;
 }
 
 function makeHandler(state: StubState, o: HandlerOptions) {
-  return (req: IncomingMessage, res: ServerResponse): void => {
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
     // The table as it is when the request arrives: a reload meanwhile does not change its answer.
     const table = state.table;
     const started = o.verbose ? performance.now() : 0;
@@ -347,7 +364,10 @@ function makeHandler(state: StubState, o: HandlerOptions) {
       if (refused || res.writableEnded) return;
       let text = '';
       if (first) {
-        const read = messageText(more ? Buffer.concat(more) : first, req.headers['content-type'], req.headers['content-encoding'], o.maxBodyBytes);
+        const bytes = more ? Buffer.concat(more) : first;
+        // Passed on as it came (compressed, MTOM), not as the text it is matched as.
+        if (o.passThrough) rawRequests.set(req, { bytes, contentType: req.headers['content-type'] });
+        const read = messageText(bytes, req.headers['content-type'], req.headers['content-encoding'], o.maxBodyBytes);
         first = more = undefined;
         if ('problem' in read) return undecodable(req, res, o, started, read.problem);
         // An MTOM/XOP request is matched (and journaled) as the envelope it stands for, with that envelope's Content-Type.
@@ -372,6 +392,7 @@ function makeHandler(state: StubState, o: HandlerOptions) {
     };
     req.on('end', () => guarded(req, res, o.log, onEnd));
   };
+  return Object.assign(handler, { passThrough: o.passThrough });
 }
 
 /**
@@ -399,6 +420,7 @@ function answer(state: StubState, scope: ScopeState, table: RouteTable, req: Inc
   let taken: Expectation | undefined;
   let stuck: ReturnType<typeof stuckOf>;
   let example: NonNullable<RouteTable['stateful']>[number] | undefined;
+  let passed: PassThrough | undefined;
   try {
     // No expectations (the usual case in a benchmark or a plain stub): not even a look-up.
     // Checked first, against the scenario that takes the request (an expectation's is one of them): a refused request uses up no expectation.
@@ -461,7 +483,12 @@ function answer(state: StubState, scope: ScopeState, table: RouteTable, req: Inc
       const memo = state.memoFor(table);
       const key = memo.keyOf(request, url, body);
       outcome = memo.dispatch(request, body, key);
-      if (outcome.kind === 'matched' && o.strict && !outcome.row && !outcome.fixed) {
+      if (outcome.kind === 'matched' && o.passThrough && !outcome.row && !outcome.fixed) {
+        passed = o.passThrough;
+        const scenario = outcome.route.scenario;
+        const others = table.routes.map((r) => r.scenario);
+        void passed.forward(req, res, rawRequests.get(req) ?? { bytes: undefined, contentType: undefined }, request, scenario, others, scope.journal, o.log);
+      } else if (outcome.kind === 'matched' && o.strict && !outcome.row && !outcome.fixed) {
         const report = strictReport(requestLine(request, url), outcome.route);
         scope.journal.record(request, { status: 400, answeredBy: 'none', scenario: refOf(outcome.route.scenario), report });
         send(res, 400, report);
@@ -494,7 +521,8 @@ function answer(state: StubState, scope: ScopeState, table: RouteTable, req: Inc
   } catch (e) {
     internalError(res, requestLine(request, url), e, o.log);
   }
-  if (o.verbose)
+  if (o.verbose && passed) o.log(`${requestLine(request, url)} -> passed through to ${passed.target}`);
+  else if (o.verbose)
     o.log(
       `${requestLine(request, url)} -> ${res.statusCode} ${taken ? `expectation ${taken.id} (${taken.route.label})` : example ? `example file ${example.example.file}` : stuck ? 'waits for a state nothing reaches' : describeOutcome(outcome)} (${(performance.now() - started).toFixed(2)} ms)`,
     );
@@ -567,6 +595,9 @@ function wsSecurityRefusal(scope: ScopeState, ws: StubWsSecurity, request: HttpR
   if (fault) scope.journal.record(request, { status: fault.status, answeredBy: 'none', scenario: refOf(scenario), report: `WS-Security: ${fault.body}` });
   return fault;
 }
+
+/** The bytes of each request as it came, kept only with a pass-through (which sends them on). */
+const rawRequests = new WeakMap<IncomingMessage, RawRequest>();
 
 /** Requests that came as MTOM/XOP: their answers go back the same way. */
 const mtomRequests = new WeakSet<IncomingMessage>();

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { formatLocation } from '../../errors';
+import { printable } from '../../printable';
 import { FILE_LIMITS, readInputText } from '../../files';
 import { DEFAULT_MAX_BODY_BYTES } from '../../limits';
 import { apiText, type Scenario } from '../../contract/model';
@@ -34,6 +35,10 @@ export function registerStub(program: Command, io: Io): void {
       [] as string[],
     )
     .option('--strict', 'answer only requests an expectation or an example (example file, Examples row) answers; others get 400 saying why')
+    .option(
+      '--passthrough <url>',
+      'send a request that fits a scenario but no expectation or example answers to this real service, return its answer and report where it breaks the contract (drift)',
+    )
     .option('--delay <ms>', 'wait before every answer: milliseconds, or a range such as 100-500 for a random wait')
     .option('--tls', 'serve HTTPS with a self-signed certificate made at start-up (its PEM at GET /_accord/certificate)')
     .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM); needs --tls-key')
@@ -72,12 +77,14 @@ export function registerStub(program: Command, io: Io): void {
         delayMs,
         tls,
         wsSecurity,
+        passThrough: opts.passthrough,
         onReload,
         log: (line) => io.stderr(`${line}\n`),
       });
       const lines = [`accord stub listening on ${stub.url}`, ...servedLines(stub.served, stub.notServed, io.cwd)];
       if (opts.watch) lines.push('Watching the contracts for changes.');
       if (opts.strict) lines.push('Strict: only expectations and examples answer.');
+      if (opts.passthrough) lines.push(`Pass-through: requests no expectation or example answers go to ${printable(opts.passthrough)}; drift is logged.`);
       if (wsSecurity) lines.push(`Checking WS-Security with ${opts.wsSecurity}.`);
       if (opts.tls && stub.certificate) {
         // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only with --tls
@@ -116,6 +123,7 @@ interface StubCliOptions {
   allowHost: string[];
   watch?: boolean;
   strict?: boolean;
+  passthrough?: string;
   delay?: string;
   tls?: boolean;
   tlsCert?: string;

@@ -1,0 +1,88 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { AccordError } from '../errors';
+
+/**
+ * Passing a request on to one configured service (`accord proxy`, the stub's pass-through): the
+ * target as a base URL, the only place a request may be sent, and the headers that may travel.
+ */
+
+/** A service requests are passed to: its origin and path prefix (no trailing `/`). */
+export interface ForwardTarget {
+  url: URL;
+  origin: string;
+  prefix: string;
+}
+
+/** The target named by `option` (`--target`, `--passthrough`): an http(s) URL with a host, a port and a path prefix, nothing else. */
+export function parseTarget(text: string, option: string): ForwardTarget {
+  const parsed = URL.canParse(text) ? new URL(text) : undefined;
+  const base = parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:') && !parsed.username && !parsed.password && !parsed.search && !parsed.hash;
+  if (!parsed || !base) {
+    throw new AccordError('ACCORD_ERR_USAGE', `${option} must be an http:// or https:// URL (a host, a port and a path prefix, no query), found "${text}"`);
+  }
+  const url: URL = parsed;
+  return { url, origin: url.origin, prefix: url.pathname.endsWith('/') ? url.pathname.slice(0, -1) : url.pathname };
+}
+
+/**
+ * The URL to ask the target for a request target (`req.url`), or why it is refused. Only the
+ * target is ever called: a request must name a path (origin-form, so an absolute URI, `*` or an
+ * authority cannot name another host; the Host header is never read); its dot segments are
+ * resolved and may not climb above the root, so every URL is the target's origin and prefix
+ * followed by the request's path.
+ */
+export function targetUrl(t: ForwardTarget, raw: string): { url: string; path: string } | { refused: string } {
+  if (!raw.startsWith('/')) return { refused: `forwards only to ${t.origin}${t.prefix}: a request must name a path starting with "/"` };
+  const q = raw.indexOf('?');
+  const p = q < 0 ? raw : raw.slice(0, q);
+  let depth = 0;
+  for (const seg of p.slice(1).split(/[/\\]/)) {
+    const s = seg.replace(/%2e/gi, '.');
+    if (s === '..') depth--;
+    else if (s !== '.') depth++;
+    if (depth < 0) return { refused: `a path may not climb above ${t.prefix || '/'} of the target ("/../")` };
+  }
+  let u: URL;
+  try {
+    u = new URL(`http://proxy.invalid${raw}`);
+  } catch {
+    return { refused: 'the request target is not a valid path' };
+  }
+  if (u.host !== 'proxy.invalid') return { refused: 'the request target names another host' };
+  const path = `${u.pathname}${u.search}`;
+  const url = `${t.origin}${t.prefix}${path}`;
+  // Checked again on the URL as built: only the target's origin, only under its prefix.
+  const built = new URL(url);
+  if (built.origin !== t.origin || !(t.prefix === '' || built.pathname === t.prefix || built.pathname.startsWith(`${t.prefix}/`))) {
+    return { refused: 'the request target leaves the target service' };
+  }
+  return { url, path };
+}
+
+/** Hop-by-hop (RFC 9110 §7.6.1, and the older ones still sent), plus what undici sets itself (`host`) or refuses (`expect`). */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'host',
+  'expect',
+]);
+
+/** Headers to pass on: all but hop-by-hop ones and those the Connection header names. */
+export function forwardedHeaders(h: IncomingHttpHeaders | Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+  const named = new Set(
+    String(h.connection ?? '')
+      .split(',')
+      .map((n) => n.trim().toLowerCase())
+      .filter((n) => n !== ''),
+  );
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined && !HOP_BY_HOP.has(k) && !named.has(k)) out[k] = v;
+  return out;
+}
