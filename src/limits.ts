@@ -166,7 +166,9 @@ export const GIT_OUTPUT_BYTES = 64 * 1024 * 1024;
  * left out of the contract), recorded bytes in all (later calls are forwarded and counted, not
  * recorded), calls recorded; a WSDL or schema answer read whole to point its addresses at the proxy
  * (a bigger one is passed on unchanged); how long calls still under way get when the proxy is
- * stopped before their upstream requests are aborted.
+ * stopped before their upstream requests are aborted. With `--check`: exchanges waiting to be checked (past it they
+ * are counted as not checked), findings kept for the report (later ones are told and counted), characters of each
+ * body a finding keeps.
  */
 export const PROXY_LIMITS = {
   recordedBodyBytes: 4 * 1024 * 1024,
@@ -174,6 +176,9 @@ export const PROXY_LIMITS = {
   exchanges: 10_000,
   documentBytes: 32 * 1024 * 1024,
   stopGraceMs: 2000,
+  pendingChecks: 1000,
+  findings: 1000,
+  findingBodyChars: 16 * 1024,
 } as const;
 
 /**

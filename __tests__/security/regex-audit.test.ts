@@ -228,14 +228,6 @@ const AUDITED: Record<string, Record<string, Hostile[]>> = {
     [String.raw`/ies$/`]: [h('ies', '', 'x')],
     [String.raw`/([^s])s$/`]: [h('as', '', 'x')],
   },
-  'logs/redact.ts': {
-    [String.raw`/(password|passwd|passphrase|secret|apikey|api_key|token)$|^(pwd|pin|cvv|cvc|sid)$|password|session|cookie/i`]: [
-      h('passw'),
-      h('token', '', 'x'),
-      h('sessio'),
-      h('cooki'),
-    ],
-  },
   'http/forward.ts': {
     [String.raw`/[/\\]/`]: [h('a')],
     [String.raw`/%2e/gi`]: [h('%2'), h('%2e')],
@@ -248,6 +240,12 @@ const AUDITED: Record<string, Record<string, Hostile[]>> = {
     ],
     [String.raw`/(?<![\d])\d(?:[ -]?\d){12,18}(?![\d])/g`]: [h('1'), h('1 '), h('1-'), h('1 ', 'x', '1'), h('4111111111111111 ')],
     [String.raw`/\d/g`]: [h('1')],
+    [String.raw`/(password|passwd|passphrase|secret|apikey|api_key|token)$|^(pwd|pin|cvv|cvc|sid)$|password|session|cookie/i`]: [
+      h('passw'),
+      h('token', '', 'x'),
+      h('sessio'),
+      h('cooki'),
+    ],
   },
   'stub/proxy.ts': {
     [String.raw`/^[A-Za-z0-9.\-:[\]]{1,255}$/`]: [h('a'), h('[', '', '/')],

@@ -5,7 +5,7 @@ import { ParsedBody } from './body';
 import { matchRequest, splitPath } from './match-request';
 import { matchResponse } from './match-response';
 import type { HttpRequest, HttpResponse } from './message';
-import { maskCardNumbers } from './redact';
+import { isCredentialName, maskCardNumbers, REDACTED } from './redact';
 
 /**
  * Does a real service's answer keep the contract? The one check behind the stub's pass-through and
@@ -53,8 +53,17 @@ export function checkAnswer(scenarios: readonly Scenario[], req: HttpRequest, re
  * (and how many more mismatches). Card numbers a found value quotes are masked; the caller makes it printable.
  */
 export function driftLine(check: Exclude<AnswerCheck, { verdict: 'fits' }>, requestLine: string): string {
-  const [m] = check.mismatches;
+  const m = check.mismatches[0] && hideMismatch(check.mismatches[0]);
   const more = check.mismatches.length > 1 ? ` (and ${check.mismatches.length - 1} more)` : '';
   const what = check.verdict === 'drift' ? `drift: ${requestLine} "${check.scenario.name}"` : `drift: ${requestLine} fits no scenario`;
   return maskCardNumbers(`${what}: ${m ? formatMismatch(m) : 'does not fit the contract'}${more}`).text;
+}
+
+/**
+ * A mismatch as a report of real traffic may show it: the found value of a credential-named node (`…/Password`,
+ * `@token`) hidden, card numbers masked. Its path and what the contract expected are the contract's.
+ */
+export function hideMismatch(m: Mismatch): Mismatch {
+  const last = m.path.slice(Math.max(m.path.lastIndexOf('/'), m.path.lastIndexOf(' '), m.path.lastIndexOf('.'), m.path.lastIndexOf('@')) + 1);
+  return { path: m.path, expected: m.expected, actual: isCredentialName(last) ? REDACTED : maskCardNumbers(m.actual).text };
 }

@@ -1,3 +1,7 @@
+import { readJson } from '../json/parse';
+import { parseXml } from '../xml/parse';
+import { serializeXml } from '../xml/serialize';
+import type { XmlElement } from '../xml/tree';
 /**
  * Secrets that must not stay in a recording of HTTP traffic (`accord proxy`'s HAR) nor in a
  * contract written from one (`accord import log --examples`): credential headers, values that
@@ -63,4 +67,78 @@ function luhn(run: string): boolean {
     double = !double;
   }
   return sum % 10 === 0;
+}
+
+/**
+ * Names of XML nodes and JSON keys whose values are credentials or session ids (`Password`, `apiKey`, `sessionId`,
+ * `pin`). The log importer's Redactor and the proxy's drift report apply the same test.
+ */
+const CREDENTIAL_NAME = /(password|passwd|passphrase|secret|apikey|api_key|token)$|^(pwd|pin|cvv|cvc|sid)$|password|session|cookie/i;
+
+export function isCredentialName(local: string): boolean {
+  return CREDENTIAL_NAME.test(local);
+}
+
+/**
+ * A body as a report may keep it: the values of credential-named XML elements and attributes and JSON keys, and the
+ * whole content of a SOAP Header's Security element, replaced by `***`; card numbers masked. A body that does not
+ * read as the XML or JSON it looks like is left out whole (its secrets could not be found).
+ */
+export function redactBody(text: string): string {
+  const t = text.trimStart();
+  if (t.startsWith('<')) {
+    let root: XmlElement | undefined;
+    try {
+      root = parseXml(text);
+    } catch {
+      root = undefined;
+    }
+    if (!root) return '(left out: not well-formed XML, so its secrets could not be told apart)';
+    hideXml(root, false);
+    return maskCardNumbers(serializeXml(root)).text;
+  }
+  if (t.startsWith('{') || t.startsWith('[')) {
+    const read = readJson(text);
+    if ('problem' in read) return '(left out: not well-formed JSON, so its secrets could not be told apart)';
+    return maskCardNumbers(JSON.stringify(hideJson(read.value))).text;
+  }
+  return maskCardNumbers(text).text;
+}
+
+function hideXml(el: XmlElement, inHeader: boolean): void {
+  for (const a of el.attributes) if (isCredentialName(a.local)) a.value = REDACTED;
+  if (isCredentialName(el.local) || (inHeader && el.local === 'Security')) {
+    el.children = [{ type: 'text', value: REDACTED }];
+    return;
+  }
+  for (const c of el.children) if (c.type === 'element') hideXml(c, inHeader || el.local === 'Header');
+}
+
+function hideJson(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(hideJson);
+  if (v === null || typeof v !== 'object') return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) out[k] = isCredentialName(k) ? REDACTED : hideJson(x);
+  return out;
+}
+
+/** A path whose query parameters named like credentials or sessions (`access_token`, `sessionid`, `apikey`) have their values redacted. */
+export function redactQuery(path: string): string {
+  const q = path.indexOf('?');
+  if (q < 0) return path;
+  const params = path
+    .slice(q + 1)
+    .split('&')
+    .map((kv) => {
+      const eq = kv.indexOf('=');
+      if (eq < 0) return kv;
+      let name = kv.slice(0, eq);
+      try {
+        name = decodeURIComponent(name);
+      } catch {
+        // Not percent-encoded properly: judged as written.
+      }
+      return isSecretHeader(name) ? `${kv.slice(0, eq)}=${encodeURIComponent(REDACTED)}` : kv;
+    });
+  return `${path.slice(0, q + 1)}${params.join('&')}`;
 }

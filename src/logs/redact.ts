@@ -1,4 +1,4 @@
-import { isCardNumber } from '../http/redact';
+import { isCardNumber, isCredentialName } from '../http/redact';
 
 /**
  * Which logged values never reach a contract, even with --examples: nodes the
@@ -6,8 +6,6 @@ import { isCardNumber } from '../http/redact';
  * everything inside a WS-Security header, and values that are payment card
  * numbers (13–19 digits passing the Luhn check), whatever their node's name.
  */
-const CREDENTIAL = /(password|passwd|passphrase|secret|apikey|api_key|token)$|^(pwd|pin|cvv|cvc|sid)$|password|session|cookie/i;
-
 export class Redactor {
   private readonly names: Set<string>;
 
@@ -21,7 +19,7 @@ export class Redactor {
   /** `local` is the node's name without prefix; `name` as written (`wsse:Password`). */
   redacts(local: string, name: string): boolean {
     if (this.names.has(local.toLowerCase()) || this.names.has(name.toLowerCase())) return true;
-    return this.defaults && CREDENTIAL.test(local);
+    return this.defaults && isCredentialName(local);
   }
 
   /** A value that is secret whatever its node is called: a card number. */

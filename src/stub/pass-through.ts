@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Agent, request, type Dispatcher } from 'undici';
 import type { Scenario } from '../contract/model';
-import { checkAnswer, driftLine, type AnswerCheck } from '../http/drift';
+import { checkAnswer, driftLine, hideMismatch, type AnswerCheck } from '../http/drift';
 import { forwardedHeaders, parseTarget, targetUrl, type ForwardTarget } from '../http/forward';
 import type { HttpRequest } from '../http/message';
 import { messageText } from '../http/message-text';
@@ -132,7 +132,7 @@ export class PassThrough {
     if (check.verdict === 'fits') return record(answer.statusCode, { scenario: check.scenario });
     const report = printable(driftLine(check, line), { multiline: false });
     log(report);
-    record(answer.statusCode, { report, drift: check.mismatches });
+    record(answer.statusCode, { report, drift: check.mismatches.map(hideMismatch) });
   }
 
   close(): Promise<void> {

@@ -7,7 +7,7 @@ import { bodyText, parseMediaType } from '../http/content-type';
 import { forwardedHeaders, parseTarget, targetUrl } from '../http/forward';
 import { messageText } from '../http/message-text';
 import { readBoundedBody } from '../http/read-body';
-import { isSecretHeader, maskCardNumbers, REDACTED } from '../http/redact';
+import { isSecretHeader, maskCardNumbers, REDACTED, redactQuery } from '../http/redact';
 import { PROXY_LIMITS } from '../limits';
 import { printable } from '../printable';
 
@@ -42,6 +42,20 @@ export interface ProxyOptions {
   /** How long calls under way get once close() is called, before their upstream requests are aborted. */
   stopGraceMs?: number;
   log?: (line: string) => void;
+  /** Told about every exchange once its answer has been passed on, with the copy recorded of it (bounded as above): `--check`. */
+  onExchange?: (x: ProxiedExchange) => void;
+  /** Keep the HAR recording (default true); `--check` without `--out` does not. */
+  record?: boolean;
+}
+
+/** One exchange as the proxy saw it: bodies as far as they were recorded (`complete` when whole). */
+export interface ProxiedExchange {
+  started: number;
+  method: string;
+  /** The path and query asked for, as the client named it. */
+  path: string;
+  request: { headers: IncomingHttpHeaders; bytes: Buffer; complete: boolean };
+  response: { status: number; headers: Record<string, string | string[] | undefined>; bytes: Buffer; complete: boolean };
 }
 
 export interface RunningProxy {
@@ -186,6 +200,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     }
     res.off('close', clientGone);
     if (!res.writableFinished) got.cut();
+    options.onExchange?.({
+      started,
+      method: req.method ?? 'GET',
+      path: at.path,
+      request: { headers: req.headers, bytes: sent.bytes(), complete: !sent.truncated },
+      response: { status: answer.statusCode, headers: answer.headers, bytes: got.bytes(), complete: !got.truncated },
+    });
+    if (options.record === false) return;
     if (entries.length >= maxExchanges || recordedBytes + sent.kept + got.kept > PROXY_LIMITS.recordedBytes) {
       dropped++;
       return;
@@ -325,27 +347,6 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       })()),
   };
   return running;
-}
-
-/** A path whose query parameters named like credentials or sessions (`access_token`, `sessionid`, `apikey`) have their values redacted. */
-function redactQuery(path: string): string {
-  const q = path.indexOf('?');
-  if (q < 0) return path;
-  const params = path
-    .slice(q + 1)
-    .split('&')
-    .map((kv) => {
-      const eq = kv.indexOf('=');
-      if (eq < 0) return kv;
-      let name = kv.slice(0, eq);
-      try {
-        name = decodeURIComponent(name);
-      } catch {
-        // Not percent-encoded properly: judged as written.
-      }
-      return isSecretHeader(name) ? `${kv.slice(0, eq)}=${encodeURIComponent(REDACTED)}` : kv;
-    });
-  return `${path.slice(0, q + 1)}${params.join('&')}`;
 }
 
 /** `?wsdl`, `?xsd=…`, `?singleWsdl`, `.wsdl`, `.xsd`: what clients fetch to learn the service. */

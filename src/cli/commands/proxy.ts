@@ -4,16 +4,22 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AccordError } from '../../errors';
 import { checkOutputFile, writeOutputFile } from '../../files';
-import { printable } from '../../printable';
-import { EXIT_USAGE, ExitError, asUsage, type Io } from '../exit';
+import { inert, printable } from '../../printable';
+import { EXIT_FAILED, EXIT_USAGE, ExitError, asUsage, writeDocument, type Io } from '../exit';
 import { runImportLog } from './import-log';
 import { untilSignal, wholeNumber } from './stub';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- package.json sits outside src/
+const VERSION = (require('../../../package.json') as { version: string }).version;
 
 interface ProxyCliOptions {
   target: string;
   port: string;
   host: string;
-  out: string;
+  out?: string;
+  check?: string[];
+  format?: string;
+  report?: string;
   har?: string;
   path?: string;
   examples?: boolean;
@@ -29,9 +35,12 @@ interface ProxyCliOptions {
 export function registerProxy(program: Command, io: Io): void {
   program
     .command('proxy')
-    .description('record traffic to a real service through a proxy, and write a typed contract from it when stopped')
+    .description('record traffic to a real service through a proxy and write a typed contract from it when stopped, or check the traffic against contracts (--check)')
     .requiredOption('--target <url>', 'the real service, e.g. http://127.0.0.1:8080')
-    .requiredOption('-o, --out <file.spec>', 'where to write the contract when the proxy stops')
+    .option('-o, --out <file.spec>', 'where to write the contract when the proxy stops')
+    .option('--check <contract...>', 'check every exchange against these contracts (files or folders) and report each one that breaks them; exit 1 when one did')
+    .option('--format <format>', 'with --check, the report at the end: json, junit, sarif or github (default: json with --report, none without)')
+    .option('--report <file>', 'with --check, write the report there (default: standard output, when --format is given)')
     .option('-p, --port <port>', 'port to listen on (0 picks a free one)', '9000')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--har <file.har>', 'also keep the recorded traffic as a HAR file')
@@ -42,26 +51,60 @@ export function registerProxy(program: Command, io: Io): void {
       v,
     ])
     .option('-f, --force', 'overwrite the output files if they exist')
-    .addHelpText('after', '\nExamples:\n  accord proxy --target http://127.0.0.1:8080 --port 9000 --out contracts/pets_v1.spec\n')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  accord proxy --target http://127.0.0.1:8080 --port 9000 --out contracts/pets_v1.spec\n  accord proxy --target http://staging:8080 --check contracts/ --format junit --report drift.xml\n',
+    )
     .action(async (opts: ProxyCliOptions) => {
       const port = wholeNumber(opts.port, '--port', 65535, 'accord proxy');
+      if (opts.out === undefined && opts.check === undefined)
+        throw new ExitError(EXIT_USAGE, 'accord proxy: give --out (record a contract), --check (check the traffic against contracts), or both');
+      if ((opts.format !== undefined || opts.report !== undefined) && opts.check === undefined)
+        throw new ExitError(EXIT_USAGE, 'accord proxy: --format and --report go with --check');
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when this command runs
+      const reports = require('../../stub/proxy-check-report') as typeof import('../../stub/proxy-check-report');
+      const format = opts.format ?? (opts.report !== undefined ? 'json' : undefined);
+      if (format !== undefined && !reports.DRIFT_FORMATS.includes(format as never))
+        throw new ExitError(EXIT_USAGE, `accord proxy: --format must be one of ${reports.DRIFT_FORMATS.join(', ')}, found "${format}"`);
       // Checked before recording, not at stop: a recording that cannot be written is lost when the proxy stops.
-      const out = path.resolve(io.cwd, opts.out);
+      const out = opts.out === undefined ? undefined : path.resolve(io.cwd, opts.out);
       const harFile = opts.har ? path.resolve(io.cwd, opts.har) : undefined;
-      for (const [file, given] of [[out, opts.out], ...(harFile ? [[harFile, opts.har!]] : [])] as [string, string][]) {
+      const reportFile = opts.report === undefined ? undefined : path.resolve(io.cwd, opts.report);
+      const outputs = [...(out ? [[out, opts.out!]] : []), ...(harFile ? [[harFile, opts.har!]] : []), ...(reportFile ? [[reportFile, opts.report!]] : [])] as [string, string][];
+      for (const [file, given] of outputs) {
         asUsage('accord proxy', () => checkOutputFile(file, { force: opts.force, shown: given }));
         if (!isFolder(path.dirname(file))) throw new ExitError(EXIT_USAGE, `accord proxy: cannot write ${given}: its folder does not exist (create it first)`);
       }
-      if (harFile !== undefined && harFile === out) throw new ExitError(EXIT_USAGE, 'accord proxy: --har and --out name the same file');
+      if (new Set(outputs.map(([file]) => file)).size < outputs.length) throw new ExitError(EXIT_USAGE, 'accord proxy: --out, --har and --report must name different files');
+      const watch = opts.check === undefined ? undefined : driftWatch(opts.check, io);
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when this command runs
       const { startProxy } = require('../../stub/proxy') as typeof import('../../stub/proxy');
-      const proxy = await startProxy({ target: opts.target, port, host: opts.host, log: (l) => io.stderr(`${l}\n`) }).catch((e: unknown) => {
-        throw e instanceof AccordError ? new ExitError(EXIT_USAGE, `accord proxy: ${e.describe()}`) : e;
-      });
+      const proxy = await startProxy({ target: opts.target, port, host: opts.host, log: (l) => io.stderr(`${l}\n`), onExchange: watch?.add, record: out !== undefined }).catch(
+        (e: unknown) => {
+          throw e instanceof AccordError ? new ExitError(EXIT_USAGE, `accord proxy: ${e.describe()}`) : e;
+        },
+      );
       const stopped = untilSignal();
-      io.stdout(`accord proxy listening on ${proxy.url}, forwarding to ${opts.target}\nRecording; press Ctrl+C to stop and write ${opts.out}.\n`);
+      const doing = [watch ? 'Checking every exchange against the contracts' : '', out ? `Recording; press Ctrl+C to stop and write ${opts.out}.` : 'Press Ctrl+C to stop.'];
+      io.stdout(`accord proxy listening on ${proxy.url}, forwarding to ${opts.target}\n${doing.filter((x) => x !== '').join('. ')}\n`);
       const signal = await stopped;
       await proxy.close();
+      let drift = false;
+      if (watch) {
+        const summary = watch.finish();
+        drift = summary.broken > 0;
+        const context = { target: printable(opts.target), version: VERSION, cwd: io.cwd };
+        if (format !== undefined) {
+          const text = reports.formatDriftReport(summary, format as import('../../stub/proxy-check-report').DriftFormat, context);
+          if (reportFile) asUsage('accord proxy', () => writeOutputFile(reportFile, text, { force: true, shown: opts.report }));
+          else writeDocument(io, text);
+        }
+        io.stderr(`accord proxy: ${signal} received; ${reports.summaryLine(summary)}${reportFile ? `; report in ${opts.report}` : ''}\n`);
+        if (!out) {
+          if (drift) throw new ExitError(EXIT_FAILED);
+          return;
+        }
+      }
       const har = proxy.har();
       const n = har.log.entries.length;
       const notes = [proxy.dropped ? `${proxy.dropped} more not recorded` : '', proxy.cutOff ? `${proxy.cutOff} cut off, still waiting on the target when stopped` : ''].filter(
@@ -100,7 +143,19 @@ export function registerProxy(program: Command, io: Io): void {
         if (temp && ok) rmSync(temp, { recursive: true, force: true });
         else if (temp) io.stderr(`accord proxy: the recording is kept in ${file} (readable by you only)\n`);
       }
+      if (drift) throw new ExitError(EXIT_FAILED);
     });
+}
+
+/** The checker of `--check`: the contracts loaded now, so a contract that does not load stops the proxy before it starts. */
+function driftWatch(sources: string[], io: Io) {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only with --check
+  const { loadContracts } = require('../../stub/contracts') as typeof import('../../stub/contracts');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- likewise
+  const { DriftWatch } = require('../../stub/proxy-check') as typeof import('../../stub/proxy-check');
+  const contracts = asUsage('accord proxy', () => loadContracts(sources.map((s) => path.resolve(io.cwd, s))));
+  // One line per exchange that breaks them, as it happens; inert, so a CI log does not read it as a command.
+  return new DriftWatch(contracts, (line) => io.stderr(`${inert(line)}\n`));
 }
 
 function isFolder(dir: string): boolean {
