@@ -4,8 +4,8 @@ import { connect, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createClientAsync, listen } from 'soap';
 import { parseContract } from '../../src/contract/load';
-import { startStub, type RunningStub } from '../../src/stub';
-import { PET_SPEC, petRequest, post, REPO } from './helpers';
+import { connectStub, startStub, type RunningStub } from '../../src/stub';
+import { PET_SPEC, petRequest, post, REPO, startStubProcess } from './helpers';
 
 /**
  * `accord stub --passthrough`: a request that fits a scenario but no expectation or example answers goes to a real
@@ -120,6 +120,44 @@ it('returns a wrong answer as it came, and reports the drift in the journal and 
   expect(drift).toHaveLength(1);
   expect(drift[0]).toMatch(/^drift: POST \/ws "Get a pet by id": RESPONSE\.BODY \S+: expected .+, found .+/);
   expect(entry.report).toBe(drift[0]);
+  // From a test that holds only the stub's URL, the same.
+  const [remote] = await connectStub(stub.url).calls({ answeredBy: 'pass-through' });
+  expect(remote.drift).toEqual(entry.drift);
+});
+
+it('--strict with a pass-through passes on what strict mode alone would refuse', async () => {
+  const service = serve(await soapService((id) => ({ id, name: 'Rex', type: 'dog', status: 'available' })));
+  const { stub } = await stubFor(service.url, { strict: true });
+  const r = await post(`${stub.url}/ws`, petRequest('1'));
+  expect(r.status).toBe(200);
+  expect(stub.calls().map((c) => c.answeredBy)).toEqual(['pass-through']);
+});
+
+it('accord stub --passthrough (the command): says so at start and logs each drift in one line', async () => {
+  const service = serve(await soapService(() => ({ id: 'seven', name: 'Rex', type: 'dog' })));
+  const stub = await startStubProcess([PET_SPEC, '--port', '0', '--passthrough', service.url]);
+  try {
+    expect(stub.stdout()).toContain(`Pass-through: requests no expectation or example answers go to ${service.url}; drift is logged.`);
+    const r = await post(`${stub.url}/ws`, petRequest('7'));
+    expect(r.status).toBe(200);
+    const end = Date.now() + 10_000;
+    while (!stub.stderr().includes('drift: ') && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(stub.stderr()).toMatch(/^drift: POST \/ws "Get a pet by id": RESPONSE\.BODY /m);
+  } finally {
+    stub.child.kill('SIGTERM');
+    await stub.exited;
+  }
+}, 30_000);
+
+it('keeps the stub answering its own API while a pass-through call waits', async () => {
+  const slow = serve(await plainService(() => false));
+  const { stub } = await stubFor({ target: slow.url, timeoutMs: 2000 });
+  const waiting = post(`${stub.url}/ws`, petRequest('1'));
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  // Answered at once over HTTP while the call waits; it is journaled once it ends.
+  expect(await connectStub(stub.url).calls()).toEqual([]);
+  expect((await waiting).status).toBe(504);
+  expect((await connectStub(stub.url).calls()).map((c) => [c.answeredBy, c.status])).toEqual([['pass-through', 504]]);
 });
 
 it('a service that is down: 502 in one line naming it, and a journal entry', async () => {
