@@ -487,7 +487,9 @@ function answer(state: StubState, scope: ScopeState, table: RouteTable, req: Inc
         passed = o.passThrough;
         const scenario = outcome.route.scenario;
         const others = table.routes.map((r) => r.scenario);
-        void passed.forward(req, res, rawRequests.get(req) ?? { bytes: undefined, contentType: undefined }, request, scenario, others, scope.journal, o.log);
+        const raw = rawRequests.get(req) ?? { bytes: undefined, contentType: undefined };
+        // Every failure of the call is an answer already; what is left (a bug) is answered 500, never an unhandled rejection.
+        passed.forward(req, res, raw, request, scenario, others, scope.journal, o.log).catch((e: unknown) => internalError(res, requestLine(request, url), e, o.log));
       } else if (outcome.kind === 'matched' && o.strict && !outcome.row && !outcome.fixed) {
         const report = strictReport(requestLine(request, url), outcome.route);
         scope.journal.record(request, { status: 400, answeredBy: 'none', scenario: refOf(outcome.route.scenario), report });
