@@ -109,13 +109,9 @@ withStacks(['php-soap', 'zeep', 'suds', 'soap-lite'], 'PHP SoapServer: document/
       expect(await failures([['PHP SoapClient', 'php', ['php_rpc_client.php', wsdlUrl(from, 'rpc'), '3']]])).toEqual([]);
     }, 60_000);
 
-    // Not yet: suds types an encoded answer by its SOAP-ENC:arrayType and xsi:type, which a stub does not write (issue 24, point 5).
-    test.failing(
-      'suds reads the rpc/encoded array of structs, typed',
-      async () => {
-        expect(await failures([['suds', PYTHON, ['rpc_client.py', 'suds', wsdlUrl(from, 'rpc'), '3']]])).toEqual([]);
-      },
-      60_000,
-    );
+    // suds types an encoded answer by the message: SOAP-ENC:arrayType for the members, xsi:type for the accessors.
+    test('suds reads the rpc/encoded array of structs, typed', async () => {
+      expect(await failures([['suds', PYTHON, ['rpc_client.py', 'suds', wsdlUrl(from, 'rpc'), '3']]])).toEqual([]);
+    }, 60_000);
   });
 });

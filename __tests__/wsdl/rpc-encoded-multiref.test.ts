@@ -98,7 +98,7 @@ describe('multi-reference values in rpc/encoded responses', () => {
       const res = await fetch(`${stub.url}/axis/services/Portfolio`, { method: 'POST', headers: { 'content-type': 'text/xml', soapaction: '""' }, body: request });
       const text = await res.text();
       expect([res.status, res.status === 200 ? '' : text]).toEqual([200, '']);
-      expect(text).toContain('<savePortfolioReturn>');
+      expect(text).toContain('<savePortfolioReturn xsi:type="xsd:boolean">');
     } finally {
       await stub.close();
     }

@@ -9,6 +9,7 @@ import { matchJson, matchText } from './match';
 import { generateScalar } from './facets';
 import { occurs, ONCE } from './occurs';
 import { jsonOf, SCALARS } from './scalars';
+import { encodedAccessor, encodingInside, type EncodingScope } from './soap-encoding';
 import type { Facets, Occurs, Pattern, Scope, XmlAttributePattern, XmlElementPattern, XmlWildcardPattern } from './types';
 
 /**
@@ -31,6 +32,8 @@ export interface GenerateContext {
    * would otherwise multiply into megabytes. Once spent, only required nodes are made.
    */
   budget?: { left: number };
+  /** SOAP-encoding scope around the node being made (soap-encoding.ts): accessors carry their types. */
+  encoding?: EncodingScope;
 }
 
 export type BodyKind = 'xml' | 'json' | 'text';
@@ -210,14 +213,24 @@ function xsiTypeAttributes(qname: string): XmlAttribute[] {
 }
 
 function generateOneElement(p: XmlElementPattern, ctx: GenerateContext, extra: XmlAttribute[] = []): XmlElement {
-  const attributes: XmlAttribute[] = p.namespaces.map((n) => ({ name: n.name, ...split(n.name), value: n.value }));
+  const encoding = encodingInside(p, ctx.encoding);
+  const attributes: XmlAttribute[] = p.namespaces.map((n) => attribute(n.name, n.value));
+  for (const n of encoding.declare) if (!extra.some((e) => e.name === n.name)) attributes.push(attribute(n.name, n.value));
   attributes.push(...extra);
   for (const a of p.attributes) {
     const value = attributeValue(a, ctx);
-    if (value !== undefined) attributes.push({ name: a.name, ...split(a.name), value });
+    if (value !== undefined) attributes.push(attribute(a.name, value));
   }
-  const children = generateSlots(contentSlots(p.content, ctx.scope), p.local, ctx);
+  const accessor = encoding.scope ? encodedAccessor(p, ctx.scope, encoding.scope, extra.length > 0) : undefined;
+  if (accessor?.type) attributes.push(attribute(...accessor.type));
+  const inner = encoding.scope === ctx.encoding ? ctx : { ...ctx, encoding: encoding.scope };
+  const children = generateSlots(contentSlots(p.content, ctx.scope), p.local, inner);
+  if (accessor?.array) for (const [name, value] of accessor.array(children.filter((c) => c.type === 'element').length)) attributes.push(attribute(name, value));
   return { type: 'element', name: p.name, prefix: p.prefix, local: p.local, attributes, children };
+}
+
+function attribute(name: string, value: string): XmlAttribute {
+  return { name, ...split(name), value };
 }
 
 function generateSlots(slots: readonly Slot[], local: string, ctx: GenerateContext): XmlNode[] {

@@ -184,6 +184,12 @@ export interface XmlElementPattern {
    * `<string>`, `<Quote>`). Generation writes the name given.
    */
   anyName?: boolean;
+  /**
+   * `specmatic_xsi_type="tns:Order"`: the type an encoded message names this node's value with
+   * (SOAP 1.1 section 5: a SOAP-encoded array's members of a named struct type); generation writes it
+   * as `xsi:type` inside SOAP-encoding scope (pattern/soap-encoding.ts). Never matched.
+   */
+  xsiType?: string;
   line?: number;
   /**
    * Comments for people reading the contract (`<!-- ... -->`), each printed

@@ -25,7 +25,12 @@ export function xmlPatternFromElement(el: XmlElement): XmlElementPattern {
   let abstract = false;
   let anyOrder = false;
   let anyName = false;
+  let xsiType: string | undefined;
   for (const a of el.attributes) {
+    if (a.name === XSI_TYPE) {
+      xsiType = a.value;
+      continue;
+    }
     if (a.name === ANY_NAME_ATTRIBUTE) {
       if (a.value !== 'any')
         throw structureError(el, `${ANY_NAME_ATTRIBUTE}="${a.value}" on <${el.name}>: expected "any" (the node under any name), or no ${ANY_NAME_ATTRIBUTE} for the name written`);
@@ -99,6 +104,7 @@ export function xmlPatternFromElement(el: XmlElement): XmlElementPattern {
     ...(abstract ? { abstract } : {}),
     ...(anyOrder ? { anyOrder } : {}),
     ...(anyName ? { anyName } : {}),
+    ...(xsiType !== undefined ? { xsiType } : {}),
     line: el.line,
   };
 }
@@ -116,6 +122,8 @@ export const CHOICE = 'specmatic_choice';
 export const ORDER = 'specmatic_order';
 /** `specmatic_name="any"` on an element: matched whatever its name (XmlElementPattern.anyName). */
 export const ANY_NAME_ATTRIBUTE = 'specmatic_name';
+/** `specmatic_xsi_type="tns:Order"`: the xsi:type written for the node in SOAP-encoding scope (XmlElementPattern.xsiType). */
+export const XSI_TYPE = 'specmatic_xsi_type';
 export const OPTION = 'specmatic_option';
 export const ANY = 'specmatic_any';
 
@@ -287,6 +295,7 @@ export function xmlElement(name: string, init: Partial<Omit<XmlElementPattern, '
     ...(init.abstract ? { abstract: true } : {}),
     ...(init.anyOrder ? { anyOrder: true } : {}),
     ...(init.anyName ? { anyName: true } : {}),
+    ...(init.xsiType !== undefined ? { xsiType: init.xsiType } : {}),
     ...(init.comments?.length ? { comments: init.comments } : {}),
   };
 }

@@ -4,6 +4,7 @@ import { attributeValue, elementText, occurrences, slotElement, type GenerateCon
 import { XML_NODE_BUDGET } from '../limits';
 import type { Random } from '../pattern/random';
 import { contentSlots, effectiveElement, resolve } from '../pattern/resolve';
+import { encodedAccessor, encodingInside, type EncodingScope } from '../pattern/soap-encoding';
 import type { Scope, XmlElementPattern } from '../pattern/types';
 import { escapeAttribute, escapeText } from '../xml/serialize';
 
@@ -23,7 +24,8 @@ import { escapeAttribute, escapeText } from '../xml/serialize';
  */
 export type XmlTemplate = (rng: Random) => string;
 
-type Emit = (ctx: GenerateContext, out: string[]) => void;
+/** Writes its part of the body; an element's part returns how many nodes it made (an encoded array counts its members). */
+type Emit = (ctx: GenerateContext, out: string[]) => number | void;
 
 /** Deeper than this is left to the core generator (its own depth rules then apply). */
 const MAX_COMPILED_DEPTH = 20;
@@ -60,25 +62,27 @@ class Compiler {
   constructor(private readonly scope: Scope) {}
 
   /** generateXml: how many times the node occurs, then the node itself. */
-  element(p: XmlElementPattern, depth: number, root = false): Emit {
+  element(p: XmlElementPattern, depth: number, root = false, encoding?: EncodingScope): Emit {
     if (depth > MAX_COMPILED_DEPTH || ++this.parts > MAX_PARTS) throw GIVE_UP;
     const eff = effectiveElement(p, this.scope);
     // An abstract type's instance is a derived type picked per response: left to the generator.
     if (eff.abstract) throw GIVE_UP;
-    const one = this.oneElement(eff, depth + 1);
+    const one = this.oneElement(eff, depth + 1, encoding);
     return (ctx, out) => {
       const budget = ctx.budget!;
       const n = root ? 1 : occurrences(p, eff.local, ctx, depth, budget);
       budget.left -= n;
       for (let i = 0; i < n; i++) one(ctx, out);
+      return n;
     };
   }
 
   /** generateOneElement, serialised as serializeXml would. */
-  private oneElement(p: XmlElementPattern, depth: number): Emit {
+  private oneElement(p: XmlElementPattern, depth: number, outer: EncodingScope | undefined): Emit {
     const steps: (string | Emit)[] = [];
+    const encoding = encodingInside(p, outer);
     let open = `<${p.name}`;
-    for (const n of p.namespaces) open += ` ${n.name}="${escapeAttribute(n.value)}"`;
+    for (const n of [...p.namespaces, ...encoding.declare]) open += ` ${n.name}="${escapeAttribute(n.value)}"`;
     steps.push(open);
     for (const a of p.attributes) {
       const prefix = ` ${a.name}="`;
@@ -87,10 +91,12 @@ class Compiler {
         if (value !== undefined) out.push(prefix, escapeAttribute(value), '"');
       });
     }
+    const accessor = encoding.scope ? encodedAccessor(p, this.scope, encoding.scope) : undefined;
+    if (accessor?.type) steps.push(` ${accessor.type[0]}="${escapeAttribute(accessor.type[1])}"`);
     const children: (string | Emit)[] = [];
     for (const slot of contentSlots(p.content, this.scope)) {
       if (slot.kind === 'text') children.push((ctx, out) => void out.push(escapeText(elementText(p.local, slot.pattern, ctx))));
-      else if (slot.kind === 'element') children.push(this.element(slotElement(slot), depth));
+      else if (slot.kind === 'element') children.push(this.element(slotElement(slot), depth, false, encoding.scope));
       // Choices and wildcards are left to the generator itself (generateXml), which decides them.
       else throw GIVE_UP;
     }
@@ -98,11 +104,19 @@ class Compiler {
     const head = merge(steps);
     const body = merge(children);
     // An element with no children at all serialises as `<x/>`; whether it has any may only be known per request.
+    const array = accessor?.array;
     return (ctx, out) => {
       run(head, ctx, out);
+      // An encoded array's size is known once its members are made: its attributes are written into this place then.
+      const sized = out.length;
+      if (array) out.push('');
       const mark = out.length;
       out.push('>');
-      run(body, ctx, out);
+      const made = run(body, ctx, out);
+      if (array)
+        out[sized] = array(made)
+          .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)
+          .join('');
       if (out.length === mark + 1 || isEmptyTail(out, mark + 1)) {
         out.length = mark;
         out.push('/>');
@@ -128,9 +142,12 @@ function merge(steps: (string | Emit)[]): (string | Emit)[] {
   return merged;
 }
 
-function run(steps: (string | Emit)[], ctx: GenerateContext, out: string[]): void {
+/** Runs the steps; the number of element nodes they made. */
+function run(steps: (string | Emit)[], ctx: GenerateContext, out: string[]): number {
+  let made = 0;
   for (const s of steps) {
     if (typeof s === 'string') out.push(s);
-    else s(ctx, out);
+    else made += s(ctx, out) ?? 0;
   }
+  return made;
 }

@@ -11,6 +11,7 @@ import type { Pattern, XmlAttributePattern } from '../pattern/types';
 import { element, isAnything, isComment, SOAPENC, type Content, type EmitContext } from './emit-context';
 import { particlesAndAttributes } from './particles';
 import { MULTIPLE } from '../pattern/occurs';
+import { qualified } from './names';
 
 /** Content of a `<complexContent>`: an extension or restriction of a complex base. */
 export function complexDerived(e: EmitContext, cc: Element, hint: string): Content {
@@ -66,7 +67,7 @@ function encodedArray(e: EmitContext, res: Element, hint: string): Content {
   if (!itemType) return { attrs: [], children: [], text: e.anything() };
   const named = e.namedComplexType(itemType);
   const item = named
-    ? element('item', { typeRef: named, occurs: MULTIPLE, nillable: true, anyName: true })
+    ? element('item', { typeRef: named, occurs: MULTIPLE, nillable: true, anyName: true, xsiType: qualified(e.prefixFor(itemType.ns), itemType.local) })
     : element('item', { occurs: MULTIPLE, nillable: true, anyName: true, text: e.contentOfType(itemType, hint).text ?? e.anything() });
   return { attrs: [], children: [item] };
 }

@@ -68,6 +68,8 @@ export interface ElementParts {
   anyOrder?: boolean;
   /** Under any name (a SOAP-encoded array's members). */
   anyName?: boolean;
+  /** The QName an encoded message types the node with (`xsi:type`; a SOAP-encoded array's struct members). */
+  xsiType?: string;
 }
 
 /** An element pattern from the emitter's parts: comments among the children become the element's comments. */
@@ -90,6 +92,7 @@ export function element(name: string, parts: ElementParts = {}): XmlElementPatte
     abstract: parts.abstract,
     anyOrder: parts.anyOrder,
     anyName: parts.anyName,
+    xsiType: parts.xsiType,
     content,
     comments,
   });

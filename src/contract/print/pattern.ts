@@ -12,7 +12,7 @@ import { facetsText } from '../../pattern/facets';
 import { occursText } from '../../pattern/occurs';
 import { SCALARS } from '../../pattern/scalars';
 import type { DerivedType, Occurs, Pattern, XmlAttributePattern, XmlChoicePattern, XmlContent, XmlElementPattern, XmlWildcardPattern } from '../../pattern/types';
-import { ABSTRACT, ANY, CHOICE, DERIVED, OPTION, ORDER, ANY_NAME_ATTRIBUTE } from '../../pattern/xml-pattern';
+import { ABSTRACT, ANY, CHOICE, DERIVED, OPTION, ORDER, ANY_NAME_ATTRIBUTE, XSI_TYPE } from '../../pattern/xml-pattern';
 import { escapeAttribute, escapeText } from '../../xml/serialize';
 
 const NAME = /^[A-Za-z_][\w.-]*$/;
@@ -102,6 +102,7 @@ function xmlLines(el: XmlElementPattern, indent: string): string[] {
   if (el.abstract) attrs.push(`${ABSTRACT}="true"`);
   if (el.anyOrder) attrs.push(`${ORDER}="any"`);
   if (el.anyName) attrs.push(`${ANY_NAME_ATTRIBUTE}="any"`);
+  if (el.xsiType !== undefined) attrs.push(`${XSI_TYPE}="${attributeText(el.xsiType)}"`);
   if (el.derived) attrs.push(derivedAttribute(el.derived, indent));
   for (const a of el.attributes) attrs.push(attribute(a, el));
   const open = `${indent}<${el.name}${attrs.map((a) => ` ${a}`).join('')}`;
