@@ -55,3 +55,42 @@ it('a stub of .spec files has no ?wsdl', async () => {
     await spec.close();
   }
 });
+
+describe('?wsdl advertises exactly the ports a stub serves', () => {
+  const ports = (wsdl: string, tag: string) => [...wsdl.matchAll(new RegExp(`<(?:wsdl:)?${tag} name="([^"]+)"`, 'g'))].map((m) => m[1]);
+
+  it('WSDL 1.1: the SOAP 1.1 and 1.2 ports, not the HTTP GET and POST ones, and each advertised port answers', async () => {
+    const stub = await startStub({ contracts: [path.join(REPO, '__tests__', 'fixtures', 'wsdl', 'services', 'http-ports.wsdl')], log: () => {} });
+    try {
+      const wsdl = await call(`${stub.url}/orders.asmx?wsdl`, { method: 'GET' });
+      expect(wsdl.status).toBe(200);
+      expect(ports(wsdl.body, 'port')).toEqual(['OrdersSoap', 'OrdersSoap12']);
+      expect(wsdl.body).not.toContain('http:address');
+      // Every port left is answered at the address it advertises, in its SOAP version.
+      for (const [ns, type] of [
+        ['http://schemas.xmlsoap.org/soap/envelope/', 'text/xml; charset=utf-8'],
+        ['http://www.w3.org/2003/05/soap-envelope', 'application/soap+xml; charset=utf-8'],
+      ]) {
+        const res = await call(`${stub.url}/orders.asmx`, {
+          method: 'POST',
+          headers: { 'content-type': type, soapaction: '"urn:accord:interop:orders/getOrder"' },
+          body: `<s:Envelope xmlns:s="${ns}"><s:Body><o:getOrder xmlns:o="urn:accord:interop:orders"><o:id>1</o:id></o:getOrder></s:Body></s:Envelope>`,
+        });
+        expect([res.status, res.body]).toEqual([200, expect.stringContaining(ns)]);
+      }
+    } finally {
+      await stub.close();
+    }
+  });
+
+  it('WSDL 2.0: the SOAP endpoints, not the HTTP one', async () => {
+    const stub = await startStub({ contracts: [path.join(REPO, '__tests__', 'fixtures', 'wsdl', 'wsdl20', 'orders.wsdl')], log: () => {} });
+    try {
+      const wsdl = await call(`${stub.url}/orders/soap?wsdl`, { method: 'GET' });
+      expect(ports(wsdl.body, 'endpoint')).toEqual(['OrdersSoap11Endpoint', 'OrdersSoap12Endpoint', 'AdminEndpoint']);
+      expect(wsdl.body).toContain(`address="${stub.url}/orders/soap"`);
+    } finally {
+      await stub.close();
+    }
+  });
+});

@@ -3,7 +3,7 @@ import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { AccordError } from '../errors';
 import { FILE_LIMITS, readInputXml } from '../files';
-import { parseDom } from '../wsdl/dom';
+import { attr, isSoapBinding, NS, parseDom, resolveQName } from '../wsdl/dom';
 import { splitTarget } from '../http/target';
 
 /**
@@ -11,7 +11,10 @@ import { splitTarget } from '../http/target';
  * Microcks mocks do, so clients that read the WSDL at start-up (the `soap` package, CXF,
  * .NET) can be pointed at the stub. The WSDL is served with every service address
  * rewritten to the stub (the path kept, so requests land on the contract's path) and every
- * relative import or include (WSDL or XSD) rewritten to `?xsd=<its path from the WSDL's folder>`.
+ * relative import or include (WSDL or XSD) rewritten to `?xsd=<its path from the WSDL's folder>`,
+ * and the ports (WSDL 2.0: endpoints) of bindings the stub does not serve left out: it serves SOAP
+ * bindings only, and a client takes the first port it can use (zeep takes an HTTP GET port before
+ * the SOAP ones), which must not be one the stub refuses.
  * Only the files the WSDL's imports reach inside the WSDL's own folder are served: regular files
  * whose real path (links resolved) lies in that folder; an import that points elsewhere (`../`,
  * an absolute path, a link out) or that cannot be read is answered 404. The documents are read
@@ -147,6 +150,7 @@ class Site {
     const doc = this.parsed(file);
     if (!doc) return undefined;
     const served = this.reachable();
+    this.leaveOutUnserved(doc);
     const refs = new Map(this.references(doc, file).map((r) => [r.el, r]));
     const addressPaths: string[] = [];
     // The DOM is the cached one: every location this writes is written afresh for each (base, path), synchronously.
@@ -169,6 +173,35 @@ class Site {
       },
     });
     return { text: serializeDocument(doc), addressPaths };
+  }
+
+  /**
+   * Removes, once per document, the ports and endpoints whose binding is not a SOAP binding (HTTP
+   * GET/POST, WSDL 2.0 HTTP) or is defined in none of the served documents: the stub serves neither.
+   */
+  private leaveOutUnserved(doc: Document): void {
+    if (pruned.has(doc)) return;
+    pruned.add(doc);
+    const bindings = new Map<string, Element>();
+    for (const d of this.docs.values()) {
+      const tns = d?.documentElement?.getAttribute('targetNamespace') ?? '';
+      for (const el of d ? elements(d) : []) {
+        const name = attr(el, 'name');
+        if (el.localName === 'binding' && name && (el.namespaceURI === NS.wsdl11 || el.namespaceURI === NS.wsdl20)) bindings.set(`{${tns}}${name}`, el);
+      }
+    }
+    for (const el of elements(doc)) {
+      const isPort = (el.localName === 'port' && el.namespaceURI === NS.wsdl11) || (el.localName === 'endpoint' && el.namespaceURI === NS.wsdl20);
+      const b = isPort ? attr(el, 'binding') : undefined;
+      if (!isPort || el.parentNode?.localName !== 'service') continue;
+      const q = b ? resolveQName(el, b) : undefined;
+      const binding = q ? bindings.get(`{${q.ns}}${q.local}`) : undefined;
+      if (binding && isSoapBinding(binding)) continue;
+      // The white space before it goes too, so the served text reads as if the port had never been written.
+      const before = el.previousSibling;
+      if (before?.nodeType === 3 && before.nodeValue?.trim() === '') el.parentNode.removeChild(before);
+      el.parentNode.removeChild(el);
+    }
   }
 
   private parsed(file: string): Document | undefined {
@@ -224,6 +257,9 @@ class Site {
     return out;
   }
 }
+
+/** Documents whose unserved ports are already left out. */
+const pruned = new WeakSet<Document>();
 
 /** Each location attribute's value as the file has it (the cached DOM is rewritten per request). */
 const originals = new WeakMap<Element, string>();

@@ -217,6 +217,15 @@ function matches(v: string, want: string | readonly string[]): boolean {
   return typeof want === 'string' ? v === want : want.includes(v);
 }
 
+/**
+ * Whether a binding element is a SOAP binding (WSDL 1.1: a `soap:binding` or `soap12:binding` child;
+ * WSDL 2.0: `type` the SOAP binding type): the bindings accord imports and a stub of a WSDL serves.
+ */
+export function isSoapBinding(binding: Element): boolean {
+  if (binding.namespaceURI === NS.wsdl20) return attr(binding, 'type') === NS.wsdl20soap;
+  return kid(binding, [NS.soap11, NS.soap12], 'binding') !== undefined;
+}
+
 export function attr(el: Element, name: string): string | undefined {
   return el.hasAttribute(name) ? (el.getAttribute(name) ?? undefined) : undefined;
 }
