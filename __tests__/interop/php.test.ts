@@ -109,6 +109,12 @@ withStacks(['php-soap', 'zeep', 'suds', 'soap-lite'], 'PHP SoapServer: document/
       expect(await failures([['PHP SoapClient', 'php', ['php_rpc_client.php', wsdlUrl(from, 'rpc'), '3']]])).toEqual([]);
     }, 60_000);
 
+    test("SOAP::Lite reads the rpc/encoded array of structs as an array, as it reads PHP's own", async () => {
+      const real = `http://127.0.0.1:${service.port}/rpc`;
+      expect(await failures([['SOAP::Lite (PHP)', 'perl', ['soaplite_rpc_client.pl', real, '3']]])).toEqual([]);
+      expect(await failures([['SOAP::Lite', 'perl', ['soaplite_rpc_client.pl', `${stubs[from]!.url}/rpc`, '3']]])).toEqual([]);
+    }, 60_000);
+
     // suds types an encoded answer by the message: SOAP-ENC:arrayType for the members, xsi:type for the accessors.
     test('suds reads the rpc/encoded array of structs, typed', async () => {
       expect(await failures([['suds', PYTHON, ['rpc_client.py', 'suds', wsdlUrl(from, 'rpc'), '3']]])).toEqual([]);
