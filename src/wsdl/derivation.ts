@@ -57,17 +57,25 @@ function encodedArray(e: EmitContext, res: Element, hint: string): Content {
     const t = a.getAttributeNS(NS.wsdl11, 'arrayType');
     if (t) itemType = resolveQName(a, t.replace(/\[[\d,\s]*\]$/g, '').replace(/\[\]$/, ''));
   }
+  const named = itemType ? e.namedComplexType(itemType) : undefined;
+  // The members' type as an encoded message names it (xsi:type, and the array's SOAP-ENC:arrayType).
+  const xsiType = named && itemType ? qualified(e.prefixFor(itemType.ns), itemType.local) : undefined;
   const seq = particlesAndAttributes(e, res, hint);
   if (seq.children.length > 0) {
     return {
       attrs: [],
-      children: seq.children.map((c) => (isComment(c) ? c : c.kind === 'xml' ? { ...c, occurs: MULTIPLE, nillable: true, anyName: true } : { ...c, occurs: MULTIPLE })),
+      children: seq.children.map((c) =>
+        isComment(c)
+          ? c
+          : c.kind === 'xml'
+            ? { ...c, occurs: MULTIPLE, nillable: true, anyName: true, ...(xsiType && c.typeRef === named ? { xsiType } : {}) }
+            : { ...c, occurs: MULTIPLE },
+      ),
     };
   }
   if (!itemType) return { attrs: [], children: [], text: e.anything() };
-  const named = e.namedComplexType(itemType);
   const item = named
-    ? element('item', { typeRef: named, occurs: MULTIPLE, nillable: true, anyName: true, xsiType: qualified(e.prefixFor(itemType.ns), itemType.local) })
+    ? element('item', { typeRef: named, occurs: MULTIPLE, nillable: true, anyName: true, xsiType })
     : element('item', { occurs: MULTIPLE, nillable: true, anyName: true, text: e.contentOfType(itemType, hint).text ?? e.anything() });
   return { attrs: [], children: [item] };
 }
