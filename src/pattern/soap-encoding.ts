@@ -30,11 +30,14 @@ export interface EncodingStep {
 const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
 const XSD_NS = 'http://www.w3.org/2001/XMLSchema';
 
+/** Outside SOAP-encoding scope: most messages, so one value serves them all. */
+const LITERAL: EncodingStep = Object.freeze({ scope: undefined, declare: [] });
+
 /** The scope inside `p` (an element as generated, after effectiveElement), given the scope around it. */
 export function encodingInside(p: XmlElementPattern, outer: EncodingScope | undefined): EncodingStep {
   const style = ownEncodingStyle(p);
-  if (style === undefined) return { scope: outer, declare: [] };
-  if (!isSoapEncodingStyle(style)) return { scope: undefined, declare: [] };
+  if (style === undefined) return outer ? { scope: outer, declare: [] } : LITERAL;
+  if (!isSoapEncodingStyle(style)) return LITERAL;
   const version = style.includes(SOAP12_ENCODING) ? '1.2' : '1.1';
   if (outer?.version === version) return { scope: outer, declare: [] };
   const declare: XmlNamespace[] = [];
