@@ -473,7 +473,14 @@ function answer(state: StubState, scope: ScopeState, table: RouteTable, req: Inc
         }
       }
       const step = report ? undefined : scope.states.step(fx.state!);
-      scope.journal.record(request, { status: r.status, answeredBy: 'example', scenario: refOf(example.route.scenario), state: step, templated: fx.template ? true : undefined, report });
+      scope.journal.record(request, {
+        status: r.status,
+        answeredBy: 'example',
+        scenario: refOf(example.route.scenario),
+        state: step,
+        templated: fx.template ? true : undefined,
+        report,
+      });
       if (report) send(res, r.status, report);
       else deliver(res, addressed(r, body), delayOf(o.delay), o.log, undefined, mtomRequests.has(req) ? example.route.scenario : undefined);
     } else if (stuck) {
