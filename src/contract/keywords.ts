@@ -1,32 +1,15 @@
 import { HTTP_METHODS } from './model';
+import { KAFKA_KEYWORD, NOTED_KEYWORDS, STEP_KEYWORDS } from './steps';
 
 /**
  * The words a step of a contract can start with (after Given/When/Then/And/But), besides an HTTP
- * method: the builder dispatches on them (build.ts) and the did-you-mean hints suggest from them
- * (build.ts, gherkin-hints.ts), so the two cannot drift apart.
+ * method: derived from the step readers (steps.ts), so the builder and the did-you-mean hints
+ * (steps.ts, gherkin-hints.ts) cannot drift apart.
  */
-export const STEP_KEYWORDS = [
-  'request-header',
-  'response-header',
-  'status',
-  'request-body',
-  'response-body',
-  'type',
-  'json',
-  'pattern',
-  'enum',
-  'form-field',
-  'request-part',
-] as const;
-
-/** Read and kept, never acted on: see the README ("Steps accord reads but does not run"). */
-export const NOTED_KEYWORDS: ReadonlySet<string> = new Set(['value', 'export', 'fact', 'fixture', 'openapi', 'wsdl']);
-
-/** Read, reported as unsupported. */
-export const KAFKA_KEYWORD = 'kafka-message';
+export { KAFKA_KEYWORD, NOTED_KEYWORDS, STEP_KEYWORDS };
 
 /** Whether a word (any case, as the builder reads it) starts a step accord reads. */
 export function isStepWord(word: string): boolean {
   const w = word.toLowerCase();
-  return HTTP_METHODS.has(word.toUpperCase()) || (STEP_KEYWORDS as readonly string[]).includes(w) || NOTED_KEYWORDS.has(w) || w === KAFKA_KEYWORD;
+  return HTTP_METHODS.has(word.toUpperCase()) || STEP_KEYWORDS.includes(w) || NOTED_KEYWORDS.has(w) || w === KAFKA_KEYWORD;
 }
