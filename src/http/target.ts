@@ -9,3 +9,13 @@ export function splitTarget(target: string): { path: string; query: [string, str
   if (q < 0) return { path: target, query: [] };
   return { path: target.slice(0, q), query: [...new URLSearchParams(target.slice(q + 1))] };
 }
+
+/** Whether `text` is an absolute http:// or https:// URL with a host (a base URL, a token URL). */
+export function isHttpUrl(text: string): boolean {
+  try {
+    const u = new URL(text);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+  } catch {
+    return false;
+  }
+}

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AccordError } from '../errors';
-import { parseXml } from '../xml/parse';
+import { parseXml, parseXmlOrUndefined } from '../xml/parse';
 import { escapeText, serializeXml } from '../xml/serialize';
 import { elementChildren, textOf, type XmlElement } from '../xml/tree';
 import { parseMediaType } from './content-type';
@@ -46,13 +45,8 @@ function blocks(xml: string): XmlElement[] {
 
 /** Adds the request's addressing headers; gives back the envelope and the MessageID sent. Not a SOAP envelope: unchanged, no id. */
 export function addAddressing(req: HttpRequest, to: string): { body: string; messageId?: string } {
-  let root: XmlElement;
-  try {
-    root = parseXml(req.body);
-  } catch (e) {
-    if (e instanceof AccordError) return { body: req.body };
-    throw e;
-  }
+  const root = parseXmlOrUndefined(req.body);
+  if (!root) return { body: req.body };
   const soap = soapParts(root);
   if (!soap) return { body: req.body };
   const messageId = `urn:uuid:${randomUUID()}`;
@@ -93,13 +87,8 @@ export function answerAddressed(request: XmlElement, r: HttpResponse): HttpRespo
   const wsa = addressingOf(request);
   const id = wsa.get('MessageID');
   if (!id) return r;
-  let root: XmlElement;
-  try {
-    root = parseXml(r.body);
-  } catch (e) {
-    if (e instanceof AccordError) return r;
-    throw e;
-  }
+  const root = parseXmlOrUndefined(r.body);
+  if (!root) return r;
   const soap = soapParts(root);
   // An answer that says which request it answers already (a template echoing MessageID) is left as it is.
   if (!soap || addressingOf(root).has('RelatesTo')) return r;

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { AccordError } from '../errors';
-import { parseXml } from '../xml/parse';
+import { parseXml, parseXmlOrUndefined } from '../xml/parse';
 import { escapeText, serializeXml } from '../xml/serialize';
 import { elementChildren, type XmlElement } from '../xml/tree';
 import { SOAP11_ENVELOPE, SOAP12_ENVELOPE } from './message';
@@ -109,13 +109,8 @@ function freshId(kind: string): string {
  * request that is not a SOAP envelope is given back as it is.
  */
 export function addWsSecurity(envelopeText: string, o: WsSecurityWrite): string {
-  let root: XmlElement;
-  try {
-    root = parseXml(envelopeText);
-  } catch (e) {
-    if (e instanceof AccordError) return envelopeText;
-    throw e;
-  }
+  const root = parseXmlOrUndefined(envelopeText);
+  if (!root) return envelopeText;
   const soap = soapParts(root);
   if (!soap || !soap.body) return envelopeText;
   const now = o.now ?? new Date();

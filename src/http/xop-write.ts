@@ -3,8 +3,7 @@ import { MAX_MIME_PARTS } from '../limits';
 import { contentSlots, effectiveElement, resolve } from '../pattern/resolve';
 import type { NodeSlot } from '../pattern/resolve';
 import type { Pattern, Scope, XmlElementPattern } from '../pattern/types';
-import { AccordError } from '../errors';
-import { parseXml } from '../xml/parse';
+import { parseXmlOrUndefined } from '../xml/parse';
 import { serializeXml } from '../xml/serialize';
 import { textOf, type XmlElement } from '../xml/tree';
 import { soapParts } from './ws-security';
@@ -61,13 +60,8 @@ export interface XopPacked {
  * Content-Type the envelope alone would have (`text/xml` or `application/soap+xml; action=…`).
  */
 export function packXop(envelope: string, binary: ReadonlySet<string>, envelopeType: string): XopPacked | undefined {
-  let root: XmlElement;
-  try {
-    root = parseXml(envelope);
-  } catch (e) {
-    if (e instanceof AccordError) return undefined;
-    throw e;
-  }
+  const root = parseXmlOrUndefined(envelope);
+  if (!root) return undefined;
   const soap = soapParts(root);
   if (!soap) return undefined;
   const tag = randomBytes(8).toString('hex');

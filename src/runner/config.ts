@@ -7,6 +7,7 @@ import type { OAuth2Options } from '../http/oauth2';
 import { DEFAULT_TIMEOUT_MS, FILE_LIMITS } from '../limits';
 import { closest } from '../suggest';
 import { resolveWsConfig, WS_OPTIONS, type WsRunnerConfig } from './ws-config';
+import { isHttpUrl } from '../http/target';
 
 /**
  * Where the service under test is and how patient to be with it. ACCORD_* environment
@@ -176,15 +177,6 @@ function number(given: { value: unknown; from: string } | undefined, what: strin
   if (Number.isFinite(n) && ok(n)) return n;
   problems.push(`${given.from} must be ${what}, found ${JSON.stringify(given.value)}`);
   return undefined;
-}
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const u = new URL(text);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
-  } catch {
-    return false;
-  }
 }
 
 /** true/false, or 1/0 and true/false in an environment variable. */

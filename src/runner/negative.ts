@@ -9,7 +9,7 @@ import { parseJson } from '../json/parse';
 import { MAX_NEGATIVE_PER_SCENARIO } from '../limits';
 import { printable, printableBody } from '../printable';
 import { DEFAULT_REDACTION, headerLines, type Redaction } from './redact';
-import { parseXml } from '../xml/parse';
+import { parseXml, parseXmlOrUndefined } from '../xml/parse';
 import { serializeXml } from '../xml/serialize';
 import { textOf, type XmlElement } from '../xml/tree';
 import { prepareOutgoing, securityTokens, type SecurityBreak } from './soap-extras';
@@ -117,13 +117,8 @@ function bodyMutations(valid: HttpRequest): Candidate[] {
 // ---- XML ----
 
 function xmlMutations(valid: HttpRequest): Candidate[] {
-  let root: XmlElement;
-  try {
-    root = parseXml(valid.body);
-  } catch (e) {
-    if (e instanceof AccordError) return [];
-    throw e;
-  }
+  const root = parseXmlOrUndefined(valid.body);
+  if (!root) return [];
   const out: Candidate[] = [];
   const add = (name: string, el: XmlElement, parent: XmlElement | undefined, change: () => void) =>
     out.push({ name, make: () => ({ ...valid, body: edited(root, el, parent, change) }) });

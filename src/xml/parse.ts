@@ -28,6 +28,16 @@ export function parseXml(text: string, limits?: XmlParseLimits): XmlElement {
   return fastParseXml(text, resolved) ?? parseXmlWithSaxes(text, limits);
 }
 
+/** parseXml for a caller that leaves a text it cannot read alone: undefined for XML accord refuses (an AccordError); a bug still throws. */
+export function parseXmlOrUndefined(text: string): XmlElement | undefined {
+  try {
+    return parseXml(text);
+  } catch (e) {
+    if (e instanceof AccordError) return undefined;
+    throw e;
+  }
+}
+
 /**
  * parseXml for a server: the same tree or error, parsed in slices of `slice` characters with
  * the event loop free between them, so that a client sending 10 MB does not hold up the others.

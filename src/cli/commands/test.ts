@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { InternalError } from '../../errors';
+import { isHttpUrl } from '../../http/target';
 import { EXIT_FAILED, EXIT_USAGE, ExitError, type Io } from '../exit';
 import { quoted } from '../../printable';
 
@@ -142,15 +143,6 @@ function escapeGlob(p: string): string {
 }
 
 const GLOB_CHARACTERS = '*?[]{}()!+@';
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const u = new URL(text);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && u.host !== '';
-  } catch {
-    return false;
-  }
-}
 
 /** Digits only, at most 15 (a safe integer). */
 function isWhole(text: string): boolean {
