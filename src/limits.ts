@@ -32,6 +32,9 @@ export const MAX_TOKEN_RESPONSE_BYTES = 64 * 1024;
 /** Parts of one MTOM/XOP (multipart/related) message read; a message with more is not unpacked (and so does not match). */
 export const MAX_MIME_PARTS = 1000;
 
+/** MTOM out: element patterns of one body searched for base64Binary content to send as parts; past them the rest stay inline. */
+export const MTOM_SCAN_ELEMENTS = 10_000;
+
 /** Occurrence bounds (`specmatic_occurs="2..5"`, XSD minOccurs/maxOccurs) above this are read as unbounded (a maxOccurs) or refused (a minOccurs): generation makes min nodes. */
 export const MAX_OCCURS_BOUND = 10_000;
 

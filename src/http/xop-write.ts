@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { MAX_MIME_PARTS } from '../limits';
+import { MAX_MIME_PARTS, MTOM_SCAN_ELEMENTS } from '../limits';
 import { contentSlots, effectiveElement, resolve } from '../pattern/resolve';
 import type { NodeSlot } from '../pattern/resolve';
 import type { Pattern, Scope, XmlElementPattern } from '../pattern/types';
@@ -23,7 +23,7 @@ export function base64Elements(body: Pattern | undefined, scope: Scope): Set<str
   if (!body) return out;
   const seen = new Set<XmlElementPattern>();
   const visitElement = (p: XmlElementPattern) => {
-    if (seen.has(p) || seen.size > 10_000) return;
+    if (seen.has(p) || seen.size > MTOM_SCAN_ELEMENTS) return;
     seen.add(p);
     const e = effectiveElement(p, scope);
     for (const slot of contentSlots(e.content, scope)) {
