@@ -32,6 +32,16 @@ export function checkExamples(s: Scenario): ExampleProblem[] {
     for (const [column, value] of row.values) {
       if (value === '' || column === REQUEST_BODY_COLUMN) continue;
       const named = places.filter((p) => (p.caseless ? p.key.toLowerCase() === column.toLowerCase() : p.key === column));
+      // A cell with `{{…}}` is a response template (the stub fills it per request: stub/response-template.ts checks it there).
+      if (isTemplateCell(value)) {
+        if (named.length > 0 && !named.some((p) => p.response)) {
+          problems.push({
+            line: row.line,
+            message: `Examples value ${quoted(value)} in column ${quoted(column)} holds a placeholder, but the column names no place in the response of scenario "${s.name}" (placeholders fill answers only)`,
+          });
+        }
+        continue;
+      }
       if (named.length === 0 || named.some((p) => fits(value, p, s.scope))) continue;
       // A node named like its lookup (`<id>(id:string)</id>`) is one place, not two.
       const all = [...new Set(named.map((p) => `${describePattern(p.pattern)} at ${p.path}`))];
@@ -79,6 +89,27 @@ export function unusedColumns(s: Scenario, headerLines: readonly number[] = []):
 interface ScenarioPlace extends Place {
   /** Header names compare without case. */
   caseless?: boolean;
+  /** A place of the response (header or body). */
+  response?: boolean;
+}
+
+/** Whether an Examples cell is a response template (`{{request.body.id}}`, `{{uuid}}`): not a value of the request side. */
+export function isTemplateCell(value: string): boolean {
+  return value.includes('{{');
+}
+
+/**
+ * For a templated Examples cell once filled: why `value` fits none of the response places
+ * `column` names (undefined when it fits one, or the column names none).
+ */
+export function responseCellChecker(s: Scenario): (column: string, value: string) => string | undefined {
+  const places = scenarioPlaces(s).filter((p) => p.response);
+  return (column, value) => {
+    const named = places.filter((p) => (p.caseless ? p.key.toLowerCase() === column.toLowerCase() : p.key === column));
+    if (named.length === 0 || named.some((p) => fits(value, p, s.scope))) return undefined;
+    const all = [...new Set(named.map((p) => `${describePattern(p.pattern)} at ${p.path}`))].slice(0, 3);
+    return `${quoted(value, 80)} fits no place column ${quoted(column)} names in the response (${all.join('; ')})`;
+  };
 }
 
 function scenarioPlaces(s: Scenario): ScenarioPlace[] {
@@ -89,10 +120,11 @@ function scenarioPlaces(s: Scenario): ScenarioPlace[] {
   for (const h of s.request.headers) text(h.name, h.pattern, at(WHERE.requestHeader, h.name), true);
   for (const f of s.request.formFields) text(f.name, f.pattern, at(WHERE.requestFormField, f.name));
   for (const p of s.request.parts) text(p.name, p.pattern, at(WHERE.requestPart, p.name));
-  for (const h of s.response.headers) text(h.name, h.pattern, at(WHERE.responseHeader, h.name), true);
+  for (const h of s.response.headers) out.push({ key: h.name, pattern: h.pattern, path: at(WHERE.responseHeader, h.name), form: 'text', caseless: true, response: true });
   const body = (p: Pattern | undefined, side: string) => {
     if (!p) return;
-    for (const place of namedPlaces(p, s.scope)) out.push({ ...place, path: place.path ? `${side} ${place.path}` : side });
+    const response = side === WHERE.responseBody ? true : undefined;
+    for (const place of namedPlaces(p, s.scope)) out.push({ ...place, path: place.path ? `${side} ${place.path}` : side, response });
   };
   body(s.request.body, WHERE.requestBody);
   body(s.response.body, WHERE.responseBody);

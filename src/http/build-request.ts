@@ -1,3 +1,4 @@
+import { isTemplateCell } from '../contract/check-examples';
 import { REQUEST_BODY_COLUMN, type TestCase } from '../contract/model';
 import { generateBody, generateText, type GenerateContext } from '../pattern/generate';
 import { createRandom, seedFrom } from '../pattern/random';
@@ -9,7 +10,9 @@ import { withOptionalHeadersLeftOut } from './soap-headers';
 /** A request for one test case, deterministic for a given seed. */
 export function buildRequest(tc: TestCase, seed = 0): HttpRequest {
   const s = tc.scenario;
-  const examples = tc.row?.values ?? new Map<string, string>();
+  let examples = tc.row?.values ?? new Map<string, string>();
+  // A `{{…}}` cell is the stub's response template: the request gets a generated value there (docs/stub.md).
+  if ([...examples.values()].some(isTemplateCell)) examples = new Map([...examples].filter(([, v]) => !isTemplateCell(v)));
   const ctx: GenerateContext = { scope: s.scope, rng: createRandom(seedFrom(tc.name, seed)), examples };
   let path = '/' + s.request.segments.map((seg) => encodeURIComponent(seg.pattern ? generateText(seg.pattern, ctx, seg.name) : seg.name)).join('/');
   // A trailing slash is sent as written (`POST /2.0/`): servers often answer the path without it with a redirect or a 404.

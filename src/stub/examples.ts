@@ -1,4 +1,5 @@
 import { unreachable } from '../errors';
+import { isTemplateCell } from '../contract/check-examples';
 import { REQUEST_BODY_COLUMN, type ExampleRow, type Scenario } from '../contract/model';
 import { patternFromText } from '../pattern/body';
 import { isOnce } from '../pattern/occurs';
@@ -11,11 +12,12 @@ import type { Pattern, Scope, XmlContent, XmlElementPattern } from '../pattern/t
  * JSON key, `(name:type)` lookup) the pattern becomes the row's value as a literal.
  * A request matches the row exactly when it matches this narrowed scenario, so
  * the ordinary matcher decides, with no second notion of "equal".
- * Empty cells constrain nothing (in a request they mean "left out").
+ * Empty cells constrain nothing (in a request they mean "left out"), nor do `{{…}}` cells.
  * Computed once at start-up, never per request.
  */
 export function narrowToRow(s: Scenario, row: ExampleRow): Scenario {
-  const values = new Map([...row.values].filter(([, v]) => v !== ''));
+  // A `{{…}}` cell is a response template (response-template.ts): it constrains no request either.
+  const values = new Map([...row.values].filter(([, v]) => v !== '' && !isTemplateCell(v)));
   const n = new Narrower(values, s.scope);
   const types = new Map<string, Pattern>();
   for (const [name, p] of s.scope.types) types.set(name, n.pattern(p, false));

@@ -9,22 +9,24 @@ import type { Route } from './route';
  * response headers and a body generated from the contract. When the request
  * matched an Examples row, the row's values stand at the places its columns
  * name (so `| id | 7 |` answers `<id>7</id>`); everything else is generated.
+ * `filled`: the row's values with its `{{…}}` cells filled from the request (fillRow).
  * XML bodies go through a template compiled at start-up (template.ts), which
  * draws exactly what the core generator would from `rng`.
  */
-export function respond(route: Route, row: ExampleRow | undefined, rng: Random): HttpResponse {
+export function respond(route: Route, row: ExampleRow | undefined, rng: Random, filled?: ReadonlyMap<string, string>): HttpResponse {
   const s = route.scenario;
-  const ctx: GenerateContext = { scope: s.scope, rng, examples: row?.values };
+  const values = filled ?? row?.values;
+  const ctx: GenerateContext = { scope: s.scope, rng, examples: values };
   const headers: Record<string, string> = {};
   for (const h of s.response.headers) {
-    const example = row?.values.get(h.name);
+    const example = values?.get(h.name);
     if (h.optional && example === '') continue;
     headers[h.name.toLowerCase()] = example ?? generateText(h.pattern, ctx);
   }
   let body = '';
   if (s.response.body) {
     const template = route.templates.get(row);
-    body = template ? template(rng) : generateBody(s.response.body, ctx).text;
+    body = template ? template(rng, values) : generateBody(s.response.body, ctx).text;
     if (route.contentType) headers['content-type'] = route.contentType;
   }
   return { status: s.response.status, headers, body };

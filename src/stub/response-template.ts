@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Scenario } from '../contract/model';
+import { isTemplateCell, responseCellChecker } from '../contract/check-examples';
+import { REQUEST_BODY_COLUMN, type ExampleRow, type Scenario } from '../contract/model';
 import { AccordError } from '../errors';
 import type { ParsedBody } from '../http/body';
 import { splitPath } from '../http/match-request';
@@ -533,4 +534,70 @@ function jsonAt(p: Pattern, scope: Scope, names: string[]): Found | undefined {
 
 function isDigit(c: string | undefined): boolean {
   return c !== undefined && c >= '0' && c <= '9';
+}
+
+/**
+ * An Examples row whose response cells hold placeholders (`| orderId | {{request.body.orderId}} |`):
+ * each such cell, filled from the request the row answers, stands where the column's value
+ * would. The same placeholders as an expectation's; the row's request side ignores these cells.
+ */
+export interface RowTemplate {
+  cells: [string, Part[]][];
+  /** As ResponseTemplate.keyed: the answer may be kept for a repeated request. */
+  keyed: boolean;
+  usesPath: boolean;
+  /** Why a filled cell fits no response place its column names (check-examples.ts). */
+  misfit: (column: string, value: string) => string | undefined;
+}
+
+/**
+ * The templated cells of `row` of scenario `s` (`narrowed`: the scenario narrowed to the row),
+ * or undefined when it has none. An AccordError naming the contract's file and the row's line
+ * when a placeholder is malformed, names nothing of the request, or gives a value of a type
+ * that cannot fit the response place its column names.
+ */
+export function compileRowTemplate(s: Scenario, narrowed: Scenario, row: ExampleRow): RowTemplate | undefined {
+  const templated = [...row.values].filter(([column, v]) => column !== REQUEST_BODY_COLUMN && isTemplateCell(v));
+  if (templated.length === 0) return undefined;
+  let column = '';
+  const refuse = (why: string) =>
+    new AccordError('ACCORD_ERR_CONTRACT_TYPE', `Examples row refused: its cell in column ${quoted(column, 60)} ${why}`, { file: s.file, line: row.line });
+  const t: RowTemplate = { cells: [], keyed: true, usesPath: false, misfit: responseCellChecker(s) };
+  const raw: RawExample = { request: { method: s.request.method, path: '', query: [], headers: {}, body: '' }, givenHeaders: [], givenBody: false };
+  const rng = createRandom(1);
+  let count = 0;
+  for (const [name, text] of templated) {
+    column = name;
+    const parts = parseParts(text, false, refuse);
+    let sample = '';
+    for (const p of parts) {
+      if (typeof p === 'string') {
+        sample += p;
+        continue;
+      }
+      if (++count > TEMPLATE_LIMITS.placeholders) throw refuse(`makes the row hold more than ${TEMPLATE_LIMITS.placeholders} placeholders`);
+      if (GENERATED.has(p.source) || p.source === 'header') t.keyed = false;
+      if (p.source === 'path') t.usesPath = true;
+      sample += sampleOf(p, s, narrowed, raw, rng, refuse);
+    }
+    const misfit = t.misfit(name, sample);
+    if (misfit) throw refuse(`cannot fit scenario "${s.name}" with values of its placeholders' types: ${misfit}`);
+    t.cells.push([name, parts]);
+  }
+  return t;
+}
+
+/** The row's values with its templated cells filled from `req`; `problem` when a filled value fits no place its column names. */
+export function fillRow(t: RowTemplate, row: ExampleRow, req: HttpRequest, body: ParsedBody, counter: object): { values: Map<string, string> } | { problem: string } {
+  const segments = t.usesPath ? splitPath(req.path) : [];
+  const values = new Map(row.values);
+  const problems: string[] = [];
+  for (const [column, parts] of t.cells) {
+    const v = parts.map((p) => (typeof p === 'string' ? p : valueOf(p, req, body, segments, counter))).join('');
+    const misfit = t.misfit(column, v);
+    if (misfit) problems.push(`  ${misfit}`);
+    values.set(column, v);
+  }
+  if (problems.length > 0) return { problem: [`the value its templated cells take from this request does not satisfy the contract:`, ...problems].join('\n') };
+  return { values };
 }

@@ -3,6 +3,7 @@ import type { ParsedBody } from '../http/body';
 import type { BodyKind } from '../pattern/generate';
 import type { FixedExample } from './example-files';
 import type { RequiredNode } from './prefilter';
+import type { RowTemplate } from './response-template';
 import type { XmlTemplate } from './template';
 import type { SoapVersion } from './soap-version';
 
@@ -26,6 +27,8 @@ export interface Route {
   responseKind?: BodyKind;
   /** Compiled XML response bodies, one per Examples row (key undefined: no row); absent where the core generator is used. */
   templates: Map<ExampleRow | undefined, XmlTemplate>;
+  /** Examples rows whose response cells hold `{{…}}` placeholders (response-template.ts); absent when none do. */
+  rowTemplates?: Map<ExampleRow, RowTemplate>;
   /** Sent unless the contract declares its own Content-Type response header. */
   contentType?: string;
   /** From the scenario's place: with the request's key, it seeds the values of the answer (respond.ts requestRandom). */

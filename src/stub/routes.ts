@@ -13,6 +13,7 @@ import { requiredNodes } from './prefilter';
 import type { Route, RouteTable } from './route';
 import { respond } from './respond';
 import { BodyIndex } from './route-index';
+import { compileRowTemplate } from './response-template';
 import { compileXmlTemplate, type XmlTemplate } from './template';
 
 /**
@@ -43,6 +44,13 @@ export function buildRoutes(contracts: readonly Contract[]): RouteTable {
       } catch (e) {
         if (!(e instanceof AccordError)) throw e;
         table.notServed.push({ scenario: s, reason: e.message });
+        continue;
+      }
+      try {
+        compileRowTemplates(route);
+      } catch (e) {
+        if (!(e instanceof AccordError)) throw e;
+        errors.push(e);
         continue;
       }
       route.fixed = fixed.filter((f) => f.owner === s && !f.state);
@@ -103,6 +111,14 @@ function compileTemplates(s: Scenario): Map<ExampleRow | undefined, XmlTemplate>
     if (t) out.set(row, t);
   }
   return out;
+}
+
+/** Rows with `{{…}}` cells: compiled and checked now, so a template that can never fit stops the stub from starting. */
+function compileRowTemplates(route: Route): void {
+  for (const { row, scenario } of route.rows) {
+    const t = compileRowTemplate(route.scenario, scenario, row);
+    if (t) (route.rowTemplates ??= new Map()).set(row, t);
+  }
 }
 
 /** The lookup key for a request path: decoded segments, so `/ws/` and `/ws` are one path. */

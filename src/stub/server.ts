@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Scenario } from '../contract/model';
+import type { ExampleRow, Scenario } from '../contract/model';
 import { AccordError, internalErrorText } from '../errors';
 import { ParsedBody } from '../http/body';
 import { messageText } from '../http/message-text';
@@ -15,7 +15,7 @@ import type { Outcome } from './dispatch';
 import { noMatchReport, unknownPathReport } from './report';
 import { malformedGuard } from './malformed';
 import { fixedResponse, requestRandom, respond } from './respond';
-import { answerFromTemplate } from './response-template';
+import { answerFromTemplate, fillRow, type RowTemplate } from './response-template';
 import { DispatchMemo, keepable, type Choice } from './memo';
 import type { FixedExample } from './example-files';
 import type { NotServed, Route, RouteTable } from './route';
@@ -503,7 +503,10 @@ function answer(state: StubState, scope: ScopeState, table: RouteTable, req: Inc
         send(res, 400, report);
       } else if (outcome.kind === 'matched') {
         const { route, row, fixed } = outcome;
-        const made = fixed?.template && templatedFixed(fixed, route, request, body, state, outcome, key);
+        const rowTemplate = !fixed && row ? route.rowTemplates?.get(row) : undefined;
+        const made = fixed?.template
+          ? templatedFixed(fixed, route, request, body, state, outcome, key)
+          : rowTemplate && templatedRow(rowTemplate, route, row!, request, body, state, outcome, key);
         const r = made ? made.response : DispatchMemo.answer(outcome, () => (fixed ? fixedResponse(route, fixed.response) : respond(route, row, requestRandom(route, key))));
         const report = made ? made.report : undefined;
         scope.journal.record(request, {
@@ -573,6 +576,28 @@ function templatedFixed(
   }
   const response = fixedResponse(route, made.response);
   if (fixed.template!.keyed && keepable(response)) choice.answer = response;
+  return { response };
+}
+
+/** An Examples row's answer with its `{{…}}` cells filled from the request (see templatedFixed). */
+function templatedRow(
+  t: RowTemplate,
+  route: Route,
+  row: ExampleRow,
+  request: HttpRequest,
+  body: ParsedBody,
+  state: StubState,
+  choice: Choice,
+  key: string,
+): { response: HttpResponse; report?: string } {
+  if (choice.answer) return { response: choice.answer };
+  const filled = fillRow(t, row, request, body, state);
+  if (!('values' in filled)) {
+    const report = `accord stub: the Examples row at ${route.scenario.file}:${row.line} cannot answer ${request.method} ${request.path}: ${filled.problem}\n`;
+    return { response: { status: 500, headers: {}, body: report }, report };
+  }
+  const response = respond(route, row, requestRandom(route, key), filled.values);
+  if (t.keyed && keepable(response)) choice.answer = response;
   return { response };
 }
 

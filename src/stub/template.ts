@@ -22,7 +22,8 @@ import { escapeAttribute, escapeText } from '../xml/serialize';
  * scalar) makes `compileXmlTemplate` return undefined and the stub uses the
  * core generator for that scenario instead.
  */
-export type XmlTemplate = (rng: Random) => string;
+/** `examples`: the row's values with its `{{…}}` cells filled (response-template.ts fillRow); else the row's own. */
+export type XmlTemplate = (rng: Random, examples?: ReadonlyMap<string, string>) => string;
 
 /** Writes its part of the body; an element's part returns how many nodes it made (an encoded array counts its members). */
 type Emit = (ctx: GenerateContext, out: string[]) => number | void;
@@ -36,14 +37,14 @@ const GIVE_UP = new Stop('too deep or too large to compile');
 
 export function compileXmlTemplate(s: Scenario, row?: ExampleRow): XmlTemplate | undefined {
   if (!s.response.body) return undefined;
-  const examples = row?.values;
+  const rowValues = row?.values;
   const compiler = new Compiler(s.scope);
   const root = resolve(s.response.body, s.scope);
   if (root.kind !== 'xml') return undefined;
   const emit = untilStopped(GIVE_UP, () => compiler.element(root, 0, true));
   if (!emit) return undefined;
   const scope = s.scope;
-  return (rng) => {
+  return (rng, examples = rowValues) => {
     const out: string[] = [];
     emit({ scope, rng, examples, budget: { left: XML_NODE_BUDGET } }, out);
     return out.join('');
