@@ -101,6 +101,31 @@ describe('an Examples row whose response cells echo the request', () => {
   });
 });
 
+describe('a templated response header cell', () => {
+  it('echoes a JSON value into a header; a value with a line break is a 500 saying so, not a crash', async () => {
+    const file = path.join(dir, 'header.spec');
+    writeFileSync(
+      file,
+      'Feature: Echo\n  Scenario Outline: Echo a name\n    When POST /echo\n    And request-body {"name": "(string)"}\n    Then status 200\n    And response-header X-Name (string)\n    And response-body {"ok": "(boolean)"}\n\n    Examples:\n      | X-Name |\n      | hello {{request.body.name}} |\n',
+    );
+    const s = await startStub({ contracts: [file], log: () => {} });
+    try {
+      const json = { 'content-type': 'application/json' };
+      const good = await post(`${s.url}/echo`, JSON.stringify({ name: 'ada' }), json);
+      expect([good.status, good.headers['x-name']]).toEqual([200, 'hello ada']);
+      const bad = await post(`${s.url}/echo`, JSON.stringify({ name: 'a\nb' }), json);
+      expect(bad.status).toBe(500);
+      expect(bad.body).toContain('a templated header is not valid HTTP: "x-name"');
+      expect(s.calls().map((c) => [c.status, c.templated])).toEqual([
+        [200, true],
+        [500, true],
+      ]);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe('a templated Examples cell that can never fit is refused when the contract loads', () => {
   it('a node path that names no node of the request, with file and line', async () => {
     const { file, line } = variant('no-node.spec', { name: 'pet {{request.body.getPetRequest/colour}}' });

@@ -15,6 +15,7 @@ import type { Outcome } from './dispatch';
 import { noMatchReport, unknownPathReport } from './report';
 import { malformedGuard } from './malformed';
 import { fixedResponse, requestRandom, respond } from './respond';
+import { invalidHeader } from './fit-example';
 import { answerFromTemplate, fillRow, type RowTemplate } from './response-template';
 import { DispatchMemo, keepable, type Choice } from './memo';
 import type { FixedExample } from './example-files';
@@ -597,6 +598,11 @@ function templatedRow(
     return { response: { status: 500, headers: {}, body: report }, report };
   }
   const response = respond(route, row, requestRandom(route, key), filled.values);
+  const badHeader = invalidHeader(response.headers);
+  if (badHeader) {
+    const report = `accord stub: the Examples row at ${route.scenario.file}:${row.line} cannot answer ${request.method} ${request.path}: a templated header is not valid HTTP: ${badHeader}\n`;
+    return { response: { status: 500, headers: {}, body: report }, report };
+  }
   if (t.keyed && keepable(response)) choice.answer = response;
   return { response };
 }
