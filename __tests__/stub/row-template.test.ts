@@ -101,6 +101,25 @@ describe('an Examples row whose response cells echo the request', () => {
   });
 });
 
+describe('a JSON row', () => {
+  it('puts a path parameter and a query value back as JSON numbers, each request its own', async () => {
+    const file = path.join(dir, 'orders.spec');
+    writeFileSync(
+      file,
+      'Feature: Orders\n  Scenario Outline: Get an order\n    When GET /orders/(id:number)?count=(number)\n    Then status 200\n    And response-body {"id": "(number)", "count": "(number)", "ref": "(string)"}\n\n    Examples:\n      | id | count | ref |\n      | {{request.path.id}} | {{REQUEST.QUERY-PARAMS.count}} | order {{request.path.id}} |\n',
+    );
+    const s = await startStub({ contracts: [file], log: () => {} });
+    try {
+      const a = await fetch(`${s.url}/orders/4711?count=3`);
+      const b = await fetch(`${s.url}/orders/12?count=5`);
+      expect(await a.json()).toEqual({ id: 4711, count: 3, ref: 'order 4711' });
+      expect(await b.json()).toEqual({ id: 12, count: 5, ref: 'order 12' });
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe('a templated response header cell', () => {
   it('echoes a JSON value into a header; a value with a line break is a 500 saying so, not a crash', async () => {
     const file = path.join(dir, 'header.spec');
