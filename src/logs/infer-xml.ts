@@ -2,7 +2,7 @@ import { MAX_ALIGN_CELLS } from '../limits';
 import { Stop } from '../errors';
 import type { XmlElement, XmlNode } from '../xml/tree';
 import { isNamespaceDeclaration, textOf } from '../xml/tree';
-import { isNilAttribute, isXsiAttribute } from '../xml/bookkeeping';
+import { isBookkeepingAttribute, isNilAttribute } from '../xml/bookkeeping';
 import { classifyText, type TextType, widen } from './scalar';
 
 /**
@@ -32,6 +32,12 @@ export interface AttributeShape {
   local: string;
   type: TextType;
   seen: number;
+  /**
+   * A protocol attribute (`encodingStyle`, `xsi:type`, `arrayType`, `mustUnderstand`…): its value
+   * as sent while every instance sent the same one, `null` once two differed. Such a value says how
+   * to read the message, so a contract keeps it literal rather than as a made-up `(string)`.
+   */
+  literal?: string | null;
 }
 
 /** One place among an element's children: a run of same-named siblings. */
@@ -70,12 +76,21 @@ export function mergeElement(shape: ElementShape | undefined, el: XmlElement, bu
       if (!s.namespaces.some((n) => n.name === a.name)) s.namespaces.push({ name: a.name, value: a.value });
       continue;
     }
-    // xsi attributes the matcher ignores on actual documents: a contract leaves them out too.
-    if (isXsiAttribute(a)) {
-      if (isNilAttribute(a)) nil = true;
+    if (isNilAttribute(a)) {
+      nil = true;
       continue;
     }
-    const known = s.attributes.find((x) => x.local === a.local);
+    const protocol = isBookkeepingAttribute(a);
+    // Schema locations point at files of the sender's; xsi:nil="false" says nothing.
+    if (protocol && (a.local === 'schemaLocation' || a.local === 'noNamespaceSchemaLocation' || a.local === 'nil')) continue;
+    const known = s.attributes.find((x) => x.local === a.local && (x.literal !== undefined) === protocol);
+    if (protocol) {
+      if (known) {
+        known.seen++;
+        if (known.literal !== a.value) known.literal = null;
+      } else s.attributes.push({ name: a.name, local: a.local, type: 'string', seen: 1, literal: a.value });
+      continue;
+    }
     const type = a.value === '' ? 'string' : classifyText(a.value);
     if (known) {
       known.type = widen(known.type, type);

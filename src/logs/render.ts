@@ -20,7 +20,16 @@ const ANYTHING: Pattern = { kind: 'scalar', type: 'anything' };
  */
 export function renderElement(s: ElementShape, names: TypeNames, types: TypeDecl[], optional = false, up: ElementShape[] = []): XmlElementPattern {
   const instances = s.count + s.nil;
-  const attributes = s.attributes.map((a) => ({ name: a.name, local: a.local, optional: a.seen < instances, pattern: { kind: 'scalar', type: a.type } as Pattern }));
+  // A protocol attribute whose recorded values differ (`arrayType="xsd:int[3]"`, then `[5]`) is left out: matching
+  // ignores it on a message unless declared, and any one value (or a made-up one) would be wrong for the others.
+  const attributes = s.attributes
+    .filter((a) => a.literal !== null)
+    .map((a) => ({
+      name: a.name,
+      local: a.local,
+      optional: a.seen < instances,
+      pattern: (a.literal !== undefined ? { kind: 'literal', value: a.literal } : { kind: 'scalar', type: a.type }) as Pattern,
+    }));
   const el = (content: XmlContent[]) => xmlElement(s.name, { namespaces: [...s.namespaces], attributes, occurs: optional ? OPTIONAL : ONCE, nillable: s.nil > 0, content });
   const text = (): XmlContent => {
     const code = faultCode(s, up, names, types);
