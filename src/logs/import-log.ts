@@ -11,6 +11,8 @@ import { readLogText, splitLines, STDIN } from './read-log';
 import { Redactor } from './redact';
 import { scanTextLog } from './scan-text';
 import { writeContract } from './write-contract';
+import { exampleFileText } from './recorded';
+import { pascal } from './names';
 
 /** Unpaired messages and problems listed in a report; more are only counted, so a hostile log cannot fill memory with them. */
 export const REPORT_KEPT = 1000;
@@ -57,11 +59,18 @@ export interface LogReport {
   problems: AccordError[];
   problemCount: number;
   redactedValues: number;
+  /** --examples: distinct calls kept as Examples rows but not as example files, their answer holding a secret. */
+  notReplayed?: number;
 }
 
 export interface ImportResult {
   /** The contract text; undefined when no exchange could be used. */
   contract?: string;
+  /**
+   * --examples: the recorded calls as example files (file name, JSON text), for `<contract>_examples/`:
+   * a stub of the contract answers each recorded request with its recorded answer.
+   */
+  exampleFiles?: { name: string; text: string }[];
   report: LogReport;
 }
 
@@ -184,7 +193,14 @@ export async function importLogs(files: string[], options: ImportLogOptions = {}
     ],
     cite: options.provenance?.cite ?? true,
   });
-  return { contract, report };
+  if (!options.examples) return { contract, report };
+  report.notReplayed = ops.notReplayed;
+  const exampleFiles: { name: string; text: string }[] = [];
+  for (const op of list) {
+    const base = pascal(op.operation ?? `${op.method} ${op.path}`).slice(0, 60);
+    for (const call of op.recorded ?? []) exampleFiles.push({ name: `${String(exampleFiles.length + 1).padStart(4, '0')}-${base}-${op.status}.json`, text: exampleFileText(call) });
+  }
+  return { contract, report, exampleFiles };
 }
 
 /** Splits the first chunk off a stream, so the format can be told before reading on. */

@@ -9,6 +9,7 @@ import { mergeJson, type JsonShape } from './infer-json';
 import type { Exchange } from './pair';
 import type { Redactor } from './redact';
 import { classifyText, type TextType, widen } from './scalar';
+import { recordedCall, type RecordedCall } from './recorded';
 
 /** Everything the logged calls of one operation have in common: one scenario's worth. */
 export interface Operation {
@@ -33,6 +34,8 @@ export interface Operation {
   soapAction: { values: Set<string>; seen: number };
   query: Map<string, { type: TextType; seen: number }>;
   examples?: ExampleTable;
+  /** --examples: one recorded call per distinct request (an Examples row), with its answer, for replay. */
+  recorded?: RecordedCall[];
 }
 
 export interface ExampleTable {
@@ -61,6 +64,8 @@ export class Operations {
   redactedValues = 0;
   /** Calls left out because there were already maxOperations operations. */
   overflow = 0;
+  /** --examples: distinct calls not kept for replay because their answer holds a secret. */
+  notReplayed = 0;
   private readonly budget: ShapeBudget;
 
   constructor(private readonly options: GroupOptions) {
@@ -128,8 +133,14 @@ export class Operations {
         } else op.query.set(k, { type, seen: 1 });
       }
     }
-    if (this.options.examples && soap && q.xml) this.example(op, this.xmlValues(op, q.xml));
-    else if (this.options.examples && !soap) this.example(op, this.jsonValues(op, q));
+    let added = false;
+    if (this.options.examples && soap && q.xml) added = this.example(op, this.xmlValues(op, q.xml));
+    else if (this.options.examples && !soap) added = this.example(op, this.jsonValues(op, q));
+    if (added) {
+      const call = recordedCall(x, status, this.options.redactor, soap ? path : undefined);
+      if (call) (op.recorded ??= []).push(call);
+      else this.notReplayed++;
+    }
   }
 
   private body(op: Operation, m: DecodedMessage, side: 'request' | 'response'): void {
@@ -147,12 +158,14 @@ export class Operations {
     return (op.examples ??= { columns: [] as string[], ambiguous: new Set<string>(), rows: new Map(), redacted: 0 });
   }
 
-  /** One Examples row. */
-  private example(op: Operation, values: Map<string, string>): void {
+  /** One Examples row; true when it is a new one. */
+  private example(op: Operation, values: Map<string, string>): boolean {
     const t = this.table(op);
     for (const k of values.keys()) if (!t.columns.includes(k)) t.columns.push(k);
     const rowKey = JSON.stringify([...values].sort());
-    if (t.rows.size < this.options.maxExamples && !t.rows.has(rowKey)) t.rows.set(rowKey, values);
+    if (t.rows.size >= this.options.maxExamples || t.rows.has(rowKey)) return false;
+    t.rows.set(rowKey, values);
+    return true;
   }
 
   /** A SOAP request's leaf values by node name, secrets left out. */

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
+import { lstatSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { AccordError } from '../../errors';
 import { checkOutputFile, writeOutputFile } from '../../files';
 import type { ImportLogOptions } from '../../logs';
 import { EXIT_FAILED, EXIT_USAGE, ExitError, asUsage, writeDocument, type Io } from '../exit';
@@ -22,7 +24,7 @@ export function registerImportLog(program: Command, io: Io): void {
     .argument('<logfile...>', 'log files (plain or gzip-compressed text, or .har); - reads standard input')
     .option('-o, --output <file.spec>', 'where to write the contract; "-" writes it to standard output (default: <first log name>.spec)')
     .option('--path <path>', 'the request path of every SOAP scenario (default: the logged address, else /ws)')
-    .option('--examples', 'keep the logged request values as an Examples table')
+    .option('--examples', 'keep the logged request values as an Examples table, and each logged call in <output>_examples/ (a stub replays it)')
     .option('--max-examples <n>', 'most Examples rows per scenario (default: 50)')
     .option('--redact <node>', 'never write values of this node (repeatable); passwords and wsse:Security content are always redacted', collect)
     .option('--include <url-prefix>', 'HAR files: only entries whose URL starts with this (repeatable), e.g. https://api.example.com/', collect)
@@ -56,6 +58,8 @@ export async function runImportLog(files: string[], opts: LogCommandOptions, io:
   const output = toStdout ? undefined : path.resolve(io.cwd, opts.output ?? `${base}.spec`);
   const target = { force: opts.force, shown: output && shown(io, output) };
   if (output) asUsage('accord import log', () => checkOutputFile(output, target));
+  const examplesDir = output && opts.examples ? examplesFolder(output) : undefined;
+  if (examplesDir) checkExamplesFolder(examplesDir, shown(io, examplesDir), opts.force, 'accord import log');
   const say = toStdout ? io.stderr : io.stdout;
   const options = {
     path: opts.path,
@@ -74,7 +78,7 @@ export async function runImportLog(files: string[], opts: LogCommandOptions, io:
   };
 
   const read = reading('reading');
-  const { contract, report } = await logs.importLogs(files, { ...options, onRead: read.onRead }).finally(() => read.progress.done());
+  const { contract, report, exampleFiles } = await logs.importLogs(files, { ...options, onRead: read.onRead }).finally(() => read.progress.done());
   const lines: string[] = [];
   const problemCount = report.problemCount;
   if (problemCount > 0 && !opts.skipInvalid) {
@@ -93,7 +97,17 @@ export async function runImportLog(files: string[], opts: LogCommandOptions, io:
   if (output) {
     asUsage('accord import log', () => writeOutputFile(output, contract, target));
     lines.push(`wrote ${shown(io, output)}`);
-  } else writeDocument(io, contract);
+    if (examplesDir && exampleFiles && exampleFiles.length > 0) {
+      writeExampleFiles(examplesDir, exampleFiles, opts.force);
+      const held = report.notReplayed ? ` (${report.notReplayed} more not kept: their answer holds a secret)` : '';
+      lines.push(
+        `wrote ${exampleFiles.length} recorded call${exampleFiles.length === 1 ? '' : 's'} to ${shown(io, examplesDir)}${held}: a stub answers each with its recorded answer`,
+      );
+    }
+  } else {
+    writeDocument(io, contract);
+    if (opts.examples) lines.push('recorded answers are written as example files only beside an --output file');
+  }
   lines.push(...logs.describeReport(report), ...logs.describeProblems(report, 'left out'));
 
   let failed = 0;
@@ -105,9 +119,59 @@ export async function runImportLog(files: string[], opts: LogCommandOptions, io:
     const bad = await logs.verifyLogs(parsed, files, { ...options, onRead: check.onRead }).finally(() => check.progress.done());
     failed = bad.length;
     lines.push(...logs.describeCheck(bad, report.exchanges));
+    if (examplesDir && exampleFiles && exampleFiles.length > 0) {
+      // What a stub of the recording will do at start: every example file must fit the contract, or the stub would not start.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when example files were written
+      const { loadExampleFiles } = require('../../stub/example-files') as typeof import('../../stub/example-files');
+      const errors: AccordError[] = [];
+      loadExampleFiles(parsed, errors);
+      failed += errors.length;
+      for (const e of errors.slice(0, 10)) lines.push(`recorded call does not fit the contract (a bug in accord, please report it): ${e.describe()}`);
+    }
   }
   say(`${lines.join('\n')}\n`);
   if (failed > 0) throw new ExitError(EXIT_FAILED);
+}
+
+/** Where the recorded calls of `<name>.spec` go: `<name>_examples/`, which `accord stub` reads beside it. */
+export function examplesFolder(output: string): string {
+  return `${output.toLowerCase().endsWith('.spec') ? output.slice(0, -'.spec'.length) : output}_examples`;
+}
+
+/** A folder of example files already there is replaced only with --force: old recorded calls would answer beside the new ones. */
+export function checkExamplesFolder(dir: string, shownDir: string, force: boolean | undefined, command: string): void {
+  let names: string[];
+  try {
+    if (lstatSync(dir).isSymbolicLink()) throw new ExitError(EXIT_USAGE, `${command}: ${shownDir} is a symlink; accord does not write through links`);
+    names = readdirSync(dir);
+  } catch (e) {
+    if (e instanceof ExitError) throw e;
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw new ExitError(EXIT_USAGE, `${command}: cannot use ${shownDir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  if (!force && names.some((n) => n.endsWith('.json')))
+    throw new ExitError(EXIT_USAGE, `${command}: ${shownDir} holds example files already; use --force to replace the recorded ones`);
+}
+
+/** `0001-GetOrder-200.json`: a name accord gave a recorded call (the only files --force removes). */
+function isRecordedName(name: string): boolean {
+  if (!name.endsWith('.json') || name.length < 10 || name[4] !== '-') return false;
+  for (let i = 0; i < 4; i++) if (name[i] < '0' || name[i] > '9') return false;
+  return true;
+}
+
+function writeExampleFiles(dir: string, files: { name: string; text: string }[], force: boolean | undefined): void {
+  asUsage('accord import log', () => {
+    try {
+      mkdirSync(dir);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST')
+        throw new AccordError('ACCORD_ERR_IO', `cannot make the example folder: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file: dir });
+      // Checked at start: with --force the recorded calls of an earlier run go, other files stay.
+      for (const n of readdirSync(dir)) if (isRecordedName(n)) rmSync(path.join(dir, n), { force: true });
+    }
+    for (const f of files) writeOutputFile(path.join(dir, f.name), f.text, { force, shown: f.name });
+  });
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {

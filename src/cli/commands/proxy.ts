@@ -6,7 +6,7 @@ import { AccordError } from '../../errors';
 import { checkOutputFile, writeOutputFile } from '../../files';
 import { inert, printable } from '../../printable';
 import { EXIT_FAILED, EXIT_USAGE, ExitError, asUsage, writeDocument, type Io } from '../exit';
-import { runImportLog } from './import-log';
+import { checkExamplesFolder, examplesFolder, runImportLog } from './import-log';
 import { untilSignal, wholeNumber } from './stub';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- package.json sits outside src/
@@ -45,7 +45,7 @@ export function registerProxy(program: Command, io: Io): void {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--har <file.har>', 'also keep the recorded traffic as a HAR file')
     .option('--path <path>', 'the request path of every SOAP scenario (default: the recorded path)')
-    .option('--examples', 'keep the recorded request values as an Examples table')
+    .option('--examples', 'keep the recorded request values as an Examples table, and each recorded call in <out>_examples/ (a stub replays it)')
     .option('--redact <node>', 'never write values of this node (repeatable); passwords and wsse:Security content are always redacted', (v: string, p?: string[]) => [
       ...(p ?? []),
       v,
@@ -76,6 +76,7 @@ export function registerProxy(program: Command, io: Io): void {
         if (!isFolder(path.dirname(file))) throw new ExitError(EXIT_USAGE, `accord proxy: cannot write ${given}: its folder does not exist (create it first)`);
       }
       if (new Set(outputs.map(([file]) => file)).size < outputs.length) throw new ExitError(EXIT_USAGE, 'accord proxy: --out, --har and --report must name different files');
+      if (opts.examples && out !== undefined && opts.out !== undefined) checkExamplesFolder(examplesFolder(out), examplesFolder(opts.out), opts.force, 'accord proxy');
       const watch = opts.check === undefined ? undefined : driftWatch(opts.check, io);
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when this command runs
       const { startProxy } = require('../../stub/proxy') as typeof import('../../stub/proxy');
