@@ -35,10 +35,13 @@ export function describeProblems(r: LogReport, verb?: string): string[] {
 }
 
 /** The result of reading the logs again against the written contract. */
-export function describeCheck(bad: { at: { file: string; line: number }; mismatches: Mismatch[] }[], exchanges: number): string[] {
+/** `fromWsdl`: the contract is the service's WSDL's, so a call that does not match it is the service's departure, not accord's bug. */
+export function describeCheck(bad: { at: { file: string; line: number }; mismatches: Mismatch[] }[], exchanges: number, fromWsdl = false): string[] {
   if (bad.length === 0) return [`checked: all ${exchanges} logged calls match the contract`];
   return [
-    `checked: ${bad.length} of ${exchanges} logged calls do not match the contract (please report this as a bug in accord):`,
+    fromWsdl
+      ? `checked: ${bad.length} of ${exchanges} logged calls do not match the WSDL's contract (the service departs from its WSDL there):`
+      : `checked: ${bad.length} of ${exchanges} logged calls do not match the contract (please report this as a bug in accord):`,
     ...bad.slice(0, SHOWN).map((b) => `  ${formatLocation(b.at)}: ${b.mismatches.map((m) => `${m.path}: expected ${m.expected}, found ${m.actual}`).join('; ')}`),
   ];
 }

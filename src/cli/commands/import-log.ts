@@ -14,6 +14,13 @@ export interface LogCommandOptions extends Pick<ImportLogOptions, 'path' | 'exam
   skipInvalid?: boolean;
   verify: boolean;
   maxExamples?: string;
+  /**
+   * --wsdl: the service's WSDL (a file). The contract is then the WSDL's, as `accord import wsdl` writes
+   * it (enumerations stay enumerations, ints ints), and the logged calls its example files.
+   */
+  wsdl?: string;
+  /** With --wsdl: what to do when it cannot be imported (the proxy falls back to inference, saying so). */
+  onWsdlProblem?: (why: string) => void;
 }
 
 /** `accord import log <logfile>...`: logged SOAP (and HAR JSON) traffic becomes a contract. */
@@ -25,6 +32,7 @@ export function registerImportLog(program: Command, io: Io): void {
     .option('-o, --output <file.spec>', 'where to write the contract; "-" writes it to standard output (default: <first log name>.spec)')
     .option('--path <path>', 'the request path of every SOAP scenario (default: the logged address, else /ws)')
     .option('--examples', 'keep the logged request values as an Examples table, and each logged call in <output>_examples/ (a stub replays it)')
+    .option('--wsdl <file>', "type the operations by the service's WSDL: the contract is the WSDL's and the logged calls its example files")
     .option('--max-examples <n>', 'most Examples rows per scenario (default: 50)')
     .option('--redact <node>', 'never write values of this node (repeatable); passwords and wsse:Security content are always redacted', collect)
     .option('--include <url-prefix>', 'HAR files: only entries whose URL starts with this (repeatable), e.g. https://api.example.com/', collect)
@@ -58,7 +66,7 @@ export async function runImportLog(files: string[], opts: LogCommandOptions, io:
   const output = toStdout ? undefined : path.resolve(io.cwd, opts.output ?? `${base}.spec`);
   const target = { force: opts.force, shown: output && shown(io, output) };
   if (output) asUsage('accord import log', () => checkOutputFile(output, target));
-  const examplesDir = output && opts.examples ? examplesFolder(output) : undefined;
+  const examplesDir = output && (opts.examples || opts.wsdl !== undefined) ? examplesFolder(output) : undefined;
   if (examplesDir) checkExamplesFolder(examplesDir, shown(io, examplesDir), opts.force, 'accord import log');
   const say = toStdout ? io.stderr : io.stdout;
   const options = {
@@ -77,8 +85,12 @@ export async function runImportLog(files: string[], opts: LogCommandOptions, io:
     return { progress, onRead: (file: string, bytes: number, size: number | undefined) => progress.update(bytesProgress(verb, path.basename(file), bytes, size)) };
   };
 
+  const wsdl = opts.wsdl !== undefined ? wsdlContract(opts, io, output) : undefined;
   const read = reading('reading');
-  const { contract, report, exampleFiles } = await logs.importLogs(files, { ...options, onRead: read.onRead }).finally(() => read.progress.done());
+  const imported = await logs.importLogs(files, { ...options, examples: opts.examples || wsdl !== undefined, onRead: read.onRead }).finally(() => read.progress.done());
+  const { report, exampleFiles } = imported;
+  // With a WSDL the schema types the operations; the logged calls are its examples.
+  const contract = imported.contract && (wsdl ?? imported.contract);
   const lines: string[] = [];
   const problemCount = report.problemCount;
   if (problemCount > 0 && !opts.skipInvalid) {
@@ -115,22 +127,48 @@ export async function runImportLog(files: string[], opts: LogCommandOptions, io:
   if (opts.verify && once.length > 0) lines.push(`not checked: ${once.map((f) => (f === logs.STDIN ? 'standard input' : f)).join(', ')} cannot be read a second time`);
   else if (opts.verify) {
     const parsed = logs.parseGenerated(contract, output ?? '<stdout>');
+    if (wsdl !== undefined) lines.push(`typed by ${opts.wsdl!}: the contract is the WSDL's, the logged calls are its examples`);
     const check = reading('checking');
     const bad = await logs.verifyLogs(parsed, files, { ...options, onRead: check.onRead }).finally(() => check.progress.done());
     failed = bad.length;
-    lines.push(...logs.describeCheck(bad, report.exchanges));
+    lines.push(...logs.describeCheck(bad, report.exchanges, wsdl !== undefined));
     if (examplesDir && exampleFiles && exampleFiles.length > 0) {
       // What a stub of the recording will do at start: every example file must fit the contract, or the stub would not start.
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when example files were written
       const { loadExampleFiles } = require('../../stub/example-files') as typeof import('../../stub/example-files');
       const errors: AccordError[] = [];
       loadExampleFiles(parsed, errors);
-      failed += errors.length;
-      for (const e of errors.slice(0, 10)) lines.push(`recorded call does not fit the contract (a bug in accord, please report it): ${e.describe()}`);
+      if (wsdl !== undefined) {
+        // A call the service answered outside its own WSDL is reported above; its file would stop a stub, so it goes.
+        for (const e of errors) if (e.location.file) rmSync(e.location.file, { force: true });
+        if (errors.length > 0)
+          lines.push(`left out of ${shown(io, examplesDir)}: ${errors.length} recorded call${errors.length === 1 ? '' : 's'} that the WSDL's contract does not take`);
+      } else {
+        failed += errors.length;
+        for (const e of errors.slice(0, 10)) lines.push(`recorded call does not fit the contract (a bug in accord, please report it): ${e.describe()}`);
+      }
     }
   }
   say(`${lines.join('\n')}\n`);
   if (failed > 0) throw new ExitError(EXIT_FAILED);
+}
+
+/** The WSDL's contract as `accord import wsdl` writes it, every SOAP port; undefined (said) when --wsdl cannot be imported and a fallback is wanted. */
+function wsdlContract(opts: LogCommandOptions, io: Io, output: string | undefined): string | undefined {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only with --wsdl
+  const { importWsdl } = require('../../wsdl') as typeof import('../../wsdl');
+  const file = path.resolve(io.cwd, opts.wsdl!);
+  const source = output ? path.relative(path.dirname(output), file) : path.basename(file);
+  try {
+    return importWsdl(file, { everyPort: true, source }).text;
+  } catch (e) {
+    if (!(e instanceof AccordError)) throw e;
+    if (opts.onWsdlProblem) {
+      opts.onWsdlProblem(e.describe());
+      return undefined;
+    }
+    throw new ExitError(EXIT_USAGE, `accord import log: --wsdl ${opts.wsdl!}: ${e.describe()}`);
+  }
 }
 
 /** Where the recorded calls of `<name>.spec` go: `<name>_examples/`, which `accord stub` reads beside it. */

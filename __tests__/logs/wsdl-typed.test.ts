@@ -1,0 +1,96 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { run } from '../../src/cli/main';
+import { parseContract } from '../../src/contract/load';
+import { startStub } from '../../src/stub';
+import { importWsdl } from '../../src/wsdl';
+import { fixture, scratch } from './helpers';
+
+/**
+ * `accord import log --wsdl`: with the service's WSDL at hand the schema types the operations (an
+ * enumeration stays an enumeration, an int an int), so the recorded contract's tests never send a value
+ * the service refuses, and the logged calls become its example files (replayed by a stub).
+ */
+const SOAP = 'http://schemas.xmlsoap.org/soap/envelope/';
+const ORDERS_WSDL = readFileSync(fixture('orders.wsdl'), 'utf8');
+const request = (id: string) => `<soap:Envelope xmlns:soap="${SOAP}" xmlns:o="urn:orders"><soap:Body><o:getOrder><o:id>${id}</o:id></o:getOrder></soap:Body></soap:Envelope>`;
+const response = (id: string, status: string, total: string) =>
+  `<soap:Envelope xmlns:soap="${SOAP}"><soap:Body><o:getOrderResponse xmlns:o="urn:orders"><o:id>${id}</o:id><o:status>${status}</o:status><o:total>${total}</o:total></o:getOrderResponse></soap:Body></soap:Envelope>`;
+const recorded: [string, string, string][] = [
+  ['4711', 'shipped', '12.50'],
+  ['4712', 'open', '7'],
+];
+
+function har(calls: [string, string, string][]): string {
+  const entries = calls.map(([id, status, total]) => ({
+    startedDateTime: '2026-01-01T00:00:00.000Z',
+    time: 1,
+    request: {
+      method: 'POST',
+      url: 'http://orders.example/ws',
+      httpVersion: 'HTTP/1.1',
+      headers: [{ name: 'SOAPAction', value: '"getOrder"' }],
+      postData: { mimeType: 'text/xml; charset=utf-8', text: request(id) },
+    },
+    response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', headers: [], content: { size: 1, mimeType: 'text/xml; charset=utf-8', text: response(id, status, total) } },
+  }));
+  return JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries } });
+}
+
+describe('accord import log --wsdl', () => {
+  const dir = scratch();
+  afterAll(() => dir.cleanup());
+  const cli = async (args: string[]) => {
+    let out = '';
+    const code = await run(args, { stdout: (s) => (out += s), stderr: (s) => (out += s), cwd: dir.dir });
+    return { code, out };
+  };
+
+  it("writes the WSDL's contract (an enumeration stays one) with the logged calls as its example files", async () => {
+    dir.write('orders.wsdl', ORDERS_WSDL);
+    dir.write('orders.har', har(recorded));
+    const r = await cli(['import', 'log', 'orders.har', '--wsdl', 'orders.wsdl', '-o', 'orders.spec']);
+    expect(r).toEqual({ code: 0, out: expect.stringContaining('checked: all 2 logged calls match the contract') as string });
+    const text = readFileSync(path.join(dir.dir, 'orders.spec'), 'utf8');
+    expect(text).toBe(importWsdl(path.join(dir.dir, 'orders.wsdl'), { everyPort: true, source: 'orders.wsdl' }).text);
+    expect(text).toMatch(/open.*shipped.*cancelled/);
+    expect(readdirSync(path.join(dir.dir, 'orders_examples'))).toHaveLength(2);
+    // The contract's own generated requests carry an int id, never a made-up string.
+    const s = parseContract(text, 'orders.spec').scenarios.find((x) => x.name === 'getOrder')!;
+    expect(JSON.stringify(s.scope.types.get('Status') ?? s.scope.types)).toContain('cancelled');
+  });
+
+  it('a stub of it replays the recorded calls and answers others from the schema (status one of the enumeration)', async () => {
+    const stub = await startStub({ contracts: path.join(dir.dir, 'orders.spec'), log: () => undefined });
+    try {
+      const ask = async (id: string) => {
+        const res = await fetch(`${stub.url}/ws`, { method: 'POST', headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '"getOrder"' }, body: request(id) });
+        return { status: res.status, body: await res.text() };
+      };
+      for (const [id, status, total] of recorded) expect(await ask(id)).toEqual({ status: 200, body: response(id, status, total) });
+      for (const id of ['1', '2', '3', '4', '5']) {
+        const fresh = await ask(id);
+        expect(fresh.status).toBe(200);
+        expect(fresh.body).toMatch(/<[\w]+:status>(open|shipped|cancelled)</);
+      }
+    } finally {
+      await stub.close();
+    }
+  });
+
+  it('a logged call the WSDL does not take is reported and left out of the examples', async () => {
+    dir.write('odd.har', har([['1', 'lost', '1'], ...recorded]));
+    const r = await cli(['import', 'log', 'odd.har', '--wsdl', 'orders.wsdl', '-o', 'odd.spec']);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain("1 of 3 logged calls do not match the WSDL's contract");
+    expect(r.out).toContain('left out of odd_examples: 1 recorded call');
+    expect(readdirSync(path.join(dir.dir, 'odd_examples'))).toHaveLength(2);
+  });
+
+  it('a WSDL that cannot be read is a usage error, nothing written', async () => {
+    dir.write('bad.wsdl', '<definitions');
+    const r = await cli(['import', 'log', 'orders.har', '--wsdl', 'bad.wsdl', '-o', 'bad.spec']);
+    expect(r.code).toBe(2);
+    expect(r.out).toContain('--wsdl bad.wsdl');
+  });
+});
