@@ -182,6 +182,7 @@ export const PROXY_LIMITS = {
   pendingChecks: 1000,
   findings: 1000,
   findingBodyChars: 16 * 1024,
+  wsdlFetchMs: 10_000,
 } as const;
 
 /**

@@ -67,10 +67,11 @@ it("a soap client built from the proxy's ?wsdl calls through the proxy, and the 
   expect(done.stdout).toContain('checked: all 2 logged calls match the contract');
   expect(done.code).toBe(0);
   const contract = readFileSync(path.join(dir, 'pets.spec'), 'utf8');
-  expect(contract).toMatch(/getPetRequest[\s\S]*\(number\)/);
-  // The temporary recording is gone: the contract does not send its reader there.
+  // Typed by the service's WSDL, fetched through the proxy into a temporary copy: the contract names the service's address.
+  expect(contract).toContain(`${serviceUrl}/ws?wsdl`);
+  expect(contract).not.toContain(proxy.url);
+  // The temporary recording and WSDL copy are gone: the contract does not send its reader there.
   expect(contract).not.toContain(tmpdir());
   expect(contract).not.toContain('recording.har');
-  expect(contract).toContain(`recorded to ${serviceUrl}`);
-  expect(contract).toContain('# 2 recorded calls');
+  expect(contract).not.toContain('service.wsdl');
 }, 60_000);

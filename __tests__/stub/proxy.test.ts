@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -74,7 +74,10 @@ it('forwards a soap client to the real service, writes a typed contract on stop,
   expect(existsSync(path.join(dir, 'pets.har'))).toBe(true);
   const contract = loadContract(path.join(dir, 'pets.spec'));
   expect(contract.scenarios.map((s) => `${s.request.method} ${s.request.path} -> ${s.response.status}`)).toEqual(['POST /ws -> 200']);
-  expect(readFileSync(path.join(dir, 'pets.spec'), 'utf8')).toMatch(/getPetRequest[\s\S]*\(number\)/);
+  // Typed by the service's own WSDL, asked for through the proxy as it stopped; the recorded calls are its example files.
+  expect(done.stdout).toContain(`typed by ${serviceUrl}/ws?wsdl`);
+  expect(readFileSync(path.join(dir, 'pets.spec'), 'utf8')).toMatch(/getPetRequest[\s\S]*<tns:id>\(/);
+  expect(readdirSync(path.join(dir, 'pets_examples'))).toHaveLength(3);
 
   writeFileSync(path.join(dir, 'package.json'), '{"name":"app","private":true}');
   writeFileSync(path.join(dir, 'jest.config.js'), `module.exports = { ...require(${JSON.stringify(path.join(REPO, 'jest-preset.js'))}), rootDir: __dirname };\n`);

@@ -68,7 +68,38 @@ export interface RunningProxy {
   readonly dropped: number;
   /** Calls cut off by close(): still waiting on the target when the grace ran out. */
   readonly cutOff: number;
+  /** Later calls are forwarded but not recorded (nor counted): what the proxy asks itself for as it stops (the WSDL). */
+  stopRecording(): void;
   close(): Promise<void>;
+}
+
+/**
+ * A WSDL (or any document) by GET, bounded by PROXY_LIMITS.documentBytes and wsdlFetchMs: its text, or
+ * why not in a few words (not there, too slow, too big). What `accord proxy` types a recording by.
+ */
+export async function fetchDocument(url: string, timeoutMs: number = PROXY_LIMITS.wsdlFetchMs): Promise<{ text: string } | { why: string }> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    const answer = await request(url, { method: 'GET', headers: { accept: 'text/xml, application/xml, */*' }, signal });
+    if (answer.statusCode !== 200) {
+      answer.body.resume();
+      return { why: `${url} answered ${answer.statusCode}` };
+    }
+    const whole = await readUpTo(answer.body, PROXY_LIMITS.documentBytes);
+    if (!whole.complete) {
+      answer.body.destroy();
+      return { why: `${url} is longer than ${PROXY_LIMITS.documentBytes} bytes` };
+    }
+    const read = messageText(
+      whole.bytes,
+      String(answer.headers['content-type'] ?? 'text/xml'),
+      answer.headers['content-encoding'] as string | undefined,
+      PROXY_LIMITS.documentBytes,
+    );
+    return 'problem' in read ? { why: `${url}: ${read.problem}` } : { text: read.text };
+  } catch (e) {
+    return { why: signal.aborted ? `${url} did not answer within ${timeoutMs / 1000} s` : `${url}: ${(e as Error).message}` };
+  }
 }
 
 interface HarBody {
@@ -102,6 +133,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   let dropped = 0;
   let cutOff = 0;
   let stopping = false;
+  let recording = true;
   // Its own pool, so stopping can end every upstream connection at once.
   const agent = new Agent({ connections: 64 });
   const underWay = new Map<Promise<void>, AbortController>();
@@ -207,7 +239,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       request: { headers: req.headers, bytes: sent.bytes(), complete: !sent.truncated },
       response: { status: answer.statusCode, headers: answer.headers, bytes: got.bytes(), complete: !got.truncated },
     });
-    if (options.record === false) return;
+    if (options.record === false || !recording) return;
     if (entries.length >= maxExchanges || recordedBytes + sent.kept + got.kept > PROXY_LIMITS.recordedBytes) {
       dropped++;
       return;
@@ -327,6 +359,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     },
     get cutOff() {
       return cutOff;
+    },
+    stopRecording: () => {
+      recording = false;
     },
     close: () =>
       (closing ??= (async () => {

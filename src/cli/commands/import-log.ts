@@ -19,6 +19,8 @@ export interface LogCommandOptions extends Pick<ImportLogOptions, 'path' | 'exam
    * it (enumerations stay enumerations, ints ints), and the logged calls its example files.
    */
   wsdl?: string;
+  /** How the contract and the summary name the WSDL when --wsdl is a copy (the proxy's of a fetched one). */
+  wsdlSource?: string;
   /** With --wsdl: what to do when it cannot be imported (the proxy falls back to inference, saying so). */
   onWsdlProblem?: (why: string) => void;
 }
@@ -127,7 +129,7 @@ export async function runImportLog(files: string[], opts: LogCommandOptions, io:
   if (opts.verify && once.length > 0) lines.push(`not checked: ${once.map((f) => (f === logs.STDIN ? 'standard input' : f)).join(', ')} cannot be read a second time`);
   else if (opts.verify) {
     const parsed = logs.parseGenerated(contract, output ?? '<stdout>');
-    if (wsdl !== undefined) lines.push(`typed by ${opts.wsdl!}: the contract is the WSDL's, the logged calls are its examples`);
+    if (wsdl !== undefined) lines.push(`typed by ${opts.wsdlSource ?? opts.wsdl!}: the contract is the WSDL's, the logged calls are its examples`);
     const check = reading('checking');
     const bad = await logs.verifyLogs(parsed, files, { ...options, onRead: check.onRead }).finally(() => check.progress.done());
     failed = bad.length;
@@ -158,7 +160,7 @@ function wsdlContract(opts: LogCommandOptions, io: Io, output: string | undefine
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only with --wsdl
   const { importWsdl } = require('../../wsdl') as typeof import('../../wsdl');
   const file = path.resolve(io.cwd, opts.wsdl!);
-  const source = output ? path.relative(path.dirname(output), file) : path.basename(file);
+  const source = opts.wsdlSource ?? (output ? path.relative(path.dirname(output), file) : path.basename(file));
   try {
     return importWsdl(file, { everyPort: true, source }).text;
   } catch (e) {

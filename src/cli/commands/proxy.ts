@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AccordError } from '../../errors';
+import { isHttpUrl } from '../../http/target';
 import { checkOutputFile, writeOutputFile } from '../../files';
 import { inert, printable } from '../../printable';
 import { EXIT_FAILED, EXIT_USAGE, ExitError, asUsage, writeDocument, type Io } from '../exit';
@@ -25,6 +26,8 @@ interface ProxyCliOptions {
   examples?: boolean;
   redact?: string[];
   force?: boolean;
+  /** A file or URL; false with --no-wsdl; undefined: ask the service for `?wsdl`. */
+  wsdl?: string | false;
 }
 
 /**
@@ -50,6 +53,8 @@ export function registerProxy(program: Command, io: Io): void {
       ...(p ?? []),
       v,
     ])
+    .option('--wsdl <file|url>', "type the recorded operations by this WSDL (default: the service's own, asked for as <path>?wsdl through the proxy when it stops)")
+    .option('--no-wsdl', 'type the recorded operations by the recorded values only')
     .option('-f, --force', 'overwrite the output files if they exist')
     .addHelpText(
       'after',
@@ -76,10 +81,15 @@ export function registerProxy(program: Command, io: Io): void {
         if (!isFolder(path.dirname(file))) throw new ExitError(EXIT_USAGE, `accord proxy: cannot write ${given}: its folder does not exist (create it first)`);
       }
       if (new Set(outputs.map(([file]) => file)).size < outputs.length) throw new ExitError(EXIT_USAGE, 'accord proxy: --out, --har and --report must name different files');
-      if (opts.examples && out !== undefined && opts.out !== undefined) checkExamplesFolder(examplesFolder(out), examplesFolder(opts.out), opts.force, 'accord proxy');
+      const wsdlFile = typeof opts.wsdl === 'string' && !isHttpUrl(opts.wsdl) ? path.resolve(io.cwd, opts.wsdl) : undefined;
+      if (wsdlFile !== undefined && !statSync(wsdlFile, { throwIfNoEntry: false })?.isFile())
+        throw new ExitError(EXIT_USAGE, `accord proxy: --wsdl ${printable(opts.wsdl as string)}: no such file`);
+      // A recording typed by a WSDL keeps its calls as example files, as --examples does.
+      if (out !== undefined && opts.out !== undefined && (opts.examples || opts.wsdl !== false))
+        checkExamplesFolder(examplesFolder(out), examplesFolder(opts.out), opts.force, 'accord proxy');
       const watch = opts.check === undefined ? undefined : driftWatch(opts.check, io);
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when this command runs
-      const { startProxy } = require('../../stub/proxy') as typeof import('../../stub/proxy');
+      const { fetchDocument, startProxy } = require('../../stub/proxy') as typeof import('../../stub/proxy');
       const proxy = await startProxy({ target: opts.target, port, host: opts.host, log: (l) => io.stderr(`${l}\n`), onExchange: watch?.add, record: out !== undefined }).catch(
         (e: unknown) => {
           throw e instanceof AccordError ? new ExitError(EXIT_USAGE, `accord proxy: ${e.describe()}`) : e;
@@ -89,6 +99,16 @@ export function registerProxy(program: Command, io: Io): void {
       const doing = [watch ? 'Checking every exchange against the contracts' : '', out ? `Recording; press Ctrl+C to stop and write ${opts.out}.` : 'Press Ctrl+C to stop.'];
       io.stdout(`accord proxy listening on ${proxy.url}, forwarding to ${opts.target}\n${doing.filter((x) => x !== '').join('. ')}\n`);
       const signal = await stopped;
+      // The service's WSDL, asked for through the proxy (whose copy names the proxy's paths, as the recording does) before it closes.
+      const asked =
+        out === undefined || wsdlFile || opts.wsdl === false
+          ? undefined
+          : typeof opts.wsdl === 'string'
+            ? { url: opts.wsdl, shown: opts.wsdl }
+            : serviceWsdl(proxy.url, opts.target, proxy.har().log.entries);
+      const wsdlUrl = asked?.url;
+      proxy.stopRecording();
+      const fetched = wsdlUrl !== undefined ? await fetchDocument(wsdlUrl) : undefined;
       await proxy.close();
       let drift = false;
       if (watch) {
@@ -114,8 +134,15 @@ export function registerProxy(program: Command, io: Io): void {
       io.stderr(`accord proxy: ${signal} received; recorded ${n} call${n === 1 ? '' : 's'}${notes.length ? ` (${notes.join('; ')})` : ''}\n`);
       if (n === 0) throw new ExitError(EXIT_USAGE, 'accord proxy: no call was recorded; nothing written');
       // The raw recording holds whatever the calls carried: readable by its owner only, kept or not. The contract is redacted.
-      const temp = harFile ? undefined : mkdtempSync(path.join(tmpdir(), 'accord-proxy-'));
+      const temp = harFile && !(fetched && 'text' in fetched) ? undefined : mkdtempSync(path.join(tmpdir(), 'accord-proxy-'));
       const file = harFile ?? path.join(temp!, 'recording.har');
+      let wsdl = wsdlFile;
+      if (fetched && 'text' in fetched) {
+        wsdl = path.join(temp!, 'service.wsdl');
+        writeFileSync(wsdl, fetched.text, { mode: 0o600 });
+      } else if (fetched) io.stderr(`accord proxy: no WSDL (${printable(fetched.why)}); the recorded values type the contract\n`);
+      // Named as the service's address: the proxy's is gone once it stops, and so is the copy.
+      const wsdlSource = wsdl && asked ? printable(asked.shown) : undefined;
       asUsage('accord proxy', () => writeOutputFile(file, proxy.harText(), { force: opts.force || temp !== undefined, shown: opts.har, mode: 0o600 }));
       const target = printable(opts.target);
       const header = harFile
@@ -136,12 +163,15 @@ export function registerProxy(program: Command, io: Io): void {
             skipInvalid: true,
             feature: `Recorded from ${target}`,
             provenance: { header, cite: harFile !== undefined },
+            wsdl,
+            wsdlSource,
+            onWsdlProblem: (why) => io.stderr(`accord proxy: the WSDL ${wsdlSource ?? opts.wsdl} cannot be used (${printable(why)}); the recorded values type the contract\n`),
           },
           io,
         );
         ok = true;
       } finally {
-        if (temp && ok) rmSync(temp, { recursive: true, force: true });
+        if (temp && (ok || harFile)) rmSync(temp, { recursive: true, force: true });
         else if (temp) io.stderr(`accord proxy: the recording is kept in ${file} (readable by you only)\n`);
       }
       if (drift) throw new ExitError(EXIT_FAILED);
@@ -157,6 +187,17 @@ function driftWatch(sources: string[], io: Io) {
   const contracts = asUsage('accord proxy', () => loadContracts(sources.map((s) => path.resolve(io.cwd, s))));
   // One line per exchange that breaks them, as it happens; inert, so a CI log does not read it as a command.
   return new DriftWatch(contracts, (line) => io.stderr(`${inert(line)}\n`));
+}
+
+/**
+ * `<path>?wsdl` for the path of the first recorded POST (where a SOAP service publishes its WSDL), asked
+ * of the proxy (whose copy names the proxy's paths, as the recording does) and shown as the target's; undefined with none.
+ */
+function serviceWsdl(proxyUrl: string, target: string, entries: { request: { method: string; url: string } }[]): { url: string; shown: string } | undefined {
+  const post = entries.find((e) => e.request.method === 'POST');
+  if (!post) return undefined;
+  const p = new URL(post.request.url).pathname;
+  return { url: `${proxyUrl}${p}?wsdl`, shown: `${target.endsWith('/') ? target.slice(0, -1) : target}${p}?wsdl` };
 }
 
 function isFolder(dir: string): boolean {
