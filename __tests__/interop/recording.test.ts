@@ -1,0 +1,110 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startStub, type RunningStub } from '../../src/stub';
+import { childEnv, plain } from '../helpers/child-env';
+import { freePort, PYTHON, runClient, runContractTests, startService, withStacks } from './stacks';
+
+const REPO = path.resolve(__dirname, '..', '..');
+
+/** `accord proxy` (the built command) in `dir`, until stop(). */
+function proxy(dir: string, args: string[]): Promise<{ url: string; stop: () => Promise<{ code: number | null; out: string }> }> {
+  const child = spawn(process.execPath, [path.join(REPO, 'bin', 'accord.js'), 'proxy', '--port', '0', ...args], { cwd: dir, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<{ code: number | null; out: string }>((resolve) => child.once('exit', (code) => resolve({ code, out: plain(out) })));
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (http:\/\/\S+),/.exec(out);
+      if (m) resolve({ url: m[1], stop: () => (child.kill('SIGTERM'), exited) });
+    });
+    void exited.then((r) => reject(new Error(`accord proxy exited early: ${r.code}\n${r.out}`)));
+  });
+}
+
+/**
+ * Recording real stacks (issue 24 point 7, issue 27 point 4): PHP's clients call PHP's SoapServer
+ * through `accord proxy` (document/literal, and rpc/encoded with a SOAP-encoded array of structs).
+ * The recordings, typed by the WSDL the proxy fetches through itself, pass as Jest tests against the
+ * service, and a stub of them answers the real clients: a recorded request with its recorded answer
+ * (encodingStyle, arrayType and xsi:type as PHP sent them, so suds decodes the encoded array too),
+ * another from the WSDL's types.
+ */
+withStacks(['php-soap', 'zeep', 'suds'], 'recordings of PHP SoapServer through accord proxy', () => {
+  let service: Awaited<ReturnType<typeof startService>>;
+  let dir: string;
+  let stub: RunningStub | undefined;
+  let real: string;
+  const said: string[] = [];
+
+  beforeAll(async () => {
+    const port = await freePort();
+    service = await startService('php', ['-S', `127.0.0.1:${port}`, 'php_server.php'], { port, path: '/orders?wsdl' });
+    real = `http://127.0.0.1:${port}`;
+    dir = mkdtempSync(path.join(tmpdir(), 'accord-interop-rec-'));
+    mkdirSync(path.join(dir, 'recorded'));
+    // One proxy per service: each recording is typed by its own WSDL.
+    const calls: Record<string, [string, string[]][]> = {
+      orders: [
+        ['php', ['php_client.php', '{proxy}/orders?wsdl', '1.1', '7']],
+        ['php', ['php_client.php', '{proxy}/orders?wsdl', '1.1', '8']],
+        [PYTHON, ['py_client.py', 'zeep', '{proxy}/orders?wsdl', '9', 'port=OrdersSoap']],
+      ],
+      rpc: [['php', ['php_rpc_client.php', '{proxy}/rpc?wsdl', '3']]],
+    };
+    for (const [name, list] of Object.entries(calls)) {
+      const p = await proxy(path.join(dir, 'recorded'), ['--target', real, '--out', `${name}.spec`]);
+      for (const [cmd, args] of list) {
+        const r = await runClient(
+          cmd,
+          args.map((a) => a.replace('{proxy}', p.url)),
+        );
+        expect([name, r.ok, r.output]).toEqual([name, true, expect.stringMatching(/^ok/)]);
+      }
+      const done = await p.stop();
+      said.push(done.out);
+      expect([done.code, done.out]).toEqual([0, expect.stringContaining(`typed by ${real}/${name}?wsdl`)]);
+    }
+    stub = await startStub({ contracts: [path.join(dir, 'recorded')], port: 0, log: () => undefined });
+    for (const name of ['orders', 'rpc']) {
+      const wsdl = await (await fetch(`${real}/${name}?wsdl`)).text();
+      writeFileSync(path.join(dir, `${name}-stub.wsdl`), wsdl.split(real).join(stub.url));
+    }
+  }, 180_000);
+
+  afterAll(async () => {
+    await stub?.close();
+    await service?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the recordings keep every call as an example and keep the encoded answer literal', () => {
+    expect(readdirSync(path.join(dir, 'recorded', 'orders_examples'))).toHaveLength(3);
+    const rpc = readdirSync(path.join(dir, 'recorded', 'rpc_examples')).map((f) => readFileSync(path.join(dir, 'recorded', 'rpc_examples', f), 'utf8'));
+    expect(rpc.join('')).toContain('encodingStyle=\\"http://schemas.xmlsoap.org/soap/encoding/\\"');
+  });
+
+  test('the recorded contracts pass as Jest tests against PHP itself', async () => {
+    const r = await runContractTests(path.join(dir, 'recorded'), real);
+    expect([r.code, r.output]).toEqual([0, expect.stringMatching(/Tests: .*passed/)]);
+  }, 120_000);
+
+  const wsdl = (name: string) => `file://${path.join(dir, `${name}-stub.wsdl`)}`;
+  test.each([
+    ['PHP SoapClient, a recorded request', 'php', () => ['php_client.php', wsdl('orders'), '1.1', '7']],
+    ['PHP SoapClient, a request never recorded', 'php', () => ['php_client.php', wsdl('orders'), '1.1', '42']],
+    ['zeep, a recorded request', PYTHON, () => ['py_client.py', 'zeep', wsdl('orders'), '9', 'port=OrdersSoap']],
+    ['suds, a request never recorded', PYTHON, () => ['py_client.py', 'suds', wsdl('orders'), '43', 'port=OrdersSoap']],
+    ['PHP SoapClient, the recorded rpc/encoded array', 'php', () => ['php_rpc_client.php', wsdl('rpc'), '3']],
+    ['suds, the recorded rpc/encoded array (typed by arrayType and xsi:type)', PYTHON, () => ['rpc_client.py', 'suds', wsdl('rpc'), '3']],
+  ])(
+    'a stub of the recordings answers %s',
+    async (_name, cmd, args) => {
+      const r = await runClient(cmd as string, (args as () => string[])());
+      expect([r.ok, r.output]).toEqual([true, expect.stringMatching(/^ok/)]);
+    },
+    60_000,
+  );
+});
