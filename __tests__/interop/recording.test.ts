@@ -108,3 +108,72 @@ withStacks(['php-soap', 'zeep', 'suds'], 'recordings of PHP SoapServer through a
     60_000,
   );
 });
+
+/**
+ * spyne (lxml validation on) recorded through `accord proxy`, SOAP 1.1 and 1.2 each through its own
+ * proxy: zeep and suds call it; the recordings pass against spyne, and a stub of them answers zeep,
+ * suds and PHP's SoapClient over both versions, recorded requests with the recorded answers.
+ */
+withStacks(['spyne', 'zeep', 'suds', 'php-soap'], 'recordings of spyne through accord proxy', () => {
+  let service: Awaited<ReturnType<typeof startService>>;
+  let dir: string;
+  let stub: RunningStub | undefined;
+  let real: string;
+
+  beforeAll(async () => {
+    service = await startService(PYTHON, ['spyne_server.py']);
+    real = `http://127.0.0.1:${service.port}`;
+    dir = mkdtempSync(path.join(tmpdir(), 'accord-interop-rec-spyne-'));
+    mkdirSync(path.join(dir, 'recorded'));
+    const calls: Record<string, [string, string[]][]> = {
+      soap11: [
+        [PYTHON, ['py_client.py', 'zeep', '{proxy}/soap11?wsdl', '7']],
+        [PYTHON, ['py_client.py', 'suds', '{proxy}/soap11?wsdl', '8']],
+      ],
+      soap12: [[PYTHON, ['py_client.py', 'zeep', '{proxy}/soap12?wsdl', '7']]],
+    };
+    for (const [name, list] of Object.entries(calls)) {
+      const p = await proxy(path.join(dir, 'recorded'), ['--target', real, '--out', `${name}.spec`]);
+      for (const [cmd, args] of list) {
+        const r = await runClient(
+          cmd,
+          args.map((a) => a.replace('{proxy}', p.url)),
+        );
+        expect([name, r.ok, r.output]).toEqual([name, true, expect.stringMatching(/^ok/)]);
+      }
+      const done = await p.stop();
+      expect([done.code, done.out]).toEqual([0, expect.stringContaining(`typed by ${real}/${name}?wsdl`)]);
+    }
+    stub = await startStub({ contracts: [path.join(dir, 'recorded')], port: 0, log: () => undefined });
+    for (const name of ['soap11', 'soap12']) {
+      const wsdl = await (await fetch(`${real}/${name}?wsdl`)).text();
+      writeFileSync(path.join(dir, `${name}-stub.wsdl`), wsdl.split(real).join(stub.url));
+    }
+  }, 180_000);
+
+  afterAll(async () => {
+    await stub?.close();
+    await service?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the recorded contracts pass as Jest tests against spyne itself', async () => {
+    const r = await runContractTests(path.join(dir, 'recorded'), real);
+    expect([r.code, r.output]).toEqual([0, expect.stringMatching(/Tests: .*passed/)]);
+  }, 120_000);
+
+  const wsdl = (name: string) => `file://${path.join(dir, `${name}-stub.wsdl`)}`;
+  test.each([
+    ['zeep over SOAP 1.1, a recorded request', PYTHON, () => ['py_client.py', 'zeep', wsdl('soap11'), '7']],
+    ['suds over SOAP 1.1, a recorded request', PYTHON, () => ['py_client.py', 'suds', wsdl('soap11'), '8']],
+    ['zeep over SOAP 1.2, a recorded request', PYTHON, () => ['py_client.py', 'zeep', wsdl('soap12'), '7']],
+    ['PHP SoapClient over SOAP 1.2, a request never recorded', 'php', () => ['php_client.php', wsdl('soap12'), '1.2', '41']],
+  ])(
+    'a stub of the recordings answers %s',
+    async (_name, cmd, args) => {
+      const r = await runClient(cmd as string, (args as () => string[])());
+      expect([r.ok, r.output]).toEqual([true, expect.stringMatching(/^ok/)]);
+    },
+    60_000,
+  );
+});

@@ -188,6 +188,9 @@ function harEntry(file: string, line: number, value: unknown, sink: ExtractSink,
   const at = { file, line };
   const { path, query } = pathOf(req.url);
   const soapAction = headerOf(req.headers, 'soapaction');
+  // SOAP 1.2 carries its action in the media type, which a contract imported from a WSDL declares: kept for the check.
+  const contentType = soap ? headerOf(req.headers, 'content-type') : undefined;
+  const headers = { ...(soapAction !== undefined ? { soapaction: soapAction } : {}), ...(contentType !== undefined ? { 'content-type': contentType } : {}) };
   const request: LoggedMessage = {
     direction: 'request',
     shape: 'har',
@@ -196,7 +199,7 @@ function harEntry(file: string, line: number, value: unknown, sink: ExtractSink,
     method: req.method.toUpperCase(),
     path,
     query,
-    ...(soapAction !== undefined ? { headers: { soapaction: soapAction } } : {}),
+    ...(Object.keys(headers).length > 0 ? { headers } : {}),
   };
   const response: LoggedMessage = { direction: 'response', shape: 'har', body: responseBody, at, status: res.status, echo: request };
   sink.message(response);

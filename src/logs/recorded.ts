@@ -31,7 +31,7 @@ export function recordedCall(x: Exchange, status: number, redactor: Redactor, so
   const query = (q.query ?? []).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
   const headers: Record<string, string> = {};
   if (q.headers?.soapaction !== undefined) headers.SOAPAction = q.headers.soapaction;
-  if (request !== '') headers['Content-Type'] = mediaType(q);
+  if (request !== '') headers['Content-Type'] = q.headers?.['content-type'] ?? mediaType(q);
   return {
     request: { method: (q.method ?? 'POST').toUpperCase(), path: soapPath ?? `${q.path ?? '/'}${query ? `?${query}` : ''}`, headers, body: request },
     response: { status, headers: response === '' ? {} : { 'Content-Type': mediaType(r) }, body: response },
