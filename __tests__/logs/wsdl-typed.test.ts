@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { run } from '../../src/cli/main';
+import { runImportLog } from '../../src/cli/commands/import-log';
 import { parseContract } from '../../src/contract/load';
 import { startStub } from '../../src/stub';
 import { importWsdl } from '../../src/wsdl';
@@ -92,5 +93,24 @@ describe('accord import log --wsdl', () => {
     const r = await cli(['import', 'log', 'orders.har', '--wsdl', 'bad.wsdl', '-o', 'bad.spec']);
     expect(r.code).toBe(2);
     expect(r.out).toContain('--wsdl bad.wsdl');
+  });
+
+  it('a WSDL found by guessing (the proxy) that does not take every call gives way to the recorded values, saying so', async () => {
+    const other = JSON.parse(har([['5', 'open', '1']])) as { log: { entries: { request: { url: string; postData: { text: string } } }[] } };
+    other.log.entries[0].request.url = 'http://orders.example/other';
+    other.log.entries[0].request.postData.text = request('5').replace(/getOrder/g, 'ping');
+    const mixed = JSON.parse(har(recorded)) as { log: { entries: unknown[] } };
+    mixed.log.entries.push(other.log.entries[0]);
+    dir.write('mixed.har', JSON.stringify(mixed));
+    const said: string[] = [];
+    let out = '';
+    await runImportLog(
+      ['mixed.har'],
+      { output: 'mixed.spec', verify: true, wsdl: 'orders.wsdl', onWsdlProblem: (why) => said.push(why) },
+      { stdout: (t) => (out += t), stderr: (t) => (out += t), cwd: dir.dir },
+    );
+    expect(said).toEqual(['1 of 3 recorded calls do not match it']);
+    expect(out).toContain('checked: all 3 logged calls match the contract');
+    expect(readFileSync(path.join(dir.dir, 'mixed.spec'), 'utf8')).toContain('Logged values became typed placeholders');
   });
 });

@@ -87,9 +87,19 @@ export async function runImportLog(files: string[], opts: LogCommandOptions, io:
     return { progress, onRead: (file: string, bytes: number, size: number | undefined) => progress.update(bytesProgress(verb, path.basename(file), bytes, size)) };
   };
 
-  const wsdl = opts.wsdl !== undefined ? wsdlContract(opts, io, output) : undefined;
+  let wsdl = opts.wsdl !== undefined ? wsdlContract(opts, io, output) : undefined;
   const read = reading('reading');
-  const imported = await logs.importLogs(files, { ...options, examples: opts.examples || wsdl !== undefined, onRead: read.onRead }).finally(() => read.progress.done());
+  let imported = await logs.importLogs(files, { ...options, examples: opts.examples || wsdl !== undefined, onRead: read.onRead }).finally(() => read.progress.done());
+  if (wsdl !== undefined && opts.onWsdlProblem && imported.contract && logs.readableTwice(path.resolve(io.cwd, files[0]))) {
+    // A WSDL found by guessing (the proxy's `?wsdl`) may describe only some of what was recorded (one service of several on
+    // the target): then the recorded values type the contract, as without it, rather than lose the other calls.
+    const bad = await logs.verifyLogs(logs.parseGenerated(wsdl, output ?? '<stdout>'), files, options);
+    if (bad.length > 0) {
+      opts.onWsdlProblem(`${bad.length} of ${imported.report.exchanges} recorded calls do not match it`);
+      wsdl = undefined;
+      if (!opts.examples) imported = await logs.importLogs(files, options);
+    }
+  }
   const { report, exampleFiles } = imported;
   // With a WSDL the schema types the operations; the logged calls are its examples.
   const contract = imported.contract && (wsdl ?? imported.contract);
