@@ -75,3 +75,32 @@ it("a soap client built from the proxy's ?wsdl calls through the proxy, and the 
   expect(contract).not.toContain('recording.har');
   expect(contract).not.toContain('service.wsdl');
 }, 60_000);
+
+it('a service without a WSDL: the recorded values type the contract, and one line says so', async () => {
+  const envelope = (body: string) => `<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>${body}</soap:Body></soap:Envelope>`;
+  const bare = createServer((req, res) => {
+    req.resume();
+    if (req.method !== 'POST') {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/xml; charset=utf-8' }).end(envelope('<p:pingResponse xmlns:p="urn:p"><p:n>1</p:n></p:pingResponse>'));
+  });
+  await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+  const target = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+  try {
+    const proxy = await runProxy(dir, ['--target', target, '--out', 'bare.spec']);
+    try {
+      const r = await request(`${proxy.url}/svc`, { method: 'POST', headers: { 'content-type': 'text/xml' }, body: envelope('<p:ping xmlns:p="urn:p"/>') });
+      await r.body.text();
+    } finally {
+      proxy.stop();
+    }
+    const done = await proxy.exited;
+    expect(done.code).toBe(0);
+    expect(done.stderr).toContain(`accord proxy: no WSDL (${target}/svc?wsdl answered 404); the recorded values type the contract`.replace(target, proxy.url));
+    expect(readFileSync(path.join(dir, 'bare.spec'), 'utf8')).toContain('<p:n>(number)</p:n>');
+  } finally {
+    await new Promise((resolve) => bare.close(resolve));
+  }
+}, 60_000);
