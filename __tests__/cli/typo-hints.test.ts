@@ -23,10 +23,10 @@ describe('accord import wsdl given something that is not a WSDL', () => {
 });
 
 describe('accord proxy', () => {
-  it('without --out is a usage error, exit 2, before anything listens', () => {
+  it('without --out or --check is a usage error, exit 2, before anything listens', () => {
     const r = accord(ROOT, 'proxy', '--target', 'http://127.0.0.1:9', '--port', '0');
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("required option '-o, --out <file.spec>' not specified");
+    expect(r.stderr).toContain('accord proxy: give --out (record a contract), --check (check the traffic against contracts), or both');
   });
 });
 
