@@ -24,6 +24,7 @@ const LAYER: Record<string, number> = {
   http: 4,
   runner: 5,
   stub: 5,
+  proxy: 5,
   compat: 5,
   shared: 5,
   wsdl: 5,
@@ -35,7 +36,7 @@ const LAYER: Record<string, number> = {
 };
 
 /** Imports between modules of one layer that docs/architecture.md allows, each with its reason there. */
-const SIDEWAYS = new Set(['stub -> wsdl', 'compat -> wsdl', 'runner -> wsdl', 'shared -> compat', 'runner -> stub']);
+const SIDEWAYS = new Set(['stub -> wsdl', 'compat -> wsdl', 'runner -> wsdl', 'shared -> compat', 'runner -> stub', 'proxy -> wsdl']);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -136,7 +137,7 @@ test('the checks see the imports they are meant to see', () => {
 const LIMIT_FILES = new Set(['limits.ts', 'logs/limits.ts']);
 const MEBIBYTES_ELSEWHERE: Record<string, string> = {
   'files/read.ts': 'formats a size for a message (n / (1024 * 1024)), no bound',
-  'stub/proxy.ts': "HAR_ENTRY_CHARS mirrors DEFAULT_LOG_LIMITS.maxHarEntryChars (jobs do not import each other's modules; proxy-bounds.test.ts keeps them equal)",
+  'proxy/proxy.ts': "HAR_ENTRY_CHARS mirrors DEFAULT_LOG_LIMITS.maxHarEntryChars (jobs do not import each other's modules; proxy-bounds.test.ts keeps them equal)",
 };
 
 test('sizes are bounded in src/limits.ts only', () => {

@@ -240,9 +240,9 @@ async function warmClient() {
  */
 function dispatchCost() {
   const { parseContract } = require('../dist/contract/load');
-  const { buildRoutes } = require('../dist/stub/routes');
-  const { dispatch } = require('../dist/stub/dispatch');
-  const { respond, requestRandom } = require('../dist/stub/respond');
+  const { buildRoutes } = require('../dist/stub/decide/build-routes');
+  const { dispatch } = require('../dist/stub/decide/dispatch');
+  const { respond, requestRandom } = require('../dist/stub/answer/respond');
   const { ParsedBody } = require('../dist/http/body');
   for (const n of [1, 10, 100]) {
     const { spec, request: text } = manyOperations(n);
@@ -262,7 +262,7 @@ function dispatchCost() {
     );
   }
   // 100 expectations for pets 1..100, asked for pet 10 again and again (a repeated request finds its expectation from memory).
-  const { Expectations } = require('../dist/stub/expectations');
+  const { Expectations } = require('../dist/stub/admin/expectations');
   const table = buildRoutes([parseContract(readFileSync(CONTRACT, 'utf8'), CONTRACT)]);
   const store = new Expectations();
   for (let id = 1; id <= 100; id++) store.add({ request: { method: 'POST', path: '/ws', body: PET_REQUEST.replace('<pet:id>10<', `<pet:id>${id}<`) } }, table);
@@ -280,7 +280,7 @@ function dispatchCost() {
   const used = process.cpuUsage(cpu);
   console.log(`stub work per request, 100 expectations (the one for this request taken, its answer generated): ${((used.user + used.system) / rounds).toFixed(1)} µs CPU`);
   // The same with templated answers, filled and checked against the contract every time (nothing kept between requests).
-  const { answerFromTemplate } = require('../dist/stub/response-template');
+  const { answerFromTemplate } = require('../dist/stub/answer/response-template');
   const templated = new Expectations();
   for (let id = 1; id <= 100; id++)
     templated.add({ request: { method: 'POST', path: '/ws', body: PET_REQUEST.replace('<pet:id>10<', `<pet:id>${id}<`) }, response: { body: TEMPLATED_ANSWER } }, table);

@@ -24,8 +24,8 @@ export type {
 } from './stub';
 export { checkCompatibility, compareVersions, formatJson as formatCompatibilityJson, formatText as formatCompatibilityText, RULES as COMPATIBILITY_RULES } from './compat';
 export type { Verdict as CompatibilityVerdict, Finding as CompatibilityFinding } from './compat';
-export { encompasses } from './pattern/compare';
-export type { Difference } from './pattern/compare';
+export { encompasses } from './pattern/compare/index';
+export type { Difference } from './pattern/compare/index';
 export { importLogs, readExchanges, checkExchange } from './logs';
 export type { ImportLogOptions, ImportResult, LogReport, Exchange } from './logs';
 export { importWsdl } from './wsdl';

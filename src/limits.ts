@@ -145,7 +145,7 @@ export const CONSUMER_EXAMPLE_LIMITS = {
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 /**
- * Response templates (src/stub/response-template.ts): placeholders in one expectation's response (or one Examples row),
+ * Response templates (src/stub/answer/response-template.ts): placeholders in one expectation's response (or one Examples row),
  * characters between one `{{` and its `}}`, steps of one node path, and nodes of the request
  * pattern visited to find the node a path names.
  */

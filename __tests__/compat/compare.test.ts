@@ -1,6 +1,6 @@
 import { patternFromText } from '../../src/pattern/body';
-import { encompasses } from '../../src/pattern/compare';
-import { matchJson, matchText } from '../../src/pattern/match';
+import { encompasses } from '../../src/pattern/compare/index';
+import { matchJson, matchText } from '../../src/pattern/match/index';
 import { compareBodies, comparePath, samePathShape } from '../../src/http/compare-http';
 import { parseRequestPath } from '../../src/contract/path';
 import type { Pattern, Scope } from '../../src/pattern/types';

@@ -6,7 +6,7 @@ import { checkCompatibility } from '../../src/compat';
 import { consumerImpact, type ConsumerExampleFit } from '../../src/compat/consumers';
 import { formatText } from '../../src/compat/report';
 import { parseContract } from '../../src/contract/load';
-import { fitExample, readExampleShape } from '../../src/stub/fit-example';
+import { fitExample, readExampleShape } from '../../src/stub/answer/fit-example';
 
 /**
  * Which consumers a change breaks: the verdict's findings read against consumers' examples,

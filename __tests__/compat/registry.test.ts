@@ -3,7 +3,7 @@ import path from 'node:path';
 import { MESSAGES, RULES, RULES_BY_ID } from '../../src/compat';
 import type { Change, ScenarioDiff } from '../../src/compat/model';
 import { parseContract } from '../../src/contract/load';
-import type { DifferenceKind, DifferenceTarget } from '../../src/pattern/compare';
+import type { DifferenceKind, DifferenceTarget } from '../../src/pattern/compare/index';
 import { fixtureNames } from './fixtures';
 
 /** The mirror a rule id suggests: request ↔ response, and the opposite change. */

@@ -3,7 +3,7 @@ import { printableContract, printContract } from '../../src/contract/print';
 import { placeholderText } from '../../src/contract/print/pattern';
 import { AccordError, CompositeAccordError } from '../../src/errors';
 import { buildRequest } from '../../src/http/build-request';
-import { matchText } from '../../src/pattern/match';
+import { matchText } from '../../src/pattern/match/index';
 import { parsePlaceholder } from '../../src/pattern/placeholder';
 import type { Scope } from '../../src/pattern/types';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadContract, parseContract, testCases } from '../../src/contract/load';
 import { AccordError, CompositeAccordError } from '../../src/errors';
-import { bodyKind } from '../../src/pattern/generate';
+import { bodyKind } from '../../src/pattern/generate/index';
 import { resolve } from '../../src/pattern/resolve';
 
 const CONTRACTS = path.join(__dirname, '..', '..', 'contracts');

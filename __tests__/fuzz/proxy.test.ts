@@ -6,7 +6,7 @@ import path from 'node:path';
 import { AccordError } from '../../src/errors';
 import { isSecretHeader, REDACTED } from '../../src/http/redact';
 import { importLogs } from '../../src/logs';
-import { startProxy, type RunningProxy } from '../../src/stub/proxy';
+import { startProxy, type RunningProxy } from '../../src/proxy/proxy';
 import { startStub, type RunningStub } from '../../src/stub';
 import { mutant, seeded } from '../helpers/mutate';
 import { CONTRACTS, petRequest } from '../stub/helpers';

@@ -5,7 +5,7 @@ import { loadContract, testCases } from '../../src/contract/load';
 import { decodeContent } from '../../src/http/content-encoding';
 import { runCase } from '../../src/runner/run-case';
 import { startStub } from '../../src/stub';
-import { startProxy } from '../../src/stub/proxy';
+import { startProxy } from '../../src/proxy/proxy';
 import { startServer } from '../helpers/servers';
 import { petRequest } from '../stub/helpers';
 

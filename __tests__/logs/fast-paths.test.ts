@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { EnvelopeCapture } from '../../src/logs/envelope';
 import { mergeElement, type ElementShape } from '../../src/logs/infer-xml';
 import { checkExchange, importLogs, parseGenerated, readExchanges, verifyLogs } from '../../src/logs';
-import { SCALARS } from '../../src/pattern/scalars';
+import { SCALARS } from '../../src/pattern/scalars/index';
 import type { XmlElement, XmlNode } from '../../src/xml/tree';
 import { seeded } from '../helpers/mutate';
 import { fixture, LOGS } from './helpers';

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { parseContract } from '../../src/contract/load';
 import type { Contract } from '../../src/contract/model';
 import { checkExchange, importLogs, readExchanges, type Exchange, type ImportLogOptions, type ImportResult } from '../../src/logs';
-import { formatMismatch } from '../../src/pattern/mismatch';
+import { formatMismatch } from '../../src/pattern/match/mismatch';
 
 export const REPO = path.resolve(__dirname, '../..');
 export const LOGS = path.join(REPO, '__tests__/fixtures/logs');

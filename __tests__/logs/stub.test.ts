@@ -4,7 +4,7 @@ import { formatCaseReport, runCase } from '../../src/runner/run-case';
 import { matchRequest, splitPath } from '../../src/http/match-request';
 import { matchResponse } from '../../src/http/match-response';
 import { checkExchange, toHttpRequest } from '../../src/logs';
-import { formatMismatch } from '../../src/pattern/mismatch';
+import { formatMismatch } from '../../src/pattern/match/mismatch';
 import { startStub } from '../../src/stub';
 import { fixture, importAndParse } from './helpers';
 

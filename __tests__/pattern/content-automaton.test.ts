@@ -1,7 +1,7 @@
-import { alignChildren } from '../../src/pattern/align';
-import { compareChoices, type ModelPart } from '../../src/pattern/compare-choice';
-import { compareSequences } from '../../src/pattern/compare-sequence';
-import type { Difference } from '../../src/pattern/compare-types';
+import { alignChildren } from '../../src/pattern/match/align';
+import { compareChoices, type ModelPart } from '../../src/pattern/compare/choice';
+import { compareSequences } from '../../src/pattern/compare/sequence';
+import type { Difference } from '../../src/pattern/compare/types';
 import { ContentAutomaton, type Part } from '../../src/pattern/content-automaton';
 import type { NodeSlot } from '../../src/pattern/resolve';
 import { xmlElement } from '../../src/pattern/xml-pattern';

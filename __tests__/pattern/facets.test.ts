@@ -1,14 +1,14 @@
 import path from 'node:path';
 import { parseContract } from '../../src/contract/load';
 import { placeholderText } from '../../src/contract/print/pattern';
-import { encompasses } from '../../src/pattern/compare';
-import { generateScalar, violatedFacet } from '../../src/pattern/facets';
-import { generateText } from '../../src/pattern/generate';
-import { matchText } from '../../src/pattern/match';
+import { encompasses } from '../../src/pattern/compare/index';
+import { generateScalar, violatedFacet } from '../../src/pattern/scalars/facets';
+import { generateText } from '../../src/pattern/generate/index';
+import { matchText } from '../../src/pattern/match/index';
 import { parsePlaceholder } from '../../src/pattern/placeholder';
-import { createRandom } from '../../src/pattern/random';
+import { createRandom } from '../../src/pattern/generate/random';
 import type { Facets, Pattern, Scope } from '../../src/pattern/types';
-import { xsdRegex } from '../../src/pattern/xsd-regex';
+import { xsdRegex } from '../../src/pattern/scalars/xsd-regex';
 import { importWsdl } from '../../src/wsdl';
 
 const scope: Scope = { types: new Map<string, Pattern>([['Flag', { kind: 'enum', name: 'Flag', base: 'string', values: ['A', 'B', 'C'] }]]) };

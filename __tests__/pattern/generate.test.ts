@@ -6,10 +6,10 @@ import { ParsedBody } from '../../src/http/body';
 import { buildRequest } from '../../src/http/build-request';
 import { matchRequest, splitPath } from '../../src/http/match-request';
 import { matchResponse } from '../../src/http/match-response';
-import { generateBody } from '../../src/pattern/generate';
-import { formatMismatch } from '../../src/pattern/mismatch';
-import { createRandom } from '../../src/pattern/random';
-import { bodyKind } from '../../src/pattern/generate';
+import { generateBody } from '../../src/pattern/generate/index';
+import { formatMismatch } from '../../src/pattern/match/mismatch';
+import { createRandom } from '../../src/pattern/generate/random';
+import { bodyKind } from '../../src/pattern/generate/index';
 import { SPEC_CORPUS, specCorpus, withCorpus } from '../helpers/corpus';
 import { legacyContracts } from '../helpers/spec-fixtures';
 

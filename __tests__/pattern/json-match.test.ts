@@ -1,6 +1,6 @@
 import { patternFromText } from '../../src/pattern/body';
-import { matchJson, matchText } from '../../src/pattern/match';
-import { formatMismatch } from '../../src/pattern/mismatch';
+import { matchJson, matchText } from '../../src/pattern/match/index';
+import { formatMismatch } from '../../src/pattern/match/mismatch';
 import type { Pattern, Scope } from '../../src/pattern/types';
 
 const scope = (types: Record<string, string> = {}): Scope => ({

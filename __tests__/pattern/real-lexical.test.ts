@@ -1,5 +1,5 @@
-import { matchText, matchXml } from '../../src/pattern/match';
-import { formatMismatch } from '../../src/pattern/mismatch';
+import { matchText, matchXml } from '../../src/pattern/match/index';
+import { formatMismatch } from '../../src/pattern/match/mismatch';
 import type { Pattern, Scope } from '../../src/pattern/types';
 import { xmlPatternFromText } from '../../src/pattern/xml-pattern';
 import { parseXml } from '../../src/xml/parse';

@@ -1,7 +1,7 @@
 import { compareVersions } from '../../src/compat';
-import { languageWithin } from '../../src/pattern/regex-language';
-import { xsdRegex, type XsdRegexNode } from '../../src/pattern/xsd-regex';
-import { PATTERN_UNDECIDED } from '../../src/pattern/facets';
+import { languageWithin } from '../../src/pattern/compare/regex-language';
+import { xsdRegex, type XsdRegexNode } from '../../src/pattern/scalars/xsd-regex';
+import { PATTERN_UNDECIDED } from '../../src/pattern/scalars/facets';
 
 describe('pattern languages compared exactly', () => {
   test.each([

@@ -1,8 +1,8 @@
 import { parseContract } from '../../src/contract/load';
-import { generateBody } from '../../src/pattern/generate';
-import { matchXml } from '../../src/pattern/match';
-import { createRandom } from '../../src/pattern/random';
-import { compileXmlTemplate } from '../../src/stub/template';
+import { generateBody } from '../../src/pattern/generate/index';
+import { matchXml } from '../../src/pattern/match/index';
+import { createRandom } from '../../src/pattern/generate/random';
+import { compileXmlTemplate } from '../../src/stub/answer/template';
 import { parseXml } from '../../src/xml/parse';
 import type { XmlElement } from '../../src/xml/tree';
 

@@ -1,6 +1,6 @@
 import { parseContract } from '../../src/contract/load';
-import { matchXml } from '../../src/pattern/match';
-import { formatMismatch } from '../../src/pattern/mismatch';
+import { matchXml } from '../../src/pattern/match/index';
+import { formatMismatch } from '../../src/pattern/match/mismatch';
 import { parseXml } from '../../src/xml/parse';
 import { xmlPatternFromText } from '../../src/pattern/xml-pattern';
 import type { Pattern, Scope } from '../../src/pattern/types';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import ts from 'typescript';
 import { soapActionHeader } from '../../src/logs/extract-cxf';
 import { cleanContext } from '../../src/logs/extract-envelopes';
-import { SCALARS } from '../../src/pattern/scalars';
+import { SCALARS } from '../../src/pattern/scalars/index';
 import { cpuMsSync } from '../helpers/timing';
 
 /**
@@ -249,7 +249,7 @@ const AUDITED: Record<string, Record<string, Hostile[]>> = {
       h('cooki'),
     ],
   },
-  'stub/proxy.ts': {
+  'proxy/proxy.ts': {
     [String.raw`/^[A-Za-z0-9.\-:[\]]{1,255}$/`]: [h('a'), h('[', '', '/')],
     [String.raw`/^(wsdl|xsd|singlewsdl)(=|$)/i`]: [h('wsdl', 'singlewsdl', 'x')],
   },
@@ -267,10 +267,10 @@ const AUDITED: Record<string, Record<string, Hostile[]>> = {
     [String.raw`/[\u0000-\u001f\u007f]/`]: [h('a')],
     [String.raw`/^\(.*\)$/`]: [h(')', '(', 'x')],
   },
-  'pattern/compare-json.ts': {
+  'pattern/compare/json.ts': {
     [String.raw`/^[./]/`]: [h('.')],
   },
-  'pattern/compare.ts': {
+  'pattern/compare/index.ts': {
     [String.raw`/(?<![^./\s[\]])([^./\s[\]]+)(\[\*\]|\[\d+\])?$/`]: [h('a', '', '.'), h('a['), h('1', 'a[', ''), h('a', '', '[1')],
   },
   'pattern/describe.ts': {
@@ -285,7 +285,7 @@ const AUDITED: Record<string, Record<string, Hostile[]>> = {
     [String.raw`/^(string|number):\s+(\S+)$/`]: [h(' ', 'string:', ''), h('a', 'string: ', ' x')],
     [String.raw`/\s/`]: [h('a')],
   },
-  'pattern/scalars.ts': {
+  'pattern/scalars/index.ts': {
     [String.raw`/^-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/`]: [h('1', '', 'x'), h('1', '1.', 'x'), h('1', '.', 'x'), h('1', '1e', 'x'), h('1', '-', '.')],
     [String.raw`/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(Z|[+-]\d{2}:\d{2})?$/`]: [h('1'), h('1', '2020-01-01+', 'x')],
     [String.raw`/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/`]: [h('1', '00:00:00.', 'x')],
@@ -294,14 +294,14 @@ const AUDITED: Record<string, Record<string, Hostile[]>> = {
     [String.raw`/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/\S+$/`]: [h('a', '', ':'), h('a', 'a://', ' ')],
     [String.raw`/\s/`]: [h('a')],
   },
-  'pattern/facets.ts': {
+  'pattern/scalars/facets.ts': {
     [String.raw`/^[A-Za-z]+$/`]: [h('a', '', '=')],
     [String.raw`/^\d{1,9}$/`]: [h('1', '', 'x')],
     [String.raw`/^[\w:.+-]{1,64}$/`]: [h('a', '', ' ')],
     [String.raw`/[\t\n\r]/g`]: [h('\t')],
     [String.raw`/^([+-]?)(\d*)(?:\.(\d*))?$/`]: [h('1', '', 'x'), h('1', '1.', 'x'), h('1', '-', '.')],
   },
-  'pattern/scalars-xsd.ts': {
+  'pattern/scalars/xsd.ts': {
     [String.raw`/^[+-]?\d+$/`]: [h('1', '', 'x')],
     [String.raw`/^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/`]: [h('1', '', 'x'), h('1', '1.', 'x'), h('1', '.', 'x')],
     [String.raw`/^(?:[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|[+-]?INF|NaN)$/`]: [h('1', '', 'x'), h('1', '1.', 'x'), h('1', '1e', 'x')],
@@ -315,7 +315,7 @@ const AUDITED: Record<string, Record<string, Hostile[]>> = {
     [String.raw`/^---(?:0[1-9]|[12]\d|3[01])(?:Z|[+-](?:0\d|1[0-4]):[0-5]\d)?$/`]: [h('1', '---', 'x')],
     [String.raw`/^[a-zA-Z]{1,8}(?:-[a-zA-Z0-9]{1,8})*$/`]: [h('-a', 'a', '!'), h('a', '', '!')],
   },
-  'pattern/xsd-regex.ts': {
+  'pattern/scalars/xsd-regex.ts': {
     [String.raw`/\p{L}+/gu`]: [h('a'), h('1'), h(' ')],
     [String.raw`/\p{Lu}+/gu`]: [h('a'), h('1'), h(' ')],
     [String.raw`/\p{Ll}+/gu`]: [h('a'), h('1'), h(' ')],
@@ -375,10 +375,10 @@ const AUDITED: Record<string, Record<string, Hostile[]>> = {
   'stub/contracts.ts': {
     [String.raw`/\.wsdl$/i`]: [h('.wsdl', '', 'x')],
   },
-  'stub/malformed.ts': {
+  'stub/answer/malformed.ts': {
     [String.raw`/^HPE_[A-Z_]+$/`]: [h('A', 'HPE_', 'x')],
   },
-  'stub/example-files.ts': {
+  'stub/answer/example-files.ts': {
     [String.raw`/\.(spec|wsdl)$/i`]: [h('.spec', '', 'x')],
   },
   'http/closeness.ts': {
@@ -541,7 +541,7 @@ describe('each regular expression decides its worst cases in linear time', () =>
 
 describe('the scanners written by hand where an expression could not be linear', () => {
   const cases: [string, (input: string) => unknown, Hostile[]][] = [
-    ['(email) in src/pattern/scalars.ts', (t) => SCALARS.email.test(t), [h('.', 'a@', '@'), h('a.', 'a@', ' '), h('a', '', '@'), h('@')]],
+    ['(email) in src/pattern/scalars/index.ts', (t) => SCALARS.email.test(t), [h('.', 'a@', '@'), h('a.', 'a@', ' '), h('a', '', '@'), h('@')]],
     ['cleanContext in src/logs/extract-envelopes.ts', cleanContext, [h('<?xml'), h('<?xml', '', '>'), h(' ', 'x', 'x'), h(' ['), h('<?xml ?>')]],
     ['soapActionHeader in src/logs/extract-cxf.ts', soapActionHeader, [h(',SOAPAction=['), h(',SOAPAction="'), h(',SOAPAction=[', '', ']'), h('a', 'SOAPAction=', '')]],
   ];

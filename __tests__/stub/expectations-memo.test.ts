@@ -3,8 +3,8 @@ import { ParsedBody } from '../../src/http/body';
 import type { HttpRequest } from '../../src/http/message';
 import { STUB_LIMITS } from '../../src/limits';
 import { loadContracts } from '../../src/stub/contracts';
-import { Expectations, type ExpectationInput } from '../../src/stub/expectations';
-import { buildRoutes } from '../../src/stub/routes';
+import { Expectations, type ExpectationInput } from '../../src/stub/admin/expectations';
+import { buildRoutes } from '../../src/stub/decide/build-routes';
 import { CONTRACTS, PET_SPEC, petRequest } from './helpers';
 
 /**

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Journal } from '../../src/stub/journal';
+import { Journal } from '../../src/stub/admin/journal';
 import { STUB_LIMITS } from '../../src/limits';
 import { accordMatchers, connectStub, startStub, type RunningStub } from '../../src/stub';
 import { CONTRACTS, PET_SPEC, call, petRequest, post } from './helpers';

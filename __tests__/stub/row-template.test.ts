@@ -6,10 +6,10 @@ import { createClientAsync } from 'soap';
 import { loadContract } from '../../src/contract/load';
 import { AccordError } from '../../src/errors';
 import { buildRequest } from '../../src/http/build-request';
-import { generateBody } from '../../src/pattern/generate';
-import { createRandom } from '../../src/pattern/random';
+import { generateBody } from '../../src/pattern/generate/index';
+import { createRandom } from '../../src/pattern/generate/random';
 import { startStub, type RunningStub } from '../../src/stub';
-import { compileXmlTemplate } from '../../src/stub/template';
+import { compileXmlTemplate } from '../../src/stub/answer/template';
 import { REPO, petRequest, post } from './helpers';
 
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createClientAsync } from 'soap';
 import { startStub, type RunningStub } from '../../src/stub';
-import { connectStub } from '../../src/stub/client';
+import { connectStub } from '../../src/stub/client/connect';
 import { post, REPO } from './helpers';
 
 /**

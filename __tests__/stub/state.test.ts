@@ -2,12 +2,12 @@ import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { createClientAsync } from 'soap';
 import { startStub, type RunningStub } from '../../src/stub';
-import { connectStub } from '../../src/stub/client';
+import { connectStub } from '../../src/stub/client/connect';
 import { STUB_LIMITS } from '../../src/limits';
 import { call, post, REPO } from './helpers';
 
 /**
- * Named state across calls (src/stub/scenario-state.ts): an expectation may require its scope's
+ * Named state across calls (src/stub/decide/scenario-state.ts): an expectation may require its scope's
  * state machine to be in a state and move it to another, so that after addPet, getPet finds the
  * pet. Per scope, reset with the scope, listed and reset through the API; a request waiting for a
  * state nothing can reach gets a one-line 409 and a journal entry.

@@ -3,15 +3,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadContract, parseContract } from '../../src/contract/load';
 import type { Contract } from '../../src/contract/model';
-import { generateBody } from '../../src/pattern/generate';
-import { matchXml } from '../../src/pattern/match';
-import { namedPlaces } from '../../src/pattern/places';
+import { generateBody } from '../../src/pattern/generate/index';
+import { matchXml } from '../../src/pattern/match/index';
+import { namedPlaces } from '../../src/pattern/generate/places';
 import { resolve } from '../../src/pattern/resolve';
 import { parseXml } from '../../src/xml/parse';
 import { startStub } from '../../src/stub';
-import { createRandom } from '../../src/pattern/random';
+import { createRandom } from '../../src/pattern/generate/random';
 import { loadContracts } from '../../src/stub/contracts';
-import { compileXmlTemplate } from '../../src/stub/template';
+import { compileXmlTemplate } from '../../src/stub/answer/template';
 import { CONTRACTS } from './helpers';
 
 /**

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseContract, testCases } from '../../src/contract/load';
 import { matchResponse } from '../../src/http/match-response';
-import { formatMismatches } from '../../src/pattern/mismatch';
+import { formatMismatches } from '../../src/pattern/match/mismatch';
 import { runCase } from '../../src/runner/run-case';
 import { startStub } from '../../src/stub';
 import { importWsdl } from '../../src/wsdl';

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { parseContract } from '../../src/contract/load';
 import { printableContract, printContract } from '../../src/contract/print';
-import { matchXml } from '../../src/pattern/match';
-import { formatMismatch } from '../../src/pattern/mismatch';
+import { matchXml } from '../../src/pattern/match/index';
+import { formatMismatch } from '../../src/pattern/match/mismatch';
 import { parseXml } from '../../src/xml/parse';
 import { importWsdl } from '../../src/wsdl';
 import { WSDL_FIXTURES as FIXTURES } from './fixtures';

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseContract } from '../../src/contract/load';
-import { generateBody } from '../../src/pattern/generate';
-import { createRandom } from '../../src/pattern/random';
+import { generateBody } from '../../src/pattern/generate/index';
+import { createRandom } from '../../src/pattern/generate/random';
 import { importWsdl } from '../../src/wsdl';
 
 /**

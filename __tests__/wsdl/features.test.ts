@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { parseContract, testCases } from '../../src/contract/load';
 import { buildRequest } from '../../src/http/build-request';
-import { matchXml } from '../../src/pattern/match';
+import { matchXml } from '../../src/pattern/match/index';
 import { parseXml } from '../../src/xml/parse';
 import { runCase, formatCaseReport } from '../../src/runner/run-case';
 import { startStub } from '../../src/stub';

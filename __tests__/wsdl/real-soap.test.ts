@@ -239,7 +239,9 @@ withCorpus('wsdl-corpus', 'a real SOAP service (the soap package) passes the con
       const results = await runAll(file, hosted);
       expect(failures(results, hosted.url)).toEqual([]);
       // SOAP encoding: the wrapper starts the scope, the accessor carries its xsi:type (suds and SOAP::Lite type by it).
-      expect(hosted.requests[0].body).toMatch(/<ns1:sayHello [^>]*soapenv:encodingStyle="http:\/\/schemas.xmlsoap.org\/soap\/encoding\/"><firstName xsi:type="xsd:string">[^<]+<\/firstName><\/ns1:sayHello>/);
+      expect(hosted.requests[0].body).toMatch(
+        /<ns1:sayHello [^>]*soapenv:encodingStyle="http:\/\/schemas.xmlsoap.org\/soap\/encoding\/"><firstName xsi:type="xsd:string">[^<]+<\/firstName><\/ns1:sayHello>/,
+      );
       expect(hosted.requests[0].headers.soapaction).toMatch(/^"?sayHello"?$/);
     } finally {
       await hosted.close();

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { parseContract } from '../../src/contract/load';
-import { matchXml } from '../../src/pattern/match';
+import { matchXml } from '../../src/pattern/match/index';
 import { startStub } from '../../src/stub';
 import { importWsdl } from '../../src/wsdl';
 import { parseXml } from '../../src/xml/parse';

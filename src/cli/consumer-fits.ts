@@ -17,7 +17,7 @@ import { excerpt } from '../printable';
 export function consumerFits(pair: FilePair, folder: string): ConsumerExampleFit[] {
   if (!pair.older || !pair.newer || pair.older.wsdl || pair.newer.wsdl) return [];
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the fitting is loaded only when consumers are asked about
-  const fit = require('../stub/fit-example') as typeof import('../stub/fit-example');
+  const fit = require('../stub/answer/fit-example') as typeof import('../stub/answer/fit-example');
   const lenient = { checkExamples: false };
   const older: Contract = parseContractCached(pair.older.text, pair.older.label, lenient);
   const newer: Contract = parseContractCached(pair.newer.text, pair.newer.label, lenient);

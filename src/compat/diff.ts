@@ -1,6 +1,6 @@
-import { WHERE } from '../pattern/mismatch';
+import { WHERE } from '../pattern/match/mismatch';
 import { apiText, endpointText, isFaultScenario, type Contract, type Scenario } from '../contract/model';
-import type { CompareOptions, Difference } from '../pattern/compare';
+import type { CompareOptions, Difference } from '../pattern/compare/index';
 import { compareBodies, compareFields, compareHeaders, comparePath, compareQuery, samePathShape } from '../http/compare-http';
 import type { Change, CompatNote, ContractDiff, ScenarioDiff, Side } from './model';
 

@@ -1,6 +1,6 @@
 import type { Scenario } from '../contract/model';
-import { deref } from '../pattern/compare';
-import { WHERE } from '../pattern/mismatch';
+import { deref } from '../pattern/compare/index';
+import { WHERE } from '../pattern/match/mismatch';
 import { contentSlots, effectiveElement } from '../pattern/resolve';
 import type { Pattern, Scope, XmlElementPattern } from '../pattern/types';
 import type { FindingLocation, ScenarioDiff } from './model';

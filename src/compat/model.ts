@@ -1,5 +1,5 @@
 import type { Contract, Scenario } from '../contract/model';
-import type { DifferenceKind, DifferenceTarget } from '../pattern/compare';
+import type { DifferenceKind, DifferenceTarget } from '../pattern/compare/index';
 
 /**
  * The compatibility check in two stages: diff.ts builds a ContractDiff (for

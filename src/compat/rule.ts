@@ -1,4 +1,4 @@
-import type { DifferenceKind, DifferenceTarget } from '../pattern/compare';
+import type { DifferenceKind, DifferenceTarget } from '../pattern/compare/index';
 import type { Change, Hit, Rule, ScenarioDiff, Side } from './model';
 
 interface ChangeRuleSpec {

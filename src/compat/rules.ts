@@ -1,5 +1,5 @@
 import { endpointText } from '../contract/model';
-import { WHERE } from '../pattern/mismatch';
+import { WHERE } from '../pattern/match/mismatch';
 import type { Rule } from './model';
 import { changeRule } from './rule';
 

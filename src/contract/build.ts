@@ -3,7 +3,7 @@ import { AccordError, CompositeAccordError, throwGathered } from '../errors';
 import { nodeTypeNames, referencedNames } from '../pattern/placeholder';
 import { LayeredMap } from '../pattern/layered-map';
 import { followRefs } from '../pattern/resolve';
-import { SCALAR_NAMES } from '../pattern/scalars';
+import { SCALAR_NAMES } from '../pattern/scalars/index';
 import type { Pattern, XmlElementPattern } from '../pattern/types';
 import { closest } from '../suggest';
 import { checkExamples, unusedColumns } from './check-examples';

@@ -1,7 +1,7 @@
-import { WHERE, at } from '../pattern/mismatch';
+import { WHERE, at } from '../pattern/match/mismatch';
 import { describePattern } from '../pattern/describe';
-import { exampleValue } from '../pattern/generate';
-import { namedPlaces, type Place } from '../pattern/places';
+import { exampleValue } from '../pattern/generate/index';
+import { namedPlaces, type Place } from '../pattern/generate/places';
 import type { Pattern, Scope } from '../pattern/types';
 import { quoted } from '../printable';
 import { closest } from '../suggest';
@@ -32,7 +32,7 @@ export function checkExamples(s: Scenario): ExampleProblem[] {
     for (const [column, value] of row.values) {
       if (value === '' || column === REQUEST_BODY_COLUMN) continue;
       const named = places.filter((p) => (p.caseless ? p.key.toLowerCase() === column.toLowerCase() : p.key === column));
-      // A cell with `{{…}}` is a response template (the stub fills it per request: stub/response-template.ts checks it there).
+      // A cell with `{{…}}` is a response template (the stub fills it per request: stub/answer/response-template.ts checks it there).
       if (isTemplateCell(value)) {
         if (named.length > 0 && !named.some((p) => p.response)) {
           problems.push({

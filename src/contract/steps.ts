@@ -3,7 +3,7 @@ import { AccordError } from '../errors';
 import { patternFromText } from '../pattern/body';
 import { jsonPatternFromValue } from '../pattern/json-pattern';
 import { parsePlaceholder } from '../pattern/placeholder';
-import { isScalarName } from '../pattern/scalars';
+import { isScalarName } from '../pattern/scalars/index';
 import type { JsonField, Pattern, ScalarType, XmlElementPattern } from '../pattern/types';
 import { closest } from '../suggest';
 import { HTTP_METHODS, type ContractNote, type FormField, type HeaderSpec, type ScenarioFact } from './model';

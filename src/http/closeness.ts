@@ -1,4 +1,4 @@
-import type { Mismatch } from '../pattern/mismatch';
+import type { Mismatch } from '../pattern/match/mismatch';
 
 /**
  * How far into a message a scenario got before it disagreed: the depth of its

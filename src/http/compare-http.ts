@@ -1,7 +1,7 @@
 import type { FormField, HeaderSpec, PathSegment, QueryParam } from '../contract/model';
-import { Comparer, deref, run, type CompareOptions, type Difference } from '../pattern/compare';
+import { Comparer, deref, run, type CompareOptions, type Difference } from '../pattern/compare/index';
 import { describePattern } from '../pattern/describe';
-import { bodyKind } from '../pattern/generate';
+import { bodyKind } from '../pattern/generate/index';
 import { effectiveElement } from '../pattern/resolve';
 import type { Pattern, Scope } from '../pattern/types';
 

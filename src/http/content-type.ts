@@ -1,5 +1,5 @@
 import type { XmlElementPattern } from '../pattern/types';
-import type { BodyKind } from '../pattern/generate';
+import type { BodyKind } from '../pattern/generate/index';
 import { decodeXml } from '../files';
 import { SOAP12_ENVELOPE } from './message';
 

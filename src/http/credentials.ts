@@ -3,7 +3,7 @@ import { isSecretHeader, REDACTED } from './redact';
 /**
  * Headers that carry credentials or session ids (Authorization, Cookie, X-Api-Key, …: the one
  * list, `isSecretHeader` in redact.ts): their values are never shown in a report nor written to a
- * recording, whoever sent them (`***` instead; src/runner/redact.ts, src/stub/proxy.ts).
+ * recording, whoever sent them (`***` instead; src/runner/redact.ts, src/proxy/proxy.ts).
  */
 export const HIDDEN = REDACTED;
 

@@ -1,6 +1,6 @@
 import type { Scenario } from '../contract/model';
 import { endpointText } from '../contract/model';
-import { formatMismatch, SHOWN_MISMATCHES, type Mismatch, WHERE } from '../pattern/mismatch';
+import { formatMismatch, SHOWN_MISMATCHES, type Mismatch, WHERE } from '../pattern/match/mismatch';
 import { ParsedBody } from './body';
 import { matchRequest, splitPath } from './match-request';
 import { matchResponse } from './match-response';

@@ -1,7 +1,7 @@
 import { AccordError, formatLocation } from '../errors';
-import { bodyKind } from '../pattern/generate';
-import { matchJson, matchText, matchXml, prefixPaths } from '../pattern/match';
-import { type Mismatch, shown } from '../pattern/mismatch';
+import { bodyKind } from '../pattern/generate/index';
+import { matchJson, matchText, matchXml, prefixPaths } from '../pattern/match/index';
+import { type Mismatch, shown } from '../pattern/match/mismatch';
 import type { Pattern, Scope } from '../pattern/types';
 import type { ParsedBody } from './body';
 

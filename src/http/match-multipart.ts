@@ -1,6 +1,6 @@
 import type { FormField } from '../contract/model';
-import { matchText } from '../pattern/match';
-import { append, at, type Mismatch, shown, WHERE } from '../pattern/mismatch';
+import { matchText } from '../pattern/match/index';
+import { append, at, type Mismatch, shown, WHERE } from '../pattern/match/mismatch';
 import type { Scope } from '../pattern/types';
 import { splitMultipart } from './multipart';
 

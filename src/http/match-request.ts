@@ -1,7 +1,7 @@
 import { endpointText, type PathSegment, type Scenario } from '../contract/model';
 import { decodePercent } from '../contract/path';
-import { matchText } from '../pattern/match';
-import { append, at, type Mismatch, WHERE } from '../pattern/mismatch';
+import { matchText } from '../pattern/match/index';
+import { append, at, type Mismatch, WHERE } from '../pattern/match/mismatch';
 import type { ParsedBody } from './body';
 import { parseMediaType } from './content-type';
 import { hideCredential } from './credentials';

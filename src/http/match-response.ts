@@ -1,7 +1,7 @@
 import type { Scenario } from '../contract/model';
 import { hexPreview } from '../printable';
-import { matchText } from '../pattern/match';
-import { append, at, type Mismatch, WHERE } from '../pattern/mismatch';
+import { matchText } from '../pattern/match/index';
+import { append, at, type Mismatch, WHERE } from '../pattern/match/mismatch';
 import { ParsedBody } from './body';
 import { hideCredential } from './credentials';
 import { matchBody } from './match-body';

@@ -1,4 +1,4 @@
-import { namedPlaces } from '../pattern/places';
+import { namedPlaces } from '../pattern/generate/places';
 import { contentSlots, effectiveElement, resolve } from '../pattern/resolve';
 import type { Pattern, Scope, XmlElementPattern } from '../pattern/types';
 import { SOAP11_ENVELOPE, SOAP12_ENVELOPE } from './message';

@@ -3,7 +3,7 @@ import type { Contract, Scenario } from '../contract/model';
 import { AccordError, InternalError } from '../errors';
 import { readExchanges, type ImportLogOptions } from './import-log';
 import { checkExchange } from './verify';
-import type { Mismatch } from '../pattern/mismatch';
+import type { Mismatch } from '../pattern/match/mismatch';
 
 export { importLogs, readExchanges, REPORT_KEPT, type ImportLogOptions, type ImportResult, type LogReport, type Unpaired } from './import-log';
 export { checkExchange, toHttpRequest, toHttpResponse } from './verify';

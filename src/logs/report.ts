@@ -1,5 +1,5 @@
 import { formatLocation } from '../errors';
-import type { Mismatch } from '../pattern/mismatch';
+import type { Mismatch } from '../pattern/match/mismatch';
 import type { LogReport } from './import-log';
 
 /** Problems, unpaired messages and failed checks listed in a summary; more are only counted. */

@@ -1,4 +1,4 @@
-import { SCALARS } from '../pattern/scalars';
+import { SCALARS } from '../pattern/scalars/index';
 
 /** The placeholders a logged literal can become. */
 export type TextType = 'number' | 'boolean' | 'date' | 'datetime' | 'uuid' | 'string';

@@ -3,7 +3,7 @@ import { ParsedBody } from '../http/body';
 import { matchRequest, splitPath } from '../http/match-request';
 import { matchResponse } from '../http/match-response';
 import type { HttpRequest, HttpResponse } from '../http/message';
-import { type Mismatch, WHERE } from '../pattern/mismatch';
+import { type Mismatch, WHERE } from '../pattern/match/mismatch';
 import type { DecodedMessage } from './decode';
 import type { Exchange } from './pair';
 

@@ -1,5 +1,5 @@
-import { facetsText } from './facets';
-import { SCALARS } from './scalars';
+import { facetsText } from './scalars/facets';
+import { SCALARS } from './scalars/index';
 import type { Pattern } from './types';
 
 /** How a pattern reads in a report: "(number)", "a JSON object", "node <id>". */

@@ -1,6 +1,6 @@
 import { AccordError, unreachable } from '../errors';
-import { inapplicableFacet, splitFacets } from './facets';
-import { scalarWritten } from './scalars';
+import { inapplicableFacet, splitFacets } from './scalars/facets';
+import { scalarWritten } from './scalars/index';
 import type { Pattern, XmlContent } from './types';
 
 const NAME = /^[A-Za-z_][\w.-]*$/;

@@ -1,5 +1,5 @@
-import type { Mismatch } from './mismatch';
-import { shown } from './mismatch';
+import type { Mismatch } from './match/mismatch';
+import { shown } from './match/mismatch';
 import { resolve } from './resolve';
 import type { Pattern, Scope } from './types';
 import { SOAP11_ENVELOPE, SOAP12_ENVELOPE } from '../xml/bookkeeping';

@@ -6,7 +6,7 @@
 export type ScalarType =
   'number' | 'string' | 'boolean' | 'null' | 'date' | 'datetime' | 'time' | 'uuid' | 'email' | 'url' | 'anything' | 'empty' | 'number-in-string' | XsdScalarType;
 
-/** XSD built-in types with a lexical space of their own (pattern/scalars-xsd.ts). */
+/** XSD built-in types with a lexical space of their own (pattern/scalars/xsd.ts). */
 export type XsdScalarType =
   | 'integer'
   | 'long'
@@ -187,7 +187,7 @@ export interface XmlElementPattern {
   /**
    * `specmatic_xsi_type="tns:Order"`: the type an encoded message names this node's value with
    * (SOAP 1.1 section 5: a SOAP-encoded array's members of a named struct type); generation writes it
-   * as `xsi:type` inside SOAP-encoding scope (pattern/soap-encoding.ts). Never matched.
+   * as `xsi:type` inside SOAP-encoding scope (pattern/generate/soap-encoding.ts). Never matched.
    */
   xsiType?: string;
   line?: number;

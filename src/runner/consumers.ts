@@ -3,7 +3,7 @@ import type { Contract, TestCase } from '../contract/model';
 import { AccordError } from '../errors';
 import { FILE_LIMITS, filesInside, readInputText } from '../files';
 import { readJson } from '../json/parse';
-import { formatMismatches } from '../pattern/mismatch';
+import { formatMismatches } from '../pattern/match/mismatch';
 import { excerpt } from '../printable';
 
 /**
@@ -35,7 +35,7 @@ export function consumerCases(contract: Contract): ConsumerCase[] {
   if (files.length === 0) return [];
   // Loaded only for a contract that has consumer examples: the runner otherwise never needs the stub's fitting.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const fit = require('../stub/fit-example') as typeof import('../stub/fit-example');
+  const fit = require('../stub/answer/fit-example') as typeof import('../stub/answer/fit-example');
   const out: ConsumerCase[] = [];
   const titles = new Set<string>();
   for (const rel of files) {

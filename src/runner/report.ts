@@ -1,6 +1,6 @@
 import { REPORT_LIMITS } from '../limits';
 import { HIDDEN } from '../http/credentials';
-import { WHERE } from '../pattern/mismatch';
+import { WHERE } from '../pattern/match/mismatch';
 import { printable, printableBody } from '../printable';
 import { looksLikeXml } from '../xml/parse';
 import { lineOfPath, prettyXml } from '../xml/pretty';

@@ -4,7 +4,7 @@ import { buildRequest } from '../http/build-request';
 import { requestUrl, send, type SendOptions } from '../http/client';
 import { matchResponse } from '../http/match-response';
 import type { HttpRequest, HttpResponse } from '../http/message';
-import { formatMismatches, type Mismatch } from '../pattern/mismatch';
+import { formatMismatches, type Mismatch } from '../pattern/match/mismatch';
 import { printable, printableBody } from '../printable';
 import { DEFAULT_REDACTION, headerLines, type Redaction } from './redact';
 import { prepareOutgoing } from './soap-extras';

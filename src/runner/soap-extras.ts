@@ -10,7 +10,7 @@ import { base64Elements, packXop } from '../http/xop-write';
 
 /** A contract tag: send the request as MTOM/XOP (the importer writes it when the WSDL's policy asks for MTOM). */
 export const MTOM_TAG = '@mtom';
-import type { Mismatch } from '../pattern/mismatch';
+import type { Mismatch } from '../pattern/match/mismatch';
 import type { WsRunnerConfig } from './ws-config';
 
 /**

@@ -10,7 +10,7 @@ import { cachePaths, CACHE_DIR, isSafeName, type ContractSource, type ProjectCon
 /**
  * Consumer-driven contracts through the shared repository, without a broker.
  *
- * A consumer's tests export the expectations they set (stub/export-examples.ts) to
+ * A consumer's tests export the expectations they set (stub/client/export-examples.ts) to
  * `.accord/consumer-examples/<source>/<contract path>_examples/*.json`; `accord contracts
  * publish --consumer <name>` puts them in the consumer's part of the shared repository,
  * `consumers/<name>/<contract path>_examples/*.json` (the same path as the contract's own

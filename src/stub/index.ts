@@ -1,10 +1,10 @@
 export { DEFAULT_MAX_BODY_BYTES } from '../limits';
 export { startStub, type StubOptions, type RunningStub, type ReloadResult } from './server';
 export type { ContractSource } from './contracts';
-export type { NotServed } from './route';
-export type { ExpectationInput, ExpectationHandle, ScenarioRef } from './expectations';
-export type { CallFilter, JournalEntry } from './journal';
-export { FAULT_KINDS, parseDelay, type FaultKind, type Delay } from './faults';
+export type { NotServed } from './decide/route';
+export type { ExpectationInput, ExpectationHandle, ScenarioRef } from './admin/expectations';
+export type { CallFilter, JournalEntry } from './admin/journal';
+export { FAULT_KINDS, parseDelay, type FaultKind, type Delay } from './answer/faults';
 export type { StubWsSecurity, WsSecuritySettings } from './ws-security';
-export { connectStub, type StubClient, type TemplateValue } from './client';
-export { accordMatchers, type CallCount } from './matchers';
+export { connectStub, type StubClient, type TemplateValue } from './client/connect';
+export { accordMatchers, type CallCount } from './client/matchers';

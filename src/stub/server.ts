@@ -9,30 +9,30 @@ import { looksLikeXml } from '../xml/parse';
 import type { HttpRequest, HttpResponse } from '../http/message';
 import { inert, printable } from '../printable';
 import { loadContracts, type ContractSource } from './contracts';
-import { statefulExample } from './example-files';
+import { statefulExample } from './answer/example-files';
 import { allowOrigin, answerPreflight, isPreflight } from './cors';
-import type { Outcome } from './dispatch';
-import { noMatchReport, unknownPathReport } from './report';
-import { malformedGuard } from './malformed';
-import { fixedResponse, requestRandom, respond } from './respond';
-import { invalidHeader } from './fit-example';
-import { answerFromTemplate, fillRow, type RowTemplate } from './response-template';
-import { DispatchMemo, keepable, type Choice } from './memo';
-import type { FixedExample } from './example-files';
-import type { NotServed, Route, RouteTable } from './route';
-import { adminRefusal, answerAdmin, isAdminPath } from './admin';
-import { handleOf, refOf, type Expectation, type ExpectationHandle, type ExpectationInput } from './expectations';
-import { checkDelay, delayOf, malformed, type Delay, type FaultKind } from './faults';
-import type { CallFilter, JournalEntry } from './journal';
-import { SCOPE_PREFIX, StubState, type ScopeState } from './state';
-import { stateFilter, stateName, stuckReport } from './scenario-state';
-import { buildRoutes } from './routes';
+import type { Outcome } from './decide/dispatch';
+import { noMatchReport, unknownPathReport } from './answer/error-report';
+import { malformedGuard } from './answer/malformed';
+import { fixedResponse, requestRandom, respond } from './answer/respond';
+import { invalidHeader } from './answer/fit-example';
+import { answerFromTemplate, fillRow, type RowTemplate } from './answer/response-template';
+import { DispatchMemo, keepable, type Choice } from './decide/memo';
+import type { FixedExample } from './answer/example-files';
+import type { NotServed, Route, RouteTable } from './decide/route';
+import { adminRefusal, answerAdmin, isAdminPath } from './admin/api';
+import { handleOf, refOf, type Expectation, type ExpectationHandle, type ExpectationInput } from './admin/expectations';
+import { checkDelay, delayOf, malformed, type Delay, type FaultKind } from './answer/faults';
+import type { CallFilter, JournalEntry } from './admin/journal';
+import { SCOPE_PREFIX, StubState, type ScopeState } from './admin/scope-state';
+import { stateFilter, stateName, stuckReport } from './decide/scenario-state';
+import { buildRoutes } from './decide/build-routes';
 import { watchSources } from './watch';
 import type { StubWsSecurity, WsSecuritySettings } from './ws-security';
 import { answerAddressed, WSA } from '../http/ws-addressing';
 import { splitTarget } from '../http/target';
-import { exported } from './client';
-import type { PassThrough, PassThroughSettings, RawRequest } from './pass-through';
+import { exported } from './client/connect';
+import type { PassThrough, PassThroughSettings, RawRequest } from './answer/pass-through';
 
 export interface StubOptions {
   /** `.spec` files, folders searched recursively for them, or parsed contracts. */
@@ -245,7 +245,7 @@ function wsSecurityOf(given: StubOptions['wsSecurity']): StubWsSecurity | undefi
 function passThroughOf(given: StubOptions['passThrough'], maxBodyBytes: number): PassThrough | undefined {
   if (given === undefined) return undefined;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the HTTP client (undici) is loaded only for a pass-through
-  const { PassThrough } = require('./pass-through') as typeof import('./pass-through');
+  const { PassThrough } = require('./answer/pass-through') as typeof import('./answer/pass-through');
   return new PassThrough(typeof given === 'string' ? { target: given } : given, maxBodyBytes);
 }
 
@@ -679,12 +679,12 @@ function deliver(res: ServerResponse, r: HttpResponse, delayMs: number, log: (li
 }
 
 /** The served WSDL documents of each generation of the table: read once, read again after a reload. */
-const wsdlDocsOf = new WeakMap<object, import('./wsdl-docs').WsdlDocs>();
+const wsdlDocsOf = new WeakMap<object, import('./answer/wsdl-docs').WsdlDocs>();
 
 /** `?wsdl` / `?xsd=…` of a stub started from a WSDL; false when the request asks for neither. */
 function answerWsdl(req: IncomingMessage, res: ServerResponse, o: HandlerOptions, table: object): boolean {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the DOM is loaded only for a stub of WSDLs
-  const { WsdlDocs } = require('./wsdl-docs') as typeof import('./wsdl-docs');
+  const { WsdlDocs } = require('./answer/wsdl-docs') as typeof import('./answer/wsdl-docs');
   let doc: ReturnType<InstanceType<typeof WsdlDocs>['answer']>;
   try {
     let docs = wsdlDocsOf.get(table);

@@ -1,7 +1,7 @@
 import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { contractFolders } from './contracts';
-import { exampleDirs } from './example-files';
+import { exampleDirs } from './answer/example-files';
 
 export interface Watching {
   close(): void;

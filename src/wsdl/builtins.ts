@@ -3,7 +3,7 @@ import type { ScalarType } from '../pattern/types';
 /**
  * XSD built-in types whose placeholder is not their own name: the rest of
  * XSD's built-ins with a lexical space have a row of that name in
- * pattern/scalars-xsd.ts (integer, unsignedByte, base64Binary, gYear, …).
+ * pattern/scalars/xsd.ts (integer, unsignedByte, base64Binary, gYear, …).
  */
 const RENAMED: Record<string, ScalarType> = {
   dateTime: 'datetime',

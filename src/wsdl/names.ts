@@ -1,4 +1,4 @@
-import { isScalarName } from '../pattern/scalars';
+import { isScalarName } from '../pattern/scalars/index';
 
 /** Names the writer uses itself; an XSD type with one of these names gets another. */
 const RESERVED = new Set(['Request', 'Response', 'RequestEnvelope', 'ResponseEnvelope', 'SoapAction', 'SoapFaultCode', 'Soap12FaultCode', 'SPECMATIC_TYPE', 'dictionary']);

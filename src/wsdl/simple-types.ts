@@ -1,9 +1,9 @@
 import { MAX_TYPE_NESTING } from '../limits';
 import type { Element } from '@xmldom/xmldom';
 import { AccordError } from '../errors';
-import { inapplicableFacet } from '../pattern/facets';
-import { SCALARS } from '../pattern/scalars';
-import { xsdRegex } from '../pattern/xsd-regex';
+import { inapplicableFacet } from '../pattern/scalars/facets';
+import { SCALARS } from '../pattern/scalars/index';
+import { xsdRegex } from '../pattern/scalars/xsd-regex';
 import { builtinScalar } from './builtins';
 import { attr, kid, kids, NS, qkey, resolveQName } from './dom';
 import type { TypeDef } from './declared-types';

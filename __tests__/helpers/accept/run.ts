@@ -6,7 +6,7 @@ import { ParsedBody } from '../../../src/http/body';
 import { matchRequest, splitPath } from '../../../src/http/match-request';
 import { matchResponse } from '../../../src/http/match-response';
 import type { HttpRequest, HttpResponse } from '../../../src/http/message';
-import { formatMismatches } from '../../../src/pattern/mismatch';
+import { formatMismatches } from '../../../src/pattern/match/mismatch';
 import { runCase } from '../../../src/runner/run-case';
 import { startStub } from '../../../src/stub';
 import { importWsdl } from '../../../src/wsdl';
@@ -14,7 +14,7 @@ import { children, parseXml, XS } from '../xsd/dom';
 import { buildSchemaSet, type SchemaSet } from '../xsd/schema-set';
 import { payloadsOf, SchemaLoadError, validateAll } from '../xsd/validate';
 import { bare, relaidOut, variantsOf, WSA, type DeclaredTypes, type Variant } from './variants';
-import { createRandom } from '../../../src/pattern/random';
+import { createRandom } from '../../../src/pattern/generate/random';
 
 /**
  * Issue 13's bar "every recorded real response is accepted by the contract

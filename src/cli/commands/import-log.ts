@@ -147,7 +147,7 @@ export async function runImportLog(files: string[], opts: LogCommandOptions, io:
     if (examplesDir && exampleFiles && exampleFiles.length > 0) {
       // What a stub of the recording will do at start: every example file must fit the contract, or the stub would not start.
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when example files were written
-      const { loadExampleFiles } = require('../../stub/example-files') as typeof import('../../stub/example-files');
+      const { loadExampleFiles } = require('../../stub/answer/example-files') as typeof import('../../stub/answer/example-files');
       const errors: AccordError[] = [];
       loadExampleFiles(parsed, errors);
       if (wsdl !== undefined) {

@@ -67,7 +67,7 @@ export function registerProxy(program: Command, io: Io): void {
       if ((opts.format !== undefined || opts.report !== undefined) && opts.check === undefined)
         throw new ExitError(EXIT_USAGE, 'accord proxy: --format and --report go with --check');
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when this command runs
-      const reports = require('../../stub/proxy-check-report') as typeof import('../../stub/proxy-check-report');
+      const reports = require('../../proxy/check-report') as typeof import('../../proxy/check-report');
       const format = opts.format ?? (opts.report !== undefined ? 'json' : undefined);
       if (format !== undefined && !reports.DRIFT_FORMATS.includes(format as never))
         throw new ExitError(EXIT_USAGE, `accord proxy: --format must be one of ${reports.DRIFT_FORMATS.join(', ')}, found "${format}"`);
@@ -89,7 +89,7 @@ export function registerProxy(program: Command, io: Io): void {
         checkExamplesFolder(examplesFolder(out), examplesFolder(opts.out), opts.force, 'accord proxy');
       const watch = opts.check === undefined ? undefined : driftWatch(opts.check, io);
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when this command runs
-      const { fetchDocument, startProxy } = require('../../stub/proxy') as typeof import('../../stub/proxy');
+      const { fetchDocument, startProxy } = require('../../proxy/proxy') as typeof import('../../proxy/proxy');
       const proxy = await startProxy({ target: opts.target, port, host: opts.host, log: (l) => io.stderr(`${l}\n`), onExchange: watch?.add, record: out !== undefined }).catch(
         (e: unknown) => {
           throw e instanceof AccordError ? new ExitError(EXIT_USAGE, `accord proxy: ${e.describe()}`) : e;
@@ -116,7 +116,7 @@ export function registerProxy(program: Command, io: Io): void {
         drift = summary.broken > 0;
         const context = { target: printable(opts.target), version: VERSION, cwd: io.cwd };
         if (format !== undefined) {
-          const text = reports.formatDriftReport(summary, format as import('../../stub/proxy-check-report').DriftFormat, context);
+          const text = reports.formatDriftReport(summary, format as import('../../proxy/check-report').DriftFormat, context);
           if (reportFile) asUsage('accord proxy', () => writeOutputFile(reportFile, text, { force: true, shown: opts.report }));
           else writeDocument(io, text);
         }
@@ -183,7 +183,7 @@ function driftWatch(sources: string[], io: Io) {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only with --check
   const { loadContracts } = require('../../stub/contracts') as typeof import('../../stub/contracts');
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- likewise
-  const { DriftWatch } = require('../../stub/proxy-check') as typeof import('../../stub/proxy-check');
+  const { DriftWatch } = require('../../proxy/check') as typeof import('../../proxy/check');
   const contracts = asUsage('accord proxy', () => loadContracts(sources.map((s) => path.resolve(io.cwd, s))));
   // One line per exchange that breaks them, as it happens; inert, so a CI log does not read it as a command.
   return new DriftWatch(contracts, (line) => io.stderr(`${inert(line)}\n`));

@@ -8,9 +8,9 @@
  */
 import { InternalError, unreachable } from '../../errors';
 import { isPlaceholder } from '../../pattern/placeholder';
-import { facetsText } from '../../pattern/facets';
+import { facetsText } from '../../pattern/scalars/facets';
 import { occursText } from '../../pattern/occurs';
-import { SCALARS } from '../../pattern/scalars';
+import { SCALARS } from '../../pattern/scalars/index';
 import type { DerivedType, Occurs, Pattern, XmlAttributePattern, XmlChoicePattern, XmlContent, XmlElementPattern, XmlWildcardPattern } from '../../pattern/types';
 import { ABSTRACT, ANY, CHOICE, DERIVED, OPTION, ORDER, ANY_NAME_ATTRIBUTE, XSI_TYPE } from '../../pattern/xml-pattern';
 import { escapeAttribute, escapeText } from '../../xml/serialize';

@@ -1,0 +1,142 @@
+import { AccordError } from '../../errors';
+import { STUB_LIMITS } from '../../limits';
+import { ExpectationBudget, Expectations, type Expectation } from './expectations';
+import { Journal, JournalRing } from './journal';
+import { DispatchMemo } from '../decide/memo';
+import type { RouteTable } from '../decide/route';
+import { ScenarioStates } from '../decide/scenario-state';
+
+/**
+ * What answers and records one scope's requests: the stub's root, or a scope (`/_scope/<id>/…`)
+ * with expectations and a journal of its own, so test files sharing one stub (Jest's parallel
+ * workers) do not see or reset one another's.
+ */
+export interface ScopeState {
+  readonly expectations: Expectations;
+  readonly journal: Journal;
+  /** The named state machines of this scope (scenario-state.ts). */
+  readonly states: ScenarioStates;
+  /** Checked against the table serving now; see Expectations.add. */
+  expect(input: unknown): Expectation;
+  /** No expectations, an empty journal, every state machine back to `Started` (of this scope only). */
+  reset(): void;
+}
+
+/** Registers an expectation in a scope: its state rule counts against the scope's bounds, or it is refused. */
+function expectIn(expectations: Expectations, states: ScenarioStates, input: unknown, table: RouteTable): Expectation {
+  const e = expectations.add(input, table);
+  if (e.state) {
+    try {
+      states.admit(e.state);
+    } catch (err) {
+      expectations.remove(e.id);
+      throw err;
+    }
+  }
+  return e;
+}
+
+/** `/_scope/`: a request under it belongs to the scope its next segment names. */
+export const SCOPE_PREFIX = '/_scope/';
+
+/** What a running stub holds: the contracts' route table (swapped on reload), the expectations set at run time, the journal. */
+export class StubState implements ScopeState {
+  readonly expectations: Expectations;
+  readonly journal: Journal;
+  readonly states = new ScenarioStates();
+
+  private serving: { table: RouteTable; memo: DispatchMemo };
+  private readonly ring = new JournalRing();
+  private readonly budget: ExpectationBudget;
+  /** Least recently used first (a Map keeps insertion order; a use moves a scope to the end). */
+  private readonly scopes = new Map<string, ScopeState>();
+
+  /** `maxBodyBytes`: the stub's body limit, which bounds each expectation too. */
+  constructor(table: RouteTable, maxBodyBytes = Number.MAX_SAFE_INTEGER) {
+    this.serving = { table, memo: new DispatchMemo(table) };
+    this.budget = new ExpectationBudget(maxBodyBytes);
+    this.expectations = new Expectations(this.budget);
+    this.journal = new Journal(this.ring);
+  }
+
+  get table(): RouteTable {
+    return this.serving.table;
+  }
+
+  /** A reload: the new table, with a new memo of its choices. */
+  set table(table: RouteTable) {
+    this.serving = { table, memo: new DispatchMemo(table) };
+  }
+
+  /** The memo of this table's choices (a request that arrived before a reload keeps the table it arrived with). */
+  memoFor(table: RouteTable): DispatchMemo {
+    return this.serving.table === table ? this.serving.memo : new DispatchMemo(table);
+  }
+
+  expect(input: unknown): Expectation {
+    return expectIn(this.expectations, this.states, input, this.table);
+  }
+
+  /** Between tests: no expectations, an empty journal, states back to `Started` (the root's; scopes keep theirs). */
+  reset(): void {
+    this.expectations.clear();
+    this.journal.clear();
+    this.states.clear();
+  }
+
+  /**
+   * The scope named `id`, made on first use. At most STUB_LIMITS.scopes are kept: the least
+   * recently used one without expectations (else the least recently used) is forgotten to make
+   * room for a new one.
+   */
+  scope(id: string): ScopeState {
+    const known = this.scopes.get(id);
+    if (known) {
+      this.scopes.delete(id);
+      this.scopes.set(id, known);
+      return known;
+    }
+    if (!isScopeId(id)) {
+      throw new AccordError('ACCORD_ERR_USAGE', `scope id ${JSON.stringify(id.slice(0, 80))} is not 1 to 64 letters, digits, "-" or "_"`);
+    }
+    if (this.scopes.size >= STUB_LIMITS.scopes) {
+      // The least recently used without expectations, else the least recently used: any request can make a scope, and a flood of them should not take a running test's expectations.
+      let victim: [string, ScopeState] | undefined;
+      for (const entry of this.scopes) {
+        victim ??= entry;
+        if (entry[1].expectations.size === 0) {
+          victim = entry;
+          break;
+        }
+      }
+      victim![1].expectations.clear();
+      this.scopes.delete(victim![0]);
+    }
+    const expectations = new Expectations(this.budget);
+    const journal = new Journal(this.ring, id);
+    const states = new ScenarioStates();
+    const scope: ScopeState = {
+      expectations,
+      journal,
+      states,
+      expect: (input) => expectIn(expectations, states, input, this.table),
+      reset: () => {
+        expectations.clear();
+        journal.clear();
+        states.clear();
+      },
+    };
+    this.scopes.set(id, scope);
+    return scope;
+  }
+}
+
+/** 1 to 64 of letters, digits, `-` and `_`: safe in a URL path and in a log line, never `.` or `..`. */
+function isScopeId(id: string): boolean {
+  if (id.length === 0 || id.length > 64) return false;
+  for (let i = 0; i < id.length; i++) {
+    const c = id.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 45 || c === 95)) return false;
+  }
+  return true;
+}

@@ -1,0 +1,50 @@
+import type { ExampleRow } from '../../contract/model';
+import type { HttpResponse } from '../../http/message';
+import { generateBody, generateText, type GenerateContext } from '../../pattern/generate/index';
+import { createRandom, seedFrom, type Random } from '../../pattern/generate/random';
+import type { Route } from '../decide/route';
+
+/**
+ * The answer to a request that matched `route`: the scenario's status, its
+ * response headers and a body generated from the contract. When the request
+ * matched an Examples row, the row's values stand at the places its columns
+ * name (so `| id | 7 |` answers `<id>7</id>`); everything else is generated.
+ * `filled`: the row's values with its `{{…}}` cells filled from the request (fillRow).
+ * XML bodies go through a template compiled at start-up (template.ts), which
+ * draws exactly what the core generator would from `rng`.
+ */
+export function respond(route: Route, row: ExampleRow | undefined, rng: Random, filled?: ReadonlyMap<string, string>): HttpResponse {
+  const s = route.scenario;
+  const values = filled ?? row?.values;
+  const ctx: GenerateContext = { scope: s.scope, rng, examples: values };
+  const headers: Record<string, string> = {};
+  for (const h of s.response.headers) {
+    const example = values?.get(h.name);
+    if (h.optional && example === '') continue;
+    headers[h.name.toLowerCase()] = example ?? generateText(h.pattern, ctx);
+  }
+  let body = '';
+  if (s.response.body) {
+    const template = route.templates.get(row);
+    body = template ? template(rng, values) : generateBody(s.response.body, ctx).text;
+    if (route.contentType) headers['content-type'] = route.contentType;
+  }
+  return { status: s.response.status, headers, body };
+}
+
+/** An example file's response, as given; a copy, since the server adds Content-Length to it. */
+export function fixedResponse(route: Route, given: HttpResponse): HttpResponse {
+  const headers = { ...given.headers };
+  if (given.body !== '' && headers['content-type'] === undefined && route.contentType) headers['content-type'] = route.contentType;
+  return { status: given.status, headers, body: given.body };
+}
+
+/**
+ * The values of a generated answer are drawn from a stream seeded by the scenario's place and
+ * the request (`key`: see DispatchMemo.keyOf): the answer is a function of the request, as a
+ * real service's data is. The same request gets the same answer, also after a restart; another
+ * request (pet 11 rather than pet 10) gets values of its own.
+ */
+export function requestRandom(route: Route, key: string): Random {
+  return createRandom(seedFrom(key, route.seed));
+}

@@ -1,0 +1,79 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { folderInside, leavesFolder, writeOutputFile } from '../../files';
+import { exampleKey } from '../../http/example-key';
+import type { ExpectationInput, ScenarioRef } from '../admin/expectations';
+
+/**
+ * A consumer's expectations, exported as example files: each expectation a test registers and
+ * the stub accepts (so it fits the contract) is written, as it is accepted, to
+ *   <dir>/<source>/<contract path without .spec>_examples/<scenario>-<key>.json
+ * in the example files' shape, with the scenario it fits, the test that set it and the consumer.
+ * `<source>` and the contract's path are those of `.accord/consumes/<source>/<path>` (what
+ * `accord contracts pull` fetched), so `accord contracts publish` knows where in the shared
+ * repository each belongs; a contract from elsewhere goes under `_local/<file name>`.
+ * The file's name holds the key of its request and response (example-key.ts), so the same
+ * expectation set by many tests, or by every run, is one file.
+ */
+export interface ExportSettings {
+  /** Where the examples go: `.accord/consumer-examples` under the project by default. */
+  dir: string;
+  consumer?: string;
+}
+
+export const EXPORT_DIR = path.join('.accord', 'consumer-examples');
+
+/**
+ * The settings from the client's option or, when it says nothing, `ACCORD_EXPORT_EXAMPLES`
+ * (`1` or `true`: the default folder; another value: that folder) and `ACCORD_CONSUMER`.
+ */
+export function exportSettings(option: boolean | string | undefined, consumer: string | undefined, env: NodeJS.ProcessEnv, cwd: string): ExportSettings | undefined {
+  const given = option ?? env.ACCORD_EXPORT_EXAMPLES;
+  if (given === undefined || given === false || given === '' || given === '0' || given === 'false') return undefined;
+  const dir = given === true || given === '1' || given === 'true' ? EXPORT_DIR : given;
+  return { dir: path.resolve(cwd, dir), consumer: consumer ?? (env.ACCORD_CONSUMER || undefined) };
+}
+
+/** Where a contract's examples go under the export folder: `<source>/<path>`, without the extension. */
+export function exportPlace(contractFile: string, cwd: string): { source: string; rel: string } {
+  const parts = path.resolve(cwd, contractFile).split(path.sep);
+  const base = (p: string) => (['.spec', '.wsdl'].includes(path.extname(p).toLowerCase()) ? p.slice(0, -5) : p);
+  for (let i = parts.length - 3; i >= 0; i--) {
+    if (parts[i] === '.accord' && parts[i + 1] === 'consumes' && parts.length > i + 3) return { source: parts[i + 2], rel: base(parts.slice(i + 3).join('/')) };
+  }
+  return { source: '_local', rel: base(parts[parts.length - 1]) };
+}
+
+/** The example file for an accepted expectation, written (or left as it is: the same key is the same example); its path. */
+export function exportExpectation(input: ExpectationInput, scenario: ScenarioRef, settings: ExportSettings, cwd: string, test?: string): string {
+  const example: Record<string, unknown> = {};
+  if (test) example.name = test;
+  example.scenario = scenario.name;
+  if (settings.consumer) example.consumer = settings.consumer;
+  example['http-request'] = input.request;
+  if (input.response) example['http-response'] = input.response;
+  const key = exampleKey(example).slice(0, 12);
+  const { source, rel } = exportPlace(scenario.file, cwd);
+  // Under the project, every folder from the project down is checked (no link followed); a folder elsewhere is the user's own choice.
+  const inside = path.relative(cwd, settings.dir);
+  const root = leavesFolder(inside) ? settings.dir : cwd;
+  if (root === settings.dir) mkdirSync(root, { recursive: true });
+  const folder = folderInside(root, path.join(root === cwd ? inside : '.', source, `${rel}_examples`));
+  const file = path.join(folder, `${slug(scenario.name)}-${key}.json`);
+  writeOutputFile(file, JSON.stringify(example, null, 2) + '\n', { force: true });
+  return file;
+}
+
+/** A scenario's name as a file name: letters and digits, the rest one `-`. */
+function slug(name: string): string {
+  let out = '';
+  for (const c of name.toLowerCase()) {
+    const keep = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+    if (keep) out += c;
+    else if (!out.endsWith('-')) out += '-';
+    if (out.length >= 40) break;
+  }
+  const start = out.startsWith('-') ? 1 : 0;
+  const trimmed = out.slice(start, out.endsWith('-') ? -1 : undefined);
+  return trimmed === '' ? 'example' : trimmed;
+}

@@ -1,0 +1,86 @@
+import type { ParsedBody } from '../../http/body';
+import { splitPath } from '../../http/match-request';
+import type { HttpRequest, HttpResponse } from '../../http/message';
+import { STUB_LIMITS } from '../../limits';
+import { dispatch, type Outcome } from './dispatch';
+import type { RouteTable } from './route';
+
+type Matched = Extract<Outcome, { kind: 'matched' }>;
+
+/** A remembered choice, and the answer made for it the first time (kept when it is at most STUB_LIMITS.memoAnswerChars). */
+export type Choice = Matched & { answer?: HttpResponse };
+
+/**
+ * Which scenario (and Examples row or example file) answers a request depends on nothing but
+ * the route table and the request's method, URL, the headers the contracts name, and body:
+ * dispatch is a pure function of them, and so is the generated answer (its values are drawn
+ * from a stream seeded by the request's key, see respond.ts). A client that sends the same
+ * request again (a load test, a test suite's fixed calls, a polling client) gets the choice
+ * made the first time, and the answer made then, without parsing, matching or generating again.
+ *
+ * Bounded: bodies up to STUB_LIMITS.memoBodyChars, at most STUB_LIMITS.memoEntries choices
+ * (then it starts again empty), answers up to STUB_LIMITS.memoAnswerChars, and only requests a
+ * scenario answered (a 400 is worked out each time: its report quotes the request). One memo per
+ * table: a reload starts a new one.
+ */
+export class DispatchMemo {
+  private readonly chosen = new Map<string, Choice>();
+  /** Request headers any served scenario (or its rows and example files) names, and Content-Type: the only headers dispatch reads. */
+  private readonly headers: string[];
+
+  constructor(private readonly table: RouteTable) {
+    const names = new Set(['content-type']);
+    for (const r of table.routes) {
+      for (const s of [r.scenario, ...r.rows.map((x) => x.scenario), ...r.fixed.map((f) => f.scenario)]) {
+        for (const h of s.request.headers) names.add(h.name.toLowerCase());
+      }
+    }
+    this.headers = [...names];
+  }
+
+  get size(): number {
+    return this.chosen.size;
+  }
+
+  /** What the stub's answer to a request is a function of: method, target, the headers the contracts name, body. */
+  keyOf(req: HttpRequest, url: string, body: ParsedBody): string {
+    return requestKey(req, url, this.headers, body.text);
+  }
+
+  /** dispatch(table, req, …), from memory when this request was answered before. `key` is keyOf(req, url, body). */
+  dispatch(req: HttpRequest, body: ParsedBody, key: string): Choice | Exclude<Outcome, Matched> {
+    if (body.text.length > STUB_LIMITS.memoBodyChars) return dispatch(this.table, req, splitPath(req.path), body);
+    const hit = this.chosen.get(key);
+    if (hit) return hit;
+    const outcome = dispatch(this.table, req, splitPath(req.path), body);
+    if (outcome.kind === 'matched') {
+      if (this.chosen.size >= STUB_LIMITS.memoEntries) this.chosen.clear();
+      this.chosen.set(key, outcome);
+    }
+    return outcome;
+  }
+
+  /** The answer kept with a remembered choice, or `make()`'s, kept when it is small enough. */
+  static answer(choice: Choice, make: () => HttpResponse): HttpResponse {
+    if (choice.answer) return choice.answer;
+    const answer = make();
+    if (keepable(answer)) choice.answer = answer;
+    return answer;
+  }
+}
+
+/** Whether an answer is small enough to keep for the next time the same request comes (STUB_LIMITS.memoAnswerChars). */
+export function keepable(answer: HttpResponse): boolean {
+  return answer.body.length <= STUB_LIMITS.memoAnswerChars;
+}
+
+/** All a pure function of the request reads of it: method, target, the given headers, body. */
+export function requestKey(req: HttpRequest, url: string, headers: Iterable<string>, body: string): string {
+  let key = `${req.method} ${url}`;
+  for (const h of headers) {
+    const v = req.headers[h];
+    // \n cannot be in a header value (Node refuses it) nor in a method or URL: the parts cannot run together.
+    key += v === undefined ? '\n' : `\n:${v}`;
+  }
+  return `${key}\n${body}`;
+}
