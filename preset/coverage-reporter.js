@@ -2,9 +2,9 @@
 const { readFileSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const path = require('node:path');
-const coverage = require('../dist/runner/coverage');
-const { writeOutputFile } = require('../dist/files/index');
-const { inert, printable } = require('../dist/printable');
+const coverage = require('../dist/runner/coverage.js');
+const { writeOutputFile } = require('../dist/files/index.js');
+const { inert, printable } = require('../dist/printable.js');
 const { HtmlReport } = require('./report-writer.js');
 
 /**

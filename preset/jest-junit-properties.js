@@ -4,4 +4,4 @@
  * "would have FAILED") and `accord.wip.report`. Use it from the file jest-junit looks for,
  * `junitTestCaseProperties.js` beside package.json (the default of its testCasePropertiesFile): `module.exports = require('accord-contracts/jest-junit-properties');`
  */
-module.exports = require('../dist/runner/wip').wipJunitProperties;
+module.exports = require('../dist/runner/wip.js').wipJunitProperties;

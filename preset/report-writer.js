@@ -1,11 +1,11 @@
 'use strict';
 const { mkdirSync } = require('node:fs');
 const path = require('node:path');
-const { AccordError } = require('../dist/errors');
-const { htmlPage } = require('../dist/html/page');
-const report = require('../dist/runner/report');
-const { writeOutputFile } = require('../dist/files/index');
-const { inert, printable } = require('../dist/printable');
+const { AccordError } = require('../dist/errors.js');
+const { htmlPage } = require('../dist/html/page.js');
+const report = require('../dist/runner/report.js');
+const { writeOutputFile } = require('../dist/files/index.js');
+const { inert, printable } = require('../dist/printable.js');
 
 const DEFAULT_FILE = 'accord-report.html';
 

@@ -1,9 +1,9 @@
 'use strict';
 const { createRequire } = require('node:module');
 const path = require('node:path');
-const { attachWipVerdicts } = require('../dist/runner/wip');
-const { withFileStores } = require('../dist/runner/file-stores');
-const { OUTLINE_GLOBAL, REPORT_GLOBAL } = require('../dist/runner/config');
+const { attachWipVerdicts } = require('../dist/runner/wip.js');
+const { withFileStores } = require('../dist/runner/file-stores.js');
+const { OUTLINE_GLOBAL, REPORT_GLOBAL } = require('../dist/runner/config.js');
 
 /**
  * Jest's own runner (jest-circus, the app's copy as Jest itself would load it), then each

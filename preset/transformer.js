@@ -1,7 +1,7 @@
 'use strict';
 const { statSync } = require('node:fs');
 const path = require('node:path');
-const { transformSpec, cacheKey } = require('../dist/runner/transform');
+const { transformSpec, cacheKey } = require('../dist/runner/transform.js');
 const { version } = require('../package.json');
 
 const dist = path.join(__dirname, '..', 'dist');

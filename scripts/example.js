@@ -4,7 +4,7 @@
 // runs `jest --preset accord-contracts` on contracts/ against it.
 const { spawn } = require('node:child_process');
 const path = require('node:path');
-const { startExampleService } = require('../dist/example/service');
+const { startExampleService } = require('../dist/example/service.js');
 
 async function main() {
   const service = await startExampleService(0);
