@@ -3,7 +3,8 @@ const { createRequire } = require('node:module');
 const path = require('node:path');
 const { attachWipVerdicts } = require('../dist/runner/wip.js');
 const { withFileStores } = require('../dist/runner/file-stores.js');
-const { OUTLINE_GLOBAL, REPORT_GLOBAL } = require('../dist/runner/config.js');
+const { CONSUMERS_GLOBAL, OUTLINE_GLOBAL, REPORT_GLOBAL } = require('../dist/runner/config.js');
+const { replayedConsumers } = require('../dist/runner/report.js');
 
 /**
  * Jest's own runner (jest-circus, the app's copy as Jest itself would load it), then each
@@ -61,6 +62,9 @@ module.exports = async function accordTestRunner(globalConfig, config, environme
   // The HTML report's exchanges (request, answer, mismatches), by full test name: bounded and redacted where they were made.
   const exchanges = environment.global[REPORT_GLOBAL];
   if (exchanges instanceof Map && exchanges.size > 0) result.accordExchanges = Object.fromEntries(exchanges);
+  // The consumer examples the file replayed, with their owners and outcomes, for the report's consumer table.
+  const replayed = environment.global[CONSUMERS_GLOBAL];
+  if (Array.isArray(replayed) && replayed.length > 0) result.accordConsumers = replayedConsumers(replayed, result.testResults || [], config.rootDir);
   const missing = missingReporter(globalConfig, config);
   if (missing) {
     result.testExecError = { message: missing, stack: '' };

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { REPORT_LIMITS } from '../../src/limits';
@@ -84,4 +84,53 @@ test('listed by hand, the reporter writes accord-report.html: exchanges with sec
   expect(big.exchange!.response!.body!.lines.length).toBeLessThanOrEqual(REPORT_LIMITS.bodyLines);
   expect(big.exchange!.response!.body!.cut).toMatch(/^… cut: the report shows \d+ lines of this body \(\d+ characters\)$/);
   expect(statSync(file).size).toBeLessThan(200_000);
+}, 120_000);
+
+test("the provider's replayed consumer examples are in the report with their owners and how each fared", async () => {
+  const at = realpathSync(mkdtempSync(path.join(tmpdir(), 'accord-reporter-consumers-')));
+  // The provider answers a number, except to an order of 13, where it answers text.
+  const provider = await startServer((req) => ({ body: req.body.includes('<id>13</id>') ? 'thirteen' : '42' }));
+  try {
+    writeFileSync(path.join(at, 'package.json'), '{ "name": "provider", "private": true }');
+    writeFileSync(
+      path.join(at, 'orders.spec'),
+      'Feature: Orders\n\n  Scenario: Get an order\n    When POST /orders\n    And request-body (anything)\n    Then status 200\n    And response-body (number)\n',
+    );
+    const example = (consumer: string, file: string, value: object) => {
+      mkdirSync(path.join(at, 'orders_consumers', consumer), { recursive: true });
+      writeFileSync(path.join(at, 'orders_consumers', consumer, file), JSON.stringify(value));
+    };
+    example('billing-ui', 'one.json', { name: 'an order', 'http-request': { method: 'POST', path: '/orders', body: '<id>1</id>' }, 'http-response': { status: 200, body: '5' } });
+    example('mobile', 'thirteen.json', {
+      name: 'order thirteen',
+      'http-request': { method: 'POST', path: '/orders', body: '<id>13</id>' },
+      'http-response': { status: 200, body: '7' },
+    });
+    example('legacy', 'old.json', { name: 'an old call', 'http-request': { method: 'GET', path: '/orders/1' }, 'http-response': { status: 200 } });
+    const cfg = path.join(at, 'jest.config.js');
+    const own = { rootDir: at, testEnvironmentOptions: { accord: { baseUrl: provider.url, report: 'report.html', coverageFile: false } } };
+    writeFileSync(cfg, `module.exports = { ...require(${JSON.stringify(path.join(REPO, 'jest-preset.js'))}), ...${JSON.stringify(own)} };\n`);
+    const r = await new Promise<{ status: number; output: string }>((resolve) => {
+      const child = spawn(process.execPath, [JEST, '--config', cfg, '--ci'], { cwd: at, env: childEnv() });
+      let output = '';
+      child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+      child.on('close', (code) => resolve({ status: code ?? -1, output: plain(output) }));
+    });
+    expect(r.output).toContain('accord report: report.html');
+    expect(r.status).toBe(1);
+    const data = dataOf(readFileSync(path.join(at, 'report.html'), 'utf8'));
+    expect(data.consumers).toEqual([
+      { consumer: 'billing-ui', example: 'an order', contract: 'orders.spec', scenario: 'Get an order', status: 'passed' },
+      { consumer: 'legacy', example: 'an old call', contract: 'orders.spec', scenario: '', status: 'skipped-no-longer-fits' },
+      { consumer: 'mobile', example: 'order thirteen', contract: 'orders.spec', scenario: 'Get an order', status: 'failed' },
+    ]);
+    // The failed consumer example's exchange is in the report too, its answer marked.
+    const failed = data.contracts[0].tests.find((t) => t.title === 'consumer mobile › order thirteen')!;
+    expect(failed.status).toBe('failed');
+    expect(failed.exchange!.response!.body!.lines).toEqual([[0, 'thirteen']]);
+  } finally {
+    await provider.close();
+    rmSync(at, { recursive: true, force: true });
+  }
 }, 120_000);

@@ -17,7 +17,7 @@ table { border-collapse: collapse; font-size: 13px; } th, td { border-bottom: 1p
 td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .badge { display: inline-block; min-width: 136px; font-size: 12px; font-weight: 600; }
 .s-passed, .s-negative-passed, .s-wip-passed { color: var(--ok); } .s-failed, .s-negative-failed { color: var(--bad); }
-.s-wip-failed { color: var(--wip); } .s-skipped, .s-not-run { color: var(--skip); }
+.s-wip-failed { color: var(--wip); } .s-skipped, .s-not-run, .s-skipped-no-longer-fits { color: var(--skip); }
 .group { margin-top: 12px; content-visibility: auto; contain-intrinsic-size: auto 400px; } .group > .ghead { font-weight: 600; font-size: 14px; padding: 4px 0; border-bottom: 2px solid var(--line); }
 .row { border-bottom: 1px solid #eee; } .row > .head { padding: 3px 4px; cursor: pointer; font-size: 13px; } .row > .head:hover { background: #f6f8fa; }
 .detail { padding: 6px 8px 12px 24px; background: #fafbfc; }
@@ -79,7 +79,7 @@ export const VIEWER_SCRIPT = String.raw`
     });
     return add(t, tb);
   }
-  var LABEL = { passed: 'PASSED', failed: 'FAILED', 'wip-passed': 'WIP: would pass', 'wip-failed': 'WIP: would fail', skipped: 'SKIPPED', 'not-run': 'NOT RUN', 'negative-passed': 'NEGATIVE: passed', 'negative-failed': 'NEGATIVE: failed' };
+  var LABEL = { passed: 'PASSED', failed: 'FAILED', 'wip-passed': 'WIP: would pass', 'wip-failed': 'WIP: would fail', skipped: 'SKIPPED', 'not-run': 'NOT RUN', 'negative-passed': 'NEGATIVE: passed', 'negative-failed': 'NEGATIVE: failed', 'skipped-no-longer-fits': "SKIPPED: no longer fits, the consumer's to fix" };
   function badge(status) { return el('span', 'badge s-' + status, LABEL[status] || status); }
 
   // An XML or text body as numbered lines; lines a mismatch concerns are marked, with the mismatch below.

@@ -110,6 +110,8 @@ export const RUNTIME_GLOBAL = '__ACCORD_RUNTIME__';
 export const OUTLINE_GLOBAL = '__ACCORD_OUTLINE__';
 /** Set (a map of full test name to exchange) when the HTML report is on: the runtime records each case's exchange there (src/runner/report.ts). */
 export const REPORT_GLOBAL = '__ACCORD_REPORT__';
+/** The consumer examples a test file replayed (src/runner/runtime.ts), for the HTML report's owners table (report.ts). */
+export const CONSUMERS_GLOBAL = '__ACCORD_CONSUMERS__';
 
 const WHERE = 'testEnvironmentOptions.accord';
 // coverageThreshold, coverageFile, report and wsdl are read by the preset's coverage reporter (coverage.ts).

@@ -18,6 +18,8 @@ export interface ConsumerCase {
   consumer: string;
   file: string;
   title: string;
+  /** The example's name (its `name`, else its file name). */
+  name: string;
   /** The contract's scenario narrowed to the example's values; undefined when the example does not fit. */
   testCase?: TestCase;
   /** Why it does not fit: the consumer's problem. */
@@ -43,13 +45,13 @@ export function consumerCases(contract: Contract): ConsumerCase[] {
     if (rest.length === 0) continue;
     const file = path.join(root, rel);
     let name = path.basename(rel, '.json');
-    const c: ConsumerCase = { consumer, file, title: '' };
+    const c: ConsumerCase = { consumer, file, title: '', name };
     try {
       const text = readInputText(file, { what: 'example file', limit: FILE_LIMITS.exampleBytes });
       const read = readJson(text);
       if ('problem' in read) throw new AccordError('ACCORD_ERR_JSON', `not valid JSON: ${excerpt(read.problem, 200)}`);
       const given = (read.value as { name?: unknown } | null)?.name;
-      if (typeof given === 'string' && given.trim() !== '') name = excerpt(given.trim(), 120);
+      if (typeof given === 'string' && given.trim() !== '') c.name = name = excerpt(given.trim(), 120);
       const raw = fit.readExampleShape(read.value, (m) => new AccordError('ACCORD_ERR_USAGE', `the example ${m}; expected ${fit.EXAMPLE_SHAPE}`), false);
       const fitted = fit.fitExample(raw, contract.scenarios, ` of ${path.basename(contract.file)}`);
       if (fitted.ok) c.testCase = { scenario: fitted.scenario, name };

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { REPORT_LIMITS } from '../limits';
 import { HIDDEN } from '../http/credentials';
 import { WHERE } from '../pattern/match/mismatch';
@@ -53,6 +54,32 @@ export interface ConsumerExample {
   contract: string;
   scenario: string;
   status: string;
+}
+
+/** A consumer example a test file replayed (runtime.ts records it; the preset's test runner adds its outcome with `replayedConsumers`). */
+export interface ReplayedConsumer {
+  consumer: string;
+  example: string;
+  /** The contract file, as the runtime opened it. */
+  contract: string;
+  /** The contract's scenario it fits; '' when it no longer fits. */
+  scenario: string;
+  /** The test's full name (describe block and title), as Jest reports it. */
+  fullName: string;
+  fits: boolean;
+}
+
+/**
+ * The report's consumer rows of one test file: each replayed example with its owner and how it fared
+ * (passed, failed, or skipped-no-longer-fits: the consumer's to fix); `contract` shown relative to `root`.
+ */
+export function replayedConsumers(replayed: readonly ReplayedConsumer[], tests: readonly Pick<JestTest, 'fullName' | 'status'>[], root: string): ConsumerExample[] {
+  const outcome = new Map(tests.map((t) => [t.fullName, t.status]));
+  return replayed.map((r) => {
+    const status = !r.fits ? 'skipped-no-longer-fits' : outcome.get(r.fullName) === 'passed' ? 'passed' : outcome.get(r.fullName) === 'failed' ? 'failed' : 'skipped';
+    const contract = path.relative(root, r.contract).split(path.sep).join('/');
+    return { consumer: r.consumer, example: r.example, contract: contract.startsWith('..') ? r.contract : contract, scenario: r.scenario, status };
+  });
 }
 
 export interface ReportContract {

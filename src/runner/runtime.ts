@@ -2,11 +2,11 @@ import { isFaultScenario, type Contract, type TestCase } from '../contract/model
 import { parseContractCached, testCases } from '../contract/load';
 import { AccordError, formatLocation } from '../errors';
 import { inert, printable } from '../printable';
-import { CONFIG_GLOBAL, OUTLINE_GLOBAL, REPORT_GLOBAL, resolveRunnerConfig, type RunnerConfig } from './config';
+import { CONFIG_GLOBAL, CONSUMERS_GLOBAL, OUTLINE_GLOBAL, REPORT_GLOBAL, resolveRunnerConfig, type RunnerConfig } from './config';
 import { contractOutline, type ContractOutline } from './coverage';
 import { reportError } from './error-display';
 import { REPORT_LIMITS } from '../limits';
-import { reportExchange, type ReportExchange } from './report';
+import { reportExchange, type ReplayedConsumer, type ReportExchange } from './report';
 import { formatCaseReport, runCase } from './run-case';
 import { markWip, recordWipVerdict } from './wip';
 import { withStates } from './states';
@@ -218,7 +218,12 @@ function consumerTests(g: Record<string, unknown>, config: () => RunnerConfig, o
     return;
   }
   const cfg = config();
+  // Who owns each replayed example, for the HTML report (the preset's test runner adds how each fared).
+  const replayed = (g[CONSUMERS_GLOBAL] ??= []) as ReplayedConsumer[];
+  const describeName = opened.contract.name || 'contract';
   for (const c of cases) {
+    const fullName = `${describeName} ${c.title}`;
+    replayed.push({ consumer: c.consumer, example: c.name, contract: opened.file, scenario: c.testCase?.scenario.name ?? '', fullName, fits: c.testCase !== undefined });
     if (c.testCase === undefined) {
       if (!cfg.silent) process.stderr.write(printable(`accord: warning: ${consumerProblem(c)}\n`));
       declare.skip?.(c.title, async () => {});
@@ -229,7 +234,7 @@ function consumerTests(g: Record<string, unknown>, config: () => RunnerConfig, o
       c.title,
       async () => {
         const run = config();
-        const failure = settingsProblem(run) ?? (await withStates(tc, run.ws?.states, () => check(tc, run)));
+        const failure = settingsProblem(run) ?? (await withStates(tc, run.ws?.states, () => check(tc, run, exchangeRecorder(g, fullName))));
         if (failure !== undefined) throw reportError(`consumer ${c.consumer}'s example ${c.file} (scenario "${tc.scenario.name}"):\n${failure}`, c.file, 1);
       },
       caseTimeout(cfg),
