@@ -2,13 +2,12 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { htmlPage } from '../../src/html/page';
 import { testReportData, type ReportContract, type ReportTest } from '../../src/runner/report';
 import { childEnv, plain } from '../helpers/child-env';
 import { startServer, type Running } from '../helpers/servers';
-import { artifactsDir, CHROMIUM, withBrowser } from './browser';
+import { artifactsDir, CHROMIUM, openReport, screenshot, withBrowser } from './browser';
 
 /**
  * The HTML report as a person sees it, in headless Chromium: a real `jest` run with accord's preset
@@ -95,25 +94,12 @@ function run(cmd: string, args: string[], cwd: string): Promise<{ status: number
 }
 
 /** Opens a report file; every console error and page error is collected into `problems`. */
-async function open(file: string, problems: string[]): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  page.on('console', (m) => {
-    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('request', (r) => {
-    if (!r.url().startsWith('file:')) problems.push(`request: ${r.url()}`);
-  });
-  await page.goto(pathToFileURL(file).href);
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
-  return page;
+function open(file: string, problems: string[]): Promise<Page> {
+  return openReport(browser, file, problems);
 }
 
-async function shot(page: Page, name: string): Promise<string> {
-  const file = path.join(artifacts, name);
-  await page.screenshot({ path: file, fullPage: false });
-  process.stdout.write(`screenshot: ${file}\n`);
-  return file;
+function shot(page: Page, name: string): Promise<string> {
+  return screenshot(page, name);
 }
 
 withBrowser('the HTML report in a browser', () => {

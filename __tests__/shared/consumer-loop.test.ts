@@ -1,10 +1,12 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { accord, TempRepo } from '../compat/git-repo';
 import { childEnv, plain } from '../helpers/child-env';
 import { startServer, type Running } from '../helpers/servers';
+import type { TestReportData } from '../../src/runner/report';
+import { CHROMIUM, openReport, screenshot } from '../report/browser';
 
 /**
  * Consumer-driven contracts without a broker, the whole loop through a real git repository:
@@ -12,7 +14,9 @@ import { startServer, type Running } from '../helpers/servers';
  * and export them; `accord contracts publish` puts them in each consumer's part of the shared
  * (bare) repository; the provider pulls, and its Jest run (the preset) replays every consumer's
  * examples against a real provider on 127.0.0.1; a breaking change then names the consumers it
- * breaks, and a change only no consumer uses passes with --consumers-decide.
+ * breaks, and a change only no consumer uses passes with --consumers-decide. Then the provider drifts
+ * (it answers billing-ui's SAVE10 coupon order with a total that is not a number): `accord proxy --check` in front of
+ * it tells the drifting exchange, and the provider's HTML report shows whose example it broke.
  */
 const REPO = path.join(__dirname, '..', '..');
 const JEST = require.resolve('jest/bin/jest');
@@ -91,6 +95,11 @@ let bareDir: string;
 let bare: string;
 const projects: string[] = [];
 let provider: Running;
+/** The provider after a change that broke a coupon: a SAVE10 order's total is no longer a number. */
+let drifting: Running;
+/** The provider's project, with the contract and every consumer's examples pulled (set by the first test). */
+let prov: string | undefined;
+const PROVIDED = path.join('.accord', 'provides', 'contracts', CONTRACT);
 
 function project(settings: Record<string, unknown>): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'accord-loop-'));
@@ -133,10 +142,15 @@ beforeAll(async () => {
     const id = /<orderId>(\d+)<\/orderId>/.exec(req.body)?.[1] ?? '0';
     return { body: answer(Number(id) * 10) };
   });
+  drifting = await startServer((req) => {
+    const id = /<orderId>(\d+)<\/orderId>/.exec(req.body)?.[1] ?? '0';
+    return { body: req.body.includes('<coupon>SAVE10</coupon>') ? envelope('<getOrderResponse><total>unknown</total></getOrderResponse>') : answer(Number(id) * 10) };
+  });
 });
 
 afterAll(async () => {
   await provider?.close();
+  await drifting?.close();
   shared.remove();
   rmSync(bareDir, { recursive: true, force: true });
   for (const p of projects) rmSync(p, { recursive: true, force: true });
@@ -198,8 +212,9 @@ test('consumers export and publish, the provider replays their examples, a break
   expect(accord(billing, 'contracts', 'publish', '--consumer', 'billing-ui', '--yes').stdout).toContain('nothing to publish');
 
   // 3. The provider pulls what it provides, with every consumer's examples, and replays them.
-  const prov = project({ provides: ['contracts/orders'] });
+  prov = project({ provides: ['contracts/orders'] });
   const pulled = accord(prov, 'contracts', 'pull');
+  expect(existsSync(path.join(prov, PROVIDED))).toBe(true);
   expect(pulled.stdout).toContain("consumers' examples of what it provides: billing-ui (1), legacy (1), mobile (1)");
   const run = await jest(prov, { testEnvironmentOptions: { accord: { coverageFile: false } } }, { ACCORD_BASE_URL: provider.url }, true);
   expect(run.output).toMatch(/✓ getOrder/);
@@ -240,7 +255,109 @@ test('consumers export and publish, the provider replays their examples, a break
   expect(decided.code).toBe(0);
 }, 240_000);
 
-// Hooks for the rest of issue 28's loop, in this file so the loop stays one story: the proxy in front
-// of this provider catching a drifting answer (part 2), and the HTML report of the provider's run (part 3).
-test.todo('drift: accord proxy --check in front of the provider catches a drifting answer (issue 28 part 2)');
-test.todo("report: the provider's HTML report shows the consumers' examples and their owners (issue 28 part 3)");
+/** `accord proxy --check` (dist/, so `npm run build` first) in front of `target`, as a child process: its URL once it listens. */
+function proxyCheck(cwd: string, target: string, args: string[]): Promise<{ url: string; stderr: () => string; stop: () => Promise<{ code: number | null; stderr: string }> }> {
+  const child = spawn(process.execPath, [path.join(REPO, 'bin', 'accord.js'), 'proxy', '--port', '0', '--target', target, ...args], {
+    cwd,
+    env: childEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<{ code: number | null; stderr: string }>((resolve) => child.once('exit', (code) => resolve({ code, stderr: plain(stderr) })));
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      const m = /listening on (http:\/\/\S+),/.exec(stdout);
+      if (m)
+        resolve({
+          url: m[1],
+          stderr: () => plain(stderr),
+          stop: () => {
+            child.kill('SIGTERM');
+            return exited;
+          },
+        });
+    });
+    void exited.then((r) => reject(new Error(`accord proxy exited early: ${r.code}\n${stdout}\n${r.stderr}`)));
+  });
+}
+
+test('drift in staging: accord proxy --check in front of the drifting provider tells the exchange that breaks the contract', async () => {
+  if (!prov) throw new Error('the provider project is made by the first test of this file');
+  const proxy = await proxyCheck(prov, drifting.url, ['--check', PROVIDED, '--format', 'json', '--report', 'drift.json']);
+  // A consumer's calls through the proxy: mobile's order, then billing-ui's order with a coupon.
+  const call = async (body: string) => (await fetch(`${proxy.url}/orders`, { method: 'POST', headers: { 'content-type': 'text/xml', SOAPAction: 'urn:getOrder' }, body })).text();
+  expect(await call(request(8))).toContain('<total>80</total>');
+  // The drifting answer reaches the consumer as the provider sent it: the proxy never alters traffic.
+  expect(await call(request(7, 'SAVE10'))).toContain('<total>unknown</total>');
+  const end = Date.now() + 15_000;
+  while (!proxy.stderr().includes('drift: ') && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
+  const told = proxy
+    .stderr()
+    .split('\n')
+    .filter((l) => l.startsWith('drift: '));
+  expect(told).toEqual([expect.stringMatching(/^drift: POST \/orders "getOrder": RESPONSE\.BODY \S*total: expected a number, found "unknown"/)]);
+  const done = await proxy.stop();
+  expect(done.stderr).toContain('checked 2 exchanges of 2: 1 broke the contract; report in drift.json');
+  expect(done.code).toBe(1);
+  const report = JSON.parse(readFileSync(path.join(prov, 'drift.json'), 'utf8')) as {
+    broken: number;
+    findings: { exchange: number; kind: string; scenario: { name: string }; request: { path: string; body: string }; response: { body: string } }[];
+  };
+  expect(report.broken).toBe(1);
+  expect(report.findings).toHaveLength(1);
+  expect(report.findings[0]).toMatchObject({ exchange: 2, kind: 'drift', scenario: { name: 'getOrder' }, request: { path: '/orders' } });
+  expect(report.findings[0].request.body).toContain('<coupon>SAVE10</coupon>');
+  expect(report.findings[0].response.body).toContain('<total>unknown</total>');
+}, 60_000);
+
+test("the report: the provider's run against the drifting provider shows the consumers' examples, their owners and the failed one", async () => {
+  if (!prov) throw new Error('the provider project is made by the first test of this file');
+  const run = await jest(prov, { testEnvironmentOptions: { accord: { coverageFile: false, report: 'reports/accord.html' } } }, { ACCORD_BASE_URL: drifting.url }, true);
+  expect(run.output).toMatch(/✕ consumer billing-ui › shows the total with a coupon/);
+  expect(run.output).toMatch(/✓ consumer mobile › lists an order/);
+  expect(run.output).toContain('accord report: reports/accord.html');
+  expect(run.code).toBe(1);
+  const file = path.join(prov, 'reports', 'accord.html');
+  const html = readFileSync(file, 'utf8');
+  const data = JSON.parse(/<script type="application\/json" id="accord-data">([^<]*)<\/script>/.exec(html)![1]) as TestReportData;
+  const contract = PROVIDED.split(path.sep).join('/');
+  expect(data.consumers).toEqual([
+    { consumer: 'billing-ui', example: 'shows the total with a coupon', contract, scenario: 'getOrder', status: 'failed' },
+    { consumer: 'legacy', example: 'an order by reference', contract, scenario: '', status: 'skipped-no-longer-fits' },
+    { consumer: 'mobile', example: 'lists an order again', contract, scenario: 'getOrder', status: 'passed' },
+  ]);
+
+  // What a person sees, in headless Chromium (as the browser suite: skipped with one line where it is absent).
+  if (!existsSync(CHROMIUM)) {
+    if (process.env.ACCORD_REQUIRE_BROWSER === '1') throw new Error(`${CHROMIUM} not found, and ACCORD_REQUIRE_BROWSER is set`);
+    process.stdout.write(`skipped: chromium not installed: the report in a browser (${CHROMIUM})\n`);
+    return;
+  }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when chromium is there
+  const { chromium } = require('playwright-core') as typeof import('playwright-core');
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  try {
+    const problems: string[] = [];
+    const page = await openReport(browser, file, problems);
+    const owners = page.locator('h2:has-text("Consumer examples") + table');
+    await expect(owners.innerText()).resolves.toMatch(/billing-ui\s+shows the total with a coupon\s+\S+api_orders_v1\.spec\s+getOrder\s+FAILED/);
+    await expect(owners.innerText()).resolves.toMatch(/legacy\s+an order by reference\s+\S+api_orders_v1\.spec\s+SKIPPED: no longer fits, the consumer's to fix/);
+    await expect(owners.innerText()).resolves.toMatch(/mobile\s+lists an order again\s+\S+api_orders_v1\.spec\s+getOrder\s+PASSED/);
+    // The failed one, opened: billing-ui's request, and the provider's drifting <total> marked.
+    const failed = page.locator('.row[data-status="failed"]');
+    await expect(failed.count()).resolves.toBe(1);
+    await expect(failed.innerText()).resolves.toContain('consumer billing-ui › shows the total with a coupon');
+    await failed.locator('.head').click();
+    const marked = failed.locator('.ln.marked');
+    await expect(marked.count()).resolves.toBe(1);
+    await expect(marked.innerText()).resolves.toContain('<total>unknown</total>');
+    await expect(marked.isVisible()).resolves.toBe(true);
+    await screenshot(page, 'report-consumers.png', 'report-consumers.png');
+    expect(problems).toEqual([]);
+  } finally {
+    await browser.close();
+  }
+}, 120_000);
