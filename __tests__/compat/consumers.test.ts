@@ -120,3 +120,48 @@ test('the file-pair form: --consumers names the folder, JSON carries the same, -
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('JUnit, GitHub, SARIF and HTML name the consumers each break breaks, as text and JSON do', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'accord-consumers-ci-'));
+  try {
+    mkdirSync(path.join(dir, 'old'));
+    mkdirSync(path.join(dir, 'new'));
+    writeFileSync(path.join(dir, 'old/orders.spec'), spec(COUPON + GIFT));
+    writeFileSync(path.join(dir, 'new/orders.spec'), spec(GIFT));
+    for (const [consumer, body] of EXAMPLES.slice(0, 3)) {
+      mkdirSync(path.join(dir, 'shared', consumer, 'orders_examples'), { recursive: true });
+      writeFileSync(path.join(dir, 'shared', consumer, 'orders_examples', 'e.json'), JSON.stringify({ 'http-request': { method: 'POST', path: '/orders', body } }));
+    }
+    const format = async (f: string) => {
+      let out = '';
+      const code = await run(['compatible', 'old/orders.spec', 'new/orders.spec', '--consumers', 'shared', '--format', f], {
+        cwd: dir,
+        stdout: (s) => (out += s),
+        stderr: () => undefined,
+      });
+      expect(code).toBe(1);
+      return out;
+    };
+    const line = 'Consumers: breaks `coupon` for billing-ui and mobile (2 of 3 consumers); 1 consumer never sends it';
+    const junit = await format('junit');
+    expect(junit).toContain(`At: new/orders.spec:7 (was old/orders.spec:7)\n${line}</failure>`);
+    expect(junit).toContain('<system-out>Consumers: the change breaks billing-ui, mobile (2 of 3)</system-out>');
+    const github = await format('github');
+    expect(github).toMatch(
+      /^::error file=new\/orders\.spec,line=7,title=accord compatible%3A request-node-removed::.*\(scenario "getOrder"\)\. Consumers: breaks `coupon` for billing-ui and mobile \(2 of 3 consumers\)/m,
+    );
+    expect(github).toContain('::notice file=new/orders.spec,title=accord compatible%3A consumers::Consumers: the change breaks billing-ui, mobile (2 of 3)');
+    const sarif = JSON.parse(await format('sarif')) as { runs: { results: { message: { text: string }; properties: { consumers: string[]; consumerExamples: string[] } }[] }[] };
+    const [result] = sarif.runs[0].results;
+    expect(result.message.text).toContain(` ${line}`);
+    expect(result.properties.consumers).toEqual(['billing-ui', 'mobile']);
+    expect(result.properties.consumerExamples).toHaveLength(2);
+    const html = await format('html');
+    const data = /<script type="application\/json" id="accord-data">([^<]*)<\/script>/.exec(html)![1];
+    const file = (JSON.parse(data) as { files: { consumers: string; findings: { consumers: string }[] }[] }).files[0];
+    expect(file.findings[0].consumers).toBe(line);
+    expect(file.consumers).toBe('Consumers: the change breaks billing-ui, mobile (2 of 3)');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

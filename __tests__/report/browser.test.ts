@@ -220,6 +220,37 @@ withBrowser('the HTML report in a browser', () => {
     }
   }, 120_000);
 
+  test('accord compatible --consumers --format html names the consumers each break breaks', async () => {
+    const spec = (nodes: string) =>
+      `Feature: Orders\n\n  Scenario: getOrder\n    When POST /orders\n    And request-body\n    """\n    <getOrder><orderId>(number)</orderId>${nodes}</getOrder>\n    """\n    Then status 200\n    And response-body (number)\n`;
+    const at = app({
+      'old/orders.spec': spec('<coupon specmatic_occurs="optional">(string)</coupon>'),
+      'new/orders.spec': spec(''),
+      'shared/billing-ui/orders_examples/e.json': JSON.stringify({
+        'http-request': { method: 'POST', path: '/orders', body: '<getOrder><orderId>1</orderId><coupon>X</coupon></getOrder>' },
+      }),
+      'shared/mobile/orders_examples/e.json': JSON.stringify({ 'http-request': { method: 'POST', path: '/orders', body: '<getOrder><orderId>2</orderId></getOrder>' } }),
+    });
+    try {
+      const r = execFileOrStatus(process.execPath, [CLI, 'compatible', 'old/orders.spec', 'new/orders.spec', '--consumers', 'shared', '--format', 'html'], at);
+      expect(r.status).toBe(1);
+      const out = path.join(at, 'compat.html');
+      writeFileSync(out, r.stdout);
+      const problems: string[] = [];
+      const page = await open(out, problems);
+      const line = 'Consumers: breaks `coupon` for billing-ui (1 of 2 consumers); 1 consumer never sends it';
+      await expect(page.locator('.mm.who').innerText()).resolves.toBe(line);
+      await expect(page.locator('p.consumers').innerText()).resolves.toBe('Consumers: the change breaks billing-ui (1 of 2)');
+      // On the version's line too, below the finding's why.
+      await expect(page.locator('.panes .note').first().innerText()).resolves.toContain(line);
+      await shot(page, 'report-compatible-consumers.png');
+      expect(problems).toEqual([]);
+      await page.close();
+    } finally {
+      rmSync(at, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   test('a report of 5,000 scenarios loads and filters quickly', async () => {
     const contracts: ReportContract[] = [];
     for (let c = 0; c < 50; c++) {

@@ -2,7 +2,7 @@ import { AccordError, CompositeAccordError } from '../errors';
 import { printable } from '../printable';
 import { MESSAGES } from './messages';
 import type { ScenarioResult } from './model';
-import { cleanDocument, COMPATIBLE, countsLine, findingPlace, findingWhere, NOT_COMPATIBLE, totals, type FileReport } from './report';
+import { cleanDocument, COMPATIBLE, consumersLine, countsLine, findingImpact, findingPlace, findingWhere, NOT_COMPATIBLE, totals, type FileReport } from './report';
 import { RULES } from './rules';
 
 /*
@@ -34,7 +34,13 @@ function attrs(values: Record<string, string | number | undefined>): string {
 }
 
 function failureText(r: FileReport, res: ScenarioResult): string {
-  return res.findings.map((f) => `${f.message}\nWhy: ${f.reason} [${f.rule}]\nAt: ${findingWhere(r, f)}`).join('\n\n');
+  return res.findings.map((f) => `${f.message}\nWhy: ${f.reason} [${f.rule}]\nAt: ${findingWhere(r, f)}${consumersOf(r, res, f, '\n')}`).join('\n\n');
+}
+
+/** With consumers' examples (`--consumers`): `Consumers: breaks `coupon` for billing-ui (1 of 3 consumers)…` after `before`; else nothing. */
+function consumersOf(r: FileReport, res: ScenarioResult, f: ScenarioResult['findings'][number], before: string): string {
+  const impact = findingImpact(r, res.scenario, f);
+  return impact ? `${before}Consumers: ${impact.message}` : '';
 }
 
 /** One testsuite per contract file, one testcase per older scenario checked (skipped ones as skipped). */
@@ -65,6 +71,7 @@ export function formatJunit(reports: readonly FileReport[]): string {
     for (const s of v.skipped) {
       out.push(`    <testcase${attrs({ classname: r.file, name: s.scenario, file: r.file, line: s.line })}>`, `      <skipped${attrs({ message: s.reason })}/>`, '    </testcase>');
     }
+    if (r.consumers) out.push(`    <system-out>${xmlText(consumersLine(r.consumers))}</system-out>`);
     out.push('  </testsuite>');
   }
   out.push('</testsuites>');
@@ -98,7 +105,13 @@ export function formatGithub(reports: readonly FileReport[]): string {
     for (const res of r.verdict.results) {
       for (const f of res.findings) {
         const place = findingPlace(r, f);
-        out.push(ghCommand('error', { file: place.file, line: place.line, title: `accord compatible: ${f.rule}` }, `${f.message}. Why: ${f.reason} (scenario "${res.scenario}")`));
+        out.push(
+          ghCommand(
+            'error',
+            { file: place.file, line: place.line, title: `accord compatible: ${f.rule}` },
+            `${f.message}. Why: ${f.reason} (scenario "${res.scenario}")${consumersOf(r, res, f, '. ')}`,
+          ),
+        );
       }
     }
     for (const n of r.verdict.notes)
@@ -110,6 +123,7 @@ export function formatGithub(reports: readonly FileReport[]): string {
         ),
       );
     if (r.hint) out.push(ghCommand('notice', { file: r.file, title: 'accord compatible' }, r.hint));
+    if (r.consumers) out.push(ghCommand('notice', { file: r.file, title: 'accord compatible: consumers' }, consumersLine(r.consumers)));
   }
   out.push(clean(countsLine(totals(reports))), reports.every((r) => r.verdict.compatible) ? COMPATIBLE : NOT_COMPATIBLE);
   return `${out.join('\n')}\n`;
@@ -150,14 +164,19 @@ export function formatSarif(reports: readonly FileReport[], version: string): st
   const index = new Map(RULES.map((r, i) => [r.id, i]));
   const results = reports.flatMap((r) =>
     r.verdict.results.flatMap((res) =>
-      res.findings.map((f) => ({
-        ruleId: f.rule,
-        ruleIndex: index.get(f.rule),
-        level: 'error',
-        message: { text: `${f.message}. Why: ${f.reason}.` },
-        locations: [sarifLocation(findingPlace(r, f), res.scenario)],
-        partialFingerprints: { accordFinding: `${r.file}|${res.scenario}|${f.rule}|${f.path}` },
-      })),
+      res.findings.map((f) => {
+        const impact = findingImpact(r, res.scenario, f);
+        return {
+          ruleId: f.rule,
+          ruleIndex: index.get(f.rule),
+          level: 'error',
+          message: { text: `${f.message}. Why: ${f.reason}.${consumersOf(r, res, f, ' ')}` },
+          locations: [sarifLocation(findingPlace(r, f), res.scenario)],
+          partialFingerprints: { accordFinding: `${r.file}|${res.scenario}|${f.rule}|${f.path}` },
+          // The consumers it breaks, by name, for tools that read properties.
+          ...(impact ? { properties: { consumers: impact.broken, consumerExamples: impact.files } } : {}),
+        };
+      }),
     ),
   );
   const doc = { $schema: SARIF_SCHEMA, version: '2.1.0', runs: [{ tool: { driver: sarifDriver(version) }, invocations: [{ executionSuccessful: true }], results }] };

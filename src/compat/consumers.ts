@@ -81,7 +81,9 @@ function impactMessage(f: Finding, broken: string[], total: number): string {
   const others = total - broken.length;
   const verb = f.side === 'request' ? 'send' : f.side === 'response' ? 'read' : 'call';
   const rest =
-    others === 0 ? '' : `; ${others} ${others === 1 ? 'consumer' : 'consumers'} ${f.rule.endsWith('-removed') || f.side === 'scenario' ? `never ${verb} it` : 'not affected'}`;
+    others === 0
+      ? ''
+      : `; ${others} ${others === 1 ? 'consumer' : 'consumers'} ${f.rule.endsWith('-removed') || f.side === 'scenario' ? `never ${verb}${others === 1 ? 's' : ''} it` : 'not affected'}`;
   if (broken.length === 0) return `breaks ${name} for no consumer (${total} ${total === 1 ? 'consumer has' : 'consumers have'} examples; none uses it)`;
   return `breaks ${name} for ${list(broken)} (${broken.length} of ${total} ${total === 1 ? 'consumer' : 'consumers'})${rest}`;
 }

@@ -1,7 +1,7 @@
 import { htmlPage } from '../html/page';
 import { REPORT_LIMITS } from '../limits';
 import { printable } from '../printable';
-import { COMPATIBLE, findingWhere, NOT_COMPATIBLE, totals, type FileReport } from './report';
+import { COMPATIBLE, consumersLine, findingImpact, findingWhere, NOT_COMPATIBLE, totals, type FileReport } from './report';
 
 /** The texts of a file's two versions, for the side-by-side view (a WSDL pair has none: its findings are listed with their lines). */
 export interface VersionTexts {
@@ -24,7 +24,9 @@ export function formatHtml(reports: readonly FileReport[], texts: ReadonlyMap<st
     const findings = r.verdict.results.flatMap((res) =>
       res.findings.map((f) => {
         const inFile = f.location.file === undefined;
+        const impact = findingImpact(r, res.scenario, f);
         return {
+          consumers: impact && one(`Consumers: ${impact.message}`),
           scenario: one(res.scenario),
           api: one(res.api),
           rule: one(f.rule),
@@ -50,6 +52,7 @@ export function formatHtml(reports: readonly FileReport[], texts: ReadonlyMap<st
       newer: r.newer && one(r.newer),
       note: note && one(note),
       hint: r.hint && one(r.hint),
+      consumers: r.consumers && one(consumersLine(r.consumers)),
       findings,
       // Only a file with findings is shown side by side: a folder of unchanged contracts stays a short page.
       olderLines: findings.length > 0 ? lines(t.older) : undefined,

@@ -1,4 +1,4 @@
-import type { ConsumerVerdict } from './consumers';
+import type { ConsumerVerdict, FindingImpact } from './consumers';
 import { inert, printable } from '../printable';
 import type { CompatNote, Finding, Verdict } from './model';
 
@@ -42,7 +42,7 @@ export function formatText(reports: readonly FileReport[]): string {
       lines.push('', `In scenario "${res.scenario}"`, `API: ${res.api}`);
       for (const f of res.findings) {
         lines.push('', `  >> ${f.path}`, '', `  ${f.message}`, `  Why: ${f.reason} [${f.rule}]`, `  At: ${findingWhere(r, f)}`);
-        const impact = r.consumers?.impacts.find((i) => i.scenario === res.scenario && i.rule === f.rule && i.path === f.path);
+        const impact = findingImpact(r, res.scenario, f);
         if (impact) lines.push(`  Consumers: ${impact.message}`);
       }
     }
@@ -67,6 +67,11 @@ export function totals(reports: readonly FileReport[]): { testsRun: number; pass
     passed: 0,
     failed: 0,
   });
+}
+
+/** With consumers' examples: which consumers one break of a scenario breaks (text, JSON, CI formats and HTML say it alike). */
+export function findingImpact(r: FileReport, scenario: string, f: Pick<Finding, 'rule' | 'path'>): FindingImpact | undefined {
+  return r.consumers?.impacts.find((i) => i.scenario === scenario && i.rule === f.rule && i.path === f.path);
 }
 
 /** What the consumers' examples say of the whole change, one line. */

@@ -22,7 +22,7 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .row { border-bottom: 1px solid #eee; } .row > .head { padding: 3px 4px; cursor: pointer; font-size: 13px; } .row > .head:hover { background: #f6f8fa; }
 .detail { padding: 6px 8px 12px 24px; background: #fafbfc; }
 .msg { white-space: pre-wrap; font-family: ui-monospace, monospace; font-size: 12px; background: #fff; border: 1px solid var(--line); padding: 6px; max-height: 320px; overflow: auto; }
-.mm { font-family: ui-monospace, monospace; font-size: 12px; color: var(--bad); margin: 2px 0; }
+.mm { font-family: ui-monospace, monospace; font-size: 12px; color: var(--bad); margin: 2px 0; } .mm.who { color: inherit; margin-left: 2em; }
 .panes { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; margin-top: 8px; }
 .pane { min-width: 0; } .code { font-family: ui-monospace, monospace; font-size: 12px; background: #fff; border: 1px solid var(--line); overflow: auto; max-height: 480px; }
 .ln { white-space: pre; padding: 0 6px; } .ln.hdr { color: #57606a; }
@@ -234,7 +234,7 @@ export const VIEWER_SCRIPT = String.raw`
       if (at[n]) {
         line.className = 'ln marked';
         line.setAttribute('data-marked', 'true');
-        at[n].forEach(function (f) { box.appendChild(el('div', 'note', '[' + f.rule + '] ' + f.message + '\nWhy: ' + f.reason)); });
+        at[n].forEach(function (f) { box.appendChild(el('div', 'note', '[' + f.rule + '] ' + f.message + '\nWhy: ' + f.reason + (f.consumers ? '\n' + f.consumers : ''))); });
       }
     });
     return box;
@@ -249,13 +249,14 @@ export const VIEWER_SCRIPT = String.raw`
       groups.push({ node: g, contract: f.file, failed: !f.compatible });
       add(g, el('div', 'ghead', f.file + ': ' + (f.compatible ? 'compatible' : 'NOT compatible') + (f.status !== 'compared' ? ' (' + f.status + ')' : '')));
       if (f.note) add(g, el('p', 'empty', f.note));
-      f.findings.forEach(function (x) { add(g, el('div', 'mm', '[' + x.rule + '] ' + x.message + ' \u2014 ' + x.where)); });
+      f.findings.forEach(function (x) { add(g, el('div', 'mm', '[' + x.rule + '] ' + x.message + ' \u2014 ' + x.where)); if (x.consumers) add(g, el('div', 'mm who', x.consumers)); });
+      if (f.consumers) add(g, el('p', 'consumers', f.consumers));
       if (f.hint) add(g, el('p', null, f.hint));
       if (!f.olderLines && !f.newerLines) { app.appendChild(g); return; }
       var older = [], newer = [];
       f.findings.forEach(function (x) {
-        if (x.newerLine) newer.push({ line: x.newerLine, rule: x.rule, message: x.message, reason: x.reason });
-        if (x.olderLine) older.push({ line: x.olderLine, rule: x.rule, message: x.message, reason: x.reason });
+        if (x.newerLine) newer.push({ line: x.newerLine, rule: x.rule, message: x.message, reason: x.reason, consumers: x.consumers });
+        if (x.olderLine) older.push({ line: x.olderLine, rule: x.rule, message: x.message, reason: x.reason, consumers: x.consumers });
       });
       var panes = el('div', 'panes');
       add(panes, add(el('div', 'pane'), el('h3', null, 'older: ' + (f.older || '(none)')), sourceView(f.olderLines, older, 'no older version')));
