@@ -185,6 +185,35 @@ withBrowser('the HTML report in a browser', () => {
     await page.close();
   }, 180_000);
 
+  test('a clean example for the docs (docs/report.png): the failed scenario opened, its mismatch marked', async () => {
+    // The same contracts and service, without the hostile payloads: the docs' picture shows what a person would meet.
+    const clean = await startServer((req) =>
+      req.url === '/ws/pet'
+        ? { body: envelope('<pet:getPetResponse xmlns:pet="urn:pets"><pet:id>abc</pet:id><pet:name>Rex</pet:name><pet:status>sold</pet:status></pet:getPetResponse>') }
+        : { body: '4' },
+    );
+    const at = app({ 'contracts/pets.spec': PETS.replace(' <b onmouseover="window.__pwned=2">bold</b>', ''), 'contracts/orders.spec': ORDERS });
+    try {
+      const cfg = path.join(at, 'jest.config.js');
+      const own = { rootDir: at, testEnvironmentOptions: { accord: { baseUrl: clean.url, report: true, coverageFile: false } } };
+      writeFileSync(cfg, `module.exports = { ...require(${JSON.stringify(path.join(REPO, 'jest-preset.js'))}), ...${JSON.stringify(own)} };\n`);
+      expect((await run(JEST, ['--config', cfg, '--ci'], at)).status).toBe(1);
+      const file = path.join(at, 'accord-report.html');
+      expect(readFileSync(file, 'utf8')).not.toMatch(/onerror|onmouseover|__pwned/);
+      const problems: string[] = [];
+      const page = await open(file, problems);
+      const failed = page.locator('.row[data-status="failed"]');
+      await failed.locator('.head').click();
+      await expect(failed.locator('.ln.marked').innerText()).resolves.toContain('<pet:id>abc</pet:id>');
+      await screenshot(page, 'report.png', 'report.png');
+      expect(problems).toEqual([]);
+      await page.close();
+    } finally {
+      await clean.close();
+      rmSync(at, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   test('accord compatible --format html shows the two versions side by side, each finding on its line', async () => {
     const older = 'Feature: Math\n\n  Scenario: Square\n    When POST /square\n    And request-body (number)\n    Then status 200\n    And response-body (number)\n';
     const newer = older.replace('response-body (number)', 'response-body (string)').replace('Scenario: Square', `Scenario: Square ${HOSTILE}`);

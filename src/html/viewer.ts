@@ -176,10 +176,18 @@ export const VIEWER_SCRIPT = String.raw`
     return row;
   }
 
+  // Replayed consumer examples are tests of their own, not scenarios: the summary counts them apart.
+  function consumerChips() {
+    var list = data.consumers || [];
+    if (!list.length) return [];
+    var count = function (st) { return list.filter(function (e) { return e.status === st; }).length; };
+    return [['consumer examples', list.length, 1], ['consumer examples failed', count('failed'), 0, 's-failed'], ['no longer fit', count('skipped-no-longer-fits'), 0, 's-skipped']];
+  }
+
   function tests() {
     var t = data.totals;
     add(app, el('h1', null, data.title || 'accord contract tests'));
-    add(app, summary([['contracts', data.contracts.length, 1], ['passed', t.passed, 0, 's-passed'], ['failed', t.failed, 1, 's-failed'], ['WIP', t.wip, 0, 's-wip-failed'], ['skipped', t.skipped, 0, 's-skipped'], ['not run', t.notRun, 0, 's-not-run'], ['negative passed', t.negativePassed, 0, 's-passed'], ['negative failed', t.negativeFailed, 0, 's-failed']]));
+    add(app, summary([['contracts', data.contracts.length, 1], ['passed', t.passed, 0, 's-passed'], ['failed', t.failed, 1, 's-failed'], ['WIP', t.wip, 0, 's-wip-failed'], ['skipped', t.skipped, 0, 's-skipped'], ['not run', t.notRun, 0, 's-not-run'], ['negative passed', t.negativePassed, 0, 's-passed'], ['negative failed', t.negativeFailed, 0, 's-failed']].concat(consumerChips())));
     if (data.partial) add(app, el('p', 'empty', 'A partial run: ' + data.partial));
     add(app, controls(data.contracts.map(function (c) { return c.file; }), 'failed only'));
 
