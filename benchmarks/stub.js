@@ -327,7 +327,9 @@ async function main() {
     for (let r = 0; r < (variants.length > 0 ? ROUNDS : 0); r++) {
       const round = { bare: await measure('node:http', ['-e', BARE_SERVER]) };
       console.log(`${row(round.bare)}  [${uptime()}]`);
-      for (const v of variants) {
+      // Each round starts the variants at another one: a variant measured always right after the bare server
+      // (or always last) would meet the machine's other work at the same phase every round and carry its bias.
+      for (const v of variants.map((_, i) => variants[(i + r) % variants.length])) {
         round[v.key] = await measure(v.label, v.args, v.body, v.prepare);
         console.log(
           `${row(round[v.key])}  ratio ${(round[v.key].reqPerSec / round.bare.reqPerSec).toFixed(2)}, CPU ratio ${(round.bare.cpuPerRequest / round[v.key].cpuPerRequest).toFixed(2)}  [${uptime()}]`,
