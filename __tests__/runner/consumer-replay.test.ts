@@ -8,17 +8,24 @@ import { startServer, type Running } from '../helpers/servers';
 /**
  * The provider's run replays consumers' examples (`<contract>_consumers/<consumer>/*.json`, where
  * `accord contracts pull` puts them): an example that fits but gets a wrong answer is a provider
- * failure, reported at the example file and naming the consumer.
+ * failure, reported at the example file and naming the consumer. The provider receives each
+ * consumer's request as recorded: no generated value at an optional node the consumer never sent.
  */
 const REPO = path.join(__dirname, '..', '..');
 const JEST = require.resolve('jest/bin/jest');
 const SPEC = `Feature: Orders
 
   Scenario: getOrder
-    When POST /orders
+    When POST /orders?lang=(string)
+    And request-header SOAPAction "urn:getOrder"
+    And request-header X-Trace? (string)
     And request-body
     """
-    <getOrder><orderId>(number)</orderId></getOrder>
+    <getOrder>
+      <orderId>(number)</orderId>
+      <coupon specmatic_occurs="optional">(string)</coupon>
+      <giftWrap specmatic_occurs="optional">(boolean)</giftWrap>
+    </getOrder>
     """
     Then status 200
     And response-body
@@ -29,6 +36,10 @@ const SPEC = `Feature: Orders
 
 let dir: string;
 let service: Running;
+/** What the provider received, in order: the consumer's requests among the contract's own. */
+const received: { body: string; headers: Record<string, unknown>; url: string }[] = [];
+const SEVEN = '<getOrder><orderId>7</orderId></getOrder>';
+const COUPON = '<getOrder>\n  <orderId>8</orderId>\n  <coupon>SAVE10</coupon>\n</getOrder>';
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'accord-replay-'));
@@ -38,12 +49,24 @@ beforeAll(async () => {
     path.join(dir, 'orders_consumers/billing-ui/order-7.json'),
     JSON.stringify({
       name: 'order seven',
-      'http-request': { method: 'POST', path: '/orders', body: '<getOrder><orderId>7</orderId></getOrder>' },
+      'http-request': { method: 'POST', path: '/orders', body: SEVEN },
       'http-response': { status: 200 },
     }),
   );
-  // Right for every order but the consumer's.
-  service = await startServer((req) => ({ body: req.body.includes('<orderId>7</orderId>') ? '<total>lots</total>' : '<total>1</total>' }));
+  mkdirSync(path.join(dir, 'orders_consumers/mobile'), { recursive: true });
+  writeFileSync(
+    path.join(dir, 'orders_consumers/mobile/order-8.json'),
+    JSON.stringify({
+      name: 'order eight with a coupon',
+      'http-request': { method: 'POST', path: '/orders?lang=en', headers: { SOAPAction: 'urn:getOrder', 'Content-Type': 'application/xml', 'Content-Length': '1' }, body: COUPON },
+      'http-response': { status: 200 },
+    }),
+  );
+  // Right for every order but billing-ui's.
+  service = await startServer((req) => {
+    received.push({ body: req.body, headers: req.headers, url: req.url });
+    return { body: req.body.includes('<orderId>7</orderId>') ? '<total>lots</total>' : '<total>1</total>' };
+  });
 });
 
 afterAll(async () => {
@@ -64,6 +87,19 @@ test("a consumer's example that fits but gets a wrong answer fails at the exampl
   });
   expect(run.output).toMatch(/✓ getOrder/);
   expect(run.output).toMatch(/✕ consumer billing-ui › order seven/);
+  expect(run.output).toMatch(/✓ consumer mobile › order eight with a coupon/);
+  // Each consumer's request reached the provider as its example has it: no generated coupon, giftWrap or X-Trace.
+  const seven = received.filter((r) => r.body.includes('<orderId>7</orderId>'));
+  const eight = received.filter((r) => r.body.includes('<orderId>8</orderId>'));
+  expect(seven.map((r) => r.body)).toEqual([SEVEN]);
+  expect(eight.map((r) => r.body)).toEqual([COUPON]);
+  // What billing-ui's file leaves out and the contract requires is filled as for a generated request.
+  expect(seven[0].headers).toMatchObject({ soapaction: '"urn:getOrder"', 'content-type': 'text/xml; charset=utf-8' });
+  expect(seven[0].headers['x-trace']).toBeUndefined();
+  expect(seven[0].url).toBe('/orders');
+  // mobile's own headers and query are sent as recorded (its Content-Length is the client's to set).
+  expect(eight[0].headers).toMatchObject({ soapaction: 'urn:getOrder', 'content-type': 'application/xml', 'content-length': String(Buffer.byteLength(COUPON)) });
+  expect(eight[0].url).toBe('/orders?lang=en');
   expect(run.output).toContain(`consumer billing-ui's example ${path.join(dir, 'orders_consumers/billing-ui/order-7.json')} (scenario "getOrder")`);
   expect(run.output).toContain('RESPONSE.BODY');
   expect(run.code).toBe(1);

@@ -1,7 +1,9 @@
 import path from 'node:path';
-import type { Contract, TestCase } from '../contract/model';
+import type { Contract, Scenario, TestCase } from '../contract/model';
 import { AccordError } from '../errors';
 import { FILE_LIMITS, filesInside, readInputText } from '../files';
+import { forwardedHeaders } from '../http/forward';
+import type { HttpRequest } from '../http/message';
 import { readJson } from '../json/parse';
 import { formatMismatches } from '../pattern/match/mismatch';
 import { excerpt } from '../printable';
@@ -9,8 +11,8 @@ import { excerpt } from '../printable';
 /**
  * Consumers' examples replayed by the provider's run (shared/consumer-examples.ts puts them
  * beside a pulled contract: `<contract>_consumers/<consumer>/*.json`). Each becomes a test of
- * its own, `consumer <name> › <example>`, that sends the consumer's request and holds the
- * provider's answer to the contract's scenario. An example that no longer fits the contract is
+ * its own, `consumer <name> › <example>`, that sends the consumer's request as recorded (see
+ * replayRequest) and holds the provider's answer to the contract's scenario. An example that no longer fits the contract is
  * the consumer's to fix, not the provider's: it is declared skipped, its title and a warning
  * naming the consumer, the file and the mismatch.
  */
@@ -22,6 +24,8 @@ export interface ConsumerCase {
   name: string;
   /** The contract's scenario narrowed to the example's values; undefined when the example does not fit. */
   testCase?: TestCase;
+  /** The example's request as recorded (method, path, query, headers, body); set when it fits. */
+  request?: GivenRequest;
   /** Why it does not fit: the consumer's problem. */
   problem?: string;
 }
@@ -54,8 +58,10 @@ export function consumerCases(contract: Contract): ConsumerCase[] {
       if (typeof given === 'string' && given.trim() !== '') c.name = name = excerpt(given.trim(), 120);
       const raw = fit.readExampleShape(read.value, (m) => new AccordError('ACCORD_ERR_USAGE', `the example ${m}; expected ${fit.EXAMPLE_SHAPE}`), false);
       const fitted = fit.fitExample(raw, contract.scenarios, ` of ${path.basename(contract.file)}`);
-      if (fitted.ok) c.testCase = { scenario: fitted.scenario, name };
-      else c.problem = `${fitted.why}${fitted.mismatches.length > 0 ? `\n${formatMismatches(fitted.mismatches, '  ')}` : ''}`;
+      if (fitted.ok) {
+        c.testCase = { scenario: fitted.scenario, name };
+        c.request = { ...raw.request, givenBody: raw.givenBody };
+      } else c.problem = `${fitted.why}${fitted.mismatches.length > 0 ? `\n${formatMismatches(fitted.mismatches, '  ')}` : ''}`;
     } catch (e) {
       if (!(e instanceof AccordError)) throw e;
       c.problem = e.message;
@@ -72,4 +78,32 @@ export function consumerCases(contract: Contract): ConsumerCase[] {
 /** The warning a provider's run prints for an example that no longer fits: whose, which file, what. */
 export function consumerProblem(c: ConsumerCase): string {
   return `consumer ${c.consumer}'s example ${c.file} no longer fits the contract (skipped; the consumer's to fix, not the provider's): ${c.problem}`;
+}
+
+/** A consumer's request as its example file records it; `givenBody` false when the file has no body. */
+export interface GivenRequest extends HttpRequest {
+  givenBody: boolean;
+}
+
+/**
+ * What the provider's run sends for a consumer's example: the consumer's request as recorded, not a
+ * generated one (the consumer's expectations are the provider's tests). Its method, path, query,
+ * headers and body are sent as the file has them (a body given as a JSON value is sent as its JSON
+ * text). What the file leaves out that the contract requires is filled from the scenario as for a
+ * generated request (`built`): a required header (SOAPAction, an API version), Content-Type when
+ * there is a body (an HTTP client adds it), the body when the file has none. Optional headers and
+ * optional body nodes the consumer never sent stay out. Hop-by-hop headers and Content-Length of the
+ * recording are not sent: the client sets its own.
+ */
+export function replayRequest(given: GivenRequest, built: HttpRequest, scenario: Scenario): HttpRequest {
+  const body = given.givenBody ? given.body : built.body;
+  const headers: Record<string, string> = {};
+  for (const h of scenario.request.headers) {
+    const name = h.name.toLowerCase();
+    if (!h.optional && built.headers[name] !== undefined) headers[name] = built.headers[name];
+  }
+  if (body !== '' && built.headers['content-type'] !== undefined) headers['content-type'] = built.headers['content-type'];
+  const recorded = forwardedHeaders(given.headers) as Record<string, string>;
+  delete recorded['content-length'];
+  return { method: given.method, path: given.path, query: [...given.query], headers: { ...headers, ...recorded }, body };
 }

@@ -17,6 +17,8 @@ export interface RunOptions extends SendOptions {
   addHeaders?: () => Promise<Record<string, string>>;
   /** WS-Security and the other SOAP settings (ws-config.ts). */
   ws?: WsRunnerConfig;
+  /** Send this request instead of a generated one (a consumer's example, replayed as recorded); given the generated one to fill gaps from. */
+  replay?: (built: HttpRequest) => HttpRequest;
 }
 
 export interface CaseResult {
@@ -36,7 +38,8 @@ export async function runCase(tc: TestCase, options: RunOptions): Promise<CaseRe
   let request: HttpRequest | undefined;
   let target: string | undefined;
   try {
-    const built = buildRequest(tc, options.seed ?? 0);
+    const generated = buildRequest(tc, options.seed ?? 0);
+    const built = options.replay ? options.replay(generated) : generated;
     request = options.addHeaders ? { ...built, headers: { ...built.headers, ...(await options.addHeaders()) } } : built;
     const url = requestUrl(options.baseUrl, request);
     target = url.pathname + url.search;

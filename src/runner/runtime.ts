@@ -2,6 +2,7 @@ import { isFaultScenario, type Contract, type TestCase } from '../contract/model
 import { parseContractCached, testCases } from '../contract/load';
 import { AccordError, formatLocation } from '../errors';
 import { inert, printable } from '../printable';
+import type { HttpRequest } from '../http/message';
 import { CONFIG_GLOBAL, CONSUMERS_GLOBAL, OUTLINE_GLOBAL, REPORT_GLOBAL, resolveRunnerConfig, type RunnerConfig } from './config';
 import { contractOutline, type ContractOutline } from './coverage';
 import { reportError } from './error-display';
@@ -12,7 +13,7 @@ import { markWip, recordWipVerdict } from './wip';
 import { withStates } from './states';
 import { negativeRequests, optsOutOfNegative, runNegative, securityMutations, type Mutation } from './negative';
 import { Session, sessionKey } from './session';
-import { consumerCases, consumerProblem, type ConsumerCase } from './consumers';
+import { consumerCases, consumerProblem, replayRequest, type ConsumerCase } from './consumers';
 
 /**
  * What the code the transformer writes for each .spec file calls. The preset's test
@@ -136,12 +137,12 @@ function settingsProblem(cfg: RunnerConfig): string | undefined {
 }
 
 /** What is wrong with one case, as the report a user reads; undefined when it passed. */
-async function check(tc: TestCase, cfg: RunnerConfig, record?: (x: () => ReportExchange) => void): Promise<string | undefined> {
+async function check(tc: TestCase, cfg: RunnerConfig, record?: (x: () => ReportExchange) => void, replay?: (built: HttpRequest) => HttpRequest): Promise<string | undefined> {
   const setup = settingsProblem(cfg);
   if (setup !== undefined) return setup;
   const baseUrl = cfg.baseUrl!;
   const session = sessionFor(cfg);
-  const result = await runCase(tc, { baseUrl, timeoutMs: cfg.timeoutMs, seed: cfg.seed, dispatcher: session.dispatcher, addHeaders: session.headers, ws: cfg.ws });
+  const result = await runCase(tc, { baseUrl, timeoutMs: cfg.timeoutMs, seed: cfg.seed, dispatcher: session.dispatcher, addHeaders: session.headers, ws: cfg.ws, replay });
   record?.(() => reportExchange(result, session.redaction));
   return result.passed ? undefined : formatCaseReport(result, baseUrl, session.redaction);
 }
@@ -230,11 +231,13 @@ function consumerTests(g: Record<string, unknown>, config: () => RunnerConfig, o
       continue;
     }
     const tc = c.testCase;
+    const given = c.request!;
+    const replay = (built: HttpRequest) => replayRequest(given, built, tc.scenario);
     declare(
       c.title,
       async () => {
         const run = config();
-        const failure = settingsProblem(run) ?? (await withStates(tc, run.ws?.states, () => check(tc, run, exchangeRecorder(g, fullName))));
+        const failure = settingsProblem(run) ?? (await withStates(tc, run.ws?.states, () => check(tc, run, exchangeRecorder(g, fullName), replay)));
         if (failure !== undefined) throw reportError(`consumer ${c.consumer}'s example ${c.file} (scenario "${tc.scenario.name}"):\n${failure}`, c.file, 1);
       },
       caseTimeout(cfg),
