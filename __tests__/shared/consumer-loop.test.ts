@@ -95,7 +95,12 @@ let bareDir: string;
 let bare: string;
 const projects: string[] = [];
 let provider: Running;
-/** The provider after a change that broke a coupon: a SAVE10 order's total is no longer a number. */
+/** The request bodies the (right) provider received. */
+const providerGot: string[] = [];
+/**
+ * The provider after a change that broke a coupon: a SAVE10 order's total is no longer a number.
+ * Keyed on that coupon, not on any: the contract's own scenario sends a generated one.
+ */
 let drifting: Running;
 /** The provider's project, with the contract and every consumer's examples pulled (set by the first test). */
 let prov: string | undefined;
@@ -139,6 +144,7 @@ beforeAll(async () => {
   bare = path.join(bareDir, 'contracts.git');
   spawnSync('git', ['clone', '-q', '--bare', shared.dir, bare]);
   provider = await startServer((req) => {
+    providerGot.push(req.body);
     const id = /<orderId>(\d+)<\/orderId>/.exec(req.body)?.[1] ?? '0';
     return { body: answer(Number(id) * 10) };
   });
@@ -220,6 +226,9 @@ test('consumers export and publish, the provider replays their examples, a break
   expect(run.output).toMatch(/✓ getOrder/);
   expect(run.output).toMatch(/✓ consumer billing-ui › shows the total with a coupon/);
   expect(run.output).toMatch(/✓ consumer mobile › lists an order/);
+  // The provider received each consumer's request as exported, not one generated from the contract.
+  expect(providerGot).toContain(request(7, 'SAVE10'));
+  expect(providerGot.filter((b) => b.includes('<orderId>8</orderId>'))).toEqual([request(8)]);
   // The stale example is the consumer's problem: skipped, named, with the file and the mismatch.
   expect(run.output).toMatch(/○ skipped consumer legacy › an order by reference \[skipped: no longer fits the contract, legacy's to fix\]/);
   expect(run.output).toContain("consumer legacy's example");
