@@ -171,7 +171,8 @@ export const GIT_OUTPUT_BYTES = 64 * 1024 * 1024;
  * (a bigger one is passed on unchanged); how long calls still under way get when the proxy is
  * stopped before their upstream requests are aborted. With `--check`: exchanges waiting to be checked (past it they
  * are counted as not checked), findings kept for the report (later ones are told and counted), characters of each
- * body a finding keeps.
+ * body a finding keeps. The service's WSDL when the proxy stops: how long it and the documents it imports
+ * from its origin (`?xsd=1`) may take in all, and how many of them are fetched.
  */
 export const PROXY_LIMITS = {
   recordedBodyBytes: 4 * 1024 * 1024,
@@ -183,6 +184,7 @@ export const PROXY_LIMITS = {
   findings: 1000,
   findingBodyChars: 16 * 1024,
   wsdlFetchMs: 10_000,
+  wsdlDocuments: 100,
 } as const;
 
 /**

@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startStub, type RunningStub } from '../../src/stub';
 import { childEnv, plain } from '../helpers/child-env';
-import { freePort, PYTHON, runClient, runContractTests, startService, withStacks } from './stacks';
+import { freePort, jaxwsClasspath, PYTHON, runClient, runContractTests, startService, STACKS_DIR, withStacks } from './stacks';
 
 const REPO = path.resolve(__dirname, '..', '..');
 
@@ -175,5 +175,106 @@ withStacks(['spyne', 'zeep', 'suds', 'php-soap'], 'recordings of spyne through a
       expect([r.ok, r.output]).toEqual([true, expect.stringMatching(/^ok/)]);
     },
     60_000,
+  );
+});
+
+/**
+ * JAX-WS RI (Endpoint.publish) recorded through `accord proxy`, SOAP 1.1 and 1.2 each through its own
+ * proxy: the JAX-WS client (one JVM, both versions) and zeep call it from the proxies' `?wsdl`. JAX-WS
+ * publishes its WSDL with a `?xsd=1` schema import: each recording is typed by the WSDL and that schema,
+ * fetched through the proxy. The recordings pass against JAX-WS, and a stub of them answers the JAX-WS
+ * client, zeep and suds.
+ */
+withStacks(['jax-ws', 'zeep', 'suds'], 'recordings of JAX-WS RI through accord proxy', () => {
+  let service: Awaited<ReturnType<typeof startService>>;
+  let dir: string;
+  let classpath: string;
+  let stub: RunningStub | undefined;
+  let real: string;
+  const said: Record<string, string> = {};
+  const versions = ['11', '12'] as const;
+  let proxies: Awaited<ReturnType<typeof proxy>>[] = [];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'accord-interop-rec-jaxws-'));
+    mkdirSync(path.join(dir, 'recorded'));
+    mkdirSync(path.join(dir, 'classes'));
+    const jars = jaxwsClasspath();
+    const src = path.join(STACKS_DIR, 'jaxws');
+    execFileSync('javac', ['-nowarn', '-d', path.join(dir, 'classes'), '-cp', jars, path.join(src, 'Orders.java'), path.join(src, 'OrdersClient.java')], { stdio: 'pipe' });
+    classpath = `${jars}:${path.join(dir, 'classes')}`;
+    const port = await freePort();
+    service = await startService('java', ['-cp', classpath, 'Orders', String(port)], { port, path: '/orders12?wsdl' });
+    real = `http://127.0.0.1:${port}`;
+    proxies = await Promise.all(versions.map((v) => proxy(path.join(dir, 'recorded'), ['--target', real, '--out', `orders${v}.spec`])));
+    // One JVM for both versions (the slowest client to start), each from its proxy's ?wsdl; then zeep on each.
+    const java = versions.flatMap((v, i) => [`${proxies[i].url}/orders${v}?wsdl`, `Orders${v}`, `Orders${v}Port`, '7', '--']);
+    const calls: [string, string[]][] = [
+      ['java', ['-cp', classpath, 'OrdersClient', ...java]],
+      ...versions.map((v, i): [string, string[]] => [PYTHON, ['py_client.py', 'zeep', `${proxies[i].url}/orders${v}?wsdl`, '8']]),
+    ];
+    for (const [cmd, args] of calls) {
+      const r = await runClient(cmd, args);
+      expect([r.ok, r.output]).toEqual([true, expect.stringMatching(/^ok/m)]);
+    }
+    for (const [i, v] of versions.entries()) {
+      const done = await proxies[i].stop();
+      proxies = proxies.map((p, j) => (j === i ? { ...p, stop: () => Promise.resolve(done) } : p));
+      said[v] = done.out;
+      expect([done.code, done.out]).toEqual([0, expect.stringContaining(`typed by ${real}/orders${v}?wsdl`)]);
+    }
+    stub = await startStub({ contracts: [path.join(dir, 'recorded')], port: 0, log: () => undefined });
+    for (const v of versions) {
+      // The clients read the stub's WSDL from a file, its schema beside it (a stub of a .spec serves no ?xsd=).
+      writeFileSync(path.join(dir, `orders${v}.xsd`), await (await fetch(`${real}/orders${v}?xsd=1`)).text());
+      const wsdl = (await (await fetch(`${real}/orders${v}?wsdl`)).text()).split(`${real}/orders${v}?xsd=1`).join(`orders${v}.xsd`);
+      writeFileSync(path.join(dir, `orders${v}-stub.wsdl`), wsdl.split(real).join(stub.url));
+    }
+  }, 240_000);
+
+  afterAll(async () => {
+    await Promise.all(proxies.map((p) => p.stop()));
+    await stub?.close();
+    await service?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('each recording is typed by the WSDL and the ?xsd=1 schema it imports, fetched through the proxy', () => {
+    for (const v of versions) {
+      expect(said[v]).not.toMatch(/no WSDL|cannot be used/);
+      const spec = readFileSync(path.join(dir, 'recorded', `orders${v}.spec`), 'utf8');
+      // The schema's types, not the `(anything)` of an import left unresolved.
+      expect([v, spec]).toEqual([v, expect.not.stringContaining('(anything)')]);
+      expect(spec).toContain('<total>(decimal)</total>');
+      expect(readdirSync(path.join(dir, 'recorded', `orders${v}_examples`))).toHaveLength(2);
+    }
+  });
+
+  test('the recorded contracts pass as Jest tests against JAX-WS itself', async () => {
+    const r = await runContractTests(path.join(dir, 'recorded'), real);
+    expect([r.code, r.output]).toEqual([0, expect.stringMatching(/Tests: .*passed/)]);
+  }, 120_000);
+
+  const wsdl = (v: string) => `file://${path.join(dir, `orders${v}-stub.wsdl`)}`;
+  test.each([
+    [
+      'the JAX-WS client over SOAP 1.1 and 1.2, recorded and never recorded requests',
+      'java',
+      () => [
+        '-cp',
+        classpath,
+        'OrdersClient',
+        ...versions.flatMap((v) => [wsdl(v), `Orders${v}`, `Orders${v}Port`, '7', '--', wsdl(v), `Orders${v}`, `Orders${v}Port`, '44', '--']),
+      ],
+    ],
+    ['zeep over SOAP 1.2, a recorded request', PYTHON, () => ['py_client.py', 'zeep', wsdl('12'), '8']],
+    ['suds over SOAP 1.1, a request never recorded', PYTHON, () => ['py_client.py', 'suds', wsdl('11'), '45']],
+  ])(
+    'a stub of the recordings answers %s',
+    async (_name, cmd, args) => {
+      const r = await runClient(cmd as string, (args as () => string[])());
+      expect([r.ok, r.output]).toEqual([true, expect.stringMatching(/^ok/m)]);
+    },
+    90_000,
   );
 });

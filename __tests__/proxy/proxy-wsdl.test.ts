@@ -98,9 +98,73 @@ it('a service without a WSDL: the recorded values type the contract, and one lin
     }
     const done = await proxy.exited;
     expect(done.code).toBe(0);
-    expect(done.stderr).toContain(`accord proxy: no WSDL (${target}/svc?wsdl answered 404); the recorded values type the contract`.replace(target, proxy.url));
+    // Named by the service's address: the proxy's is gone once it stops.
+    expect(done.stderr).toContain(`accord proxy: no WSDL (${target}/svc?wsdl answered 404); the recorded values type the contract`);
+    expect(done.stderr).not.toContain(`${proxy.url}/svc?wsdl`);
     expect(readFileSync(path.join(dir, 'bare.spec'), 'utf8')).toContain('<p:n>(number)</p:n>');
   } finally {
     await new Promise((resolve) => bare.close(resolve));
+  }
+}, 60_000);
+
+it('a WSDL importing its schema from ?xsd=1 (as JAX-WS publishes it): the recording is typed by that schema, fetched through the proxy', async () => {
+  const NS = 'urn:jx';
+  const envelope = (body: string) => `<S:Envelope xmlns:S="http://schemas.xmlsoap.org/soap/envelope/"><S:Body>${body}</S:Body></S:Envelope>`;
+  let base = '';
+  const asked: string[] = [];
+  const jaxws = createServer((req, res) => {
+    asked.push(req.url ?? '');
+    req.resume();
+    if (req.method === 'GET' && req.url === '/orders?wsdl') {
+      res
+        .writeHead(200, { 'content-type': 'text/xml;charset=utf-8' })
+        .end(
+          `<?xml version="1.0" encoding="UTF-8"?><definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:tns="${NS}" targetNamespace="${NS}" name="Orders">` +
+            `<types><xsd:schema><xsd:import namespace="${NS}" schemaLocation="${base}/orders?xsd=1"/></xsd:schema></types>` +
+            `<message name="getOrder"><part name="parameters" element="tns:getOrder"/></message><message name="getOrderResponse"><part name="parameters" element="tns:getOrderResponse"/></message>` +
+            `<portType name="P"><operation name="getOrder"><input message="tns:getOrder"/><output message="tns:getOrderResponse"/></operation></portType>` +
+            `<binding name="B" type="tns:P"><soap:binding transport="http://schemas.xmlsoap.org/soap/http" style="document"/><operation name="getOrder"><soap:operation soapAction=""/><input><soap:body use="literal"/></input><output><soap:body use="literal"/></output></operation></binding>` +
+            `<service name="Orders"><port name="OrdersPort" binding="tns:B"><soap:address location="${base}/orders"/></port></service></definitions>`,
+        );
+    } else if (req.method === 'GET' && req.url === '/orders?xsd=1') {
+      res
+        .writeHead(200, { 'content-type': 'text/xml;charset=utf-8' })
+        .end(
+          `<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:tns="${NS}" targetNamespace="${NS}" elementFormDefault="qualified">` +
+            `<xs:element name="getOrder"><xs:complexType><xs:sequence><xs:element name="id" type="xs:int"/></xs:sequence></xs:complexType></xs:element>` +
+            `<xs:element name="getOrderResponse"><xs:complexType><xs:sequence><xs:element name="status"><xs:simpleType><xs:restriction base="xs:string"><xs:enumeration value="open"/><xs:enumeration value="shipped"/></xs:restriction></xs:simpleType></xs:element></xs:sequence></xs:complexType></xs:element></xs:schema>`,
+        );
+    } else if (req.method === 'POST') {
+      res
+        .writeHead(200, { 'content-type': 'text/xml;charset=utf-8' })
+        .end(envelope(`<ns2:getOrderResponse xmlns:ns2="${NS}"><ns2:status>open</ns2:status></ns2:getOrderResponse>`));
+    } else res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => jaxws.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(jaxws.address() as AddressInfo).port}`;
+  try {
+    const proxy = await runProxy(dir, ['--target', base, '--out', 'jx.spec']);
+    try {
+      const r = await request(`${proxy.url}/orders`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/xml', soapaction: '""' },
+        body: envelope(`<j:getOrder xmlns:j="${NS}"><j:id>7</j:id></j:getOrder>`),
+      });
+      await r.body.text();
+    } finally {
+      proxy.stop();
+    }
+    const done = await proxy.exited;
+    expect([done.code, done.stdout + done.stderr]).toEqual([0, expect.stringContaining(`typed by ${base}/orders?wsdl`)]);
+    expect(asked).toContain('/orders?xsd=1');
+    const contract = readFileSync(path.join(dir, 'jx.spec'), 'utf8');
+    // The schema's types and enumeration, not the `(anything)` of an unresolved import.
+    expect(contract).not.toContain('(anything)');
+    expect(contract).toMatch(/<tns:id>\(int\w*\)<\/tns:id>|<tns:id>\(number\)/);
+    expect(contract).toMatch(/"open".*"shipped"|open,\s*shipped/s);
+    expect(contract).not.toContain(proxy.url);
+    expect(contract).not.toContain('import-1.xsd');
+  } finally {
+    await new Promise((resolve) => jaxws.close(resolve));
   }
 }, 60_000);

@@ -102,6 +102,73 @@ export async function fetchDocument(url: string, timeoutMs: number = PROXY_LIMIT
   }
 }
 
+/** A WSDL and the documents it imports, as files of one folder: `files[0]` is the WSDL, the others are named by its references. */
+export interface WsdlSet {
+  files: { name: string; text: string }[];
+}
+
+/**
+ * The WSDL at `url` and every schema or WSDL it imports, includes or redefines from the same origin
+ * (JAX-WS's `?xsd=1`, relative files), each by fetchDocument, their references rewritten to the local
+ * names the files get, so the importer (which never reaches the network) reads the whole set. Bounded
+ * by PROXY_LIMITS: wsdlFetchMs for all of them, wsdlDocuments of them, documentBytes each. A reference
+ * to another origin is left as it is. `shown` names a URL in the reason given (the service's, not the proxy's).
+ */
+export async function fetchWsdlSet(url: string, shown: (url: string) => string = (u) => u): Promise<WsdlSet | { why: string }> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the DOM is loaded only when a WSDL is fetched
+  const docs = require('../wsdl/locations') as typeof import('../wsdl/locations');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- likewise
+  const { parseDom } = require('../wsdl/dom') as typeof import('../wsdl/dom');
+  const deadline = Date.now() + PROXY_LIMITS.wsdlFetchMs;
+  const origin = new URL(url).origin;
+  const names = new Map<string, string>([[url, 'service.wsdl']]);
+  const queue = [url];
+  const files: { name: string; text: string }[] = [];
+  while (queue.length > 0) {
+    const at = queue.shift()!;
+    const left = deadline - Date.now();
+    if (left <= 0) return { why: `${shown(at)} did not answer within ${PROXY_LIMITS.wsdlFetchMs / 1000} s` };
+    const got = await fetchDocument(at, left);
+    if ('why' in got) return { why: got.why.split(at).join(shown(at)) };
+    let doc;
+    try {
+      doc = parseDom(got.text, shown(at));
+    } catch (e) {
+      if (e instanceof AccordError) return { why: e.describe() };
+      throw e;
+    }
+    let tooMany = false;
+    docs.rewriteLocations(doc, {
+      address: () => undefined,
+      reference: (value, el) => {
+        let target: URL;
+        try {
+          target = new URL(value.trim(), at);
+        } catch {
+          return undefined;
+        }
+        if (target.origin !== origin) return undefined;
+        target.hash = '';
+        const key = target.href;
+        let name = names.get(key);
+        if (name === undefined) {
+          if (names.size >= PROXY_LIMITS.wsdlDocuments) {
+            tooMany = true;
+            return undefined;
+          }
+          name = `import-${names.size}.${el.namespaceURI === 'http://www.w3.org/2001/XMLSchema' ? 'xsd' : 'wsdl'}`;
+          names.set(key, name);
+          queue.push(key);
+        }
+        return name;
+      },
+    });
+    if (tooMany) return { why: `${shown(url)} imports more than ${PROXY_LIMITS.wsdlDocuments} documents` };
+    files.push({ name: names.get(at)!, text: docs.serializeDocument(doc) });
+  }
+  return { files };
+}
+
 interface HarBody {
   mimeType: string;
   text: string;

@@ -89,7 +89,7 @@ export function registerProxy(program: Command, io: Io): void {
         checkExamplesFolder(examplesFolder(out), examplesFolder(opts.out), opts.force, 'accord proxy');
       const watch = opts.check === undefined ? undefined : driftWatch(opts.check, io);
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when this command runs
-      const { fetchDocument, startProxy } = require('../../proxy/proxy') as typeof import('../../proxy/proxy');
+      const { fetchWsdlSet, startProxy } = require('../../proxy/proxy') as typeof import('../../proxy/proxy');
       const proxy = await startProxy({ target: opts.target, port, host: opts.host, log: (l) => io.stderr(`${l}\n`), onExchange: watch?.add, record: out !== undefined }).catch(
         (e: unknown) => {
           throw e instanceof AccordError ? new ExitError(EXIT_USAGE, `accord proxy: ${e.describe()}`) : e;
@@ -108,7 +108,9 @@ export function registerProxy(program: Command, io: Io): void {
             : serviceWsdl(proxy.url, opts.target, proxy.har().log.entries);
       const wsdlUrl = asked?.url;
       proxy.stopRecording();
-      const fetched = wsdlUrl !== undefined ? await fetchDocument(wsdlUrl) : undefined;
+      // Its imports (JAX-WS's ?xsd=1) too, through the proxy as well; named in what is said as the service's, not the proxy's.
+      const base = opts.target.endsWith('/') ? opts.target.slice(0, -1) : opts.target;
+      const fetched = wsdlUrl !== undefined ? await fetchWsdlSet(wsdlUrl, (u) => (u.startsWith(`${proxy.url}/`) ? base + u.slice(proxy.url.length) : u)) : undefined;
       await proxy.close();
       let drift = false;
       if (watch) {
@@ -134,12 +136,12 @@ export function registerProxy(program: Command, io: Io): void {
       io.stderr(`accord proxy: ${signal} received; recorded ${n} call${n === 1 ? '' : 's'}${notes.length ? ` (${notes.join('; ')})` : ''}\n`);
       if (n === 0) throw new ExitError(EXIT_USAGE, 'accord proxy: no call was recorded; nothing written');
       // The raw recording holds whatever the calls carried: readable by its owner only, kept or not. The contract is redacted.
-      const temp = harFile && !(fetched && 'text' in fetched) ? undefined : mkdtempSync(path.join(tmpdir(), 'accord-proxy-'));
+      const temp = harFile && !(fetched && 'files' in fetched) ? undefined : mkdtempSync(path.join(tmpdir(), 'accord-proxy-'));
       const file = harFile ?? path.join(temp!, 'recording.har');
       let wsdl = wsdlFile;
-      if (fetched && 'text' in fetched) {
-        wsdl = path.join(temp!, 'service.wsdl');
-        writeFileSync(wsdl, fetched.text, { mode: 0o600 });
+      if (fetched && 'files' in fetched) {
+        for (const f of fetched.files) writeFileSync(path.join(temp!, f.name), f.text, { mode: 0o600 });
+        wsdl = path.join(temp!, fetched.files[0].name);
       } else if (fetched) io.stderr(`accord proxy: no WSDL (${printable(fetched.why)}); the recorded values type the contract\n`);
       // Named as the service's address: the proxy's is gone once it stops, and so is the copy.
       const wsdlSource = wsdl && asked ? printable(asked.shown) : undefined;
