@@ -6,6 +6,7 @@ import path from 'node:path';
 import { createClientAsync, listen } from 'soap';
 import { request } from 'undici';
 import { REPO } from '../stub/helpers';
+import { PROXY_LIMITS } from '../../src/limits';
 import { runProxy } from './proxy-helpers';
 
 /**
@@ -166,5 +167,46 @@ it('a WSDL importing its schema from ?xsd=1 (as JAX-WS publishes it): the record
     expect(contract).not.toContain('import-1.xsd');
   } finally {
     await new Promise((resolve) => jaxws.close(resolve));
+  }
+}, 60_000);
+
+it('a WSDL whose imports never end: the proxy stops fetching at PROXY_LIMITS.wsdlDocuments and says so', async () => {
+  let asked = 0;
+  const endless = createServer((req, res) => {
+    req.resume();
+    const m = /^\/svc\?(?:wsdl|xsd=(\d+))$/.exec(req.url ?? '');
+    if (req.method === 'GET' && m) {
+      asked++;
+      const next = Number(m[1] ?? 0) + 1;
+      res
+        .writeHead(200, { 'content-type': 'text/xml' })
+        .end(
+          `<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:e${next}"><xs:import namespace="urn:e${next + 1}" schemaLocation="?xsd=${next}"/></xs:schema>`,
+        );
+    } else
+      res
+        .writeHead(200, { 'content-type': 'text/xml' })
+        .end('<S:Envelope xmlns:S="http://schemas.xmlsoap.org/soap/envelope/"><S:Body><p:ok xmlns:p="urn:p"/></S:Body></S:Envelope>');
+  });
+  await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve));
+  const target = `http://127.0.0.1:${(endless.address() as AddressInfo).port}`;
+  try {
+    const proxy = await runProxy(dir, ['--target', target, '--out', 'endless.spec']);
+    try {
+      const r = await request(`${proxy.url}/svc`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/xml' },
+        body: '<S:Envelope xmlns:S="http://schemas.xmlsoap.org/soap/envelope/"><S:Body><p:ping xmlns:p="urn:p"/></S:Body></S:Envelope>',
+      });
+      await r.body.text();
+    } finally {
+      proxy.stop();
+    }
+    const done = await proxy.exited;
+    expect(done.code).toBe(0);
+    expect(done.stderr).toContain(`accord proxy: no WSDL (${target}/svc?wsdl imports more than ${PROXY_LIMITS.wsdlDocuments} documents); the recorded values type the contract`);
+    expect(asked).toBe(PROXY_LIMITS.wsdlDocuments);
+  } finally {
+    await new Promise((resolve) => endless.close(resolve));
   }
 }, 60_000);
