@@ -15,6 +15,7 @@ const LAYER: Record<string, number> = {
   'errors.ts': 0,
   'suggest.ts': 0,
   'printable.ts': 0,
+  'ci-text.ts': 1,
   xml: 1,
   json: 1,
   files: 1,

@@ -1,5 +1,5 @@
 import { AccordError, CompositeAccordError } from '../errors';
-import { printable } from '../printable';
+import { ghCommand, oneLine as clean, xmlAttrs as attrs, xmlText } from '../ci-text';
 import { MESSAGES } from './messages';
 import type { ScenarioResult } from './model';
 import { cleanDocument, COMPATIBLE, consumersLine, countsLine, findingImpact, findingPlace, findingWhere, NOT_COMPATIBLE, totals, type FileReport } from './report';
@@ -14,24 +14,7 @@ import { RULES } from './rules';
 
 export type CiFormat = 'junit' | 'github' | 'sarif';
 
-/** One line of text from input: control characters, line ends and bidi marks escaped. */
-function clean(text: string): string {
-  return printable(text, { multiline: false });
-}
-
 // ---- JUnit ----
-
-/** Text for XML: escaped for markup; inside an element (`multiline`) line ends are kept. */
-function xmlText(text: string, multiline = false): string {
-  return printable(text, { multiline }).replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&apos;');
-}
-
-function attrs(values: Record<string, string | number | undefined>): string {
-  return Object.entries(values)
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => ` ${k}="${typeof v === 'number' ? v : xmlText(v!)}"`)
-    .join('');
-}
 
 function failureText(r: FileReport, res: ScenarioResult): string {
   return res.findings.map((f) => `${f.message}\nWhy: ${f.reason} [${f.rule}]\nAt: ${findingWhere(r, f)}${consumersOf(r, res, f, '\n')}`).join('\n\n');
@@ -79,24 +62,6 @@ export function formatJunit(reports: readonly FileReport[]): string {
 }
 
 // ---- GitHub workflow commands ----
-
-/** Message text of a workflow command: `%`, CR and LF are the command's own escapes; other controls are escaped as accord shows them. */
-function ghData(text: string): string {
-  return clean(text.replaceAll('%', '%25').replaceAll('\r', '%0D').replaceAll('\n', '%0A'));
-}
-
-/** A property value (`file=`, `title=`): also `:` and `,`, which end a property. */
-function ghProperty(text: string): string {
-  return ghData(text).replaceAll(':', '%3A').replaceAll(',', '%2C');
-}
-
-function ghCommand(level: 'error' | 'notice', props: Record<string, string | number | undefined>, message: string): string {
-  const p = Object.entries(props)
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `${k}=${typeof v === 'number' ? v : ghProperty(v!)}`)
-    .join(',');
-  return `::${level}${p ? ` ${p}` : ''}::${ghData(message)}`;
-}
 
 /** One `::error file=…,line=…::` per break, then the counts and the verdict as plain lines for the log. */
 export function formatGithub(reports: readonly FileReport[]): string {

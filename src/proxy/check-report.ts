@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { formatMismatch } from '../pattern/match/mismatch';
-import { printable } from '../printable';
+import { ghCommand, oneLine as clean, xmlAttrs as attrs, xmlText } from '../ci-text';
 import type { DriftFinding, DriftSummary } from './check';
 
 /**
@@ -51,22 +51,7 @@ function withFile(f: DriftFinding, c: DriftReportContext): DriftFinding {
   return f.scenario ? { ...f, scenario: { ...f.scenario, file: fileOf(f, c)! } } : f;
 }
 
-function clean(text: string): string {
-  return printable(text, { multiline: false });
-}
-
 // ---- JUnit: one testcase per scenario that drifted (and one for requests that fit none), its findings as the failure ----
-
-function xmlText(text: string, multiline = false): string {
-  return printable(text, { multiline }).replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&apos;');
-}
-
-function attrs(values: Record<string, string | number | undefined>): string {
-  return Object.entries(values)
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => ` ${k}="${typeof v === 'number' ? v : xmlText(v!)}"`)
-    .join('');
-}
 
 function exchangeText(f: DriftFinding): string {
   const head = (h: Record<string, string>) => Object.entries(h).map(([k, v]) => `${k}: ${v}`);
@@ -164,21 +149,10 @@ function sarif(s: DriftSummary, c: DriftReportContext): string {
 
 // ---- GitHub workflow commands: an error per finding, then the summary ----
 
-function ghData(text: string): string {
-  return clean(text.replaceAll('%', '%25').replaceAll('\r', '%0D').replaceAll('\n', '%0A'));
-}
-
-function ghProperty(text: string): string {
-  return ghData(text).replaceAll(':', '%3A').replaceAll(',', '%2C');
-}
-
 function github(s: DriftSummary, c: DriftReportContext): string {
   const out = s.findings.map((f) => {
     const file = fileOf(f, c);
-    const props = [file ? `file=${ghProperty(file)}` : '', file ? `line=${f.scenario!.line}` : '', `title=${ghProperty(`accord proxy --check: ${f.kind}`)}`].filter(
-      (p) => p !== '',
-    );
-    return `::error ${props.join(',')}::${ghData(f.line)}`;
+    return ghCommand('error', { file, line: file ? f.scenario!.line : undefined, title: `accord proxy --check: ${f.kind}` }, f.line);
   });
   out.push(clean(`accord proxy --check: ${summaryLine(s)}`));
   return `${out.join('\n')}\n`;
