@@ -469,8 +469,7 @@ function answer(state: StubState, scope: ScopeState, table: RouteTable, req: Inc
         const made = answerFromTemplate(fx.template, fx.owner, request, body, state, (extra) => withHeaders(respond(route, undefined, requestRandom(route, key)), extra));
         if ('response' in made) r = fixedResponse(route, made.response);
         else {
-          report = `accord stub: example file ${fx.file} cannot answer ${request.method} ${request.path}: ${made.problem}\n`;
-          r = { status: 500, headers: {}, body: report };
+          ({ response: r, report } = cannotAnswer(`example file ${fx.file}`, request, made.problem));
         }
       }
       const step = report ? undefined : scope.states.step(fx.state!);
@@ -506,8 +505,8 @@ function answer(state: StubState, scope: ScopeState, table: RouteTable, req: Inc
         const { route, row, fixed } = outcome;
         const rowTemplate = !fixed && row ? route.rowTemplates?.get(row) : undefined;
         const made = fixed?.template
-          ? templatedFixed(fixed, route, request, body, state, outcome, key)
-          : rowTemplate && templatedRow(rowTemplate, route, row!, request, body, state, outcome, key);
+          ? keptAnswer(outcome, fixed.template.keyed, () => templatedFixed(fixed, route, request, body, state, key))
+          : rowTemplate && keptAnswer(outcome, rowTemplate.keyed, () => templatedRow(rowTemplate, route, row!, request, body, state, key));
         const r = made ? made.response : DispatchMemo.answer(outcome, () => (fixed ? fixedResponse(route, fixed.response) : respond(route, row, requestRandom(route, key))));
         const report = made ? made.report : undefined;
         scope.journal.record(request, {
@@ -555,29 +554,22 @@ function templatedAnswer(
   const made = answerFromTemplate(e.template!, e.owner, request, body, state, generated);
   // Content-Type as for any given answer: the scenario's unless the expectation gives one.
   if ('response' in made) return { response: fixedResponse(e.route, made.response) };
-  const report = `accord stub: expectation ${e.id} cannot answer ${request.method} ${request.path}: ${made.problem}\n`;
-  return { response: { status: 500, headers: {}, body: report }, report };
+  return cannotAnswer(`expectation ${e.id}`, request, made.problem);
 }
 
-/** An example file's templated answer (see templatedAnswer); kept with the memo's choice when it depends only on the request's key. */
-function templatedFixed(
-  fixed: FixedExample,
-  route: Route,
-  request: HttpRequest,
-  body: ParsedBody,
-  state: StubState,
-  choice: Choice,
-  key: string,
-): { response: HttpResponse; report?: string } {
+/** A templated example's answer, kept with the memo's choice when it depends only on the request's key (`keyed`) and is small enough. */
+function keptAnswer(choice: Choice, keyed: boolean, make: () => { response: HttpResponse; report?: string }): { response: HttpResponse; report?: string } {
   if (choice.answer) return { response: choice.answer };
+  const made = make();
+  if (made.report === undefined && keyed && keepable(made.response)) choice.answer = made.response;
+  return made;
+}
+
+/** An example file's templated answer (see templatedAnswer). */
+function templatedFixed(fixed: FixedExample, route: Route, request: HttpRequest, body: ParsedBody, state: StubState, key: string): { response: HttpResponse; report?: string } {
   const made = answerFromTemplate(fixed.template!, fixed.owner, request, body, state, (extra) => withHeaders(respond(route, undefined, requestRandom(route, key)), extra));
-  if (!('response' in made)) {
-    const report = `accord stub: example file ${fixed.file} cannot answer ${request.method} ${request.path}: ${made.problem}\n`;
-    return { response: { status: 500, headers: {}, body: report }, report };
-  }
-  const response = fixedResponse(route, made.response);
-  if (fixed.template!.keyed && keepable(response)) choice.answer = response;
-  return { response };
+  if (!('response' in made)) return cannotAnswer(`example file ${fixed.file}`, request, made.problem);
+  return { response: fixedResponse(route, made.response) };
 }
 
 /** An Examples row's answer with its `{{…}}` cells filled from the request (see templatedFixed). */
@@ -588,23 +580,20 @@ function templatedRow(
   request: HttpRequest,
   body: ParsedBody,
   state: StubState,
-  choice: Choice,
   key: string,
 ): { response: HttpResponse; report?: string } {
-  if (choice.answer) return { response: choice.answer };
   const filled = fillRow(t, row, request, body, state);
-  if (!('values' in filled)) {
-    const report = `accord stub: the Examples row at ${route.scenario.file}:${row.line} cannot answer ${request.method} ${request.path}: ${filled.problem}\n`;
-    return { response: { status: 500, headers: {}, body: report }, report };
-  }
+  if (!('values' in filled)) return cannotAnswer(`the Examples row at ${route.scenario.file}:${row.line}`, request, filled.problem);
   const response = respond(route, row, requestRandom(route, key), filled.values);
   const badHeader = invalidHeader(response.headers);
-  if (badHeader) {
-    const report = `accord stub: the Examples row at ${route.scenario.file}:${row.line} cannot answer ${request.method} ${request.path}: a templated header is not valid HTTP: ${badHeader}\n`;
-    return { response: { status: 500, headers: {}, body: report }, report };
-  }
-  if (t.keyed && keepable(response)) choice.answer = response;
+  if (badHeader) return cannotAnswer(`the Examples row at ${route.scenario.file}:${row.line}`, request, `a templated header is not valid HTTP: ${badHeader}`);
   return { response };
+}
+
+/** The 500 of a templated answer that cannot be made, its body the report the journal keeps too. */
+function cannotAnswer(who: string, request: HttpRequest, problem: string): { response: HttpResponse; report: string } {
+  const report = `accord stub: ${who} cannot answer ${request.method} ${request.path}: ${problem}\n`;
+  return { response: { status: 500, headers: {}, body: report }, report };
 }
 
 /** The 409 for a request whose expectations wait for states nothing can reach any more (scenario-state.ts). */

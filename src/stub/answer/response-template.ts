@@ -313,16 +313,21 @@ function localOf(name: string): string {
 /** WS-Addressing header blocks: a SOAP request may carry them whatever its contract's Header says. */
 const ADDRESSING = new Set(['MessageID', 'Action', 'To', 'From', 'ReplyTo', 'FaultTo', 'Address', 'RelatesTo']);
 
+/** The values made anew for every answer, at registration and when answering alike. */
+function madeAnew(source: 'now' | 'today' | 'uuid'): string {
+  if (source === 'uuid') return randomUUID();
+  const now = new Date().toISOString();
+  return source === 'today' ? now.slice(0, 10) : now;
+}
+
 /** A value of the source's type at registration (from the scenario's request pattern), or why there is none. */
 function sampleOf(p: Placeholder, owner: Scenario, matcher: Scenario, raw: RawExample, rng: ReturnType<typeof createRandom>, refuse: (why: string) => AccordError): string {
   const ctx = { scope: matcher.scope, rng };
   switch (p.source) {
     case 'now':
-      return new Date().toISOString();
     case 'today':
-      return new Date().toISOString().slice(0, 10);
     case 'uuid':
-      return randomUUID();
+      return madeAnew(p.source);
     case 'sequence':
       return '1';
     case 'path': {
@@ -372,11 +377,9 @@ function sampleOf(p: Placeholder, owner: Scenario, matcher: Scenario, raw: RawEx
 function valueOf(p: Placeholder, req: HttpRequest, body: ParsedBody, segments: string[], counter: object): string {
   switch (p.source) {
     case 'now':
-      return new Date().toISOString();
     case 'today':
-      return new Date().toISOString().slice(0, 10);
     case 'uuid':
-      return randomUUID();
+      return madeAnew(p.source);
     case 'sequence': {
       const n = (sequences.get(counter) ?? 0) + 1;
       sequences.set(counter, n);
