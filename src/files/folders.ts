@@ -4,6 +4,11 @@ import { AccordError } from '../errors';
 import { CONSUMER_EXAMPLE_LIMITS } from '../limits';
 import { shownPath } from './read';
 
+/** accord's own folder under a project root: pulled contracts (`consumes/`), exported consumer examples. */
+export const CACHE_DIR = '.accord';
+/** Where a consumer's tests export their expectations as example files (`ACCORD_EXPORT_EXAMPLES=1`), under the project root. */
+export const EXPORT_DIR = path.join(CACHE_DIR, 'consumer-examples');
+
 /**
  * Folders accord writes files into under a root it owns (`.accord/consumer-examples/` of a
  * project, `consumers/<name>/` of a shared repository's checkout). Each part is read with

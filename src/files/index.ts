@@ -20,4 +20,4 @@ export {
 export { checkOutputFile, writeOutputFile, type OutputFile } from './write';
 export { openInputStream, readStreamText } from './stream';
 export { decodeXml } from './decode';
-export { filesInside, folderInside, leavesFolder, removeInside } from './folders';
+export { CACHE_DIR, EXPORT_DIR, filesInside, folderInside, leavesFolder, removeInside } from './folders';

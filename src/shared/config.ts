@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { FILE_LIMITS, readInputBytes } from '../files';
+import { CACHE_DIR, FILE_LIMITS, readInputBytes } from '../files';
 import { AccordError } from '../errors';
 import { parseJson } from '../json/parse';
 import { hasControl, quoted, withoutCredentials } from '../printable';
@@ -28,8 +28,8 @@ export interface ProjectConfig {
 }
 
 export const CONFIG_FILE = 'accord.config.json';
-/** Where pulled contracts go, under the project root. */
-export const CACHE_DIR = '.accord';
+/** Where pulled contracts go, under the project root (files/folders.ts). */
+export { CACHE_DIR };
 
 const SOURCE_KEYS = ['name', 'git', 'branch', 'tag', 'commit', 'provides', 'consumes'];
 

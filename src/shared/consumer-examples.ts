@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { AccordError } from '../errors';
-import { FILE_LIMITS, filesInside, folderInside, readInputBytes, removeInside, writeOutputFile } from '../files';
+import { EXPORT_DIR, FILE_LIMITS, filesInside, folderInside, readInputBytes, removeInside, writeOutputFile } from '../files';
 import { exampleKey } from '../http/example-key';
 import { parseJson } from '../json/parse';
 import { excerpt, quoted, withoutCredentials } from '../printable';
-import { cachePaths, CACHE_DIR, isSafeName, type ContractSource, type ProjectConfig } from './config';
+import { cachePaths, isSafeName, type ContractSource, type ProjectConfig } from './config';
 
 /**
  * Consumer-driven contracts through the shared repository, without a broker.
@@ -19,7 +19,7 @@ import { cachePaths, CACHE_DIR, isSafeName, type ContractSource, type ProjectCon
  * provides beside them, `<contract>_consumers/<name>/*.json`, where its Jest run replays them.
  */
 export const CONSUMERS_DIR = 'consumers';
-export const EXPORT_DIR = path.join(CACHE_DIR, 'consumer-examples');
+export { EXPORT_DIR };
 const CONTRACT_EXTENSIONS = ['.spec', '.wsdl'];
 
 export interface ConsumerExampleCount {

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { folderInside, leavesFolder, writeOutputFile } from '../../files';
+import { CACHE_DIR, EXPORT_DIR, folderInside, leavesFolder, writeOutputFile } from '../../files';
 import { exampleKey } from '../../http/example-key';
 import type { ExpectationInput, ScenarioRef } from '../admin/expectations';
 
@@ -21,8 +21,6 @@ export interface ExportSettings {
   consumer?: string;
 }
 
-export const EXPORT_DIR = path.join('.accord', 'consumer-examples');
-
 /**
  * The settings from the client's option or, when it says nothing, `ACCORD_EXPORT_EXAMPLES`
  * (`1` or `true`: the default folder; another value: that folder) and `ACCORD_CONSUMER`.
@@ -39,7 +37,7 @@ export function exportPlace(contractFile: string, cwd: string): { source: string
   const parts = path.resolve(cwd, contractFile).split(path.sep);
   const base = (p: string) => (['.spec', '.wsdl'].includes(path.extname(p).toLowerCase()) ? p.slice(0, -5) : p);
   for (let i = parts.length - 3; i >= 0; i--) {
-    if (parts[i] === '.accord' && parts[i + 1] === 'consumes' && parts.length > i + 3) return { source: parts[i + 2], rel: base(parts.slice(i + 3).join('/')) };
+    if (parts[i] === CACHE_DIR && parts[i + 1] === 'consumes' && parts.length > i + 3) return { source: parts[i + 2], rel: base(parts.slice(i + 3).join('/')) };
   }
   return { source: '_local', rel: base(parts[parts.length - 1]) };
 }
