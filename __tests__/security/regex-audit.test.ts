@@ -378,14 +378,8 @@ const AUDITED: Record<string, Record<string, Hostile[]>> = {
   'stub/answer/malformed.ts': {
     [String.raw`/^HPE_[A-Z_]+$/`]: [h('A', 'HPE_', 'x')],
   },
-  'stub/answer/example-files.ts': {
-    [String.raw`/\.(spec|wsdl)$/i`]: [h('.spec', '', 'x')],
-  },
   'http/closeness.ts': {
     [String.raw`/[/.[]/`]: [h('a')],
-  },
-  'stub/watch.ts': {
-    [String.raw`/\.(spec|wsdl)$/i`]: [h('.spec', '', 'x')],
   },
   'wsdl/address.ts': {
     [String.raw`/^[a-z][a-z0-9+.-]*:\/\//i`]: [h('a', '', ':/')],

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Contract, Scenario, TestCase } from '../contract/model';
+import { contractStem } from '../contract/stem';
 import { AccordError } from '../errors';
 import { FILE_LIMITS, filesInside, readInputText } from '../files';
 import { forwardedHeaders } from '../http/forward';
@@ -31,8 +32,7 @@ export interface ConsumerCase {
 }
 
 export function consumersFolder(contractFile: string): string {
-  const known = ['.spec', '.wsdl'].includes(path.extname(contractFile).toLowerCase());
-  return `${known ? contractFile.slice(0, -5) : contractFile}_consumers`;
+  return `${contractStem(contractFile)}_consumers`;
 }
 
 export function consumerCases(contract: Contract): ConsumerCase[] {

@@ -1,5 +1,6 @@
 import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
+import { contractStem } from '../contract/stem';
 import { contractFolders } from './contracts';
 import { exampleDirs } from './answer/example-files';
 
@@ -87,7 +88,7 @@ function foldersToWatch(paths: readonly string[]): Map<string, Relevant> {
       continue;
     }
     const base = path.basename(p);
-    const stem = base.replace(/\.(spec|wsdl)$/i, '');
+    const stem = contractStem(base);
     const mine: Relevant = (name) => name === null || name === base || name === `${stem}_examples` || name === `${stem}_data`;
     const dir = path.dirname(p);
     const before = out.get(dir);

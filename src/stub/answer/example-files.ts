@@ -1,6 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Contract, Scenario } from '../../contract/model';
+import { contractStem } from '../../contract/stem';
 import { AccordError } from '../../errors';
 import { FILE_LIMITS, readInputText } from '../../files';
 import { excerpt } from '../../printable';
@@ -37,7 +38,7 @@ export interface FixedExample {
 }
 
 export function exampleDirs(specFile: string): string[] {
-  const base = specFile.replace(/\.(spec|wsdl)$/i, '');
+  const base = contractStem(specFile);
   return [`${base}_examples`, `${base}_data`].filter((d) => statSync(d, { throwIfNoEntry: false })?.isDirectory() === true);
 }
 

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { contractStem } from '../../contract/stem';
 import { CACHE_DIR, EXPORT_DIR, folderInside, leavesFolder, writeOutputFile } from '../../files';
 import { exampleKey } from '../../http/example-key';
 import type { ExpectationInput, ScenarioRef } from '../admin/expectations';
@@ -35,11 +36,10 @@ export function exportSettings(option: boolean | string | undefined, consumer: s
 /** Where a contract's examples go under the export folder: `<source>/<path>`, without the extension. */
 export function exportPlace(contractFile: string, cwd: string): { source: string; rel: string } {
   const parts = path.resolve(cwd, contractFile).split(path.sep);
-  const base = (p: string) => (['.spec', '.wsdl'].includes(path.extname(p).toLowerCase()) ? p.slice(0, -5) : p);
   for (let i = parts.length - 3; i >= 0; i--) {
-    if (parts[i] === CACHE_DIR && parts[i + 1] === 'consumes' && parts.length > i + 3) return { source: parts[i + 2], rel: base(parts.slice(i + 3).join('/')) };
+    if (parts[i] === CACHE_DIR && parts[i + 1] === 'consumes' && parts.length > i + 3) return { source: parts[i + 2], rel: contractStem(parts.slice(i + 3).join('/')) };
   }
-  return { source: '_local', rel: base(parts[parts.length - 1]) };
+  return { source: '_local', rel: contractStem(parts[parts.length - 1]) };
 }
 
 /** The example file for an accepted expectation, written (or left as it is: the same key is the same example); its path. */
