@@ -8,9 +8,9 @@ import { isSecretHeader, REDACTED } from '../../src/http/redact';
 import { importLogs } from '../../src/logs';
 import { startProxy, type RunningProxy } from '../../src/proxy/proxy';
 import { startStub, type RunningStub } from '../../src/stub';
-import { mutant, seeded } from '../helpers/mutate';
+import { seeded } from '../helpers/mutate';
 import { CONTRACTS, petRequest } from '../stub/helpers';
-import { badOutput, FUZZ_SEED, fuzzCases } from './oracle';
+import { badOutput, damagedRequest, FUZZ_SEED, fuzzCases } from './oracle';
 
 /**
  * `accord proxy` fed damaged HTTP over raw sockets, in front of a real stub (under a path prefix)
@@ -68,15 +68,6 @@ afterAll(async () => {
   await new Promise((resolve) => elsewhere.close(resolve));
   rmSync(dir, { recursive: true, force: true });
 });
-
-function request(method: string, target: string, headers: string[], body: string, chunked: boolean): string {
-  const head = [`${method} ${target} HTTP/1.1`, 'Host: proxy', 'Connection: close', ...headers];
-  if (chunked) {
-    const size = Buffer.byteLength(body).toString(16);
-    return `${[...head, 'Transfer-Encoding: chunked'].join('\r\n')}\r\n\r\n${body ? `${size}\r\n${body}\r\n` : ''}0\r\n\r\n`;
-  }
-  return `${[...head, `Content-Length: ${Buffer.byteLength(body)}`].join('\r\n')}\r\n\r\n${body}`;
-}
 
 const XML = ['Content-Type: text/xml; charset=utf-8'];
 const TEMPLATES: Array<() => [string, string, string[], string]> = [
@@ -161,22 +152,22 @@ function complete(out: string): boolean {
   return false;
 }
 let lastMethod = '';
+const DAMAGE = {
+  templates: TEMPLATES,
+  methods: METHODS,
+  palette: PALETTE,
+  targetParts: TARGET_PARTS,
+  targetOdds: 0.35,
+  wholeOdds: 0.2,
+  head: ['Host: proxy', 'Connection: close'],
+};
 
 test(`${CASES} damaged HTTP requests through the proxy: no hang, no 500 of its own, only the target under its prefix, a recording that imports`, async () => {
   const r = seeded(FUZZ_SEED);
   const statuses = new Map<string, number>();
   for (let i = 0; i < CASES; i++) {
-    const template = TEMPLATES[Math.floor(r() * TEMPLATES.length)]();
-    const headers = template[2];
-    let [method, target, , body] = template;
-    if (r() < 0.15) method = METHODS[Math.floor(r() * METHODS.length)];
-    if (r() < 0.3) body = mutant(body, r, PALETTE);
-    if (r() < 0.35) target = mutant(target, r, TARGET_PARTS, 1);
-    let text = request(method, target, headers, body, r() < 0.2);
-    if (r() < 0.2) text = mutant(text, r, PALETTE);
-    const bytes = Buffer.from(text, 'utf8');
+    const { method, text, bytes, cuts } = damagedRequest(r, DAMAGE);
     lastMethod = method;
-    const cuts = [Math.floor(r() * bytes.length), Math.floor(r() * bytes.length)].sort((a, b) => a - b).slice(0, Math.floor(r() * 3));
     let answer: string;
     try {
       answer = await exchange(bytes, cuts);

@@ -1,8 +1,8 @@
 import { connect } from 'node:net';
 import { startStub, type RunningStub } from '../../src/stub';
-import { mutant, seeded } from '../helpers/mutate';
+import { seeded } from '../helpers/mutate';
 import { CONTRACTS, invoiceRequest, petRequest } from '../stub/helpers';
-import { badOutput, FUZZ_SEED, fuzzCases } from './oracle';
+import { badOutput, damagedRequest, FUZZ_SEED, fuzzCases, httpText } from './oracle';
 
 /**
  * The stub fed damaged HTTP over raw sockets: methods, paths, headers, bodies, chunked
@@ -22,14 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => stub.close());
 
-function request(method: string, target: string, headers: string[], body: string, chunked: boolean): string {
-  const head = [`${method} ${target} HTTP/1.1`, 'Host: stub', ...headers];
-  if (chunked) {
-    const size = Buffer.byteLength(body).toString(16);
-    return `${[...head, 'Transfer-Encoding: chunked'].join('\r\n')}\r\n\r\n${body ? `${size}\r\n${body}\r\n` : ''}0\r\n\r\n`;
-  }
-  return `${[...head, `Content-Length: ${Buffer.byteLength(body)}`].join('\r\n')}\r\n\r\n${body}`;
-}
+const HEAD = ['Host: stub'];
 
 const XML = ['Content-Type: text/xml; charset=utf-8'];
 const JSON_TYPE = ['Content-Type: application/json'];
@@ -164,17 +157,16 @@ test(`${CASES} damaged HTTP requests: never 500, never a hang, no internal error
   const r = seeded(FUZZ_SEED);
   const statuses = new Map<string, number>();
   for (let i = 0; i < CASES; i++) {
-    const template = TEMPLATES[Math.floor(r() * TEMPLATES.length)]();
-    const headers = template[2];
-    let [method, target, , body] = template;
-    if (r() < 0.15) method = METHODS[Math.floor(r() * METHODS.length)];
-    if (r() < 0.3) body = mutant(body, r, PALETTE);
-    if (r() < 0.2) target = mutant(target, r, PALETTE, 1);
-    let text = request(method, target, headers, body, r() < 0.2);
-    // Now and then the whole message is damaged, head included: malformed HTTP.
-    if (r() < 0.25) text = mutant(text, r, PALETTE);
-    const bytes = Buffer.from(text, 'utf8');
-    const cuts = [Math.floor(r() * bytes.length), Math.floor(r() * bytes.length)].sort((a, b) => a - b).slice(0, Math.floor(r() * 3));
+    // The target is damaged from the whole palette; now and then the whole message, head included: malformed HTTP.
+    const { text, bytes, cuts } = damagedRequest(r, {
+      templates: TEMPLATES,
+      methods: METHODS,
+      palette: PALETTE,
+      targetParts: PALETTE,
+      targetOdds: 0.2,
+      wholeOdds: 0.25,
+      head: HEAD,
+    });
     let answer: string;
     try {
       answer = await exchange(bytes, cuts);
@@ -194,7 +186,7 @@ test(`${CASES} damaged HTTP requests: never 500, never a hang, no internal error
   expect(statuses.get('201') ?? 0).toBeGreaterThan(0);
   expect(statuses.get('403') ?? 0).toBeGreaterThan(0);
   // The stub still answers, an MTOM/XOP request too.
-  expect(await exchange(Buffer.from(request('POST', '/ws', XML, petRequest('1'), false)), [])).toMatch(/^HTTP\/1\.1 200/);
+  expect(await exchange(Buffer.from(httpText('POST', '/ws', HEAD, XML, petRequest('1'), false)), [])).toMatch(/^HTTP\/1\.1 200/);
   // (In the loop its text is sent as UTF-8, so its binary part does not match: unpacked, then a 400.)
   const [, , xopHeaders, xopBody] = xop(1);
   const xopHead = ['POST /ws HTTP/1.1', 'Host: 127.0.0.1', ...xopHeaders, `Content-Length: ${xopBody.length}`].join('\r\n');
