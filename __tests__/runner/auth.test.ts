@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -9,7 +8,8 @@ import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import forge from 'node-forge';
 import { serialHex } from '../../src/stub/tls';
-import { childEnv, plain } from '../helpers/child-env';
+import { childEnv } from '../helpers/child-env';
+import { runJestApp } from '../helpers/jest-app';
 
 /**
  * A protected service, tested through real `jest` child processes with accord's preset on a temp
@@ -18,8 +18,6 @@ import { childEnv, plain } from '../helpers/child-env';
  * made here with node-forge), an HTTP proxy that counts what passes through it, environments
  * chosen by ACCORD_ENV, and the redaction of every secret from a failure report.
  */
-const REPO = path.join(__dirname, '..', '..');
-const JEST = require.resolve('jest/bin/jest');
 
 const SPEC = `Feature: Pets
 
@@ -84,19 +82,10 @@ afterAll(async () => {
 
 /** `jest --preset accord-contracts` on the temp project, with these accord settings and variables. */
 function jest(accord: Record<string, unknown>, env: Record<string, string> = {}, args: string[] = ['contracts/pets.spec']): Promise<Run> {
-  const file = path.join(dir, 'jest.config.js');
-  const own = { rootDir: dir, testEnvironmentOptions: { accord: { coverageFile: false, ...accord } } };
-  writeFileSync(file, `module.exports = { ...require(${JSON.stringify(path.join(REPO, 'jest-preset.js'))}), ...${JSON.stringify(own)} };\n`);
   const clean = childEnv({ ACCORD_BASE_URL: '', ACCORD_ENV: '', ...env });
   if (!('HTTP_PROXY' in env)) for (const v of ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy']) delete clean[v];
-  return new Promise((resolve) => {
-    // -i: one worker, so one token cache for the whole run.
-    const child = spawn(process.execPath, [JEST, '--config', file, '--ci', '--no-cache', '--verbose', '-i', ...args], { cwd: dir, env: clean });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    child.on('close', (code) => resolve({ status: code ?? -1, output: plain(output) }));
-  });
+  // -i: one worker, so one token cache for the whole run.
+  return runJestApp(dir, accord, clean, ['-i', ...args]);
 }
 
 function listen(server: Server, scheme = 'http'): Promise<string> {

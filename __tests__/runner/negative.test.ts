@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,7 +7,8 @@ import { matchRequest, splitPath } from '../../src/http/match-request';
 import { MAX_NEGATIVE_PER_SCENARIO } from '../../src/limits';
 import { isRejection, negativeRequests } from '../../src/runner/negative';
 import { startStub, type RunningStub } from '../../src/stub';
-import { childEnv, plain } from '../helpers/child-env';
+import { childEnv } from '../helpers/child-env';
+import { runJestApp } from '../helpers/jest-app';
 import { startServer, type Running } from '../helpers/servers';
 
 /**
@@ -17,8 +17,6 @@ import { startServer, type Running } from '../helpers/servers';
  * request with 400) every one passes; against a lax server that answers 200
  * to anything every one fails, naming the mutation.
  */
-const REPO = path.join(__dirname, '..', '..');
-const JEST = require.resolve('jest/bin/jest');
 
 const SOAP = `Feature: Pets
 
@@ -128,16 +126,7 @@ describe('jest with negative: true', () => {
   });
 
   function jest(baseUrl: string, env: Record<string, string> = {}, accord: Record<string, unknown> = {}): Promise<{ status: number; output: string }> {
-    const file = path.join(dir, 'jest.config.js');
-    const own = { rootDir: dir, testEnvironmentOptions: { accord: { baseUrl, coverageFile: false, ...accord } } };
-    writeFileSync(file, `module.exports = { ...require(${JSON.stringify(path.join(REPO, 'jest-preset.js'))}), ...${JSON.stringify(own)} };\n`);
-    return new Promise((resolve) => {
-      const child = spawn(process.execPath, [JEST, '--config', file, '--ci', '--no-cache', '--verbose'], { cwd: dir, env: childEnv(env) });
-      let output = '';
-      child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-      child.on('close', (code) => resolve({ status: code ?? -1, output: plain(output) }));
-    });
+    return runJestApp(dir, { baseUrl, ...accord }, childEnv(env));
   }
 
   test("accord's own stub rejects every invalid request (400): all pass", async () => {

@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseContract } from '../../src/contract/load';
 import { startStub } from '../../src/stub';
-import { childEnv, plain } from '../helpers/child-env';
+import { childEnv } from '../helpers/child-env';
+import { runJestApp } from '../helpers/jest-app';
 import { startServer, type Running } from '../helpers/servers';
 
 /**
@@ -13,8 +13,6 @@ import { startServer, type Running } from '../helpers/servers';
  * before the scenario runs and tears them down after; a fact with no handler fails the
  * scenario naming it; without a states module facts are ignored, as before. The stub ignores them.
  */
-const REPO = path.join(__dirname, '..', '..');
-const JEST = require.resolve('jest/bin/jest');
 
 const SPEC = `Feature: Pets
 
@@ -79,22 +77,11 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function jest(accord: Record<string, unknown>): Promise<{ status: number; output: string; log: string }> {
-  const file = path.join(dir, 'jest.config.js');
+async function jest(accord: Record<string, unknown>): Promise<{ status: number; output: string; log: string }> {
   const logFile = path.join(dir, `states-${Math.random().toString(16).slice(2)}.log`);
   writeFileSync(logFile, '');
-  const own = { rootDir: dir, testEnvironmentOptions: { accord: { baseUrl: provider.url, coverageFile: false, ...accord } } };
-  writeFileSync(file, `module.exports = { ...require(${JSON.stringify(path.join(REPO, 'jest-preset.js'))}), ...${JSON.stringify(own)} };\n`);
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [JEST, '--config', file, '--ci', '--no-cache', '--verbose'], {
-      cwd: dir,
-      env: childEnv({ STATES_LOG: logFile, PROVIDER_URL: provider.url }),
-    });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    child.on('close', (code) => resolve({ status: code ?? -1, output: plain(output), log: readFileSync(logFile, 'utf8') }));
-  });
+  const run = await runJestApp(dir, { baseUrl: provider.url, ...accord }, childEnv({ STATES_LOG: logFile, PROVIDER_URL: provider.url }));
+  return { ...run, log: readFileSync(logFile, 'utf8') };
 }
 
 test('the states module sets up each fact before the scenario and tears it down after; a fact with no handler fails its scenario', async () => {

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,7 +7,8 @@ import { parseContract, testCases } from '../../src/contract/load';
 import { resolveRunnerConfig } from '../../src/runner/config';
 import { runCase } from '../../src/runner/run-case';
 import { selfSignedCertificate } from '../../src/stub/tls';
-import { childEnv, plain } from '../helpers/child-env';
+import { childEnv } from '../helpers/child-env';
+import { runJestApp } from '../helpers/jest-app';
 import { startServer, type Received, type Reply, type Running } from '../helpers/servers';
 
 /**
@@ -19,8 +19,6 @@ import { startServer, type Received, type Reply, type Running } from '../helpers
  * negative tests (a missing header, a wrong digest, an expired timestamp) pass because the
  * provider refuses them, and fail against a provider that checks nothing. No report shows the password.
  */
-const REPO = path.join(__dirname, '..', '..');
-const JEST = require.resolve('jest/bin/jest');
 const WSSE = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd';
 const WSU = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd';
 const PASSWORD = 'correct horse';
@@ -118,16 +116,7 @@ afterAll(async () => {
 
 function jest(spec: string, baseUrl: string, accord: Record<string, unknown>, env: Record<string, string> = {}): Promise<{ status: number; output: string }> {
   writeFileSync(path.join(dir, 'contracts', 'pets.spec'), spec);
-  const file = path.join(dir, 'jest.config.js');
-  const own = { rootDir: dir, testEnvironmentOptions: { accord: { baseUrl, coverageFile: false, ...accord } } };
-  writeFileSync(file, `module.exports = { ...require(${JSON.stringify(path.join(REPO, 'jest-preset.js'))}), ...${JSON.stringify(own)} };\n`);
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [JEST, '--config', file, '--ci', '--no-cache', '--verbose'], { cwd: dir, env: childEnv({ ACCORD_TEST_PASSWORD: PASSWORD, ...env }) });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    child.on('close', (code) => resolve({ status: code ?? -1, output: plain(output) }));
-  });
+  return runJestApp(dir, { baseUrl, ...accord }, childEnv({ ACCORD_TEST_PASSWORD: PASSWORD, ...env }));
 }
 
 const credentials = { username: 'alice', password: { env: 'ACCORD_TEST_PASSWORD' } };
