@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { childEnv, plain } from '../helpers/child-env';
+import { childEnv } from '../helpers/child-env';
+import { runJestApp } from '../helpers/jest-app';
 import { startServer, type Running } from '../helpers/servers';
 
 /**
@@ -11,8 +11,6 @@ import { startServer, type Running } from '../helpers/servers';
  * failure, reported at the example file and naming the consumer. The provider receives each
  * consumer's request as recorded: no generated value at an optional node the consumer never sent.
  */
-const REPO = path.join(__dirname, '..', '..');
-const JEST = require.resolve('jest/bin/jest');
 const SPEC = `Feature: Orders
 
   Scenario: getOrder
@@ -75,16 +73,7 @@ afterAll(async () => {
 });
 
 test("a consumer's example that fits but gets a wrong answer fails at the example, naming the consumer", async () => {
-  const file = path.join(dir, 'jest.config.js');
-  const own = { rootDir: dir, testEnvironmentOptions: { accord: { baseUrl: service.url, coverageFile: false } } };
-  writeFileSync(file, `module.exports = { ...require(${JSON.stringify(path.join(REPO, 'jest-preset.js'))}), ...${JSON.stringify(own)} };\n`);
-  const run = await new Promise<{ code: number; output: string }>((resolve) => {
-    const child = spawn(process.execPath, [JEST, '--config', file, '--ci', '--no-cache', '--verbose'], { cwd: dir, env: childEnv() });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    child.on('close', (code) => resolve({ code: code ?? -1, output: plain(output) }));
-  });
+  const run = await runJestApp(dir, { baseUrl: service.url }, childEnv());
   expect(run.output).toMatch(/✓ getOrder/);
   expect(run.output).toMatch(/✕ consumer billing-ui › order seven/);
   expect(run.output).toMatch(/✓ consumer mobile › order eight with a coupon/);
@@ -102,5 +91,5 @@ test("a consumer's example that fits but gets a wrong answer fails at the exampl
   expect(eight[0].url).toBe('/orders?lang=en');
   expect(run.output).toContain(`consumer billing-ui's example ${path.join(dir, 'orders_consumers/billing-ui/order-7.json')} (scenario "getOrder")`);
   expect(run.output).toContain('RESPONSE.BODY');
-  expect(run.code).toBe(1);
+  expect(run.status).toBe(1);
 }, 120_000);

@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { childEnv, plain } from '../helpers/child-env';
+import { childEnv } from '../helpers/child-env';
+import { runJestApp } from '../helpers/jest-app';
 import { startServer, type Running } from '../helpers/servers';
 
 /**
@@ -11,8 +11,6 @@ import { startServer, type Running } from '../helpers/servers';
  * scenario, a Rule or a Feature keeps it out. A real server counts what
  * arrives, per method, while Jest runs the contracts with ACCORD_NEGATIVE=1.
  */
-const REPO = path.join(__dirname, '..', '..');
-const JEST = require.resolve('jest/bin/jest');
 
 const DELETE = `  Scenario: Delete an order
     When DELETE /orders/(id:number)
@@ -47,17 +45,8 @@ afterAll(async () => {
 
 function jest(contract: string, env: Record<string, string> = { ACCORD_NEGATIVE: '1' }): Promise<string> {
   writeFileSync(path.join(dir, 'contracts', 'orders.spec'), contract);
-  const file = path.join(dir, 'jest.config.js');
-  const own = { rootDir: dir, testEnvironmentOptions: { accord: { baseUrl: server.url, coverageFile: false } } };
-  writeFileSync(file, `module.exports = { ...require(${JSON.stringify(path.join(REPO, 'jest-preset.js'))}), ...${JSON.stringify(own)} };\n`);
   seen = [];
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [JEST, '--config', file, '--ci', '--no-cache', '--verbose'], { cwd: dir, env: childEnv(env) });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    child.on('close', () => resolve(plain(output)));
-  });
+  return runJestApp(dir, { baseUrl: server.url }, childEnv(env)).then((run) => run.output);
 }
 
 const count = (what: string) => seen.filter((s) => s === what).length;
