@@ -39,15 +39,7 @@ class AccordCoverageReporter {
   }
 
   onTestResult(test, result) {
-    if (!result.testFilePath.endsWith('.spec')) return;
-    const config = (test && test.context && test.context.config) || null;
-    if (!this.projects.has(config)) this.projects.set(config, new Map());
-    const outcomes = (result.testResults || []).map((t) => ({ title: t.title, status: t.status }));
-    // The outline comes from the test runner (test-runner.js); a file that could not run has none and is parsed here.
-    // The tests and exchanges are kept for the HTML report (report-reporter.js) when it is on.
-    this.projects
-      .get(config)
-      .set(result.testFilePath, { outcomes, outline: result.accordOutline, tests: result.testResults || [], exchanges: result.accordExchanges, consumers: result.accordConsumers });
+    recordResult(this.projects, test, result);
   }
 
   onRunComplete(contexts) {
@@ -170,7 +162,23 @@ function watcherSees(file, g, contexts) {
   });
 }
 
+/**
+ * One .spec file's results, filed under its Jest project (the coverage and the report reporters
+ * both keep them so). The outline comes from the test runner (test-runner.js); a file that could
+ * not run has none and is parsed later. The tests and exchanges are kept for the HTML report.
+ */
+function recordResult(projects, test, result) {
+  if (!result.testFilePath.endsWith('.spec')) return;
+  const config = (test && test.context && test.context.config) || null;
+  if (!projects.has(config)) projects.set(config, new Map());
+  const outcomes = (result.testResults || []).map((t) => ({ title: t.title, status: t.status }));
+  projects
+    .get(config)
+    .set(result.testFilePath, { outcomes, outline: result.accordOutline, tests: result.testResults || [], exchanges: result.accordExchanges, consumers: result.accordConsumers });
+}
+
 module.exports = AccordCoverageReporter;
+module.exports.recordResult = recordResult;
 module.exports.contractList = contractList;
 module.exports.partialRun = partialRun;
 module.exports.watcherSees = watcherSees;

@@ -1,5 +1,5 @@
 'use strict';
-const { contractList, partialRun } = require('./coverage-reporter.js');
+const { contractList, partialRun, recordResult } = require('./coverage-reporter.js');
 const { HtmlReport } = require('./report-writer.js');
 
 /**
@@ -21,13 +21,7 @@ class AccordReportReporter {
   }
 
   onTestResult(test, result) {
-    if (!result.testFilePath.endsWith('.spec')) return;
-    const config = (test && test.context && test.context.config) || null;
-    if (!this.projects.has(config)) this.projects.set(config, new Map());
-    const outcomes = (result.testResults || []).map((t) => ({ title: t.title, status: t.status }));
-    this.projects
-      .get(config)
-      .set(result.testFilePath, { outcomes, outline: result.accordOutline, tests: result.testResults || [], exchanges: result.accordExchanges, consumers: result.accordConsumers });
+    recordResult(this.projects, test, result);
   }
 
   onRunComplete(contexts) {
