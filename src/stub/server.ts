@@ -17,7 +17,7 @@ import { malformedGuard } from './answer/malformed';
 import { fixedResponse, requestRandom, respond } from './answer/respond';
 import { invalidHeader } from './answer/fit-example';
 import { answerFromTemplate, fillRow, type RowTemplate } from './answer/response-template';
-import { DispatchMemo, keepable, type Choice } from './decide/memo';
+import { DispatchMemo, keepable, keyText, sameKey, type Choice, type RequestKey } from './decide/memo';
 import type { FixedExample } from './answer/example-files';
 import type { NotServed, Route, RouteTable } from './decide/route';
 import { adminRefusal, answerAdmin, isAdminPath } from './admin/api';
@@ -438,11 +438,11 @@ function answer(state: StubState, scope: ScopeState, table: RouteTable, req: Inc
     } else if (taken) {
       const key = expected!;
       // A function of the expectation and the request: the last one made (when small enough) is given again to the same request.
-      let r = taken.answered?.key === key ? taken.answered.response : undefined;
+      let r = taken.answered && sameKey(taken.answered.key, key) ? taken.answered.response : undefined;
       let report: string | undefined;
       if (!r) {
         const e = taken;
-        const generated = (extra: Record<string, string>) => withHeaders(respond(e.route, undefined, requestRandom(e.route, key)), extra);
+        const generated = (extra: Record<string, string>) => withHeaders(respond(e.route, undefined, requestRandom(e.route, keyText(key))), extra);
         if (e.template) ({ response: r, report } = templatedAnswer(e, request, body, state, generated));
         else r = e.response ? fixedResponse(e.route, e.response) : generated(e.extraHeaders);
         taken.answered = keepable(r) && !report && (!e.template || e.template.keyed) ? { key, response: r } : undefined;
@@ -507,7 +507,9 @@ function answer(state: StubState, scope: ScopeState, table: RouteTable, req: Inc
         const made = fixed?.template
           ? keptAnswer(outcome, fixed.template.keyed, () => templatedFixed(fixed, route, request, body, state, key))
           : rowTemplate && keptAnswer(outcome, rowTemplate.keyed, () => templatedRow(rowTemplate, route, row!, request, body, state, key));
-        const r = made ? made.response : DispatchMemo.answer(outcome, () => (fixed ? fixedResponse(route, fixed.response) : respond(route, row, requestRandom(route, key))));
+        const r = made
+          ? made.response
+          : DispatchMemo.answer(outcome, () => (fixed ? fixedResponse(route, fixed.response) : respond(route, row, requestRandom(route, keyText(key)))));
         const report = made ? made.report : undefined;
         scope.journal.record(request, {
           status: r.status,
@@ -566,8 +568,8 @@ function keptAnswer(choice: Choice, keyed: boolean, make: () => { response: Http
 }
 
 /** An example file's templated answer (see templatedAnswer). */
-function templatedFixed(fixed: FixedExample, route: Route, request: HttpRequest, body: ParsedBody, state: StubState, key: string): { response: HttpResponse; report?: string } {
-  const made = answerFromTemplate(fixed.template!, fixed.owner, request, body, state, (extra) => withHeaders(respond(route, undefined, requestRandom(route, key)), extra));
+function templatedFixed(fixed: FixedExample, route: Route, request: HttpRequest, body: ParsedBody, state: StubState, key: RequestKey): { response: HttpResponse; report?: string } {
+  const made = answerFromTemplate(fixed.template!, fixed.owner, request, body, state, (extra) => withHeaders(respond(route, undefined, requestRandom(route, keyText(key))), extra));
   if (!('response' in made)) return cannotAnswer(`example file ${fixed.file}`, request, made.problem);
   return { response: fixedResponse(route, made.response) };
 }
@@ -580,11 +582,11 @@ function templatedRow(
   request: HttpRequest,
   body: ParsedBody,
   state: StubState,
-  key: string,
+  key: RequestKey,
 ): { response: HttpResponse; report?: string } {
   const filled = fillRow(t, row, request, body, state);
   if (!('values' in filled)) return cannotAnswer(`the Examples row at ${route.scenario.file}:${row.line}`, request, filled.problem);
-  const response = respond(route, row, requestRandom(route, key), filled.values);
+  const response = respond(route, row, requestRandom(route, keyText(key)), filled.values);
   const badHeader = invalidHeader(response.headers);
   if (badHeader) return cannotAnswer(`the Examples row at ${route.scenario.file}:${row.line}`, request, `a templated header is not valid HTTP: ${badHeader}`);
   return { response };

@@ -9,7 +9,7 @@ import type { XmlElement } from '../../xml/tree';
 import { type Delay, type FaultKind, FAULT_KINDS, checkDelay, soapFaultAnswer } from '../answer/faults';
 import { fitExample, isObject, readExampleShape, type RawExample } from '../answer/fit-example';
 import type { Route, RouteTable } from '../decide/route';
-import { requestKey } from '../decide/memo';
+import { RequestMap, requestKey, type RequestKey } from '../decide/memo';
 import { literalKey } from '../decide/build-routes';
 import { compileTemplate, hasTemplate, withoutTemplate, type ResponseTemplate } from '../answer/response-template';
 import { readStateRule, type StateFilter, type StateRule } from '../decide/scenario-state';
@@ -73,7 +73,7 @@ export interface Expectation {
   /** Undefined: generated from the route, a function of the request (respond.ts requestRandom). */
   response?: HttpResponse;
   /** The last answer given and the request key it was for: a repeated request gets it again without generating. */
-  answered?: { key: string; response: HttpResponse };
+  answered?: { key: RequestKey; response: HttpResponse };
   /** Headers given without a body: added to the generated answer. */
   extraHeaders: Record<string, string>;
   /** A response with `{{…}}` placeholders, filled from each request (response-template.ts). */
@@ -115,7 +115,7 @@ export class Expectations {
    * Emptied whenever the set of expectations changes (add, remove, clear, a transient one used
    * up); bounded like the dispatch memo.
    */
-  private readonly fitting = new Map<string, Expectation[]>();
+  private readonly fitting = new RequestMap<Expectation[]>();
   /** The request headers any expectation's matcher reads, and Content-Type: the only headers take() depends on. */
   private readonly headers = new Set(['content-type']);
 
@@ -126,7 +126,7 @@ export class Expectations {
   }
 
   /** What take() depends on of a request (see requestKey): method, target as sent, the headers expectations name, body. */
-  keyOf(req: HttpRequest, url: string, body: ParsedBody): string {
+  keyOf(req: HttpRequest, url: string, body: ParsedBody): RequestKey {
     return requestKey(req, url, this.headers, body.text);
   }
 
@@ -203,7 +203,7 @@ export class Expectations {
    * `key` (keyOf the request) lets a repeated request reuse the expectations found
    * to fit it the first time; without it every request is matched afresh.
    */
-  take(req: HttpRequest, body: ParsedBody, key?: string, state?: StateFilter<Expectation>): Expectation | undefined {
+  take(req: HttpRequest, body: ParsedBody, key?: RequestKey, state?: StateFilter<Expectation>): Expectation | undefined {
     if (key === undefined || body.text.length > STUB_LIMITS.memoBodyChars) {
       const segments = splitPath(req.path);
       const bucket = this.byEndpoint.get(endpointKey(req.method, segments));
