@@ -134,3 +134,44 @@ test("the provider's replayed consumer examples are in the report with their own
     rmSync(at, { recursive: true, force: true });
   }
 }, 120_000);
+
+test("a negative test's request and the provider's answer are in the report, secrets hidden", async () => {
+  const at = realpathSync(mkdtempSync(path.join(tmpdir(), 'accord-reporter-negative-')));
+  // A provider that accepts anything: every negative test fails, and the report must show what it was sent.
+  const provider = await startServer(() => ({ body: '<ok>1</ok>' }));
+  try {
+    writeFileSync(path.join(at, 'package.json'), '{ "name": "provider", "private": true }');
+    writeFileSync(
+      path.join(at, 'orders.spec'),
+      'Feature: Orders\n\n  Scenario: Get an order\n    When POST /orders\n    And request-body <order><id>(number)</id></order>\n    Then status 200\n    And response-body (anything)\n',
+    );
+    const cfg = path.join(at, 'jest.config.js');
+    const own = {
+      rootDir: at,
+      testEnvironmentOptions: { accord: { baseUrl: provider.url, report: 'report.html', coverageFile: false, negative: true, headers: { 'X-Api-Key': { env: 'PET_API_KEY' } } } },
+    };
+    writeFileSync(cfg, `module.exports = { ...require(${JSON.stringify(path.join(REPO, 'jest-preset.js'))}), ...${JSON.stringify(own)} };\n`);
+    const r = await new Promise<{ status: number; output: string }>((resolve) => {
+      const child = spawn(process.execPath, [JEST, '--config', cfg, '--ci'], { cwd: at, env: childEnv({ PET_API_KEY: SECRET }) });
+      let output = '';
+      child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+      child.on('close', (code) => resolve({ status: code ?? -1, output: plain(output) }));
+    });
+    expect(r.status).toBe(1);
+    const html = readFileSync(path.join(at, 'report.html'), 'utf8');
+    expect(html).not.toContain(SECRET);
+    const negatives = dataOf(html).contracts[0].tests.filter((t) => t.status === 'negative-failed');
+    expect(negatives.length).toBeGreaterThan(0);
+    for (const t of negatives) {
+      expect(t.exchange!.request!.line).toMatch(/^POST \/orders/);
+      expect(t.exchange!.request!.headers).toContainEqual(['x-api-key', '***']);
+      expect(t.exchange!.response).toMatchObject({ status: 200, body: { lines: [[0, '<ok>1</ok>']] } });
+    }
+    // The mutated request itself is shown: one of them sends an id that is not a number.
+    expect(negatives.some((t) => t.exchange!.request!.body!.lines.some(([, l]) => /<id>(?!\d+<)/.test(l)))).toBe(true);
+  } finally {
+    await provider.close();
+    rmSync(at, { recursive: true, force: true });
+  }
+}, 120_000);

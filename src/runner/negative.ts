@@ -255,27 +255,50 @@ export function isRejection(res: HttpResponse): boolean {
   }
 }
 
+/** What a negative test sent and got, for the HTML report (the runtime shows it as it shows a scenario's exchange). */
+export interface NegativeExchange {
+  request: HttpRequest;
+  /** The request line's target as sent. */
+  target: string;
+  response?: HttpResponse;
+  /** No answer at all (refused, timed out). */
+  error?: string;
+}
+
 /** Sends one invalid request; the failure text when the provider did not reject it, undefined when it did. */
 export async function runNegative(
   tc: TestCase,
   m: Mutation,
   baseUrl: string,
-  options: SendOptions & { addHeaders?: () => Promise<Record<string, string>>; redaction?: Redaction; ws?: WsRunnerConfig },
+  options: SendOptions & {
+    addHeaders?: () => Promise<Record<string, string>>;
+    redaction?: Redaction;
+    ws?: WsRunnerConfig;
+    /** Told what was sent and what came back, whatever the verdict. */
+    onExchange?: (x: NegativeExchange) => void;
+  },
 ): Promise<string | undefined> {
   const redaction = options.redaction ?? DEFAULT_REDACTION;
   let res: HttpResponse;
   let req = m.request;
+  let target = req.path;
   try {
     // The mutation is of the body or the contract's headers: credentials stay valid, so a refusal is the service's judgement of the mutation.
     if (options.addHeaders) req = { ...req, headers: { ...req.headers, ...(await options.addHeaders()) } };
+    const url = requestUrl(baseUrl, req);
+    target = url.pathname + url.search;
     // Every negative request but the WS-Security ones carries valid security: the provider must refuse it for its content, not for a missing token.
-    const out = prepareOutgoing(tc, req, options.ws, { url: requestUrl(baseUrl, req).href }, m.security);
+    const out = prepareOutgoing(tc, req, options.ws, { url: url.href }, m.security);
     req = out.shown;
     res = await send(baseUrl, out.request, options);
   } catch (e) {
-    if (e instanceof AccordError) return `negative test "${m.name}" of "${tc.name}": no answer: ${e.describe()}`;
+    if (e instanceof AccordError) {
+      options.onExchange?.({ request: req, target, error: e.describe() });
+      return `negative test "${m.name}" of "${tc.name}": no answer: ${e.describe()}`;
+    }
     throw e;
   }
+  options.onExchange?.({ request: req, target, response: res });
   if (isRejection(res)) return undefined;
   const lines = [
     `The provider accepted an invalid request (mutation: ${m.name}) of scenario "${tc.name}" (${tc.scenario.file}:${tc.row?.line ?? tc.scenario.line}):`,

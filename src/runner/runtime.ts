@@ -173,16 +173,17 @@ function negativeTests(g: Record<string, unknown>, config: () => RunnerConfig, o
   for (const tc of opened.cases) {
     if (tc.notRun !== undefined || tc.scenario.wip || isFaultScenario(tc.scenario) || optsOutOfNegative(tc.scenario)) continue;
     for (const m of [...negativeRequests(tc, cfg.seed), ...(cfg.ws ? securityMutations(tc, cfg.ws, cfg.seed) : [])])
-      declare(`${tc.name} [negative: ${m.name}]`, negativeBody(tc, m, config), caseTimeout(cfg));
+      declare(`${tc.name} [negative: ${m.name}]`, negativeBody(g, tc, m, config, `${opened.contract?.name || 'contract'} ${tc.name} [negative: ${m.name}]`), caseTimeout(cfg));
   }
 }
 
-function negativeBody(tc: TestCase, m: Mutation, config: () => RunnerConfig): () => Promise<void> {
+function negativeBody(g: Record<string, unknown>, tc: TestCase, m: Mutation, config: () => RunnerConfig, fullName: string): () => Promise<void> {
   return async () => {
     const cfg = config();
     const line = tc.row?.line ?? tc.scenario.line;
     const setup = settingsProblem(cfg);
     const session = setup === undefined ? sessionFor(cfg) : undefined;
+    const record = exchangeRecorder(g, fullName);
     const failure =
       setup ??
       (await withStates(tc, cfg.ws?.states, () =>
@@ -192,6 +193,8 @@ function negativeBody(tc: TestCase, m: Mutation, config: () => RunnerConfig): ()
           addHeaders: session!.headers,
           redaction: session!.redaction,
           ws: cfg.ws,
+          // Shown in the HTML report like a scenario's exchange: what was sent, what came back.
+          onExchange: record && ((x) => record(() => reportExchange({ testCase: tc, passed: false, mismatches: [], ...x }, session!.redaction))),
         }),
       ));
     if (failure !== undefined) throw reportError(failure, tc.scenario.file, line);
