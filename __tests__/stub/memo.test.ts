@@ -6,7 +6,7 @@ import type { HttpRequest } from '../../src/http/message';
 import { STUB_LIMITS } from '../../src/limits';
 import { loadContracts } from '../../src/stub/contracts';
 import { dispatch, type Outcome } from '../../src/stub/decide/dispatch';
-import { DispatchMemo, keyText } from '../../src/stub/decide/memo';
+import { DispatchMemo, keyText, RequestMap } from '../../src/stub/decide/memo';
 import { requestRandom, respond } from '../../src/stub/answer/respond';
 import { buildRoutes } from '../../src/stub/decide/build-routes';
 import { startStub } from '../../src/stub/server';
@@ -139,4 +139,29 @@ it('gives an expectation without a body the same generated answer for the same r
   } finally {
     await stub.close();
   }
+});
+
+test('a request map tells keys apart by head and body, keeps its last entry in front and forgets it when cleared', () => {
+  const map = new RequestMap<string>();
+  const key = (head: string, body: string) => ({ head, body: body.slice(0) });
+  map.set(key('POST /a', '<x>1</x>'), 'a1');
+  map.set(key('POST /b', '<x>1</x>'), 'b1');
+  map.set(key('POST /a', '<x>2</x>'), 'a2');
+  expect(map.size).toBe(3);
+  // Equal text in new strings (as each request's body is) finds the entry; the last one found is in front.
+  for (let i = 0; i < 2; i++) {
+    expect(map.get(key('POST /a', '<x>1</x>'))).toBe('a1');
+    expect(map.get(key('POST /b', '<x>1</x>'))).toBe('b1');
+    expect(map.get(key('POST /a', '<x>2</x>'))).toBe('a2');
+  }
+  expect(map.get(key('POST /b', '<x>2</x>'))).toBeUndefined();
+  expect(map.get(key('POST /a', '<x>3</x>'))).toBeUndefined();
+  // A new value for the entry in front replaces it there too.
+  map.set(key('POST /a', '<x>2</x>'), 'a2 again');
+  expect(map.get(key('POST /a', '<x>2</x>'))).toBe('a2 again');
+  expect(map.size).toBe(3);
+  map.clear();
+  expect(map.size).toBe(0);
+  expect(map.get(key('POST /a', '<x>2</x>'))).toBeUndefined();
+  expect(keyText(key('POST /a', '<x>2</x>'))).toBe('POST /a\n<x>2</x>');
 });

@@ -105,17 +105,27 @@ export function keyText(key: RequestKey): string {
   return `${key.head}\n${key.body}`;
 }
 
-/** A map by request key: by head, then by body. */
+/**
+ * A map by request key: by head, then by body. The entry found last is kept in front: a client
+ * that sends the same request again and again (a poller, a load test) is answered after one
+ * comparison of its body with the last one (memcmp, ~20 ns for a SOAP request) instead of hashing
+ * it (~0.5 µs: V8 hashes a new string character by character).
+ */
 export class RequestMap<V> {
   private readonly byHead = new Map<string, Map<string, V>>();
   private count = 0;
+  private last: { key: RequestKey; value: V } | undefined;
 
   get size(): number {
     return this.count;
   }
 
   get(key: RequestKey): V | undefined {
-    return this.byHead.get(key.head)?.get(key.body);
+    const last = this.last;
+    if (last && key.body === last.key.body && key.head === last.key.head) return last.value;
+    const value = this.byHead.get(key.head)?.get(key.body);
+    if (value !== undefined) this.last = { key, value };
+    return value;
   }
 
   set(key: RequestKey, value: V): void {
@@ -123,10 +133,12 @@ export class RequestMap<V> {
     if (!bodies) this.byHead.set(key.head, (bodies = new Map()));
     if (!bodies.has(key.body)) this.count++;
     bodies.set(key.body, value);
+    this.last = { key, value };
   }
 
   clear(): void {
     this.byHead.clear();
     this.count = 0;
+    this.last = undefined;
   }
 }
