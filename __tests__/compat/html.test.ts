@@ -1,4 +1,9 @@
-import { compareVersions, formatHtml } from '../../src/compat';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { compareVersions, formatHtml, versionTexts } from '../../src/compat';
+import { plainPairs } from '../../src/compat/sources';
+import { baseWsdl, PET_NAME } from './wsdl-pairs';
 
 /** `accord compatible --format html`: the page's data for each file (the browser test looks at the page itself). */
 const OLDER = 'Feature: Math\n\n  Scenario: Square\n    When POST /square\n    And request-body (number)\n    Then status 200\n    And response-body (number)\n';
@@ -24,4 +29,32 @@ test('a file with findings is shown side by side with each finding on its line; 
   expect(math.olderLines).toHaveLength(8);
   expect(same.findings).toEqual([]);
   expect(same.olderLines).toBeUndefined();
+});
+
+test('a WSDL pair is shown side by side as its WSDL files, each finding in the WSDL on its line', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'accord-html-wsdl-'));
+  try {
+    const base = baseWsdl();
+    mkdirSync(path.join(dir, 'old'));
+    mkdirSync(path.join(dir, 'new'));
+    writeFileSync(path.join(dir, 'old', 'pets.wsdl'), base);
+    const newer = base.replace(PET_NAME, `${PET_NAME}\n          <xsd:element name="age" type="xsd:int"/>`);
+    expect(newer).not.toBe(base);
+    writeFileSync(path.join(dir, 'new', 'pets.wsdl'), newer);
+    const [pair] = plainPairs('old/pets.wsdl', 'new/pets.wsdl', dir);
+    const report = compareVersions(pair);
+    const texts = versionTexts(pair);
+    const html = formatHtml([report], new Map([[pair.file, texts]]));
+    const [file] = dataOf(html).files;
+    expect(file.olderLines).toEqual(base.split('\n'));
+    expect(file.newerLines).toEqual(newer.split('\n'));
+    const ageLine = newer.split('\n').findIndex((l) => l.includes('name="age"')) + 1;
+    // Pet is in two operations' answers: one finding each, both on the new element's line of the WSDL.
+    expect(file.findings).toEqual([
+      expect.objectContaining({ rule: 'response-node-added', newerLine: ageLine }),
+      expect.objectContaining({ rule: 'response-node-added', newerLine: ageLine }),
+    ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -114,7 +114,7 @@ const GET_PET_SEQUENCE =
   '          <xsd:sequence>\n            <xsd:element name="id" type="xsd:int"/>\n            <xsd:element name="code" type="xsd:string"/>\n          </xsd:sequence>';
 const PET_ID_NAME = '<xsd:element name="id" type="xsd:int"/>\n          <xsd:element name="name" type="xsd:string"/>';
 const GET_PET_CODE = '<xsd:element name="code" type="xsd:string"/>';
-const PET_NAME = '<xsd:element name="name" type="xsd:string"/>';
+export const PET_NAME = '<xsd:element name="name" type="xsd:string"/>';
 const PET_ID = '<xsd:element name="id" type="xsd:int"/>\n          <xsd:element name="name"';
 const OWNER = '<xsd:element name="owner" type="xsd:string" maxOccurs="unbounded"/>';
 const RESPONSE_PET = '<xsd:element name="pet" type="tns:Pet" maxOccurs="unbounded"/>';

@@ -3,10 +3,16 @@ import { REPORT_LIMITS } from '../limits';
 import { printable } from '../printable';
 import { COMPATIBLE, consumersLine, findingImpact, findingWhere, NOT_COMPATIBLE, totals, type FileReport } from './report';
 
-/** The texts of a file's two versions, for the side-by-side view (a WSDL pair has none: its findings are listed with their lines). */
+/**
+ * The texts of a file's two versions, for the side-by-side view. For a WSDL pair, the WSDL files
+ * themselves, and how findings name each (`olderFile`, `newerFile`): a finding in that file is
+ * marked on its line; one in an imported XSD is listed with its file and line.
+ */
 export interface VersionTexts {
   older?: string;
   newer?: string;
+  olderFile?: string;
+  newerFile?: string;
 }
 
 /**
@@ -23,7 +29,9 @@ export function formatHtml(reports: readonly FileReport[], texts: ReadonlyMap<st
     const cut = [t.older, t.newer].some((x) => x !== undefined && x.length > REPORT_LIMITS.sourceChars);
     const findings = r.verdict.results.flatMap((res) =>
       res.findings.map((f) => {
-        const inFile = f.location.file === undefined;
+        const file = f.location.file;
+        const inFile = file === undefined || file === (f.location.version === 'newer' ? t.newerFile : t.olderFile);
+        const olderIn = f.location.olderFile === undefined || f.location.olderFile === t.olderFile;
         const impact = findingImpact(r, res.scenario, f);
         return {
           consumers: impact && one(`Consumers: ${impact.message}`),
@@ -34,7 +42,7 @@ export function formatHtml(reports: readonly FileReport[], texts: ReadonlyMap<st
           reason: one(f.reason),
           where: one(findingWhere(r, f)),
           newerLine: inFile && f.location.version === 'newer' ? f.location.line : undefined,
-          olderLine: inFile && f.location.version === 'older' ? f.location.line : f.location.olderFile === undefined ? f.location.olderLine : undefined,
+          olderLine: inFile && f.location.version === 'older' ? f.location.line : olderIn ? f.location.olderLine : undefined,
         };
       }),
     );

@@ -7,7 +7,8 @@ import { versionHint } from './naming';
 import type { FileReport } from './report';
 import type { FilePair, Version } from './sources';
 import type { Verdict } from './model';
-import { locateInWsdl, readWsdlSide, type WsdlSide } from './wsdl-versions';
+import { locateInWsdl, readWsdlSide, wsdlText, type WsdlSide } from './wsdl-versions';
+import type { VersionTexts } from './html';
 
 export { checkCompatibility, judge } from './check';
 export { consumerImpact, type ConsumerExampleFit, type ConsumerVerdict, type FindingImpact } from './consumers';
@@ -18,6 +19,14 @@ export { formatJson, formatText, type FileReport } from './report';
 export { formatHtml, type VersionTexts } from './html';
 export { formatError, formatGithub, formatJunit, formatSarif, type CiFormat } from './ci-formats';
 export type { Verdict, Finding, Change, ScenarioDiff, ContractDiff, Rule, CompatNote } from './model';
+
+/** What the HTML report shows side by side for a pair: the contract texts, or a WSDL pair's WSDL files and how its findings name them. */
+export function versionTexts(pair: FilePair): VersionTexts {
+  const side = (v: Version | undefined) => (v?.wsdl ? wsdlText(v.wsdl) : v?.text ? { text: v.text, shown: undefined } : undefined);
+  const older = side(pair.older);
+  const newer = side(pair.newer);
+  return { older: older?.text, newer: newer?.text, olderFile: older?.shown, newerFile: newer?.shown };
+}
 
 const LENIENT: BuildOptions = { checkExamples: false };
 

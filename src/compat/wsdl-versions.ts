@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { BuildOptions } from '../contract/build';
 import type { Contract } from '../contract/model';
 import { AccordError, CompositeAccordError } from '../errors';
-import { FILE_LIMITS } from '../files';
+import { FILE_LIMITS, readInputXml } from '../files';
 import type { LoadedSet } from '../wsdl/load';
 import { entryAt, readBlob, SYMLINK_MODE } from './git';
 import type { FindingLocation, Verdict } from './model';
@@ -57,6 +57,19 @@ function renamed(e: unknown, source: WsdlSource): unknown {
   if (e instanceof CompositeAccordError) return new CompositeAccordError(e.errors.map(one));
   if (e instanceof AccordError) return one(e);
   return e;
+}
+
+/**
+ * The WSDL file itself as text and as its findings name it (`HEAD:wsdl/orders.wsdl`), for the HTML
+ * report's side-by-side view; undefined when it cannot be read (the findings are listed all the same).
+ */
+export function wsdlText(source: WsdlSource): { text: string; shown: string } | undefined {
+  try {
+    return { text: readInputXml(source.path, { what: 'WSDL', limit: FILE_LIMITS.wsdlBytes }), shown: source.shown(source.path) };
+  } catch (e) {
+    if (e instanceof AccordError) return undefined;
+    throw e;
+  }
 }
 
 /** Points every finding at the WSDL line of its node: in the newer version when it is there, else in the older. */

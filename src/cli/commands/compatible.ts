@@ -4,7 +4,7 @@ import path from 'node:path';
 import { consumerFits } from '../consumer-fits';
 import { parseContractCached } from '../../contract/load';
 import { AccordError, gather, throwGathered } from '../../errors';
-import type { FileReport } from '../../compat';
+import type { FileReport, VersionTexts } from '../../compat';
 import type { FilePair } from '../../compat/sources';
 import { EXIT_FAILED, EXIT_USAGE, ExitError, writeDocument, type Io } from '../exit';
 import { startProgress } from '../progress';
@@ -163,7 +163,7 @@ function consumersFolder(opts: Options, io: Io): { folder: string; decide: boole
 
 async function compare(pairs: () => FilePair[] | Promise<FilePair[]>, format: Format, io: Io, consumers?: { folder: string; decide: boolean }): Promise<void> {
   const reports: FileReport[] = [];
-  const texts = new Map<string, { older?: string; newer?: string }>();
+  const texts = new Map<string, VersionTexts>();
   const errors: AccordError[] = [];
   const list = await pairs();
   const progress = startProgress(io.progress);
@@ -175,8 +175,8 @@ async function compare(pairs: () => FilePair[] | Promise<FilePair[]>, format: Fo
         const report = compat().compareVersions(pair, parseContractCached);
         if (consumers && report.status === 'compared') report.consumers = compat().consumerImpact(report.verdict, consumerFits(pair, consumers.folder));
         reports.push(report);
-        // The HTML report shows both versions side by side (a WSDL pair's texts are not kept: its findings are listed).
-        if (format === 'html') texts.set(pair.file, { older: pair.older?.text || undefined, newer: pair.newer?.text || undefined });
+        // The HTML report shows both versions side by side (a WSDL pair: the WSDL files, read before their temp copies go).
+        if (format === 'html') texts.set(pair.file, compat().versionTexts(pair));
       } catch (e) {
         gather(errors, e);
       } finally {
@@ -201,7 +201,7 @@ async function compare(pairs: () => FilePair[] | Promise<FilePair[]>, format: Fo
   throw new ExitError(EXIT_FAILED);
 }
 
-function writeReport(reports: FileReport[], format: Format, io: Io, texts: Map<string, { older?: string; newer?: string }>): void {
+function writeReport(reports: FileReport[], format: Format, io: Io, texts: Map<string, VersionTexts>): void {
   const c = compat();
   if (format === 'text') io.stdout(c.formatText(reports));
   else if (format === 'html') writeDocument(io, c.formatHtml(reports, texts));
