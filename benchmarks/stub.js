@@ -38,6 +38,13 @@ const SLICE = Number(argValue('--slice') ?? 1);
 const DURATION = Number(argValue('--duration') ?? 10);
 const PAIRS = Math.max(1, Math.round(DURATION / SLICE));
 const WARMUP = Number(argValue('--warmup') ?? 5);
+/**
+ * `--pin`: this process (autocannon) on CPU 0, the servers on CPU 1 (Linux `taskset`): each server has a
+ * core to itself and sets the pace, so the throughput ratio is the ratio of what the two servers cost
+ * per request. Unpinned (the default) the load generator and the servers share the cores, as they
+ * do when a test suite calls a stub.
+ */
+const PIN = process.argv.includes('--pin');
 const CONNECTIONS = 50;
 
 const PET_REQUEST =
@@ -70,7 +77,9 @@ function argValue(name) {
 /** Spawns a server, waits for its URL on stdout, then polls until it answers 200; times both from the spawn. */
 async function startServer(label, args, env = {}, body = PET_REQUEST) {
   const t0 = performance.now();
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  // taskset runs the command in its own process (exec), so the pid is the server's.
+  const [command, argv] = PIN ? ['taskset', ['-c', '1', process.execPath, ...args]] : [process.execPath, args];
+  const child = spawn(command, argv, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const url = await new Promise((resolve, reject) => {
@@ -355,10 +364,11 @@ function dispatchCost() {
 }
 
 async function main() {
+  if (PIN) require('node:child_process').execFileSync('taskset', ['-a', '-cp', '0', String(process.pid)], { stdio: 'ignore' });
   await warmClient();
   // Both servers and the load generator share this machine's cores: a busy machine lowers every figure.
   console.log(
-    `SOAP pet lookup, ${CONNECTIONS} connections, ${DURATION} s per server in ${PAIRS} stretches of ${SLICE} s (after ${WARMUP} s warm-up), Node ${process.version}, ${require('node:os').cpus().length} CPUs, ${uptime()}`,
+    `SOAP pet lookup, ${CONNECTIONS} connections, ${DURATION} s per server in ${PAIRS} stretches of ${SLICE} s (after ${WARMUP} s warm-up)${PIN ? ', servers pinned to CPU 1 and autocannon to CPU 0' : ''}, Node ${process.version}, ${require('node:os').cpus().length} CPUs, ${uptime()}`,
   );
   const { mkdtempSync, writeFileSync, rmSync } = require('node:fs');
   const dir = mkdtempSync(path.join(require('node:os').tmpdir(), 'accord-bench-stub-'));
