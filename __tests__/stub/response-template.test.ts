@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createClientAsync } from 'soap';
 import { AccordError } from '../../src/errors';
 import { connectStub, startStub, type RunningStub, type TemplateValue } from '../../src/stub';
-import { REPO, SOAP11, call, post } from './helpers';
+import { REPO, SOAP11, call, petRequest, post } from './helpers';
 
 /**
  * Answers that echo the request (issue 27, point 1): `{{…}}` in an expectation's response, filled
@@ -109,6 +109,42 @@ describe('an expectation whose answer echoes the request', () => {
     expect(entry.report).toContain('expected a number');
     const ok = await call(`${stub.url}/orders/5?count=2`, { method: 'GET' });
     expect(ok.status).toBe(200);
+  });
+});
+
+describe('{{sequence}} per scope', () => {
+  it('two scopes interleaved each count 1, 2, 3; the root counts on its own; a scope reset starts it again at 1', async () => {
+    const root = connectStub(stub.url);
+    const a = root.scope('seq-a');
+    const b = root.scope('seq-b');
+    const template = { request: { method: 'POST', path: '/orders' }, response: { body: orderAnswer({ id: echo, line: '{{sequence}}' }) } };
+    for (const s of [root, a, b]) await s.expect(template);
+    const line = async (base: string) => /<ord:line>(\d+)<\/ord:line>/.exec((await post(`${base}/orders`, orderRequest('1'))).body)?.[1];
+    const seen: string[] = [];
+    for (const s of [a, b, a, a, b, root, b]) seen.push(`${s === root ? 'root' : s === a ? 'a' : 'b'}${await line(s.url)}`);
+    expect(seen).toEqual(['a1', 'b1', 'a2', 'a3', 'b2', 'root1', 'b3']);
+    await a.reset();
+    await a.expect(template);
+    expect([await line(a.url), await line(b.url), await line(stub.url)]).toEqual(['1', '4', '2']);
+    await b.reset();
+  });
+
+  it("an Examples row's {{sequence}} counts per scope too, and the root's reset() starts the root's again", async () => {
+    const tmp = mkdtempSync(path.join(tmpdir(), 'accord-sequence-'));
+    const rows = path.join(tmp, 'sequence.spec');
+    writeFileSync(rows, readFileSync(path.join(REPO, '__tests__', 'fixtures', 'row-template', 'pets.spec'), 'utf8').replace('| {{uuid}} |', '| n{{sequence}} |'));
+    const s = await startStub({ contracts: [rows], log: () => {} });
+    try {
+      const status = async (base: string) => /<pet:status>([^<]+)</.exec((await post(`${base}/ws`, petRequest('31'))).body)?.[1];
+      const a = `${s.url}/_scope/rows-a`;
+      const b = `${s.url}/_scope/rows-b`;
+      expect([await status(a), await status(b), await status(a), await status(s.url), await status(b)]).toEqual(['n1', 'n1', 'n2', 'n1', 'n2']);
+      s.reset();
+      expect([await status(s.url), await status(a)]).toEqual(['n1', 'n3']);
+    } finally {
+      await s.close();
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });
 

@@ -16,7 +16,7 @@ import { noMatchReport, unknownPathReport } from './answer/error-report';
 import { malformedGuard } from './answer/malformed';
 import { fixedResponse, requestRandom, respond } from './answer/respond';
 import { invalidHeader } from './answer/fit-example';
-import { answerFromTemplate, fillRow, type RowTemplate } from './answer/response-template';
+import { answerFromTemplate, fillRow, type Counter, type RowTemplate } from './answer/response-template';
 import { DispatchMemo, keepable, keyText, sameKey, type Choice, type RequestKey } from './decide/memo';
 import type { FixedExample } from './answer/example-files';
 import type { NotServed, Route, RouteTable } from './decide/route';
@@ -443,7 +443,7 @@ function answer(state: StubState, scope: ScopeState, table: RouteTable, req: Inc
       if (!r) {
         const e = taken;
         const generated = (extra: Record<string, string>) => withHeaders(respond(e.route, undefined, requestRandom(e.route, keyText(key))), extra);
-        if (e.template) ({ response: r, report } = templatedAnswer(e, request, body, state, generated));
+        if (e.template) ({ response: r, report } = templatedAnswer(e, request, body, scope.sequence, generated));
         else r = e.response ? fixedResponse(e.route, e.response) : generated(e.extraHeaders);
         taken.answered = keepable(r) && !report && (!e.template || e.template.keyed) ? { key, response: r } : undefined;
       }
@@ -466,7 +466,7 @@ function answer(state: StubState, scope: ScopeState, table: RouteTable, req: Inc
       let report: string | undefined;
       if (fx.template) {
         const key = requestLine(request, url);
-        const made = answerFromTemplate(fx.template, fx.owner, request, body, state, (extra) => withHeaders(respond(route, undefined, requestRandom(route, key)), extra));
+        const made = answerFromTemplate(fx.template, fx.owner, request, body, scope.sequence, (extra) => withHeaders(respond(route, undefined, requestRandom(route, key)), extra));
         if ('response' in made) r = fixedResponse(route, made.response);
         else {
           ({ response: r, report } = cannotAnswer(`example file ${fx.file}`, request, made.problem));
@@ -505,8 +505,8 @@ function answer(state: StubState, scope: ScopeState, table: RouteTable, req: Inc
         const { route, row, fixed } = outcome;
         const rowTemplate = !fixed && row ? route.rowTemplates?.get(row) : undefined;
         const made = fixed?.template
-          ? keptAnswer(outcome, fixed.template.keyed, () => templatedFixed(fixed, route, request, body, state, key))
-          : rowTemplate && keptAnswer(outcome, rowTemplate.keyed, () => templatedRow(rowTemplate, route, row!, request, body, state, key));
+          ? keptAnswer(outcome, fixed.template.keyed, () => templatedFixed(fixed, route, request, body, scope.sequence, key))
+          : rowTemplate && keptAnswer(outcome, rowTemplate.keyed, () => templatedRow(rowTemplate, route, row!, request, body, scope.sequence, key));
         const r = made
           ? made.response
           : DispatchMemo.answer(outcome, () => (fixed ? fixedResponse(route, fixed.response) : respond(route, row, requestRandom(route, keyText(key)))));
@@ -550,10 +550,10 @@ function templatedAnswer(
   e: Expectation,
   request: HttpRequest,
   body: ParsedBody,
-  state: StubState,
+  sequence: Counter,
   generated: (extra: Record<string, string>) => HttpResponse,
 ): { response: HttpResponse; report?: string } {
-  const made = answerFromTemplate(e.template!, e.owner, request, body, state, generated);
+  const made = answerFromTemplate(e.template!, e.owner, request, body, sequence, generated);
   // Content-Type as for any given answer: the scenario's unless the expectation gives one.
   if ('response' in made) return { response: fixedResponse(e.route, made.response) };
   return cannotAnswer(`expectation ${e.id}`, request, made.problem);
@@ -568,8 +568,17 @@ function keptAnswer(choice: Choice, keyed: boolean, make: () => { response: Http
 }
 
 /** An example file's templated answer (see templatedAnswer). */
-function templatedFixed(fixed: FixedExample, route: Route, request: HttpRequest, body: ParsedBody, state: StubState, key: RequestKey): { response: HttpResponse; report?: string } {
-  const made = answerFromTemplate(fixed.template!, fixed.owner, request, body, state, (extra) => withHeaders(respond(route, undefined, requestRandom(route, keyText(key))), extra));
+function templatedFixed(
+  fixed: FixedExample,
+  route: Route,
+  request: HttpRequest,
+  body: ParsedBody,
+  sequence: Counter,
+  key: RequestKey,
+): { response: HttpResponse; report?: string } {
+  const made = answerFromTemplate(fixed.template!, fixed.owner, request, body, sequence, (extra) =>
+    withHeaders(respond(route, undefined, requestRandom(route, keyText(key))), extra),
+  );
   if (!('response' in made)) return cannotAnswer(`example file ${fixed.file}`, request, made.problem);
   return { response: fixedResponse(route, made.response) };
 }
@@ -581,10 +590,10 @@ function templatedRow(
   row: ExampleRow,
   request: HttpRequest,
   body: ParsedBody,
-  state: StubState,
+  sequence: Counter,
   key: RequestKey,
 ): { response: HttpResponse; report?: string } {
-  const filled = fillRow(t, row, request, body, state);
+  const filled = fillRow(t, row, request, body, sequence);
   if (!('values' in filled)) return cannotAnswer(`the Examples row at ${route.scenario.file}:${row.line}`, request, filled.problem);
   const response = respond(route, row, requestRandom(route, keyText(key)), filled.values);
   const badHeader = invalidHeader(response.headers);

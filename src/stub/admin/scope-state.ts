@@ -16,9 +16,11 @@ export interface ScopeState {
   readonly journal: Journal;
   /** The named state machines of this scope (scenario-state.ts). */
   readonly states: ScenarioStates;
+  /** The numbers `{{sequence}}` gives in this scope's templated answers: 1, 2, 3… */
+  readonly sequence: Sequence;
   /** Checked against the table serving now; see Expectations.add. */
   expect(input: unknown): Expectation;
-  /** No expectations, an empty journal, every state machine back to `Started` (of this scope only). */
+  /** No expectations, an empty journal, every state machine back to `Started`, `{{sequence}}` back to 1 (of this scope only). */
   reset(): void;
 }
 
@@ -36,6 +38,22 @@ function expectIn(expectations: Expectations, states: ScenarioStates, input: unk
   return e;
 }
 
+/**
+ * `{{sequence}}`'s numbers (stub/answer/response-template.ts), one per scope: parallel Jest workers,
+ * each in a scope of its own, each see 1, 2, 3…, whatever the others ask.
+ */
+export class Sequence {
+  private last = 0;
+
+  next(): number {
+    return ++this.last;
+  }
+
+  reset(): void {
+    this.last = 0;
+  }
+}
+
 /** `/_scope/`: a request under it belongs to the scope its next segment names. */
 export const SCOPE_PREFIX = '/_scope/';
 
@@ -44,6 +62,7 @@ export class StubState implements ScopeState {
   readonly expectations: Expectations;
   readonly journal: Journal;
   readonly states = new ScenarioStates();
+  readonly sequence = new Sequence();
 
   private serving: { table: RouteTable; memo: DispatchMemo };
   private readonly ring = new JournalRing();
@@ -77,11 +96,12 @@ export class StubState implements ScopeState {
     return expectIn(this.expectations, this.states, input, this.table);
   }
 
-  /** Between tests: no expectations, an empty journal, states back to `Started` (the root's; scopes keep theirs). */
+  /** Between tests: no expectations, an empty journal, states back to `Started`, `{{sequence}}` back to 1 (the root's; scopes keep theirs). */
   reset(): void {
     this.expectations.clear();
     this.journal.clear();
     this.states.clear();
+    this.sequence.reset();
   }
 
   /**
@@ -115,15 +135,18 @@ export class StubState implements ScopeState {
     const expectations = new Expectations(this.budget);
     const journal = new Journal(this.ring, id);
     const states = new ScenarioStates();
+    const sequence = new Sequence();
     const scope: ScopeState = {
       expectations,
       journal,
       states,
+      sequence,
       expect: (input) => expectIn(expectations, states, input, this.table),
       reset: () => {
         expectations.clear();
         journal.clear();
         states.clear();
+        sequence.reset();
       },
     };
     this.scopes.set(id, scope);

@@ -160,7 +160,7 @@ export function answerFromTemplate(
   owner: Scenario,
   req: HttpRequest,
   body: ParsedBody,
-  counter: object,
+  counter: Counter,
   generated: (extra: Record<string, string>) => HttpResponse,
 ): { response: HttpResponse } | { problem: string } {
   const segments = t.usesPath ? splitPath(req.path) : [];
@@ -373,18 +373,20 @@ function sampleOf(p: Placeholder, owner: Scenario, matcher: Scenario, raw: RawEx
   }
 }
 
+/** Where `{{sequence}}` takes its numbers: one per scope of the stub (admin/scope-state.ts), reset with it. */
+export interface Counter {
+  next(): number;
+}
+
 /** The value of one placeholder for this request ('' where the request has no such node). */
-function valueOf(p: Placeholder, req: HttpRequest, body: ParsedBody, segments: string[], counter: object): string {
+function valueOf(p: Placeholder, req: HttpRequest, body: ParsedBody, segments: string[], counter: Counter): string {
   switch (p.source) {
     case 'now':
     case 'today':
     case 'uuid':
       return madeAnew(p.source);
-    case 'sequence': {
-      const n = (sequences.get(counter) ?? 0) + 1;
-      sequences.set(counter, n);
-      return String(n);
-    }
+    case 'sequence':
+      return String(counter.next());
     case 'path':
       return segments[p.index!] ?? '';
     case 'query':
@@ -404,9 +406,6 @@ function valueOf(p: Placeholder, req: HttpRequest, body: ParsedBody, segments: s
     }
   }
 }
-
-/** Per stub (its state object): the last number `{{sequence}}` gave. */
-const sequences = new WeakMap<object, number>();
 
 /** The first node a path names, as body-filter.ts reads `nodes` paths: prefix-blind, from anywhere unless it starts with `/`. */
 function xmlValue(root: XmlElement, path: ReturnType<typeof segmentsOf>): string | undefined {
@@ -591,16 +590,20 @@ export function compileRowTemplate(s: Scenario, narrowed: Scenario, row: Example
 }
 
 /** The row's values with its templated cells filled from `req`; `problem` when a filled value fits no place its column names. */
-export function fillRow(t: RowTemplate, row: ExampleRow, req: HttpRequest, body: ParsedBody, counter: object): { values: Map<string, string> } | { problem: string } {
+export function fillRow(t: RowTemplate, row: ExampleRow, req: HttpRequest, body: ParsedBody, counter: Counter): { values: Map<string, string> } | { problem: string } {
   const segments = t.usesPath ? splitPath(req.path) : [];
   const values = new Map(row.values);
   const problems: string[] = [];
   for (const [column, parts] of t.cells) {
-    const v = parts.map((p) => (typeof p === 'string' ? p : valueOf(p, req, body, segments, counter))).join('');
+    const v = fillCell(parts, req, body, segments, counter);
     const misfit = t.misfit(column, v);
     if (misfit) problems.push(`  ${misfit}`);
     values.set(column, v);
   }
   if (problems.length > 0) return { problem: [`the value its templated cells take from this request does not satisfy the contract:`, ...problems].join('\n') };
   return { values };
+}
+
+function fillCell(parts: readonly Part[], req: HttpRequest, body: ParsedBody, segments: string[], counter: Counter): string {
+  return parts.map((p) => (typeof p === 'string' ? p : valueOf(p, req, body, segments, counter))).join('');
 }
