@@ -40,6 +40,33 @@ export function narrowToRow(s: Scenario, row: ExampleRow): Scenario {
   };
 }
 
+/**
+ * A scenario whose response is narrowed to `values` (column → value) as narrowToRow narrows a
+ * request: wherever the response names a column (header, XML node or attribute, JSON key,
+ * `(name:type)` lookup) the pattern becomes the value as a literal, so an answer matches it
+ * exactly when it has those values there. For the provider's run (runner/echo.ts), which holds an
+ * answer to the values a row's `{{…}}` cells take from the request sent.
+ */
+export function narrowResponse(s: Scenario, values: ReadonlyMap<string, string>): Scenario {
+  const n = new Narrower(values, s.scope);
+  const types = new Map<string, Pattern>();
+  for (const [name, p] of s.scope.types) types.set(name, n.pattern(p, false));
+  const caseless = new Map([...values].map(([k, v]) => [k.toLowerCase(), v]));
+  const r = s.response;
+  return {
+    ...s,
+    scope: { types },
+    response: {
+      ...r,
+      headers: r.headers.map((h) => {
+        const v = caseless.get(h.name.toLowerCase());
+        return v === undefined ? h : { ...h, pattern: n.literal(h.pattern, v, false) };
+      }),
+      body: r.body && n.pattern(r.body, false),
+    },
+  };
+}
+
 /** A `(REQUEST-BODY)` cell is a complete sample body; read it as a pattern so XML/JSON compare structurally. */
 function wholeBody(cell: string): Pattern {
   try {

@@ -607,3 +607,23 @@ export function fillRow(t: RowTemplate, row: ExampleRow, req: HttpRequest, body:
 function fillCell(parts: readonly Part[], req: HttpRequest, body: ParsedBody, segments: string[], counter: Counter): string {
   return parts.map((p) => (typeof p === 'string' ? p : valueOf(p, req, body, segments, counter))).join('');
 }
+
+/**
+ * For the provider's run (runner/echo.ts): what the stub would put in each templated cell of the
+ * row for `req`, the request the runner sent, so the provider's answer can be held to it. Left
+ * out: a cell with a value made anew for each answer (`{{now}}`, `{{today}}`, `{{uuid}}`,
+ * `{{sequence}}`), which no request decides and is checked by type only, and a cell that comes
+ * out empty (the request has no such node: nothing to echo).
+ */
+export function echoedCells(t: RowTemplate, req: HttpRequest, body: ParsedBody): { column: string; value: string; template: string }[] {
+  const segments = t.usesPath ? splitPath(req.path) : [];
+  const none: Counter = { next: () => 0 };
+  const out: { column: string; value: string; template: string }[] = [];
+  for (const [column, parts] of t.cells) {
+    if (parts.some((p) => typeof p !== 'string' && GENERATED.has(p.source))) continue;
+    const value = fillCell(parts, req, body, segments, none);
+    const template = parts.map((p) => (typeof p === 'string' ? p : p.text)).join('');
+    if (value !== '') out.push({ column, value, template });
+  }
+  return out;
+}
