@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { childEnv } from '../helpers/child-env';
 import { runJestApp } from '../helpers/jest-app';
+import { startStub } from '../../src/stub';
 import { startServer, type Received, type Running } from '../helpers/servers';
 
 /**
@@ -14,7 +15,7 @@ import { startServer, type Received, type Running } from '../helpers/servers';
  */
 const PETS = path.join(__dirname, '..', 'fixtures', 'row-template', 'pets.spec');
 
-/** JSON: a path parameter, a header and a query parameter echoed; `{{now}}` checked by type only. */
+/** JSON: a path parameter, a header, a query parameter and a body node echoed; `{{now}}` checked by type only. */
 const ORDERS = `Feature: Orders
 
   Scenario: Get an order
@@ -27,6 +28,16 @@ const ORDERS = `Feature: Orders
     Examples:
       | id                  | X-Trace                      | note                   | page                    | at      |
       | {{request.path.id}} | {{request.headers.x-trace}} | order {{request.path.id}} | {{request.query.page}} | {{now}} |
+
+  Scenario: Place an order
+    When POST /orders
+    And request-body {"orderId": "(number)", "customer": "(string)"}
+    Then status 200
+    And response-body {"orderId": "(number)", "state": "(string)"}
+
+    Examples:
+      | orderId                  | state  |
+      | {{request.body.orderId}} | placed |
 `;
 
 type Mode = 'echo' | 'wrong id' | 'wrong header' | 'wrong note';
@@ -35,6 +46,10 @@ let dir: string;
 let provider: Running;
 
 function answer(req: Received) {
+  if (req.method === 'POST' && req.url === '/orders') {
+    const id = (JSON.parse(req.body) as { orderId: number }).orderId;
+    return { type: 'application/json', body: JSON.stringify({ orderId: mode === 'wrong id' ? id + 1 : id, state: 'placed' }) };
+  }
   if (req.method === 'POST') {
     const id = /<[\w]*:?id>([^<]*)</.exec(req.body)?.[1] ?? '0';
     const given = mode === 'wrong id' ? String(Number(id) + 1) : id;
@@ -77,7 +92,7 @@ function jest(m: Mode): Promise<{ status: number; output: string }> {
 
 test('a provider that echoes what it was sent passes every row, SOAP and JSON', async () => {
   const run = await jest('echo');
-  expect(run.output).toMatch(/Tests:\s+3 passed, 3 total/);
+  expect(run.output).toMatch(/Tests:\s+4 passed, 4 total/);
   expect(run.status).toBe(0);
 }, 120_000);
 
@@ -85,12 +100,15 @@ test('a provider that answers another id fails, naming the place, the value sent
   const run = await jest('wrong id');
   expect(run.status).toBe(1);
   // The plain row (id 7) is checked by type only, as before: it passes.
-  expect(run.output).toMatch(/Tests:\s+2 failed, 1 passed, 3 total/);
+  expect(run.output).toMatch(/Tests:\s+3 failed, 1 passed, 4 total/);
   const sent = /<pet:id>(\d+)<\/pet:id>/.exec(run.output)?.[1];
   expect(sent).toBeDefined();
   expect(run.output).toContain(`RESPONSE.BODY Envelope/Body/getPetResponse/id: expected "${sent}" (the request's {{request.body.getPetRequest/id}}), found "${Number(sent) + 1}"`);
   const path = /GET \/orders\/(\d+)\?page=/.exec(run.output)?.[1];
   expect(run.output).toContain(`RESPONSE.BODY id: expected ${path} (the request's {{request.path.id}}), found ${Number(path) + 1}`);
+  // A JSON number echoed from the body is compared as the number it is.
+  const orderId = /\{"orderId":(\d+),"customer"/.exec(run.output)?.[1];
+  expect(run.output).toContain(`RESPONSE.BODY orderId: expected ${orderId} (the request's {{request.body.orderId}}), found ${Number(orderId) + 1}`);
 }, 120_000);
 
 test('a header and text around a placeholder are held to the request too', async () => {
@@ -131,3 +149,19 @@ test("the stub's template code is loaded only when a row echoes the request (the
     [37, true, true],
   ]);
 }, 60_000);
+
+test("accord's own stub of the same contracts passes the provider's run; made to answer a fixed orderId, it fails it", async () => {
+  const stub = await startStub({ contracts: [path.join(dir, 'contracts')], log: () => {} });
+  try {
+    // The stub echoes with the same code the runner checks with.
+    const echoing = await runJestApp(dir, { baseUrl: stub.url }, childEnv());
+    expect(echoing.output).toMatch(/Tests:\s+4 passed, 4 total/);
+    expect(echoing.status).toBe(0);
+    stub.expect({ request: { method: 'POST', path: '/orders' }, response: { body: { orderId: 999999999, state: 'placed' } } });
+    const fixed = await runJestApp(dir, { baseUrl: stub.url }, childEnv());
+    expect(fixed.status).toBe(1);
+    expect(fixed.output).toMatch(/RESPONSE\.BODY orderId: expected \d+ \(the request's \{\{request\.body\.orderId\}\}\), found 999999999/);
+  } finally {
+    await stub.close();
+  }
+}, 120_000);
