@@ -113,7 +113,7 @@ export interface RunningStub {
    * `times` makes it transient, and several transient ones answer in turn (a sequence).
    */
   expect(input: ExpectationInput): ExpectationHandle;
-  /** Removes every expectation, empties the request journal and puts every state machine back in `Started`, of the root scope (call it between tests). */
+  /** Removes every expectation, empties the request journal, puts every state machine back in `Started` and starts `{{sequence}}` again at 1, of the root scope (call it between tests). */
   reset(): void;
   /** The root scope's named state machines (expectations' `state.name`) and the state each is in. */
   states(): { name: string; state: string }[];

@@ -15,7 +15,7 @@ export interface StubClient {
   expect(input: ExpectationInput): Promise<{ id: string; scenario: ScenarioRef }>;
   /** Removes one expectation; false when it was gone already. */
   remove(id: string): Promise<boolean>;
-  /** Removes every expectation, empties the journal and puts every state machine back in `Started`. */
+  /** Removes every expectation, empties the journal, puts every state machine back in `Started` and starts `{{sequence}}` again at 1. */
   reset(): Promise<void>;
   /** The named state machines (expectations' `state.name`) and the state each is in. */
   states(): Promise<{ name: string; state: string }[]>;
