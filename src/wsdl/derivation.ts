@@ -29,7 +29,7 @@ export function complexDerived(e: EmitContext, cc: Element, hint: string): Conte
     if (bd && bd.el.localName === 'complexType') {
       baseContent = e.guard(`complex${qkey(bd.name)}`, () => e.complexContent(bd.el, hint));
     } else if (!bd) {
-      e.note(`base type {${base.ns}}${base.local} not found: only the derived part is written`);
+      e.missing(`base type {${base.ns}}${base.local}`, `base type {${base.ns}}${base.local} not found: only the derived part is written`);
     }
   }
   const own = particlesAndAttributes(e, d, hint);

@@ -107,6 +107,8 @@ export interface EmitContext {
   /** Keys of the types and groups being written, outermost first. */
   readonly stack: string[];
   note(message: string): void;
+  /** A declaration the WSDL uses and no loaded schema holds: noted, and counted as a partial import (`--strict`). */
+  missing(subject: string, message: string): void;
   /** `(anything)`, counted. */
   anything(): Pattern;
   prefixFor(ns: string): string;

@@ -28,6 +28,8 @@ export interface EmitStats {
   /** Nodes whose content is `(anything)`: wildcards, anyType, unresolved types. */
   anything: number;
   notes: string[];
+  /** Declarations used and not found (their schema not loaded, or not declared): what made the import partial. */
+  missing: string[];
 }
 
 /**
@@ -73,6 +75,12 @@ export class Emitter implements EmitContext {
     this.stats.notes.push(message);
   }
 
+  missing(subject: string, message: string): void {
+    if (this.noted.has(message)) return;
+    this.note(message);
+    if (!this.stats.missing.includes(subject)) this.stats.missing.push(subject);
+  }
+
   anything(): Pattern {
     this.stats.anything++;
     return ANYTHING;
@@ -102,7 +110,7 @@ export class Emitter implements EmitContext {
   /** An element whose declaration is missing: `(anything)`, keeping the bounds of the place it stands in (an optional header stays optional). */
   unresolvedNode(name: string, q: QName, what: string, occurs: Occurs = ONCE): Child {
     if (!isXmlName(q.local)) return this.illegalName(q.local);
-    this.note(`${what} {${q.ns}}${q.local} not found${this.index.hasNamespace(q.ns) ? '' : ' (its schema was not loaded)'}: marked (anything)`);
+    this.missing(`${what} {${q.ns}}${q.local}`, `${what} {${q.ns}}${q.local} not found${this.index.hasNamespace(q.ns) ? '' : ' (its schema was not loaded)'}: marked (anything)`);
     return this.finish(name, undefined, { attrs: [], children: [], text: this.anything() }, occurs, false);
   }
 
@@ -273,7 +281,7 @@ export class Emitter implements EmitContext {
     if (named) return { typeRef: named, attrs: [], children: [] };
     const decl = this.index.find('type', q);
     if (!decl) {
-      this.note(`type {${q.ns}}${q.local} not found${this.index.hasNamespace(q.ns) ? '' : ' (its schema was not loaded)'}: marked (anything)`);
+      this.missing(`type {${q.ns}}${q.local}`, `type {${q.ns}}${q.local} not found${this.index.hasNamespace(q.ns) ? '' : ' (its schema was not loaded)'}: marked (anything)`);
       return { attrs: [], children: [], text: this.anything() };
     }
     if (decl.el.localName === 'complexType') return this.complexContent(decl.el, hint);

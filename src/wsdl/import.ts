@@ -45,6 +45,12 @@ export interface ImportSummary {
   types: number;
   /** Nodes written as `(anything)`. */
   anything: number;
+  /**
+   * Declarations the WSDL uses and no loaded file holds (`element {ns}name`, `type`, `group`,
+   * `base type`, `message prefix:name`), each once: the nodes they would have typed are `(anything)`. With `unresolved`,
+   * what makes an import partial (`accord import wsdl --strict` refuses it).
+   */
+  missing: string[];
   soapVersions: SoapVersion[];
   /** "SOAP 1.1 written; the same operations also have SOAP 1.2 ports" and the like. */
   choices: string[];
@@ -78,7 +84,7 @@ export function importWsdl(file: string, options: ImportOptions = {}): ImportRes
   for (const d of set.wsdls) for (const [ns, p] of declaredPrefixes(d.root)) if (!suggested.has(ns)) suggested.set(ns, p);
   for (const s of set.schemas) for (const [ns, p] of declaredPrefixes(s.el)) if (!suggested.has(ns)) suggested.set(ns, p);
   const prefixes = new Prefixes(suggested, [ENVELOPE_PREFIX, 'xsi', 'xsd', 'xml', 'xmlns', 'soap', 'soap12', 'SOAP-ENV', 'SOAP-ENC', 'wsdl']);
-  const stats: EmitStats = { anything: 0, notes: [...set.notes, ...model.notes] };
+  const stats: EmitStats = { anything: 0, notes: [...set.notes, ...model.notes], missing: [...(model.missing ?? [])] };
   if (usesMtom(set)) {
     stats.notes.push(
       'MTOM/XOP: the service may send binary (base64Binary) content as an xop:Include attachment in a multipart/related message; accord reads such a message as the envelope with the content inline, as the contract writes it',
@@ -131,6 +137,7 @@ export function importWsdl(file: string, options: ImportOptions = {}): ImportRes
     scenarios: scenarios.length,
     types: emitter.types.size,
     anything: stats.anything,
+    missing: stats.missing,
     soapVersions: [...new Set(chosen.map((o) => o.soapVersion))],
     choices,
     defaultPath,

@@ -58,4 +58,6 @@ export interface ServiceModel {
   skipped: string[];
   /** Things written differently from what the WSDL says, with the reason (attachments, undefined messages). */
   notes: string[];
+  /** Messages used and not defined (`message tns:X`; most often in a WSDL that was not loaded): their bodies are (anything). */
+  missing?: string[];
 }

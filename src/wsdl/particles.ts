@@ -97,7 +97,7 @@ function particle(e: EmitContext, p: Element, hint: string): Particle {
       const q = resolveQName(p, ref);
       const g = e.index.find('group', q);
       if (!g) {
-        e.note(`group {${q.ns}}${q.local} not found: its place is marked (anything)`);
+        e.missing(`group {${q.ns}}${q.local}`, `group {${q.ns}}${q.local} not found: its place is marked (anything)`);
         return { nodes: [], wildcard: true };
       }
       const key = `group${qkey(g.name)}`;

@@ -1,13 +1,42 @@
+import { excerpt, printable } from '../printable';
 import type { ImportSummary } from './import';
 
 /** Notes listed under a summary; more are only counted. */
 const NOTES_SHOWN = 8;
+/** Declarations not found named in the one line that lists them; more are only counted. */
+const MISSING_SHOWN = 4;
+
+/** Whether part of the WSDL was not read: an import not loaded, or a declaration used and not found (its nodes are `(anything)`). */
+export function isPartial(s: Pick<ImportSummary, 'unresolved' | 'missing'>): boolean {
+  return s.unresolved.length > 0 || s.missing.length > 0;
+}
+
+/**
+ * Why an import is partial, printable, for every command that reads a WSDL: one line per
+ * import not loaded (`greeter.wsdl:13: import ./xsd/header.xsd not loaded (no such file): …`),
+ * then one line naming the declarations not found. Empty for a whole import.
+ */
+export function partialLines(s: Pick<ImportSummary, 'file' | 'unresolved' | 'missing'>, shown: (file: string) => string): string[] {
+  const lines = s.unresolved.map(
+    (u) =>
+      `${printable(shown(u.file), { multiline: false })}${u.line ? `:${u.line}` : ''}: import ${excerpt(u.location)} not loaded (${printable(u.reason, { multiline: false })}): what it declares is typed (anything)`,
+  );
+  if (s.missing.length > 0) {
+    const n = s.missing.length;
+    const named = s.missing.slice(0, MISSING_SHOWN).map((m) => excerpt(m, 200));
+    const more = n > MISSING_SHOWN ? `, and ${n - MISSING_SHOWN} more` : '';
+    lines.push(
+      `${printable(shown(s.file), { multiline: false })}: ${n} declaration${n === 1 ? '' : 's'} not found, the nodes ${n === 1 ? 'it types are' : 'they type are'} (anything): ${named.join(', ')}${more}`,
+    );
+  }
+  return lines;
+}
 
 /**
  * What a WSDL import wrote and what it could not, as lines for the person who
- * ran it; `shown` says how a local file's name is printed (relative to where they are).
+ * ran it. The imports not loaded are counted here and said by `partialLines` (on standard error).
  */
-export function describeImport(s: ImportSummary, shown: (file: string) => string): string[] {
+export function describeImport(s: ImportSummary): string[] {
   const parts = [
     `${s.operations} operation${s.operations === 1 ? '' : 's'}`,
     ...(s.faults ? [`${s.faults} fault${s.faults === 1 ? '' : 's'}`] : []),
@@ -21,7 +50,6 @@ export function describeImport(s: ImportSummary, shown: (file: string) => string
   const lines = [`${s.feature}: ${parts.join(', ')}`];
   for (const c of s.choices) lines.push(`  ${c}`);
   if (s.defaultPath) lines.push(`  no usable port address for some operations: they are posted to ${s.defaultPath}`);
-  for (const u of s.unresolved) lines.push(`  unresolved ${u.location} (${shown(u.file)}${u.line ? `:${u.line}` : ''}): ${u.reason}`);
   for (const k of s.skipped) lines.push(`  skipped ${k}`);
   for (const n of s.notes.slice(0, NOTES_SHOWN)) lines.push(`  note: ${n}`);
   if (s.notes.length > NOTES_SHOWN) lines.push(`  ... and ${s.notes.length - NOTES_SHOWN} more notes`);

@@ -67,6 +67,7 @@ class Wsdl11Reader {
   private readonly rootTns: string;
   private readonly skipped: string[] = [];
   private readonly notes: string[] = [];
+  private readonly missing: string[] = [];
   private readonly operations: OperationModel[] = [];
   private readonly viaPort = new Set<Element>();
   /** Operations of a port type by name, looked up once per binding operation. */
@@ -99,6 +100,7 @@ class Wsdl11Reader {
       operations: this.operations,
       skipped: this.skipped,
       notes: [...new Set(this.notes)],
+      missing: [...new Set(this.missing)],
     };
   }
 
@@ -212,7 +214,9 @@ class Wsdl11Reader {
     if (!msg) {
       // Most often defined in a WSDL imported from a URL, which accord does not fetch: any body is accepted, not an empty one.
       const why = this.set.unresolved.length > 0 ? ' (an import was not loaded)' : '';
-      this.notes.push(`message ${m} (line ${lineOf(io) ?? '?'}): not defined${why}; its body is (anything)`);
+      const said = `message ${m} (line ${lineOf(io) ?? '?'}): not defined${why}; its body is (anything)`;
+      this.notes.push(said);
+      this.missing.push(`message ${m}`);
       return [{ name: 'part', any: true, at: io }];
     }
     return kids(msg.el, NS.wsdl11, 'part').map((p) => partModel(p));

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import path from 'node:path';
 import { AccordError } from '../../errors';
 import { FILE_LIMITS, checkOutputFile, readInputText, writeOutputFile } from '../../files';
-import { excerpt } from '../../printable';
+import { excerpt, printable } from '../../printable';
 import { EXIT_USAGE, ExitError, asUsage, writeDocument, type Io } from '../exit';
 
 /**
@@ -25,12 +25,16 @@ export function registerImport(program: Command, io: Io): void {
     .option('--soap-version <1.1|1.2>', 'which SOAP version to write for operations offered over both', '1.1')
     .option('--port <name>', 'import only this port (WSDL 1.1) or endpoint (WSDL 2.0)')
     .option('-f, --force', 'overwrite the output file if it exists (a symlink is replaced by the file, never written through)')
-    .addHelpText('after', '\nExamples:\n  accord import wsdl calculator.wsdl\n  accord import wsdl service.wsdl --output contracts/service_v1.spec --soap-version 1.2\n')
-    .action((file: string, opts: { output?: string; soapVersion: string; port?: string; force?: boolean }) => {
+    .option('--strict', 'refuse a partial import (exit 2, nothing written): an import or include not loaded, or an element or type not found, whose nodes would be (anything)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  accord import wsdl calculator.wsdl\n  accord import wsdl service.wsdl --output contracts/service_v1.spec --soap-version 1.2\n  accord import wsdl service.wsdl --strict   (in CI: fail when part of the WSDL cannot be read)\n',
+    )
+    .action((file: string, opts: { output?: string; soapVersion: string; port?: string; force?: boolean; strict?: boolean }) => {
       if (opts.soapVersion !== '1.1' && opts.soapVersion !== '1.2')
         throw new ExitError(EXIT_USAGE, `accord import wsdl: --soap-version must be 1.1 or 1.2, found "${opts.soapVersion}"`);
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when this command runs
-      const { describeImport, importWsdl } = require('../../wsdl') as typeof import('../../wsdl');
+      const { describeImport, importWsdl, isPartial, partialLines } = require('../../wsdl') as typeof import('../../wsdl');
       const input = /^[a-z][a-z0-9+.-]+:\/\//i.test(file) ? file : path.resolve(io.cwd, file);
       const toStdout = opts.output === '-';
       const output = path.resolve(io.cwd, opts.output ?? `${path.basename(file).replace(/\.[^.]*$/, '')}.spec`);
@@ -40,11 +44,18 @@ export function registerImport(program: Command, io: Io): void {
       const source = toStdout || input !== path.resolve(io.cwd, file) ? undefined : path.relative(path.dirname(output), input).split(path.sep).join('/');
       const soapVersion = opts.soapVersion;
       const { text, summary } = notAWsdl(file, input, () => importWsdl(input, { soapVersion, port: opts.port, source }));
+      // What could not be read goes to standard error, whatever else is printed where: it is what a user must not miss.
+      const partial = partialLines(summary, (f) => shown(io, f));
+      if (opts.strict && isPartial(summary)) {
+        const head = `accord import wsdl: --strict: ${printable(file, { multiline: false })} can only be imported in part; nothing written:`;
+        throw new ExitError(EXIT_USAGE, [head, ...partial.map((l) => `  ${l}`)].join('\n'));
+      }
       if (toStdout) writeDocument(io, text);
       else asUsage('accord import wsdl', () => writeOutputFile(output, text, target));
-      const lines = [...(toStdout ? [] : [`wrote ${shown(io, output)}`]), ...describeImport(summary, (f) => shown(io, f))];
+      const lines = [...(toStdout ? [] : [`wrote ${shown(io, output)}`]), ...describeImport(summary)];
       // With the contract on standard output, the summary goes to standard error.
       (toStdout ? io.stderr : io.stdout)(`${lines.join('\n')}\n`);
+      if (partial.length > 0) io.stderr(partial.map((l) => `accord import wsdl: ${l}\n`).join(''));
     });
 }
 

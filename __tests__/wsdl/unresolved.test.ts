@@ -1,0 +1,77 @@
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { run } from '../../src/cli/main';
+
+/**
+ * A WSDL whose imported schema is gone: every command that reads a WSDL says so, one line per
+ * import, on standard error; `import wsdl --strict` refuses it.
+ */
+const FIXTURE = path.join(__dirname, '..', 'fixtures', 'wsdl', 'rpc-literal');
+const IMPORT_LINE = /^accord import wsdl: wsdl\/greeter\.wsdl:13: import \.\/xsd\/header\.xsd not loaded \(no such file\): what it declares is typed \(anything\)$/m;
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'accord-unresolved-'));
+  cpSync(FIXTURE, path.join(dir, 'wsdl'), { recursive: true });
+  rmSync(path.join(dir, 'wsdl', 'xsd', 'header.xsd'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+async function accord(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await run(argv, { stdout: (s) => (out += s), stderr: (s) => (err += s), cwd: dir });
+  return { code, out, err };
+}
+
+test('import wsdl writes what it can, and says on standard error which import was not loaded', async () => {
+  const r = await accord('import', 'wsdl', 'wsdl/greeter.wsdl', '-o', 'greeter.spec');
+  expect(r.code).toBe(0);
+  expect(existsSync(path.join(dir, 'greeter.spec'))).toBe(true);
+  expect(r.out).toMatch(/^GreeterService: .*, 1 import unresolved$/m);
+  expect(r.err).toMatch(IMPORT_LINE);
+  expect(r.err).toMatch(/^accord import wsdl: wsdl\/greeter\.wsdl: 1 declaration not found, the nodes it types are \(anything\): element \{urn:accord:rpclit:headers\}trace$/m);
+  expect(r.err.trim().split('\n')).toHaveLength(2);
+  // The contract on standard output: the lines stay on standard error.
+  const piped = await accord('import', 'wsdl', 'wsdl/greeter.wsdl', '-o', '-');
+  expect(piped.code).toBe(0);
+  expect(piped.out).not.toMatch(/not loaded/);
+  expect(piped.err).toMatch(IMPORT_LINE);
+});
+
+test('import wsdl --strict refuses a partial import: exit 2, the imports listed, nothing written', async () => {
+  const r = await accord('import', 'wsdl', 'wsdl/greeter.wsdl', '-o', 'greeter.spec', '--strict');
+  expect(r.code).toBe(2);
+  expect(r.out).toBe('');
+  expect(r.err).toMatch(
+    /^accord import wsdl: --strict: wsdl\/greeter\.wsdl can only be imported in part; nothing written:\n {2}wsdl\/greeter\.wsdl:13: import \.\/xsd\/header\.xsd not loaded/,
+  );
+  expect(existsSync(path.join(dir, 'greeter.spec'))).toBe(false);
+  // A whole import passes --strict.
+  cpSync(path.join(FIXTURE, 'xsd', 'header.xsd'), path.join(dir, 'wsdl', 'xsd', 'header.xsd'));
+  const whole = await accord('import', 'wsdl', 'wsdl/greeter.wsdl', '-o', 'greeter.spec', '--strict');
+  expect(whole.err).toBe('');
+  expect(whole.code).toBe(0);
+});
+
+test('import wsdl --strict refuses a node typed (anything) because its declaration is nowhere, with no import missing', async () => {
+  // No schemaLocation at all: nothing is unresolved, yet the header element is not declared anywhere.
+  const wsdl = path.join(dir, 'wsdl', 'greeter.wsdl');
+  writeFileSync(wsdl, readFileSync(wsdl, 'utf8').replace(/\s+schemaLocation="\.\/xsd\/header\.xsd"/, ''));
+  const plain = await accord('import', 'wsdl', 'wsdl/greeter.wsdl', '-o', 'greeter.spec');
+  expect(plain.code).toBe(0);
+  expect(plain.err).toMatch(/^accord import wsdl: wsdl\/greeter\.wsdl: 1 declaration not found, the nodes it types are \(anything\): element \{urn:accord:rpclit:headers\}trace$/m);
+  const strict = await accord('import', 'wsdl', 'wsdl/greeter.wsdl', '-o', 'strict.spec', '--strict');
+  expect(strict.code).toBe(2);
+  expect(existsSync(path.join(dir, 'strict.spec'))).toBe(false);
+});
+
+test('a hostile location is shown escaped and cut', async () => {
+  const wsdl = path.join(dir, 'wsdl', 'greeter.wsdl');
+  writeFileSync(wsdl, readFileSync(wsdl, 'utf8').replace('./xsd/header.xsd', `./x&#x202e;${'a'.repeat(300)}.xsd`));
+  const r = await accord('import', 'wsdl', 'wsdl/greeter.wsdl', '-o', 'greeter.spec');
+  expect(r.code).toBe(0);
+  expect(r.err).not.toContain('\u202e');
+  expect(r.err).toMatch(/import \.\/x\\u\{202e\}a+… \(\d+ more characters\) not loaded/);
+});
