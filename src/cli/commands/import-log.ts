@@ -23,6 +23,8 @@ export interface LogCommandOptions extends Pick<ImportLogOptions, 'path' | 'exam
   wsdlSource?: string;
   /** With --wsdl: what to do when it cannot be imported (the proxy falls back to inference, saying so). */
   onWsdlProblem?: (why: string) => void;
+  /** The command named in what is said on standard error (default `accord import log`; the proxy's recording says `accord proxy`). */
+  command?: string;
 }
 
 /** `accord import log <logfile>...`: logged SOAP (and HAR JSON) traffic becomes a contract. */
@@ -168,11 +170,26 @@ export async function runImportLog(files: string[], opts: LogCommandOptions, io:
 /** The WSDL's contract as `accord import wsdl` writes it, every SOAP port; undefined (said) when --wsdl cannot be imported and a fallback is wanted. */
 function wsdlContract(opts: LogCommandOptions, io: Io, output: string | undefined): string | undefined {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only with --wsdl
-  const { importWsdl } = require('../../wsdl') as typeof import('../../wsdl');
+  const { importWsdl, isPartial, partialLines } = require('../../wsdl') as typeof import('../../wsdl');
   const file = path.resolve(io.cwd, opts.wsdl!);
   const source = opts.wsdlSource ?? (output ? path.relative(path.dirname(output), file) : path.basename(file));
   try {
-    return importWsdl(file, { everyPort: true, source }).text;
+    const { text, summary } = importWsdl(file, { everyPort: true, source });
+    if (!isPartial(summary)) return text;
+    // A copy (the proxy's of the WSDL it fetched) is named as the service's; the files beside it by their own names.
+    const named = (f: string) => (opts.wsdlSource === undefined ? shown(io, f) : f === file ? opts.wsdlSource : path.basename(f));
+    const command = opts.command ?? 'accord import log';
+    io.stderr(
+      partialLines(summary, named)
+        .map((l) => `${command}: --wsdl: ${l}\n`)
+        .join(''),
+    );
+    // A WSDL the proxy found itself is refused when partial, as when one of its imports cannot be fetched: the recorded values type better than (anything).
+    if (opts.wsdlSource !== undefined && opts.onWsdlProblem) {
+      opts.onWsdlProblem('it can only be imported in part');
+      return undefined;
+    }
+    return text;
   } catch (e) {
     if (!(e instanceof AccordError)) throw e;
     if (opts.onWsdlProblem) {

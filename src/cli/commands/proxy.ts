@@ -168,6 +168,7 @@ export function registerProxy(program: Command, io: Io): void {
             wsdl,
             wsdlSource,
             onWsdlProblem: (why) => io.stderr(`accord proxy: the WSDL ${wsdlSource ?? opts.wsdl} cannot be used (${printable(why)}); the recorded values type the contract\n`),
+            command: 'accord proxy',
           },
           io,
         );
