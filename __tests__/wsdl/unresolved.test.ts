@@ -2,6 +2,9 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { run } from '../../src/cli/main';
+import { contractCoverage, findWsdl, formatCoverage, readOutline } from '../../src/runner/coverage';
+import { startStub } from '../../src/stub';
+import { startStubProcess } from '../stub/helpers';
 
 /**
  * A WSDL whose imported schema is gone: every command that reads a WSDL says so, one line per
@@ -74,4 +77,59 @@ test('a hostile location is shown escaped and cut', async () => {
   expect(r.code).toBe(0);
   expect(r.err).not.toContain('\u202e');
   expect(r.err).toMatch(/import \.\/x\\u\{202e\}a+… \(\d+ more characters\) not loaded/);
+});
+
+const NOT_LOADED = /greeter\.wsdl:13: import \.\/xsd\/header\.xsd not loaded \(no such file\): what it declares is typed \(anything\)$/;
+
+test('accord stub x.wsdl says at start, once, which import was not loaded (startStub and the command)', async () => {
+  const log: string[] = [];
+  const stub = await startStub({ contracts: path.join(dir, 'wsdl', 'greeter.wsdl'), log: (l) => log.push(l) });
+  await stub.close();
+  expect(log).toHaveLength(2);
+  expect(log[0]).toMatch(/^accord stub: .*wsdl\/greeter\.wsdl:13: import \.\/xsd\/header\.xsd not loaded/);
+  expect(log[0]).toMatch(NOT_LOADED);
+  expect(log[1]).toMatch(/^accord stub: .*wsdl\/greeter\.wsdl: 1 declaration not found/);
+  const child = await startStubProcess(['--port', '0', path.join(dir, 'wsdl', 'greeter.wsdl')]);
+  child.child.kill('SIGTERM');
+  await child.exited;
+  const said = child
+    .stderr()
+    .split('\n')
+    .filter((l) => /not loaded/.test(l));
+  expect(said).toHaveLength(1);
+  expect(said[0]).toMatch(NOT_LOADED);
+}, 30_000);
+
+test('accord validate --wsdl says which import was not loaded, on standard error, and still gives its verdict', async () => {
+  writeFileSync(path.join(dir, 'hello.xml'), '<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><x/></soap:Body></soap:Envelope>');
+  const r = await accord('validate', 'hello.xml', '--wsdl', 'wsdl/greeter.wsdl');
+  expect(r.err).toMatch(/^accord validate: --wsdl: wsdl\/greeter\.wsdl:13: import \.\/xsd\/header\.xsd not loaded \(no such file\): what it declares is typed \(anything\)$/m);
+  expect(r.out).not.toMatch(/not loaded/);
+  expect(r.code).toBe(1);
+});
+
+test('accord compatible refuses a WSDL it can import only in part: exit 2, the import named, no verdict', async () => {
+  cpSync(path.join(FIXTURE), path.join(dir, 'whole'), { recursive: true });
+  const r = await accord('compatible', 'whole/greeter.wsdl', 'wsdl/greeter.wsdl');
+  expect(r.code).toBe(2);
+  expect(r.out).not.toMatch(/compatible/i);
+  expect(r.err).toMatch(/wsdl\/greeter\.wsdl: can only be imported in part, and \(anything\) takes every change as compatible: no verdict/);
+  expect(r.err).toMatch(/^ {2}wsdl\/greeter\.wsdl:13: import \.\/xsd\/header\.xsd not loaded \(no such file\)/m);
+  // Either side.
+  const older = await accord('compatible', 'wsdl/greeter.wsdl', 'whole/greeter.wsdl');
+  expect(older.code).toBe(2);
+  // Whole on both sides: a verdict.
+  const whole = await accord('compatible', 'whole/greeter.wsdl', 'whole/greeter.wsdl');
+  expect(whole.code).toBe(0);
+});
+
+test("the coverage summary of a Jest run says which import of the contract's WSDL was not loaded", () => {
+  const spec = path.join(dir, 'wsdl', 'greeter.spec');
+  const source = readFileSync(spec, 'utf8');
+  const found = findWsdl(spec, source, dir);
+  const summary = formatCoverage([contractCoverage(spec, readOutline(spec, source), [], found)], dir);
+  expect(summary).toMatch(/^ {4}not read: wsdl\/greeter\.wsdl:13: import \.\/xsd\/header\.xsd not loaded \(no such file\): what it declares is typed \(anything\)$/m);
+  cpSync(path.join(FIXTURE, 'xsd', 'header.xsd'), path.join(dir, 'wsdl', 'xsd', 'header.xsd'));
+  const whole = formatCoverage([contractCoverage(spec, readOutline(spec, source), [], findWsdl(spec, source, dir))], dir);
+  expect(whole).not.toMatch(/not read/);
 });

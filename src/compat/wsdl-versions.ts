@@ -41,10 +41,22 @@ export interface WsdlSide {
   source: WsdlSource;
 }
 
-/** Imports one version; errors name the user's files (not a temp folder). */
+/**
+ * Imports one version; errors name the user's files (not a temp folder). A version that can be
+ * imported only in part is refused: a node typed (anything) takes every change as compatible, so
+ * a verdict on it would say "compatible" about what was never compared.
+ */
 export function readWsdlSide(source: WsdlSource, label: string, parse: (text: string, file: string, options?: BuildOptions) => Contract, options: BuildOptions): WsdlSide {
   try {
-    const { text } = wsdl().importWsdl(source.path);
+    const { text, summary } = wsdl().importWsdl(source.path);
+    if (wsdl().isPartial(summary)) {
+      throw new AccordError(
+        'ACCORD_ERR_WSDL',
+        'can only be imported in part, and (anything) takes every change as compatible: no verdict. Put what it imports where it says (accord never reaches the network):',
+        { file: summary.file },
+        { details: wsdl().partialLines(summary, source.shown) },
+      );
+    }
     const set: LoadedSet = wsdl().loadWsdl(source.path);
     return { contract: parse(text, label, options), lines: new WsdlLines(set), source };
   } catch (e) {

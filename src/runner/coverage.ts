@@ -63,7 +63,7 @@ export interface ContractCoverage {
   negative: NegativeCounts;
   list: ScenarioCoverage[];
   /** The WSDL the contract describes: its operations, those that ran and passed, and those with no scenario. */
-  wsdl?: { file: string; operations: number; passed: number; uncovered: string[]; list: OperationCoverage[] };
+  wsdl?: { file: string; operations: number; passed: number; uncovered: string[]; list: OperationCoverage[]; partial?: string[] };
   /** The WSDL the contract names (or the `wsdl` setting maps it to) could not be found or read: operations cannot be judged. */
   wsdlMissing?: { file: string; named: string; problem: string };
   /** Why the contract could not be read (every scenario then counts as not run). */
@@ -122,7 +122,7 @@ export function readOutline(file: string, source: string): ContractOutline {
 }
 
 /** What the reporter knows of a contract's WSDL: its operations, or why they are not known. */
-export type WsdlFound = { file: string; operations: string[] } | { file: string; named: string; problem: string };
+export type WsdlFound = { file: string; operations: string[]; partial?: string[] } | { file: string; named: string; problem: string };
 
 const NEGATIVE = ' [negative: ';
 
@@ -185,6 +185,8 @@ export function contractCoverage(file: string, outline: ContractOutline, outcome
       passed: ops.filter((o) => o.status === 'passed').length,
       uncovered: ops.filter((o) => o.status === 'no scenario').map((o) => o.name),
       list: ops,
+      // What the WSDL imports and could not be read: its operations may be more than these.
+      ...(wsdl.partial?.length ? { partial: wsdl.partial } : {}),
     };
   }
   return out;
@@ -265,7 +267,9 @@ export function findWsdl(file: string, source: string, root: string, mapped?: st
       : `${rel} was imported from ${named.named}; set testEnvironmentOptions.accord.wsdl: { ${JSON.stringify(rel)}: "<path of the WSDL from the rootDir>" } to say where it is`;
   if (!existsSync(named.file)) return { ...named, problem: `the WSDL was not found at ${path.relative(root, named.file) || named.file}: ${how}` };
   try {
-    return { file: named.file, operations: wsdlOperations(named.file) };
+    const shown = (f: string) => path.relative(root, f) || f;
+    const { operations, partial } = wsdlOperations(named.file, shown);
+    return partial.length > 0 ? { file: named.file, operations, partial } : { file: named.file, operations };
   } catch (e) {
     if (!(e instanceof AccordError)) throw e;
     return { ...named, problem: `the WSDL ${path.relative(root, named.file) || named.file} could not be read: ${e.describe().split('\n')[0]}` };
@@ -306,6 +310,7 @@ export function formatCoverage(list: readonly ContractCoverage[], root: string, 
         const names = of(st).map((o) => o.name);
         if (names.length > 0) lines.push(`    ${st === 'wip' ? 'WIP' : st}: ${names.join(', ')}`);
       }
+      for (const l of c.wsdl.partial ?? []) lines.push(`    not read: ${l}`);
     }
     if (c.wsdlMissing) lines.push(`    operations not counted: ${c.wsdlMissing.problem}`);
   }
@@ -410,10 +415,14 @@ export function readThreshold(raw: unknown): { threshold: CoverageThreshold; pro
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const wsdl = () => require('../wsdl') as typeof import('../wsdl');
 
-/** The operations of a WSDL, named as the importer names its scenarios (its `@fault` scenarios are faults of these, not operations). */
-export function wsdlOperations(file: string): string[] {
-  const { text } = wsdl().importWsdl(file);
-  return parseContract(text, `${file}.spec`)
+/**
+ * The operations of a WSDL, named as the importer names its scenarios (its `@fault` scenarios are faults of these, not operations),
+ * and what it imports and could not be read (an operation there is not counted), one line each.
+ */
+export function wsdlOperations(file: string, shown: (file: string) => string): { operations: string[]; partial: string[] } {
+  const { text, summary } = wsdl().importWsdl(file);
+  const operations = parseContract(text, `${file}.spec`)
     .scenarios.filter((s) => !isFaultScenario(s))
     .map((s) => s.name);
+  return { operations, partial: wsdl().partialLines(summary, shown) };
 }

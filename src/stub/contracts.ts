@@ -14,8 +14,9 @@ export type ContractSource = string | Contract;
  * folders so a loop cannot hang start-up), in sorted order so the first of two
  * overlapping scenarios is the same on every machine. All parse errors are
  * reported together: a stub silently missing half a contract is worse than none.
+ * `warn` is told, a line each, what a WSDL given could not import (its nodes are then (anything)).
  */
-export function loadContracts(sources: readonly ContractSource[]): Contract[] {
+export function loadContracts(sources: readonly ContractSource[], warn?: (line: string) => void): Contract[] {
   const contracts: Contract[] = [];
   const errors: AccordError[] = [];
   // `accord stub contracts/ contracts/soap/x.spec` names x.spec twice: it is served once.
@@ -38,7 +39,7 @@ export function loadContracts(sources: readonly ContractSource[]): Contract[] {
       if (seen.has(key)) continue;
       seen.add(key);
       try {
-        contracts.push(isWsdl(file) ? loadWsdlContract(file) : loadContract(file));
+        contracts.push(isWsdl(file) ? loadWsdlContract(file, warn) : loadContract(file));
       } catch (e) {
         gather(errors, e);
       }
@@ -59,10 +60,18 @@ function isWsdl(file: string): boolean {
  * WSDLs directly. Line numbers in reports are those of that contract. The importer (and its
  * DOM) is loaded only when a WSDL is given.
  */
-function loadWsdlContract(file: string): Contract {
+function loadWsdlContract(file: string, warn: ((line: string) => void) | undefined): Contract {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (see above)
-  const { importWsdl } = require('../wsdl') as typeof import('../wsdl');
-  return parseContractCached(importWsdl(file, { everyPort: true }).text, file);
+  const { importWsdl, partialLines } = require('../wsdl') as typeof import('../wsdl');
+  const { text, summary } = importWsdl(file, { everyPort: true });
+  if (warn) for (const line of partialLines(summary, shownFile)) warn(line);
+  return parseContractCached(text, file);
+}
+
+/** A file as a user who started the stub here would name it. */
+function shownFile(file: string): string {
+  const r = path.relative(process.cwd(), file);
+  return r.startsWith('..') || path.isAbsolute(r) ? file : r;
 }
 
 function specFiles(source: string): string[] {

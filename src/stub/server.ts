@@ -43,7 +43,7 @@ export interface StubOptions {
   host?: string;
   /** Log each request and the scenario that answered it. */
   verbose?: boolean;
-  /** Where verbose lines and internal errors go (default: stderr). */
+  /** Where verbose lines, internal errors and what a WSDL given could not import go (default: stderr). */
   log?: (line: string) => void;
   /** Largest request body accepted; a bigger one gets 413. Default 10 MiB. */
   maxBodyBytes?: number;
@@ -139,13 +139,15 @@ const NO_BODY = new Set([204, 205, 304]);
 export async function startStub(options: StubOptions): Promise<RunningStub> {
   const sources = Array.isArray(options.contracts) ? options.contracts : [options.contracts as ContractSource];
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const state = new StubState(serveable(sources), maxBodyBytes);
-  const host = options.host ?? '127.0.0.1';
-  const tls = tlsPair(options.tls, host);
   const write = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   // Log lines quote requests (a path, a header, a body): printable, so a client cannot write to the terminal of whoever reads the log,
   // and inert, so none is read as a CI runner's command.
   const log = (line: string) => write(inert(printable(line)));
+  // Said at each load (start, and each reload with --watch): parts of a WSDL's contract are (anything).
+  const warn = (line: string) => log(`accord stub: ${line}`);
+  const state = new StubState(serveable(sources, warn), maxBodyBytes);
+  const host = options.host ?? '127.0.0.1';
+  const tls = tlsPair(options.tls, host);
   const handler = makeHandler(state, {
     verbose: options.verbose ?? false,
     log,
@@ -172,7 +174,7 @@ export async function startStub(options: StubOptions): Promise<RunningStub> {
   const reload = (): ReloadResult => {
     let result: ReloadResult;
     try {
-      state.table = serveable(sources);
+      state.table = serveable(sources, warn);
       result = { ok: true, served: state.table.routes.map((r) => r.scenario), notServed: state.table.notServed };
     } catch (e) {
       if (!(e instanceof AccordError)) throw e;
@@ -261,8 +263,8 @@ function httpsServer(tls: { cert: string; key: string }, timeouts: { requestTime
 }
 
 /** The route table of the sources, refusing a set of contracts with nothing to serve. */
-function serveable(sources: readonly ContractSource[]): RouteTable {
-  const table = buildRoutes(loadContracts(sources));
+function serveable(sources: readonly ContractSource[], warn: (line: string) => void): RouteTable {
+  const table = buildRoutes(loadContracts(sources, warn));
   if (table.routes.length === 0) {
     throw new AccordError(
       'ACCORD_ERR_USAGE',

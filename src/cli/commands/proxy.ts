@@ -187,7 +187,12 @@ function driftWatch(sources: string[], io: Io) {
   const { loadContracts } = require('../../stub/contracts') as typeof import('../../stub/contracts');
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- likewise
   const { DriftWatch } = require('../../proxy/check') as typeof import('../../proxy/check');
-  const contracts = asUsage('accord proxy', () => loadContracts(sources.map((s) => path.resolve(io.cwd, s))));
+  const contracts = asUsage('accord proxy', () =>
+    loadContracts(
+      sources.map((s) => path.resolve(io.cwd, s)),
+      (line) => io.stderr(`accord proxy: --check: ${line}\n`),
+    ),
+  );
   // One line per exchange that breaks them, as it happens; inert, so a CI log does not read it as a command.
   return new DriftWatch(contracts, (line) => io.stderr(`${inert(line)}\n`));
 }

@@ -28,7 +28,7 @@ export function registerValidate(program: Command, io: Io, stdin: NodeJS.Readabl
     .action(async (message: string, flags: ValidateFlags) => {
       if ((flags.contract === undefined) === (flags.wsdl === undefined))
         throw new ExitError(EXIT_USAGE, 'accord validate: give one of --contract <file.spec> or --wsdl <file.wsdl>');
-      const contract = loadSource(flags, io.cwd);
+      const contract = loadSource(flags, io);
       const text = await readMessage(message, io.cwd, stdin);
       const verdict = validateMessage(contract, text, { response: flags.response, operation: flags.operation, source: message === STDIN ? '<stdin>' : message });
       const report = formatVerdict(verdict, message === STDIN ? 'the message on standard input' : message, flags.contract ?? flags.wsdl!);
@@ -37,11 +37,18 @@ export function registerValidate(program: Command, io: Io, stdin: NodeJS.Readabl
     });
 }
 
-function loadSource(flags: ValidateFlags, cwd: string): Contract {
-  if (flags.contract !== undefined) return loadContract(path.resolve(cwd, flags.contract));
+function loadSource(flags: ValidateFlags, io: Io): Contract {
+  if (flags.contract !== undefined) return loadContract(path.resolve(io.cwd, flags.contract));
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the importer is loaded only when a WSDL is given
-  const { importWsdl } = require('../../wsdl') as typeof import('../../wsdl');
-  return parseContract(importWsdl(path.resolve(cwd, flags.wsdl!)).text, flags.wsdl!);
+  const { importWsdl, partialLines } = require('../../wsdl') as typeof import('../../wsdl');
+  const { text, summary } = importWsdl(path.resolve(io.cwd, flags.wsdl!));
+  // A message "fits" a node typed (anything) whatever it holds: the verdict is only as whole as the import.
+  const shown = (f: string) => {
+    const r = path.relative(io.cwd, f);
+    return r.startsWith('..') || path.isAbsolute(r) ? f : r;
+  };
+  for (const line of partialLines(summary, shown)) io.stderr(`accord validate: --wsdl: ${line}\n`);
+  return parseContract(text, flags.wsdl!);
 }
 
 function readMessage(message: string, cwd: string, stdin: NodeJS.ReadableStream): Promise<string> | string {
