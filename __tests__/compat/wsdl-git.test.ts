@@ -90,3 +90,16 @@ test('two WSDL files outside git; a WSDL against a .spec is a usage error', () =
   expect(mixed.code).toBe(2);
   expect(mixed.stderr).toContain('compare a WSDL with a WSDL');
 });
+
+test('an include committed nowhere: each side is refused (exit 2) naming it at its commit, never judged compatible', () => {
+  const r = new TempRepo();
+  repos.push(r);
+  // types.xsd is never committed: the WSDL at HEAD includes a file that is not there, and the working tree lacks it too.
+  r.write(WSDL, SPLIT).commit('v1');
+  const out = accord(r.dir, 'compatible', 'git', 'file', WSDL);
+  expect(out.code).toBe(2);
+  expect(out.stdout).not.toContain('compatible');
+  expect(out.stderr).toMatch(/^HEAD:wsdl\/pets\.wsdl: can only be imported in part/m);
+  expect(out.stderr).toMatch(/^ {2}HEAD:wsdl\/pets\.wsdl:\d+: import types\.xsd not loaded \(no such file\): what it declares is typed \(anything\)$/m);
+  expect(out.stderr).toMatch(/^ {2}wsdl\/pets\.wsdl:\d+: import types\.xsd not loaded \(no such file\)/m);
+});
