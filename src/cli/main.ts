@@ -54,6 +54,8 @@ function exitCodeFor(e: unknown, io: Io): number {
 }
 
 export function main(): void {
+  closedReader(process.stdout);
+  closedReader(process.stderr);
   const io: Io = { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s), cwd: process.cwd(), progress: process.stderr };
   run(process.argv.slice(2), io).then(
     (code) => {
@@ -65,4 +67,17 @@ export function main(): void {
       process.exitCode = EXIT_FAILED;
     },
   );
+}
+
+/**
+ * `accord compatible --help | head`: the reader goes away and the next write fails with EPIPE, which
+ * Node raises as an unhandled 'error' event (a stack trace). Such writes are dropped instead: the
+ * reader has what it wanted, and the command ends with its own exit status (a stub keeps serving).
+ */
+function closedReader(stream: NodeJS.WriteStream): void {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED') return;
+    if (stream !== process.stderr) process.stderr.write(`accord: ${internalErrorText(e, { during: 'writing its output' })}\n`);
+    process.exit(EXIT_FAILED);
+  });
 }
