@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startStub, type RunningStub } from '../../src/stub';
 import { importWsdl } from '../../src/wsdl';
-import { freePort, PYTHON, runClient, runContractTests, startService, withStacks } from './stacks';
+import { clientFailures, expectContractsPass, expectGetOrderFault, fetchText, PYTHON, startPhp, withStacks, type Client, type Service } from './stacks';
 
 /**
  * PHP's SoapServer publishes the Orders service over SOAP 1.1 and 1.2 at one address
@@ -13,18 +13,17 @@ import { freePort, PYTHON, runClient, runContractTests, startService, withStacks
  * `.wsdl`) answer zeep, suds, PHP's SoapClient and SOAP::Lite, typed answers and declared faults.
  */
 withStacks(['php-soap', 'zeep', 'suds', 'soap-lite'], 'PHP SoapServer: document/literal 1.1 and 1.2 at one address, rpc/encoded', () => {
-  let service: Awaited<ReturnType<typeof startService>>;
+  let service: Service;
   let dir: string;
   const stubs: Record<'spec' | 'wsdl', RunningStub | undefined> = { spec: undefined, wsdl: undefined };
 
   beforeAll(async () => {
-    const port = await freePort();
-    service = await startService('php', ['-S', `127.0.0.1:${port}`, 'php_server.php'], { port, path: '/orders?wsdl' });
-    const real = `http://127.0.0.1:${port}`;
+    service = await startPhp();
+    const real = service.url;
     dir = mkdtempSync(path.join(tmpdir(), 'accord-interop-php-'));
     mkdirSync(path.join(dir, 'contracts'));
     for (const name of ['orders', 'rpc']) {
-      const wsdl = await (await fetch(`${real}/${name}?wsdl`)).text();
+      const wsdl = await fetchText(`${real}/${name}?wsdl`);
       writeFileSync(path.join(dir, `${name}.wsdl`), wsdl);
       // The clients of the .spec stub read the WSDL with its addresses pointed at that stub (set below).
       writeFileSync(path.join(dir, `${name}-real.wsdl`), wsdl.split(real).join('STUB'));
@@ -52,16 +51,14 @@ withStacks(['php-soap', 'zeep', 'suds', 'soap-lite'], 'PHP SoapServer: document/
   });
 
   test('the imported contracts (1.1, 1.2, rpc/encoded) pass against PHP itself', async () => {
-    const r = await runContractTests(path.join(dir, 'contracts'), `http://127.0.0.1:${service.port}`);
-    expect(r.output).toMatch(/✓ listOrders/);
-    expect([r.code, r.output]).toEqual([0, expect.stringMatching(/Tests: .*passed/)]);
+    await expectContractsPass(path.join(dir, 'contracts'), service.url, /✓ listOrders/);
   }, 120_000);
 
   const wsdlUrl = (from: 'spec' | 'wsdl', name: string) => (from === 'wsdl' ? `${stubs.wsdl!.url}/${name}?wsdl` : `file://${path.join(dir, `${name}-spec-stub.wsdl`)}`);
-  const clients = (from: 'spec' | 'wsdl', v: '1.1' | '1.2', id: number, fault: boolean): [string, string, string[]][] => {
+  const clients = (from: 'spec' | 'wsdl', v: '1.1' | '1.2', id: number, fault: boolean): Client[] => {
     const extra = fault ? ['fault'] : [];
     const port = v === '1.1' ? 'port=OrdersSoap' : 'port=OrdersSoap12';
-    const list: [string, string, string[]][] = [
+    const list: Client[] = [
       ['zeep', PYTHON, ['py_client.py', 'zeep', wsdlUrl(from, 'orders'), String(id), port, ...extra]],
       ['PHP SoapClient', 'php', ['php_client.php', wsdlUrl(from, 'orders'), v, String(id), ...extra]],
       ['SOAP::Lite', 'perl', ['soaplite_client.pl', `${stubs[from]!.url}/orders`, v, 'urn:accord:interop:orders#getOrder', String(id), ...extra]],
@@ -69,14 +66,12 @@ withStacks(['php-soap', 'zeep', 'suds', 'soap-lite'], 'PHP SoapServer: document/
     if (v === '1.1') list.push(['suds', PYTHON, ['py_client.py', 'suds', wsdlUrl(from, 'orders'), String(id), port, ...extra]]);
     return list;
   };
-  const failures = async (list: [string, string, string[]][]) =>
-    (await Promise.all(list.map(async ([name, cmd, args]) => [name, await runClient(cmd, args)] as const))).filter(([, r]) => !r.ok).map(([name, r]) => `${name}: ${r.output}`);
 
   describe.each(['spec', 'wsdl'] as const)('a stub from the .%s files', (from) => {
     test.each(['1.1', '1.2'] as const)(
       'every client gets a typed answer over SOAP %s, at the one address',
       async (v) => {
-        expect(await failures(clients(from, v, 7, false))).toEqual([]);
+        expect(await clientFailures(clients(from, v, 7, false))).toEqual([]);
       },
       60_000,
     );
@@ -84,40 +79,24 @@ withStacks(['php-soap', 'zeep', 'suds', 'soap-lite'], 'PHP SoapServer: document/
     test.each(['1.1', '1.2'] as const)(
       'every client parses the declared fault over SOAP %s',
       async (v) => {
-        const ns = v === '1.1' ? 'http://schemas.xmlsoap.org/soap/envelope/' : 'http://www.w3.org/2003/05/soap-envelope';
-        const res = await fetch(`${stubs[from]!.url}/_accord/expectations`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({
-            request: {
-              method: 'POST',
-              path: '/orders',
-              body: `<s:Envelope xmlns:s="${ns}" xmlns:o="urn:accord:interop:orders"><s:Body><o:getOrder><o:id>404</o:id></o:getOrder></s:Body></s:Envelope>`,
-            },
-            fault: 'soap-fault',
-            faultName: 'NotFound',
-          }),
-        });
-        const said = await res.text();
-        expect([res.status, said]).toEqual([201, expect.stringContaining('"id"') as string]);
-        expect(await failures(clients(from, v, 404, true))).toEqual([]);
+        await expectGetOrderFault(stubs[from]!.url, { path: '/orders', version: v, faultName: 'NotFound' });
+        expect(await clientFailures(clients(from, v, 404, true))).toEqual([]);
       },
       60_000,
     );
 
     test('PHP SoapClient reads the rpc/encoded array of structs, typed', async () => {
-      expect(await failures([['PHP SoapClient', 'php', ['php_rpc_client.php', wsdlUrl(from, 'rpc'), '3']]])).toEqual([]);
+      expect(await clientFailures([['PHP SoapClient', 'php', ['php_rpc_client.php', wsdlUrl(from, 'rpc'), '3']]])).toEqual([]);
     }, 60_000);
 
     test("SOAP::Lite reads the rpc/encoded array of structs as an array, as it reads PHP's own", async () => {
-      const real = `http://127.0.0.1:${service.port}/rpc`;
-      expect(await failures([['SOAP::Lite (PHP)', 'perl', ['soaplite_rpc_client.pl', real, '3']]])).toEqual([]);
-      expect(await failures([['SOAP::Lite', 'perl', ['soaplite_rpc_client.pl', `${stubs[from]!.url}/rpc`, '3']]])).toEqual([]);
+      expect(await clientFailures([['SOAP::Lite (PHP)', 'perl', ['soaplite_rpc_client.pl', `${service.url}/rpc`, '3']]])).toEqual([]);
+      expect(await clientFailures([['SOAP::Lite', 'perl', ['soaplite_rpc_client.pl', `${stubs[from]!.url}/rpc`, '3']]])).toEqual([]);
     }, 60_000);
 
     // suds types an encoded answer by the message: SOAP-ENC:arrayType for the members, xsi:type for the accessors.
     test('suds reads the rpc/encoded array of structs, typed', async () => {
-      expect(await failures([['suds', PYTHON, ['rpc_client.py', 'suds', wsdlUrl(from, 'rpc'), '3']]])).toEqual([]);
+      expect(await clientFailures([['suds', PYTHON, ['rpc_client.py', 'suds', wsdlUrl(from, 'rpc'), '3']]])).toEqual([]);
     }, 60_000);
   });
 });

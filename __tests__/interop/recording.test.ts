@@ -1,27 +1,48 @@
-import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startStub, type RunningStub } from '../../src/stub';
-import { childEnv, plain } from '../helpers/child-env';
-import { freePort, jaxwsClasspath, PYTHON, runClient, runContractTests, startService, STACKS_DIR, withStacks } from './stacks';
+import { runProxy, type ProxyRun } from '../proxy/proxy-helpers';
+import { expectContractsPass, fetchText, PYTHON, runClient, startJaxws, startPhp, startSpyne, testClients, withStacks, type Service } from './stacks';
 
-const REPO = path.resolve(__dirname, '..', '..');
+/** `accord proxy` (the built command) stopped, and its exit: its code and all it said. */
+async function stopped(p: ProxyRun): Promise<{ code: number | null; out: string }> {
+  p.stop();
+  const e = await p.exited;
+  return { code: e.code, out: e.stdout + e.stderr };
+}
 
-/** `accord proxy` (the built command) in `dir`, until stop(). */
-function proxy(dir: string, args: string[]): Promise<{ url: string; stop: () => Promise<{ code: number | null; out: string }> }> {
-  const child = spawn(process.execPath, [path.join(REPO, 'bin', 'accord.js'), 'proxy', '--port', '0', ...args], { cwd: dir, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<{ code: number | null; out: string }>((resolve) => child.once('exit', (code) => resolve({ code, out: plain(out) })));
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (http:\/\/\S+),/.exec(out);
-      if (m) resolve({ url: m[1], stop: () => (child.kill('SIGTERM'), exited) });
-    });
-    void exited.then((r) => reject(new Error(`accord proxy exited early: ${r.code}\n${r.out}`)));
-  });
+/**
+ * Each list of client runs through its own `accord proxy --target real --out <name>.spec` in `dir`
+ * ({proxy} in an argument is its URL): every client says ok; every proxy exits 0 saying the recording
+ * is typed by `real`/<name>?wsdl. What the proxies said.
+ */
+async function record(dir: string, real: string, calls: Record<string, [string, string[]][]>): Promise<string[]> {
+  const said: string[] = [];
+  for (const [name, list] of Object.entries(calls)) {
+    const p = await runProxy(dir, ['--target', real, '--out', `${name}.spec`]);
+    for (const [cmd, args] of list) {
+      const r = await runClient(
+        cmd,
+        args.map((a) => a.replace('{proxy}', p.url)),
+      );
+      expect([name, r.ok, r.output]).toEqual([name, true, expect.stringMatching(/^ok/)]);
+    }
+    const done = await stopped(p);
+    said.push(done.out);
+    expect([done.code, done.out]).toEqual([0, expect.stringContaining(`typed by ${real}/${name}?wsdl`)]);
+  }
+  return said;
+}
+
+/** A stub's WSDL for the clients: the service's `real`/<name>?wsdl (`edit`ed) with its addresses pointed at `stub`, written to `file`. */
+async function stubWsdl(real: string, name: string, stub: string, file: string, edit = (w: string) => w): Promise<void> {
+  writeFileSync(
+    file,
+    edit(await fetchText(`${real}/${name}?wsdl`))
+      .split(real)
+      .join(stub),
+  );
 }
 
 /**
@@ -33,16 +54,15 @@ function proxy(dir: string, args: string[]): Promise<{ url: string; stop: () => 
  * another from the WSDL's types.
  */
 withStacks(['php-soap', 'zeep', 'suds'], 'recordings of PHP SoapServer through accord proxy', () => {
-  let service: Awaited<ReturnType<typeof startService>>;
+  let service: Service;
   let dir: string;
   let stub: RunningStub | undefined;
   let real: string;
   const said: string[] = [];
 
   beforeAll(async () => {
-    const port = await freePort();
-    service = await startService('php', ['-S', `127.0.0.1:${port}`, 'php_server.php'], { port, path: '/orders?wsdl' });
-    real = `http://127.0.0.1:${port}`;
+    service = await startPhp();
+    real = service.url;
     dir = mkdtempSync(path.join(tmpdir(), 'accord-interop-rec-'));
     mkdirSync(path.join(dir, 'recorded'));
     // One proxy per service: each recording is typed by its own WSDL.
@@ -54,24 +74,9 @@ withStacks(['php-soap', 'zeep', 'suds'], 'recordings of PHP SoapServer through a
       ],
       rpc: [['php', ['php_rpc_client.php', '{proxy}/rpc?wsdl', '3']]],
     };
-    for (const [name, list] of Object.entries(calls)) {
-      const p = await proxy(path.join(dir, 'recorded'), ['--target', real, '--out', `${name}.spec`]);
-      for (const [cmd, args] of list) {
-        const r = await runClient(
-          cmd,
-          args.map((a) => a.replace('{proxy}', p.url)),
-        );
-        expect([name, r.ok, r.output]).toEqual([name, true, expect.stringMatching(/^ok/)]);
-      }
-      const done = await p.stop();
-      said.push(done.out);
-      expect([done.code, done.out]).toEqual([0, expect.stringContaining(`typed by ${real}/${name}?wsdl`)]);
-    }
+    said.push(...(await record(path.join(dir, 'recorded'), real, calls)));
     stub = await startStub({ contracts: [path.join(dir, 'recorded')], port: 0, log: () => undefined });
-    for (const name of ['orders', 'rpc']) {
-      const wsdl = await (await fetch(`${real}/${name}?wsdl`)).text();
-      writeFileSync(path.join(dir, `${name}-stub.wsdl`), wsdl.split(real).join(stub.url));
-    }
+    for (const name of ['orders', 'rpc']) await stubWsdl(real, name, stub.url, path.join(dir, `${name}-stub.wsdl`));
   }, 180_000);
 
   afterAll(async () => {
@@ -87,24 +92,20 @@ withStacks(['php-soap', 'zeep', 'suds'], 'recordings of PHP SoapServer through a
   });
 
   test('the recorded contracts pass as Jest tests against PHP itself', async () => {
-    const r = await runContractTests(path.join(dir, 'recorded'), real);
-    expect([r.code, r.output]).toEqual([0, expect.stringMatching(/Tests: .*passed/)]);
+    await expectContractsPass(path.join(dir, 'recorded'), real);
   }, 120_000);
 
   const wsdl = (name: string) => `file://${path.join(dir, `${name}-stub.wsdl`)}`;
-  test.each([
-    ['PHP SoapClient, a recorded request', 'php', () => ['php_client.php', wsdl('orders'), '1.1', '7']],
-    ['PHP SoapClient, a request never recorded', 'php', () => ['php_client.php', wsdl('orders'), '1.1', '42']],
-    ['zeep, a recorded request', PYTHON, () => ['py_client.py', 'zeep', wsdl('orders'), '9', 'port=OrdersSoap']],
-    ['suds, a request never recorded', PYTHON, () => ['py_client.py', 'suds', wsdl('orders'), '43', 'port=OrdersSoap']],
-    ['PHP SoapClient, the recorded rpc/encoded array', 'php', () => ['php_rpc_client.php', wsdl('rpc'), '3']],
-    ['suds, the recorded rpc/encoded array (typed by arrayType and xsi:type)', PYTHON, () => ['rpc_client.py', 'suds', wsdl('rpc'), '3']],
-  ])(
+  testClients(
     'a stub of the recordings answers %s',
-    async (_name, cmd, args) => {
-      const r = await runClient(cmd as string, (args as () => string[])());
-      expect([r.ok, r.output]).toEqual([true, expect.stringMatching(/^ok/)]);
-    },
+    [
+      ['PHP SoapClient, a recorded request', 'php', () => ['php_client.php', wsdl('orders'), '1.1', '7']],
+      ['PHP SoapClient, a request never recorded', 'php', () => ['php_client.php', wsdl('orders'), '1.1', '42']],
+      ['zeep, a recorded request', PYTHON, () => ['py_client.py', 'zeep', wsdl('orders'), '9', 'port=OrdersSoap']],
+      ['suds, a request never recorded', PYTHON, () => ['py_client.py', 'suds', wsdl('orders'), '43', 'port=OrdersSoap']],
+      ['PHP SoapClient, the recorded rpc/encoded array', 'php', () => ['php_rpc_client.php', wsdl('rpc'), '3']],
+      ['suds, the recorded rpc/encoded array (typed by arrayType and xsi:type)', PYTHON, () => ['rpc_client.py', 'suds', wsdl('rpc'), '3']],
+    ],
     60_000,
   );
 });
@@ -115,14 +116,14 @@ withStacks(['php-soap', 'zeep', 'suds'], 'recordings of PHP SoapServer through a
  * suds and PHP's SoapClient over both versions, recorded requests with the recorded answers.
  */
 withStacks(['spyne', 'zeep', 'suds', 'php-soap'], 'recordings of spyne through accord proxy', () => {
-  let service: Awaited<ReturnType<typeof startService>>;
+  let service: Service;
   let dir: string;
   let stub: RunningStub | undefined;
   let real: string;
 
   beforeAll(async () => {
-    service = await startService(PYTHON, ['spyne_server.py']);
-    real = `http://127.0.0.1:${service.port}`;
+    service = await startSpyne();
+    real = service.url;
     dir = mkdtempSync(path.join(tmpdir(), 'accord-interop-rec-spyne-'));
     mkdirSync(path.join(dir, 'recorded'));
     const calls: Record<string, [string, string[]][]> = {
@@ -132,23 +133,9 @@ withStacks(['spyne', 'zeep', 'suds', 'php-soap'], 'recordings of spyne through a
       ],
       soap12: [[PYTHON, ['py_client.py', 'zeep', '{proxy}/soap12?wsdl', '7']]],
     };
-    for (const [name, list] of Object.entries(calls)) {
-      const p = await proxy(path.join(dir, 'recorded'), ['--target', real, '--out', `${name}.spec`]);
-      for (const [cmd, args] of list) {
-        const r = await runClient(
-          cmd,
-          args.map((a) => a.replace('{proxy}', p.url)),
-        );
-        expect([name, r.ok, r.output]).toEqual([name, true, expect.stringMatching(/^ok/)]);
-      }
-      const done = await p.stop();
-      expect([done.code, done.out]).toEqual([0, expect.stringContaining(`typed by ${real}/${name}?wsdl`)]);
-    }
+    await record(path.join(dir, 'recorded'), real, calls);
     stub = await startStub({ contracts: [path.join(dir, 'recorded')], port: 0, log: () => undefined });
-    for (const name of ['soap11', 'soap12']) {
-      const wsdl = await (await fetch(`${real}/${name}?wsdl`)).text();
-      writeFileSync(path.join(dir, `${name}-stub.wsdl`), wsdl.split(real).join(stub.url));
-    }
+    for (const name of ['soap11', 'soap12']) await stubWsdl(real, name, stub.url, path.join(dir, `${name}-stub.wsdl`));
   }, 180_000);
 
   afterAll(async () => {
@@ -158,22 +145,18 @@ withStacks(['spyne', 'zeep', 'suds', 'php-soap'], 'recordings of spyne through a
   });
 
   test('the recorded contracts pass as Jest tests against spyne itself', async () => {
-    const r = await runContractTests(path.join(dir, 'recorded'), real);
-    expect([r.code, r.output]).toEqual([0, expect.stringMatching(/Tests: .*passed/)]);
+    await expectContractsPass(path.join(dir, 'recorded'), real);
   }, 120_000);
 
   const wsdl = (name: string) => `file://${path.join(dir, `${name}-stub.wsdl`)}`;
-  test.each([
-    ['zeep over SOAP 1.1, a recorded request', PYTHON, () => ['py_client.py', 'zeep', wsdl('soap11'), '7']],
-    ['suds over SOAP 1.1, a recorded request', PYTHON, () => ['py_client.py', 'suds', wsdl('soap11'), '8']],
-    ['zeep over SOAP 1.2, a recorded request', PYTHON, () => ['py_client.py', 'zeep', wsdl('soap12'), '7']],
-    ['PHP SoapClient over SOAP 1.2, a request never recorded', 'php', () => ['php_client.php', wsdl('soap12'), '1.2', '41']],
-  ])(
+  testClients(
     'a stub of the recordings answers %s',
-    async (_name, cmd, args) => {
-      const r = await runClient(cmd as string, (args as () => string[])());
-      expect([r.ok, r.output]).toEqual([true, expect.stringMatching(/^ok/)]);
-    },
+    [
+      ['zeep over SOAP 1.1, a recorded request', PYTHON, () => ['py_client.py', 'zeep', wsdl('soap11'), '7']],
+      ['suds over SOAP 1.1, a recorded request', PYTHON, () => ['py_client.py', 'suds', wsdl('soap11'), '8']],
+      ['zeep over SOAP 1.2, a recorded request', PYTHON, () => ['py_client.py', 'zeep', wsdl('soap12'), '7']],
+      ['PHP SoapClient over SOAP 1.2, a request never recorded', 'php', () => ['php_client.php', wsdl('soap12'), '1.2', '41']],
+    ],
     60_000,
   );
 });
@@ -186,27 +169,21 @@ withStacks(['spyne', 'zeep', 'suds', 'php-soap'], 'recordings of spyne through a
  * client, zeep and suds.
  */
 withStacks(['jax-ws', 'zeep', 'suds'], 'recordings of JAX-WS RI through accord proxy', () => {
-  let service: Awaited<ReturnType<typeof startService>>;
+  let service: Service;
   let dir: string;
   let classpath: string;
   let stub: RunningStub | undefined;
   let real: string;
   const said: Record<string, string> = {};
   const versions = ['11', '12'] as const;
-  let proxies: Awaited<ReturnType<typeof proxy>>[] = [];
+  let proxies: ProxyRun[] = [];
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'accord-interop-rec-jaxws-'));
     mkdirSync(path.join(dir, 'recorded'));
-    mkdirSync(path.join(dir, 'classes'));
-    const jars = jaxwsClasspath();
-    const src = path.join(STACKS_DIR, 'jaxws');
-    execFileSync('javac', ['-nowarn', '-d', path.join(dir, 'classes'), '-cp', jars, path.join(src, 'Orders.java'), path.join(src, 'OrdersClient.java')], { stdio: 'pipe' });
-    classpath = `${jars}:${path.join(dir, 'classes')}`;
-    const port = await freePort();
-    service = await startService('java', ['-cp', classpath, 'Orders', String(port)], { port, path: '/orders12?wsdl' });
-    real = `http://127.0.0.1:${port}`;
-    proxies = await Promise.all(versions.map((v) => proxy(path.join(dir, 'recorded'), ['--target', real, '--out', `orders${v}.spec`])));
+    ({ service, classpath } = await startJaxws(dir));
+    real = service.url;
+    proxies = await Promise.all(versions.map((v) => runProxy(path.join(dir, 'recorded'), ['--target', real, '--out', `orders${v}.spec`])));
     // One JVM for both versions (the slowest client to start), each from its proxy's ?wsdl; then zeep on each.
     const java = versions.flatMap((v, i) => [`${proxies[i].url}/orders${v}?wsdl`, `Orders${v}`, `Orders${v}Port`, '7', '--']);
     const calls: [string, string[]][] = [
@@ -218,22 +195,20 @@ withStacks(['jax-ws', 'zeep', 'suds'], 'recordings of JAX-WS RI through accord p
       expect([r.ok, r.output]).toEqual([true, expect.stringMatching(/^ok/m)]);
     }
     for (const [i, v] of versions.entries()) {
-      const done = await proxies[i].stop();
-      proxies = proxies.map((p, j) => (j === i ? { ...p, stop: () => Promise.resolve(done) } : p));
+      const done = await stopped(proxies[i]);
       said[v] = done.out;
       expect([done.code, done.out]).toEqual([0, expect.stringContaining(`typed by ${real}/orders${v}?wsdl`)]);
     }
     stub = await startStub({ contracts: [path.join(dir, 'recorded')], port: 0, log: () => undefined });
     for (const v of versions) {
       // The clients read the stub's WSDL from a file, its schema beside it (a stub of a .spec serves no ?xsd=).
-      writeFileSync(path.join(dir, `orders${v}.xsd`), await (await fetch(`${real}/orders${v}?xsd=1`)).text());
-      const wsdl = (await (await fetch(`${real}/orders${v}?wsdl`)).text()).split(`${real}/orders${v}?xsd=1`).join(`orders${v}.xsd`);
-      writeFileSync(path.join(dir, `orders${v}-stub.wsdl`), wsdl.split(real).join(stub.url));
+      writeFileSync(path.join(dir, `orders${v}.xsd`), await fetchText(`${real}/orders${v}?xsd=1`));
+      await stubWsdl(real, `orders${v}`, stub.url, path.join(dir, `orders${v}-stub.wsdl`), (w) => w.split(`${real}/orders${v}?xsd=1`).join(`orders${v}.xsd`));
     }
   }, 240_000);
 
   afterAll(async () => {
-    await Promise.all(proxies.map((p) => p.stop()));
+    await Promise.all(proxies.map((p) => stopped(p)));
     await stub?.close();
     await service?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
@@ -251,30 +226,27 @@ withStacks(['jax-ws', 'zeep', 'suds'], 'recordings of JAX-WS RI through accord p
   });
 
   test('the recorded contracts pass as Jest tests against JAX-WS itself', async () => {
-    const r = await runContractTests(path.join(dir, 'recorded'), real);
-    expect([r.code, r.output]).toEqual([0, expect.stringMatching(/Tests: .*passed/)]);
+    await expectContractsPass(path.join(dir, 'recorded'), real);
   }, 120_000);
 
   const wsdl = (v: string) => `file://${path.join(dir, `orders${v}-stub.wsdl`)}`;
-  test.each([
-    [
-      'the JAX-WS client over SOAP 1.1 and 1.2, recorded and never recorded requests',
-      'java',
-      () => [
-        '-cp',
-        classpath,
-        'OrdersClient',
-        ...versions.flatMap((v) => [wsdl(v), `Orders${v}`, `Orders${v}Port`, '7', '--', wsdl(v), `Orders${v}`, `Orders${v}Port`, '44', '--']),
-      ],
-    ],
-    ['zeep over SOAP 1.2, a recorded request', PYTHON, () => ['py_client.py', 'zeep', wsdl('12'), '8']],
-    ['suds over SOAP 1.1, a request never recorded', PYTHON, () => ['py_client.py', 'suds', wsdl('11'), '45']],
-  ])(
+  testClients(
     'a stub of the recordings answers %s',
-    async (_name, cmd, args) => {
-      const r = await runClient(cmd as string, (args as () => string[])());
-      expect([r.ok, r.output]).toEqual([true, expect.stringMatching(/^ok/m)]);
-    },
+    [
+      [
+        'the JAX-WS client over SOAP 1.1 and 1.2, recorded and never recorded requests',
+        'java',
+        () => [
+          '-cp',
+          classpath,
+          'OrdersClient',
+          ...versions.flatMap((v) => [wsdl(v), `Orders${v}`, `Orders${v}Port`, '7', '--', wsdl(v), `Orders${v}`, `Orders${v}Port`, '44', '--']),
+        ],
+      ],
+      ['zeep over SOAP 1.2, a recorded request', PYTHON, () => ['py_client.py', 'zeep', wsdl('12'), '8']],
+      ['suds over SOAP 1.1, a request never recorded', PYTHON, () => ['py_client.py', 'suds', wsdl('11'), '45']],
+    ],
     90_000,
+    /^ok/m,
   );
 });

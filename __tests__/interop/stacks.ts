@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { childEnv, plain } from '../helpers/child-env';
@@ -110,15 +110,20 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** A SOAP service run by one of the stacks, on 127.0.0.1. */
+export interface Service {
+  port: number;
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  stop: () => Promise<void>;
+  output: () => string;
+}
+
 /**
  * A server child that prints its port on a line of its own (or, given `ready`, answers that URL
  * path on `port`); killed by `stop`.
  */
-export async function startService(
-  cmd: string,
-  args: string[],
-  ready?: { port: number; path: string },
-): Promise<{ port: number; stop: () => Promise<void>; output: () => string }> {
+export async function startService(cmd: string, args: string[], ready?: { port: number; path: string }): Promise<Service> {
   const child: ChildProcess = spawn(cmd, args, { cwd: STACKS_DIR, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
@@ -150,12 +155,90 @@ export async function startService(
   const exited = new Promise<void>((r) => child.on('exit', () => r()));
   return {
     port,
+    url: `http://127.0.0.1:${port}`,
     output: () => out + err,
     stop: async () => {
       child.kill('SIGTERM');
       await exited;
     },
   };
+}
+
+/** spyne_server.py: the Orders service at /soap11 and /soap12. */
+export function startSpyne(): Promise<Service> {
+  return startService(PYTHON, ['spyne_server.py']);
+}
+
+/** PHP's built-in server on php_server.php: the Orders service at /orders (1.1 and 1.2), rpc/encoded at /rpc. */
+export async function startPhp(): Promise<Service> {
+  const port = await freePort();
+  return startService('php', ['-S', `127.0.0.1:${port}`, 'php_server.php'], { port, path: '/orders?wsdl' });
+}
+
+/**
+ * JAX-WS RI: compiles jaxws/Orders.java and OrdersClient.java into `dir`/classes and publishes Orders
+ * (/orders11, /orders12); the classpath runs OrdersClient too.
+ */
+export async function startJaxws(dir: string): Promise<{ service: Service; classpath: string }> {
+  mkdirSync(path.join(dir, 'classes'));
+  const jars = jaxwsClasspath();
+  const src = path.join(STACKS_DIR, 'jaxws');
+  execFileSync('javac', ['-nowarn', '-d', path.join(dir, 'classes'), '-cp', jars, path.join(src, 'Orders.java'), path.join(src, 'OrdersClient.java')], { stdio: 'pipe' });
+  const classpath = `${jars}:${path.join(dir, 'classes')}`;
+  const port = await freePort();
+  const service = await startService('java', ['-cp', classpath, 'Orders', String(port)], { port, path: '/orders12?wsdl' });
+  return { service, classpath };
+}
+
+/** The body of a GET, as text. */
+export async function fetchText(url: string): Promise<string> {
+  return (await fetch(url)).text();
+}
+
+/** A client run: its name in a failure, the command and its arguments. */
+export type Client = [name: string, cmd: string, args: string[]];
+
+/** Runs the clients at once; `name: output` of each that did not exit 0. */
+export async function clientFailures(list: Client[]): Promise<string[]> {
+  const results = await Promise.all(list.map(async ([name, cmd, args]) => [name, await runClient(cmd, args)] as const));
+  return results.filter(([, r]) => !r.ok).map(([name, r]) => `${name}: ${r.output}`);
+}
+
+const ENVELOPE = { '1.1': 'http://schemas.xmlsoap.org/soap/envelope/', '1.2': 'http://www.w3.org/2003/05/soap-envelope' } as const;
+
+/**
+ * Sets a `soap-fault` expectation on the stub at `stubUrl`: getOrder of id 404 (the Orders service
+ * of every stack) over SOAP `version` at `path` answers the declared fault; the stub must take it.
+ */
+export async function expectGetOrderFault(stubUrl: string, o: { path: string; version: '1.1' | '1.2'; headers?: Record<string, string>; faultName?: string }): Promise<void> {
+  const res = await fetch(`${stubUrl}/_accord/expectations`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      request: {
+        method: 'POST',
+        path: o.path,
+        ...(o.headers ? { headers: o.headers } : {}),
+        body: `<s:Envelope xmlns:s="${ENVELOPE[o.version]}" xmlns:o="urn:accord:interop:orders"><s:Body><o:getOrder><o:id>404</o:id></o:getOrder></s:Body></s:Envelope>`,
+      },
+      fault: 'soap-fault',
+      ...(o.faultName ? { faultName: o.faultName } : {}),
+    }),
+  });
+  const said = await res.text();
+  expect([res.status, said]).toEqual([201, expect.stringContaining('"id"') as string]);
+}
+
+/** One test a row: the client (its arguments read when the test runs) exits 0 and its output matches `ok`. */
+export function testClients(title: string, rows: [name: string, cmd: string, args: () => string[]][], timeout: number, ok = /^ok/): void {
+  test.each(rows)(
+    title,
+    async (_name, cmd, args) => {
+      const r = await runClient(cmd, args());
+      expect([r.ok, r.output]).toEqual([true, expect.stringMatching(ok) as string]);
+    },
+    timeout,
+  );
 }
 
 /** Runs a client script; its output, and whether it exited 0. */
@@ -174,6 +257,13 @@ export function runClient(cmd: string, args: string[]): Promise<{ ok: boolean; o
 }
 
 const REPO = path.resolve(__dirname, '..', '..');
+
+/** The contracts in `dir` pass `jest --preset accord-contracts` against `baseUrl` (and the output shows `shown`). */
+export async function expectContractsPass(dir: string, baseUrl: string, shown?: RegExp): Promise<void> {
+  const r = await runContractTests(dir, baseUrl);
+  if (shown) expect(r.output).toMatch(shown);
+  expect([r.code, r.output]).toEqual([0, expect.stringMatching(/Tests: .*passed/) as string]);
+}
 
 /** `jest --preset accord-contracts` in `dir` (its contracts) against `baseUrl`. */
 export function runContractTests(dir: string, baseUrl: string): Promise<{ code: number; output: string }> {
