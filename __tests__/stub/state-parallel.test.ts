@@ -1,9 +1,5 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { childEnv, plain } from '../helpers/child-env';
-import { CONTRACTS, REPO } from './helpers';
+import { rmSync } from 'node:fs';
+import { runParallelJest, writeStubProject } from '../helpers/parallel-jest';
 
 /**
  * Named state in parallel Jest workers (docs/stub.md "State across calls"): one stub from a
@@ -17,20 +13,9 @@ const ROUNDS = 25;
 let dir: string;
 
 beforeAll(() => {
-  if (!existsSync(path.join(REPO, 'dist', 'index.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
-  dir = mkdtempSync(path.join(tmpdir(), 'accord-state-'));
-  const write = (name: string, lines: string[]) => writeFileSync(path.join(dir, name), `${lines.join('\n')}\n`);
-  write('jest.config.js', ["module.exports = { testEnvironment: 'node', transform: {}, globalSetup: './stub-setup.js', globalTeardown: './stub-teardown.js' };"]);
-  write('stub-setup.js', [
-    'const { startStub } = require(process.env.ACCORD_PACKAGE);',
-    'module.exports = async () => {',
-    '  globalThis.__STUB__ = await startStub({ contracts: [process.env.PETS_SPEC] });',
-    '  process.env.PETSTORE_URL = globalThis.__STUB__.url;',
-    '};',
-  ]);
-  write('stub-teardown.js', ['module.exports = async () => globalThis.__STUB__.close();']);
+  const files: Record<string, string[]> = {};
   for (let f = 0; f < FILES; f++) {
-    write(`order-${f}.test.js`, [
+    files[`order-${f}.test.js`] = [
       'const { connectStub } = require(process.env.ACCORD_PACKAGE);',
       'const stub = connectStub(process.env.PETSTORE_URL).scope();',
       'const status = async () => (await (await fetch(`${stub.url}/pets/5`)).json()).petid;',
@@ -57,30 +42,14 @@ beforeAll(() => {
       "    expect(moves).toEqual(['Started>placed', 'placed>cancelled']);",
       '  });',
       '}',
-    ]);
+    ];
   }
+  dir = writeStubProject('accord-state-', files);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function jest(): Promise<{ status: number; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(REPO, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci', '--no-watchman', `--maxWorkers=${FILES}`, '--rootDir', dir], {
-      cwd: dir,
-      env: childEnv({ ACCORD_PACKAGE: path.join(REPO, 'dist', 'index.js'), PETS_SPEC: path.join(CONTRACTS, 'pets', 'api_pets_v1.spec') }),
-    });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ status: code ?? -1, output: plain(output) });
-    });
-  });
-}
-
 it('two Jest workers, one stub, a scope each: each file moves and resets only its own state machine', async () => {
-  const r = await jest();
+  const r = await runParallelJest(dir, FILES);
   expect(r.output).toMatch(new RegExp(`Tests: +${FILES * ROUNDS} passed, ${FILES * ROUNDS} total`));
   expect(r.output).toMatch(new RegExp(`Test Suites: +${FILES} passed`));
   expect(r.status).toBe(0);
