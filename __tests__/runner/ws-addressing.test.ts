@@ -1,5 +1,4 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseContract, testCases } from '../../src/contract/load';
@@ -7,6 +6,8 @@ import { runCase } from '../../src/runner/run-case';
 import { startStub, type RunningStub } from '../../src/stub';
 import { importWsdl } from '../../src/wsdl';
 import { startServer, type Received, type Running } from '../helpers/servers';
+import { WSA, writeAddressingWsdl, zeepWithAddressing } from '../helpers/ws-addressing';
+import { hasStack } from '../interop/stacks';
 
 /**
  * WS-Addressing: a WSDL with wsaw:UsingAddressing imports as a contract tagged @ws-addressing;
@@ -15,8 +16,6 @@ import { startServer, type Received, type Running } from '../helpers/servers';
  * WsAddressingPlugin, an independent client, gets its MessageID back from the stub.
  */
 const REPO = path.join(__dirname, '..', '..');
-const PYTHON = '/usr/bin/python3';
-const WSA = 'http://www.w3.org/2005/08/addressing';
 let dir: string;
 let wsdl: string;
 let stub: RunningStub;
@@ -26,13 +25,7 @@ const received: Received[] = [];
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'accord-wsa-'));
   wsdl = path.join(dir, 'petstore.wsdl');
-  const text = readFileSync(path.join(REPO, '__tests__', 'fixtures', 'soap', 'petstore.wsdl'), 'utf8')
-    .replace('xmlns:xsd=', 'xmlns:wsaw="http://www.w3.org/2006/05/addressing/wsdl" xmlns:xsd=')
-    .replace(
-      '<soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/>',
-      '<wsaw:UsingAddressing/><soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/>',
-    );
-  writeFileSync(wsdl, text);
+  writeAddressingWsdl(wsdl);
   stub = await startStub({ contracts: [wsdl], log: () => {} });
   forgetful = await startServer((req) => {
     received.push(req);
@@ -90,38 +83,9 @@ it('the configuration turns it on for a contract without the tag', async () => {
   expect(received.at(-1)!.body).toContain('<wsa:MessageID');
 });
 
-const zeep = existsSync(PYTHON) && spawnOk(['-c', 'import zeep']);
-function spawnOk(args: string[]): boolean {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (require('node:child_process') as typeof import('node:child_process')).spawnSync(PYTHON, args).status === 0;
-}
-
+const zeep = hasStack('zeep');
 (zeep ? it : it.skip)(zeep ? "zeep's WsAddressingPlugin gets its MessageID back in RelatesTo" : 'skipped: python3-zeep not installed', async () => {
-  const script = path.join(dir, 'wsa.py');
-  writeFileSync(
-    script,
-    `import sys
-from lxml import etree
-from zeep import Client
-from zeep.wsa import WsAddressingPlugin
-from zeep.plugins import HistoryPlugin
-history = HistoryPlugin()
-client = Client(sys.argv[1], plugins=[WsAddressingPlugin(), history])
-client.service.getPet(id=7)
-ns = {'wsa': '${WSA}'}
-sent = history.last_sent['envelope'].find('.//wsa:MessageID', ns).text
-got = history.last_received['envelope'].find('.//wsa:RelatesTo', ns)
-print('SENT', sent)
-print('RELATES', got.text if got is not None else None)
-`,
-  );
-  const out = await new Promise<string>((resolve) => {
-    const child = spawn(PYTHON, [script, `${stub.url}/ws?wsdl`], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let text = '';
-    child.stdout.on('data', (d: Buffer) => (text += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (text += d.toString()));
-    child.on('close', () => resolve(text));
-  });
+  const out = await zeepWithAddressing(dir, `${stub.url}/ws?wsdl`, 7);
   const sent = /^SENT (\S+)$/m.exec(out)?.[1];
   expect(sent).toBeDefined();
   expect(out).toContain(`RELATES ${sent}`);

@@ -1,10 +1,11 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createClientAsync } from 'soap';
 import { AccordError } from '../../src/errors';
 import { connectStub, startStub, type RunningStub, type TemplateValue } from '../../src/stub';
+import { WSA, writeAddressingWsdl, zeepWithAddressing } from '../helpers/ws-addressing';
+import { hasStack } from '../interop/stacks';
 import { REPO, SOAP11, call, petRequest, post } from './helpers';
 
 /**
@@ -13,8 +14,6 @@ import { REPO, SOAP11, call, petRequest, post } from './helpers';
  * on 127.0.0.1, real clients (the `soap` package; zeep where installed).
  */
 const ORDERS = path.join(REPO, '__tests__', 'fixtures', 'response-template', 'orders.spec');
-const WSA = 'http://www.w3.org/2005/08/addressing';
-const PYTHON = '/usr/bin/python3';
 
 const env = (inner: string, header = '') =>
   `<soapenv:Envelope xmlns:soapenv="${SOAP11}"><soapenv:Header>${header}</soapenv:Header><soapenv:Body>${inner}</soapenv:Body></soapenv:Envelope>`;
@@ -240,13 +239,7 @@ describe('real SOAP clients', () => {
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'accord-template-'));
     wsdl = path.join(dir, 'petstore.wsdl');
-    const text = readFileSync(path.join(REPO, '__tests__', 'fixtures', 'soap', 'petstore.wsdl'), 'utf8')
-      .replace('xmlns:xsd=', 'xmlns:wsaw="http://www.w3.org/2006/05/addressing/wsdl" xmlns:xsd=')
-      .replace(
-        '<soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/>',
-        '<wsaw:UsingAddressing/><soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/>',
-      );
-    writeFileSync(wsdl, text);
+    writeAddressingWsdl(wsdl);
     soapStub = await startStub({ contracts: [wsdl], log: () => {} });
   });
   afterAll(async () => {
@@ -273,32 +266,10 @@ describe('real SOAP clients', () => {
     ]);
   });
 
-  const zeep = existsSync(PYTHON) && spawnSync(PYTHON, ['-c', 'import zeep']).status === 0;
+  const zeep = hasStack('zeep');
   (zeep ? it : it.skip)(zeep ? "zeep's MessageID comes back as the one RelatesTo, from the template" : 'skipped: python3-zeep not installed', async () => {
     soapStub.expect({ request: { method: 'POST', path: '/ws' }, response: { body: petAnswer } });
-    const script = path.join(dir, 'wsa.py');
-    writeFileSync(
-      script,
-      `import sys
-from zeep import Client
-from zeep.wsa import WsAddressingPlugin
-from zeep.plugins import HistoryPlugin
-history = HistoryPlugin()
-client = Client(sys.argv[1], plugins=[WsAddressingPlugin(), history])
-pet = client.service.getPet(id=4711)
-ns = {'wsa': '${WSA}'}
-print('SENT', history.last_sent['envelope'].find('.//wsa:MessageID', ns).text)
-print('RELATES', ','.join(x.text or '' for x in history.last_received['envelope'].findall('.//wsa:RelatesTo', ns)))
-print('PET', pet.id, pet.name)
-`,
-    );
-    const out = await new Promise<string>((resolve) => {
-      const child = spawn(PYTHON, [script, `${soapStub.url}/ws?wsdl`], { stdio: ['ignore', 'pipe', 'pipe'] });
-      let text = '';
-      child.stdout.on('data', (d: Buffer) => (text += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (text += d.toString()));
-      child.on('close', () => resolve(text));
-    });
+    const out = await zeepWithAddressing(dir, `${soapStub.url}/ws?wsdl`, 4711);
     const sent = /^SENT (\S+)$/m.exec(out)?.[1];
     expect(sent).toBeDefined();
     expect(out).toContain(`RELATES ${sent}\n`);
