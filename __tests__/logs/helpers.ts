@@ -63,3 +63,27 @@ export function cli(args: string[], cwd: string, input?: string | Buffer): { sta
   const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', timeout: 60_000, input });
   return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
+
+/** One logged SOAP call: the request and the 200 answer's envelopes (`size`, the answer's content.size, is 1 unless given). */
+export interface LoggedCall {
+  request: string;
+  response: string;
+  size?: number;
+}
+
+/** A HAR log of SOAP POSTs to `url` with this SOAPAction header (quotes included), one entry a call. */
+export function soapHar(url: string, soapAction: string, calls: LoggedCall[]): string {
+  const entries = calls.map((c) => ({
+    startedDateTime: '2026-01-01T00:00:00.000Z',
+    time: 1,
+    request: {
+      method: 'POST',
+      url,
+      httpVersion: 'HTTP/1.1',
+      headers: [{ name: 'SOAPAction', value: soapAction }],
+      postData: { mimeType: 'text/xml; charset=utf-8', text: c.request },
+    },
+    response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', headers: [], content: { size: c.size ?? 1, mimeType: 'text/xml; charset=utf-8', text: c.response } },
+  }));
+  return JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries } });
+}

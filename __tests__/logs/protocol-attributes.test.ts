@@ -1,5 +1,5 @@
 import { startStub } from '../../src/stub';
-import { importAndParse, scratch, unmatched } from './helpers';
+import { importAndParse, scratch, soapHar, unmatched } from './helpers';
 
 /**
  * Attributes that say how to read a SOAP message (SOAP 1.1 encodingStyle, xsi:type, SOAP-ENC:arrayType,
@@ -17,19 +17,11 @@ function envelope(body: string, header = ''): string {
 }
 
 function har(calls: { request: string; response: string }[]): string {
-  const entry = (c: { request: string; response: string }) => ({
-    startedDateTime: '2026-01-01T00:00:00.000Z',
-    time: 1,
-    request: {
-      method: 'POST',
-      url: 'http://orders.example/rpc',
-      httpVersion: 'HTTP/1.1',
-      headers: [{ name: 'SOAPAction', value: '"urn:Orders#getOrders"' }],
-      postData: { mimeType: 'text/xml; charset=utf-8', text: c.request },
-    },
-    response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', headers: [], content: { size: c.response.length, mimeType: 'text/xml; charset=utf-8', text: c.response } },
-  });
-  return JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries: calls.map(entry) } });
+  return soapHar(
+    'http://orders.example/rpc',
+    '"urn:Orders#getOrders"',
+    calls.map((c) => ({ ...c, size: c.response.length })),
+  );
 }
 
 const order = (id: number) => `<item xsi:type="ns1:Order"><id xsi:type="xsd:int">${id}</id><status xsi:type="xsd:string">open</status></item>`;

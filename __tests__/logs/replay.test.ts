@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { run } from '../../src/cli/main';
 import { startStub } from '../../src/stub';
-import { scratch } from './helpers';
+import { scratch, soapHar } from './helpers';
 
 /**
  * Replay (issue 27 point 4): with --examples each distinct recorded call is also written as an example
@@ -24,19 +24,11 @@ const recorded: [string, string, string][] = [
 ];
 
 function har(): string {
-  const entries = recorded.map(([id, status, total]) => ({
-    startedDateTime: '2026-01-01T00:00:00.000Z',
-    time: 1,
-    request: {
-      method: 'POST',
-      url: 'http://orders.example/ws',
-      httpVersion: 'HTTP/1.1',
-      headers: [{ name: 'SOAPAction', value: '"getOrder"' }],
-      postData: { mimeType: 'text/xml; charset=utf-8', text: request(id, 'soap', 'o', SECURITY) },
-    },
-    response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', headers: [], content: { size: 1, mimeType: 'text/xml; charset=utf-8', text: response(id, status, total) } },
-  }));
-  return JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries } });
+  return soapHar(
+    'http://orders.example/ws',
+    '"getOrder"',
+    recorded.map(([id, status, total]) => ({ request: request(id, 'soap', 'o', SECURITY), response: response(id, status, total) })),
+  );
 }
 
 describe('a stub of a recording replays what was recorded', () => {

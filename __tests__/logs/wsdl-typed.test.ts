@@ -5,7 +5,7 @@ import { runImportLog } from '../../src/cli/commands/import-log';
 import { parseContract } from '../../src/contract/load';
 import { startStub } from '../../src/stub';
 import { importWsdl } from '../../src/wsdl';
-import { fixture, scratch } from './helpers';
+import { fixture, scratch, soapHar } from './helpers';
 
 /**
  * `accord import log --wsdl`: with the service's WSDL at hand the schema types the operations (an
@@ -23,19 +23,11 @@ const recorded: [string, string, string][] = [
 ];
 
 function har(calls: [string, string, string][]): string {
-  const entries = calls.map(([id, status, total]) => ({
-    startedDateTime: '2026-01-01T00:00:00.000Z',
-    time: 1,
-    request: {
-      method: 'POST',
-      url: 'http://orders.example/ws',
-      httpVersion: 'HTTP/1.1',
-      headers: [{ name: 'SOAPAction', value: '"getOrder"' }],
-      postData: { mimeType: 'text/xml; charset=utf-8', text: request(id) },
-    },
-    response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', headers: [], content: { size: 1, mimeType: 'text/xml; charset=utf-8', text: response(id, status, total) } },
-  }));
-  return JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries } });
+  return soapHar(
+    'http://orders.example/ws',
+    '"getOrder"',
+    calls.map(([id, status, total]) => ({ request: request(id), response: response(id, status, total) })),
+  );
 }
 
 describe('accord import log --wsdl', () => {

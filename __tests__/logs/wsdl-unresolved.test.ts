@@ -6,7 +6,7 @@ import { runImportLog } from '../../src/cli/commands/import-log';
 import { startStub } from '../../src/stub';
 import { importWsdl } from '../../src/wsdl';
 import { runProxy } from '../proxy/proxy-helpers';
-import { fixture, scratch } from './helpers';
+import { fixture, scratch, soapHar } from './helpers';
 
 /**
  * `accord import log --wsdl` and `accord proxy --wsdl` with a WSDL whose imported schema is gone:
@@ -24,19 +24,11 @@ const response = (id: string) =>
   `<soap:Envelope xmlns:soap="${SOAP}"><soap:Body><o:getOrderResponse xmlns:o="urn:orders"><o:id>${id}</o:id><o:status>open</o:status><o:total>7</o:total></o:getOrderResponse></soap:Body></soap:Envelope>`;
 
 function har(): string {
-  const entries = ['4711', '4712'].map((id) => ({
-    startedDateTime: '2026-01-01T00:00:00.000Z',
-    time: 1,
-    request: {
-      method: 'POST',
-      url: 'http://orders.example/ws',
-      httpVersion: 'HTTP/1.1',
-      headers: [{ name: 'SOAPAction', value: '"getOrder"' }],
-      postData: { mimeType: 'text/xml; charset=utf-8', text: request_(id) },
-    },
-    response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', headers: [], content: { size: 1, mimeType: 'text/xml; charset=utf-8', text: response(id) } },
-  }));
-  return JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries } });
+  return soapHar(
+    'http://orders.example/ws',
+    '"getOrder"',
+    ['4711', '4712'].map((id) => ({ request: request_(id), response: response(id) })),
+  );
 }
 
 const dir = scratch();
