@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { childEnv, plain } from './child-env';
+import { childEnv } from './child-env';
+import { runJest, type JestRun } from './jest-app';
 
 const REPO = path.join(__dirname, '..', '..');
 const PACKAGE = path.join(REPO, 'dist', 'index.js');
@@ -32,19 +32,10 @@ export function writeStubProject(prefix: string, files: Record<string, string[]>
 }
 
 /** Jest on the project in `dir` with `workers` workers (killed after 120 s): its exit status and output without colours. */
-export function runParallelJest(dir: string, workers: number): Promise<{ status: number; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(REPO, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci', '--no-watchman', `--maxWorkers=${workers}`, '--rootDir', dir], {
-      cwd: dir,
-      env: childEnv({ ACCORD_PACKAGE: PACKAGE, PETS_SPEC }),
-    });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ status: code ?? -1, output: plain(output) });
-    });
+export function runParallelJest(dir: string, workers: number): Promise<JestRun> {
+  return runJest(process.execPath, [path.join(REPO, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci', '--no-watchman', `--maxWorkers=${workers}`, '--rootDir', dir], {
+    cwd: dir,
+    env: childEnv({ ACCORD_PACKAGE: PACKAGE, PETS_SPEC }),
+    killAfterMs: 120_000,
   });
 }

@@ -1,8 +1,9 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
-import { childEnv, plain } from '../helpers/child-env';
+import { childEnv } from '../helpers/child-env';
+import { runPresetProject, writePresetProject, type JestRun } from '../helpers/jest-app';
 
 /**
  * Real SOAP stacks from Debian packages (python3-zeep, python3-suds, python3-spyne, php-cli,
@@ -256,24 +257,15 @@ export function runClient(cmd: string, args: string[]): Promise<{ ok: boolean; o
   });
 }
 
-const REPO = path.resolve(__dirname, '..', '..');
-
 /** The contracts in `dir` pass `jest --preset accord-contracts` against `baseUrl` (and the output shows `shown`). */
 export async function expectContractsPass(dir: string, baseUrl: string, shown?: RegExp): Promise<void> {
   const r = await runContractTests(dir, baseUrl);
   if (shown) expect(r.output).toMatch(shown);
-  expect([r.code, r.output]).toEqual([0, expect.stringMatching(/Tests: .*passed/) as string]);
+  expect([r.status, r.output]).toEqual([0, expect.stringMatching(/Tests: .*passed/) as string]);
 }
 
 /** `jest --preset accord-contracts` in `dir` (its contracts) against `baseUrl`. */
-export function runContractTests(dir: string, baseUrl: string): Promise<{ code: number; output: string }> {
-  writeFileSync(path.join(dir, 'package.json'), '{"name":"app","private":true}');
-  writeFileSync(path.join(dir, 'jest.config.js'), `module.exports = { ...require(${JSON.stringify(path.join(REPO, 'jest-preset.js'))}), rootDir: __dirname };\n`);
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [require.resolve('jest/bin/jest'), '--ci', '--verbose'], { cwd: dir, env: childEnv({ ACCORD_BASE_URL: baseUrl }) });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    child.on('close', (code) => resolve({ code: code ?? -1, output: plain(output) }));
-  });
+export function runContractTests(dir: string, baseUrl: string): Promise<JestRun> {
+  writePresetProject(dir);
+  return runPresetProject(dir, baseUrl, ['--verbose']);
 }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,6 +8,7 @@ import { createClientAsync, listen } from 'soap';
 import { loadContract } from '../../src/contract/load';
 import { startProxy as startRecordingProxy } from '../../src/proxy/proxy';
 import { childEnv, plain } from '../helpers/child-env';
+import { runPresetProject, writePresetProject } from '../helpers/jest-app';
 import { REPO, runCli } from '../stub/helpers';
 
 /**
@@ -79,17 +80,10 @@ it('forwards a soap client to the real service, writes a typed contract on stop,
   expect(readFileSync(path.join(dir, 'pets.spec'), 'utf8')).toMatch(/getPetRequest[\s\S]*<tns:id>\(/);
   expect(readdirSync(path.join(dir, 'pets_examples'))).toHaveLength(3);
 
-  writeFileSync(path.join(dir, 'package.json'), '{"name":"app","private":true}');
-  writeFileSync(path.join(dir, 'jest.config.js'), `module.exports = { ...require(${JSON.stringify(path.join(REPO, 'jest-preset.js'))}), rootDir: __dirname };\n`);
-  const jest = await new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn(process.execPath, [require.resolve('jest/bin/jest'), '--ci'], { cwd: dir, env: childEnv({ ACCORD_BASE_URL: serviceUrl }) });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    child.on('close', (code) => resolve({ code, output: plain(output) }));
-  });
+  writePresetProject(dir);
+  const jest = await runPresetProject(dir, serviceUrl);
   expect(jest.output).toMatch(/Tests: +1 passed, 1 total/);
-  expect(jest.code).toBe(0);
+  expect(jest.status).toBe(0);
 }, 120_000);
 
 it('refuses a target that is not an http URL, and says so when nothing was recorded', async () => {

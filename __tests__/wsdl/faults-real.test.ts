@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,7 +6,7 @@ import path from 'node:path';
 import { createClientAsync, listen } from 'soap';
 import { startStub, type RunningStub } from '../../src/stub';
 import { importWsdl } from '../../src/wsdl';
-import { childEnv, plain } from '../helpers/child-env';
+import { runPresetProject, writePresetProject } from '../helpers/jest-app';
 import { buildSchemaSet } from '../helpers/xsd/schema-set';
 import { payloadsOf, validateAll } from '../helpers/xsd/validate';
 import { WSDL_FIXTURES, withFaultRows } from './fixtures';
@@ -17,7 +16,6 @@ import { WSDL_FIXTURES, withFaultRows } from './fixtures';
  * throws SOAP faults passes `jest --preset` with the imported contract and its Examples rows; the
  * stub's fault answer is a fault to a `soap` client; its detail is valid for the WSDL's schema (xmllint).
  */
-const REPO = path.join(__dirname, '..', '..');
 const PETS = path.join(WSDL_FIXTURES, 'faults', 'pets.wsdl');
 
 const withRows = (text: string, rows: Record<string, string>) => withFaultRows(text, 'getPet', rows);
@@ -60,8 +58,7 @@ beforeAll(async () => {
   // The package answers nothing until it has read the WSDL; its ?wsdl page appears when it is ready.
   for (let i = 0; i < 200 && (await fetch(`${url}/pets?wsdl`)).status !== 200; i++) await new Promise((r) => setTimeout(r, 10));
   dir = mkdtempSync(path.join(tmpdir(), 'accord-faults-real-'));
-  writeFileSync(path.join(dir, 'package.json'), '{"name":"app","private":true}');
-  writeFileSync(path.join(dir, 'jest.config.js'), `module.exports = { ...require(${JSON.stringify(path.join(REPO, 'jest-preset.js'))}), rootDir: __dirname };\n`);
+  writePresetProject(dir);
   writeFileSync(path.join(dir, 'pets11.spec'), withRows(importWsdl(PETS).text, ROWS11));
   writeFileSync(path.join(dir, 'pets12.spec'), withRows(importWsdl(PETS, { soapVersion: '1.2' }).text, ROWS12));
 });
@@ -72,14 +69,8 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-function jest(baseUrl: string): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [require.resolve('jest/bin/jest'), '--ci', '--verbose'], { cwd: dir, env: childEnv({ ACCORD_BASE_URL: baseUrl }) });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    child.on('close', (code) => resolve({ code: code ?? -1, output: plain(output) }));
-  });
+function jest(baseUrl: string): ReturnType<typeof runPresetProject> {
+  return runPresetProject(dir, baseUrl, ['--verbose']);
 }
 
 describe('a service that throws SOAP faults (the soap package)', () => {
@@ -94,7 +85,7 @@ describe('a service that throws SOAP faults (the soap package)', () => {
       'RESPONSE.BODY Envelope/Body/Fault/Code/Value: expected a SOAP 1.2 fault code (part 1, 5.4.6): Sender, Receiver, MustUnderstand, VersionMismatch or DataEncodingUnknown, qualified with the SOAP 1.2 envelope namespace, found "soap:Sender" (in the namespace http://schemas.xmlsoap.org/soap/envelope/)',
     );
     expect(r.output).toMatch(/Tests: {7}1 failed, 1 skipped, 4 passed, 6 total/);
-    expect(r.code).toBe(1);
+    expect(r.status).toBe(1);
   }, 120_000);
 
   test('the same contract fails against a stub-like service that never faults: the fault example expects 500 and the Fault', async () => {
@@ -109,7 +100,7 @@ describe('a service that throws SOAP faults (the soap package)', () => {
       const r = await jest(`http://127.0.0.1:${(never.address() as AddressInfo).port}`);
       expect(r.output).toMatch(/✕ getPet fault notFound - example 1: id=404/);
       expect(r.output).toMatch(/RESPONSE\.STATUS: expected 500, found 200/);
-      expect(r.code).toBe(1);
+      expect(r.status).toBe(1);
     } finally {
       never.closeAllConnections();
       await new Promise<void>((r) => never.close(() => r()));

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,14 +6,13 @@ import { startStub, type RunningStub } from '../../src/stub';
 import { importWsdl } from '../../src/wsdl';
 import { corpusWsdl, withCorpus } from '../helpers/corpus';
 import { wsdlFixtures } from './fixtures';
-import { childEnv, plain } from '../helpers/child-env';
+import { runPresetProject, writePresetProject } from '../helpers/jest-app';
 
 /**
  * The user's path end to end: `accord import wsdl` output, served by `accord
  * stub`, tested by `jest --preset accord-contracts` (the generated contract's own Jest
  * tests), all passing.
  */
-const REPO = path.join(__dirname, '..', '..');
 
 interface App {
   dir: string;
@@ -24,8 +22,7 @@ interface App {
 /** A temp app whose contracts are the imports of `wsdls`, served by one stub (their paths differ, so no scenario answers another contract's request). */
 async function app(wsdls: [string, string][]): Promise<App> {
   const dir = mkdtempSync(path.join(tmpdir(), 'accord-jest-wsdl-'));
-  writeFileSync(path.join(dir, 'package.json'), '{"name":"app","private":true}');
-  writeFileSync(path.join(dir, 'jest.config.js'), `module.exports = { ...require(${JSON.stringify(path.join(REPO, 'jest-preset.js'))}), rootDir: __dirname };\n`);
+  writePresetProject(dir);
   const files = wsdls.map(([name, wsdl]) => {
     const file = path.join(dir, `${name}.spec`);
     writeFileSync(file, importWsdl(wsdl).text);
@@ -41,14 +38,8 @@ async function close(a: App | undefined): Promise<void> {
   if (a) rmSync(a.dir, { recursive: true, force: true });
 }
 
-function jest(a: App): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [require.resolve('jest/bin/jest'), '--ci'], { cwd: a.dir, env: childEnv({ ACCORD_BASE_URL: a.stub.url }) });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    child.on('close', (code) => resolve({ code: code ?? -1, output: plain(output) }));
-  });
+function jest(a: App): ReturnType<typeof runPresetProject> {
+  return runPresetProject(a.dir, a.stub.url);
 }
 
 describe("the repository's WSDLs", () => {
@@ -67,7 +58,7 @@ describe("the repository's WSDLs", () => {
     expect(r.output).toMatch(/Test Suites: 11 passed, 11 total/);
     // The skipped ones are fault scenarios, which the importer writes without an Examples row.
     expect(r.output).toMatch(/Tests: {7}4 skipped, 27 passed, 31 total/);
-    expect(r.code).toBe(0);
+    expect(r.status).toBe(0);
   }, 180_000);
 });
 
@@ -83,6 +74,6 @@ withCorpus('wsdl-corpus', 'five corpus WSDLs', () => {
     const r = await jest(a!);
     expect(r.output).toMatch(/Test Suites: 5 passed, 5 total/);
     expect(r.output).toMatch(/Tests: {7}2 skipped, 185 passed, 187 total/);
-    expect(r.code).toBe(0);
+    expect(r.status).toBe(0);
   }, 180_000);
 });
