@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -6,8 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createClientAsync, listen } from 'soap';
 import { parseXml } from '../../src/xml/parse';
-import { childEnv, plain } from '../helpers/child-env';
 import { PET_SPEC, REPO, runCli } from '../stub/helpers';
+import { runProxy, type ProxyRun } from './proxy-helpers';
 
 /**
  * `accord proxy --check` in front of a real SOAP service (the `soap` package), called by a `soap` client through the
@@ -42,33 +41,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Run {
-  url: string;
-  stderr: () => string;
-  stop: () => void;
-  exited: Promise<{ code: number | null; stdout: string; stderr: string }>;
-}
-
-function check(args: string[]): Promise<Run> {
-  const child = spawn(process.execPath, [path.join(REPO, 'bin', 'accord.js'), 'proxy', '--port', '0', '--target', serviceUrl, '--check', 'contracts/pets.spec', ...args], {
-    cwd: dir,
-    env: childEnv(),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  const exited = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.once('exit', (code) => resolve({ code, stdout: plain(stdout), stderr: plain(stderr) })),
-  );
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (d) => {
-      stdout += d;
-      const m = /listening on (http:\/\/\S+),/.exec(stdout);
-      if (m) resolve({ url: m[1], stderr: () => plain(stderr), exited, stop: () => child.kill('SIGTERM') });
-    });
-    void exited.then((r) => reject(new Error(`accord proxy exited early: ${r.code}\n${r.stdout}\n${r.stderr}`)));
-  });
+function check(args: string[]): Promise<ProxyRun> {
+  return runProxy(dir, ['--target', serviceUrl, '--check', 'contracts/pets.spec', ...args]);
 }
 
 async function until(f: () => boolean, ms = 10_000): Promise<void> {

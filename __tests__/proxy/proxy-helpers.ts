@@ -10,6 +10,8 @@ export interface ProxyRun {
   pid: number;
   exited: Promise<Exit>;
   stop: () => void;
+  /** What it has written to stderr so far, without colours. */
+  stderr: () => string;
 }
 
 export interface Exit {
@@ -43,6 +45,7 @@ export function runProxy(cwd: string, args: string[]): Promise<ProxyRun> {
             stoppedAt = Date.now();
             child.kill('SIGTERM');
           },
+          stderr: () => plain(stderr),
         });
     });
     void exited.then((r) => reject(Object.assign(new Error(`accord proxy exited early: ${r.code}\n${r.stdout}\n${r.stderr}`), { exit: r })));

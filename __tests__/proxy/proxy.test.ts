@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,9 +6,9 @@ import path from 'node:path';
 import { createClientAsync, listen } from 'soap';
 import { loadContract } from '../../src/contract/load';
 import { startProxy as startRecordingProxy } from '../../src/proxy/proxy';
-import { childEnv, plain } from '../helpers/child-env';
 import { runPresetProject, writePresetProject } from '../helpers/jest-app';
 import { REPO, runCli } from '../stub/helpers';
+import { runProxy } from './proxy-helpers';
 
 /**
  * `accord proxy`: a real SOAP service built with the `soap` package, called through the proxy
@@ -40,26 +39,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function startProxy(args: string[]): Promise<{ url: string; exited: Promise<{ code: number | null; stdout: string; stderr: string }>; stop: () => void }> {
-  const child = spawn(process.execPath, [path.join(REPO, 'bin', 'accord.js'), 'proxy', ...args], { cwd: dir, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  const exited = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.once('exit', (code) => resolve({ code, stdout: plain(stdout), stderr: plain(stderr) })),
-  );
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (d) => {
-      stdout += d;
-      const m = /listening on (http:\/\/\S+),/.exec(stdout);
-      if (m) resolve({ url: m[1], exited, stop: () => child.kill('SIGTERM') });
-    });
-    void exited.then((r) => reject(new Error(`accord proxy exited early: ${r.code}\n${r.stdout}\n${r.stderr}`)));
-  });
-}
-
 it('forwards a soap client to the real service, writes a typed contract on stop, and the contract passes jest --preset against the service', async () => {
-  const proxy = await startProxy(['--target', serviceUrl, '--port', '0', '--out', 'pets.spec', '--har', 'pets.har']);
+  const proxy = await runProxy(dir, ['--target', serviceUrl, '--out', 'pets.spec', '--har', 'pets.har']);
   const client = await createClientAsync(WSDL, { endpoint: `${proxy.url}/ws` });
   for (const id of [1, 2, 3]) {
     const [result] = (await client.getPetAsync({ id })) as [{ name: string }];
@@ -90,7 +71,7 @@ it('refuses a target that is not an http URL, and says so when nothing was recor
   const bad = await runCli(['proxy', '--target', 'ftp://x', '--out', path.join(dir, 'x.spec'), '--port', '0']);
   expect(bad.code).toBe(2);
   expect(bad.stderr).toContain('--target must be an http:// or https:// URL');
-  const idle = await startProxy(['--target', serviceUrl, '--port', '0', '--out', 'none.spec']);
+  const idle = await runProxy(dir, ['--target', serviceUrl, '--out', 'none.spec']);
   idle.stop();
   const r = await idle.exited;
   expect(r.code).toBe(2);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { accord, TempRepo } from '../compat/git-repo';
 import { childEnv, plain } from '../helpers/child-env';
 import { startServer, type Running } from '../helpers/servers';
+import { runProxy, type Exit } from '../proxy/proxy-helpers';
 import type { TestReportData } from '../../src/runner/report';
 import { CHROMIUM, openReport, screenshot } from '../report/browser';
 
@@ -265,32 +266,9 @@ test('consumers export and publish, the provider replays their examples, a break
 }, 240_000);
 
 /** `accord proxy --check` (dist/, so `npm run build` first) in front of `target`, as a child process: its URL once it listens. */
-function proxyCheck(cwd: string, target: string, args: string[]): Promise<{ url: string; stderr: () => string; stop: () => Promise<{ code: number | null; stderr: string }> }> {
-  const child = spawn(process.execPath, [path.join(REPO, 'bin', 'accord.js'), 'proxy', '--port', '0', '--target', target, ...args], {
-    cwd,
-    env: childEnv(),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<{ code: number | null; stderr: string }>((resolve) => child.once('exit', (code) => resolve({ code, stderr: plain(stderr) })));
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-      const m = /listening on (http:\/\/\S+),/.exec(stdout);
-      if (m)
-        resolve({
-          url: m[1],
-          stderr: () => plain(stderr),
-          stop: () => {
-            child.kill('SIGTERM');
-            return exited;
-          },
-        });
-    });
-    void exited.then((r) => reject(new Error(`accord proxy exited early: ${r.code}\n${stdout}\n${r.stderr}`)));
-  });
+async function proxyCheck(cwd: string, target: string, args: string[]): Promise<{ url: string; stderr: () => string; stop: () => Promise<Exit> }> {
+  const run = await runProxy(cwd, ['--target', target, ...args]);
+  return { url: run.url, stderr: run.stderr, stop: () => (run.stop(), run.exited) };
 }
 
 test('drift in staging: accord proxy --check in front of the drifting provider tells the exchange that breaks the contract', async () => {
