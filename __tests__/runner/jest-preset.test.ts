@@ -4,6 +4,7 @@ import path from 'node:path';
 import { startExampleService } from '../../src/example/service';
 import { startServer, type Running } from '../helpers/servers';
 import { childEnv, plain } from '../helpers/child-env';
+import { runJest, type JestRun } from '../helpers/jest-app';
 import { installApp, PKG, REPO, type App } from '../helpers/packed-app';
 
 /**
@@ -19,25 +20,10 @@ let service: Running;
 // jest-junit from this repository's own dependencies: one install fewer, and a reporter is found by path.
 const JUNIT = require.resolve('jest-junit');
 
-interface JestRun {
-  status: number;
-  output: string;
-}
-
 /** Runs Jest in the app without blocking this process, which serves the example service. */
 function jest(args: string[], env: Record<string, string> = {}): Promise<JestRun> {
-  return new Promise((resolve) => {
-    const child = spawn('npx', ['jest', '--preset', PKG.name, '--ci', ...args], { cwd: app, env: childEnv({ ACCORD_BASE_URL: service.url, ...env }) });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      // CI may turn colours on (CI=true colours Jest's code frames); assertions read the plain text.
-      resolve({ status: code ?? -1, output: plain(output) });
-    });
-  });
+  // runJest gives the output without colours: CI may turn them on (CI=true colours Jest's code frames).
+  return runJest('npx', ['jest', '--preset', PKG.name, '--ci', ...args], { cwd: app, env: childEnv({ ACCORD_BASE_URL: service.url, ...env }), killAfterMs: 120_000 });
 }
 
 beforeAll(async () => {

@@ -1,8 +1,9 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { startExampleService } from '../../src/example/service';
-import { childEnv, plain } from '../helpers/child-env';
+import { childEnv } from '../helpers/child-env';
+import { runJest, type JestRun } from '../helpers/jest-app';
 import { installApp, PKG, REPO, type App } from '../helpers/packed-app';
 import type { Running } from '../helpers/servers';
 
@@ -15,18 +16,9 @@ import type { Running } from '../helpers/servers';
 let installed: App;
 let service: Running;
 
-function jest(args: string[], env: Record<string, string> = {}): Promise<{ status: number; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('npx', ['jest', '--preset', PKG.name, '--ci', ...args], { cwd: installed.dir, env: childEnv({ ACCORD_BASE_URL: service.url, ...env }) });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ status: code ?? -1, output: plain(output) });
-    });
-  });
+function jest(args: string[], env: Record<string, string> = {}): Promise<JestRun> {
+  // runJest gives the output without colours: CI may turn them on (CI=true colours Jest's code frames).
+  return runJest('npx', ['jest', '--preset', PKG.name, '--ci', ...args], { cwd: installed.dir, env: childEnv({ ACCORD_BASE_URL: service.url, ...env }), killAfterMs: 120_000 });
 }
 
 const versionIn = (pkg: string) => (JSON.parse(readFileSync(path.join(installed.dir, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
