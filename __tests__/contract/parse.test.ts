@@ -4,18 +4,11 @@ import { loadContract, parseContract, testCases } from '../../src/contract/load'
 import { AccordError, CompositeAccordError } from '../../src/errors';
 import { bodyKind } from '../../src/pattern/generate/index';
 import { resolve } from '../../src/pattern/resolve';
+import { accordErrorOf } from '../helpers/accord-error';
 
 const CONTRACTS = path.join(__dirname, '..', '..', 'contracts');
 
-function errorOf(text: string, file = 'bad.spec'): string {
-  try {
-    parseContract(text, file);
-  } catch (e) {
-    if (e instanceof AccordError) return e.describe();
-    throw e;
-  }
-  throw new Error('expected the contract to be rejected');
-}
+const errorOf = (text: string, file = 'bad.spec'): string => accordErrorOf(() => parseContract(text, file), 'expected the contract to be rejected').describe();
 
 describe('contract parser', () => {
   it('reads the seed samples shipped in contracts/', () => {

@@ -1,16 +1,8 @@
 import { parseContract } from '../../src/contract/load';
-import { AccordError } from '../../src/errors';
+import { accordErrorOf } from '../helpers/accord-error';
 
 /** The commonest typos in a contract, each said in one line at its place with what was meant (issue 23, point 4). */
-function errorOf(text: string): string {
-  try {
-    parseContract(text, 'pets.spec');
-  } catch (e) {
-    if (e instanceof AccordError) return e.describe();
-    throw e;
-  }
-  throw new Error('expected the contract to be rejected');
-}
+const errorOf = (text: string): string => accordErrorOf(() => parseContract(text, 'pets.spec'), 'expected the contract to be rejected').describe();
 
 const GET_PET = `    When POST /ws
     And request-body <getPet><id>(number)</id></getPet>

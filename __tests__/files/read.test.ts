@@ -7,6 +7,7 @@ import { AccordError } from '../../src/errors';
 import { FILE_LIMITS, readInputBytes, readInputText } from '../../src/files';
 import { startStub } from '../../src/stub';
 import { childEnv, plain } from '../helpers/child-env';
+import { accordErrorOf } from '../helpers/accord-error';
 
 /**
  * Every file accord reads goes through one reader: regular files only, read
@@ -36,15 +37,7 @@ function accord(...args: string[]): { code: number | null; stdout: string; stder
   return { code: r.status, stdout: plain(r.stdout ?? ''), stderr: plain(r.stderr ?? ''), ms: Date.now() - started };
 }
 
-function thrown(f: () => unknown): AccordError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof AccordError) return e;
-    throw e;
-  }
-  throw new Error('expected an AccordError');
-}
+const thrown = (f: () => unknown): AccordError => accordErrorOf(f);
 
 const CONTRACT = 'Feature: f\n  Scenario: s\n    When GET /a\n    Then status 200\n';
 

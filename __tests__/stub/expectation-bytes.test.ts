@@ -4,6 +4,7 @@ import { AccordError } from '../../src/errors';
 import { STUB_LIMITS } from '../../src/limits';
 import { startStub, type RunningStub } from '../../src/stub';
 import { CONTRACTS, call } from './helpers';
+import { accordErrorOf } from '../helpers/accord-error';
 
 /**
  * Expectations are bounded by the bytes they hold, not only by their number: 220 expectations of
@@ -23,15 +24,7 @@ afterEach(() => stub.reset());
 /** An expectation holding `bytes` bytes (a request header value: only compared, so cheap to hold and check). */
 const padded = (id: number, pad: string) => ({ request: { method: 'GET', path: `/pets/${id}`, headers: { 'x-pad': pad } }, response: { body: { petid: id } } });
 
-function refusal(run: () => unknown): AccordError {
-  try {
-    run();
-  } catch (e) {
-    if (e instanceof AccordError) return e;
-    throw e;
-  }
-  throw new Error('not refused');
-}
+const refusal = (run: () => unknown): AccordError => accordErrorOf(run, 'not refused');
 
 it('refuses one expectation larger than the body limit', async () => {
   const small = await startStub({ contracts: PETS_SPEC, maxBodyBytes: 64 * 1024, log: () => {} });

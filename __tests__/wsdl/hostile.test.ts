@@ -7,6 +7,7 @@ import { parseContract } from '../../src/contract/load';
 import { AccordError } from '../../src/errors';
 import { importWsdl } from '../../src/wsdl';
 import { run } from '../../src/cli/main';
+import { accordErrorOf } from '../helpers/accord-error';
 
 /** Every input is hostile: nothing is fetched, no entity is expanded, cycles end, and each refusal says where. */
 let dir: string;
@@ -22,15 +23,7 @@ function write(name: string, text: string): string {
   return file;
 }
 
-function thrown(f: () => unknown): AccordError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof AccordError) return e;
-    throw e;
-  }
-  throw new Error('expected an AccordError');
-}
+const thrown = (f: () => unknown): AccordError => accordErrorOf(f);
 
 const wsdl = (types: string, extra = '', ns = 'urn:t') => `<?xml version="1.0"?>
 <definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"

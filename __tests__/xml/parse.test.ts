@@ -1,16 +1,9 @@
 import { AccordError } from '../../src/errors';
 import { parseXml } from '../../src/xml/parse';
 import { serializeXml } from '../../src/xml/serialize';
+import { accordErrorOf } from '../helpers/accord-error';
 
-function failure(text: string): AccordError {
-  try {
-    parseXml(text);
-  } catch (e) {
-    if (e instanceof AccordError) return e;
-    throw e;
-  }
-  throw new Error('expected the XML to be refused');
-}
+const failure = (text: string): AccordError => accordErrorOf(() => parseXml(text), 'expected the XML to be refused');
 
 describe('XML parsing of hostile input', () => {
   it('refuses an external entity (XXE) without fetching anything', () => {
