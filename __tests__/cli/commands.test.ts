@@ -1,12 +1,7 @@
-import { run } from '../../src/cli/main';
+import { runAccord } from '../helpers/cli-run';
 
 /** run() as the CLI runs it, keeping what it prints. */
-async function accord(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await run(argv, { cwd: process.cwd(), stdout: (s) => (out += s), stderr: (s) => (err += s) });
-  return { code, out, err };
-}
+const accord = (argv: string[]) => runAccord(argv, process.cwd());
 
 /**
  * `accord <command> ...` declares only that command (cli/commands/index.ts); `accord help <command>`

@@ -1,12 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { request } from 'undici';
-import { run } from '../../src/cli/main';
 import { runImportLog } from '../../src/cli/commands/import-log';
 import { startStub } from '../../src/stub';
 import { importWsdl } from '../../src/wsdl';
 import { runProxy } from '../proxy/proxy-helpers';
 import { fixture, scratch, soapHar } from './helpers';
+import { runAccord } from '../helpers/cli-run';
 
 /**
  * `accord import log --wsdl` and `accord proxy --wsdl` with a WSDL whose imported schema is gone:
@@ -39,12 +39,7 @@ beforeAll(() => {
   dir.write('orders.har', har());
 });
 
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await run(args, { stdout: (s) => (out += s), stderr: (s) => (err += s), cwd: dir.dir });
-  return { code, out, err };
-}
+const cli = (args: string[]) => runAccord(args, dir.dir);
 
 test('import log --wsdl says which import was not loaded, once, and writes the WSDL contract as it is', async () => {
   const r = await cli(['import', 'log', 'orders.har', '--wsdl', 'orders.wsdl', '-o', 'a.spec']);

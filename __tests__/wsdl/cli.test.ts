@@ -1,9 +1,9 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { run } from '../../src/cli/main';
 import { loadContract } from '../../src/contract/load';
 import { wsdlFixture as fixture } from './fixtures';
+import { runAccord } from '../helpers/cli-run';
 
 let dir: string;
 beforeEach(() => {
@@ -11,12 +11,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-async function accord(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await run(argv, { stdout: (s) => (out += s), stderr: (s) => (err += s), cwd: dir });
-  return { code, out, err };
-}
+const accord = (...argv: string[]) => runAccord(argv, dir);
 
 test('writes <wsdl base name>.spec in the current folder, prints the path and a summary', async () => {
   const r = await accord('import', 'wsdl', fixture('features/features.wsdl'));

@@ -1,10 +1,10 @@
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { run } from '../../src/cli/main';
 import { contractCoverage, findWsdl, formatCoverage, readOutline } from '../../src/runner/coverage';
 import { startStub } from '../../src/stub';
 import { startStubProcess } from '../stub/helpers';
+import { runAccord } from '../helpers/cli-run';
 
 /**
  * A WSDL whose imported schema is gone: every command that reads a WSDL says so, one line per
@@ -21,12 +21,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-async function accord(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await run(argv, { stdout: (s) => (out += s), stderr: (s) => (err += s), cwd: dir });
-  return { code, out, err };
-}
+const accord = (...argv: string[]) => runAccord(argv, dir);
 
 test('import wsdl writes what it can, and says on standard error which import was not loaded', async () => {
   const r = await accord('import', 'wsdl', 'wsdl/greeter.wsdl', '-o', 'greeter.spec');
