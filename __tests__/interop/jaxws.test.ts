@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startStub, type RunningStub } from '../../src/stub';
 import { importWsdl } from '../../src/wsdl';
-import { clientFailures, expectContractsPass, expectGetOrderFault, fetchText, PYTHON, startJaxws, withStacks, type Client, type Service } from './stacks';
+import { clientFailures, expectContractsPass, expectGetOrderFault, fetchText, PYTHON, startJaxws, tearDown, withStacks, type Client, type Service } from './stacks';
 
 /**
  * JAX-WS RI (Debian's libjaxws-java on Java 17) publishes the Orders service with
@@ -43,12 +43,7 @@ withStacks(['jax-ws', 'zeep', 'suds', 'php-soap', 'soap-lite'], 'JAX-WS RI Endpo
     }
   }, 120_000);
 
-  afterAll(async () => {
-    await stubs.spec?.close();
-    await stubs.wsdl?.close();
-    await service?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => tearDown({ stubs: [stubs.spec, stubs.wsdl], service, dir }));
 
   test('the imported contracts pass against JAX-WS itself', async () => {
     await expectContractsPass(path.join(dir, 'contracts'), service.url, /✓ getOrder/);

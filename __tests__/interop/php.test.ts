@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startStub, type RunningStub } from '../../src/stub';
 import { importWsdl } from '../../src/wsdl';
-import { clientFailures, expectContractsPass, expectGetOrderFault, fetchText, PYTHON, startPhp, withStacks, type Client, type Service } from './stacks';
+import { clientFailures, expectContractsPass, expectGetOrderFault, fetchText, PYTHON, startPhp, tearDown, withStacks, type Client, type Service } from './stacks';
 
 /**
  * PHP's SoapServer publishes the Orders service over SOAP 1.1 and 1.2 at one address
@@ -43,12 +43,7 @@ withStacks(['php-soap', 'zeep', 'suds', 'soap-lite'], 'PHP SoapServer: document/
     }
   }, 90_000);
 
-  afterAll(async () => {
-    await stubs.spec?.close();
-    await stubs.wsdl?.close();
-    await service?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => tearDown({ stubs: [stubs.spec, stubs.wsdl], service, dir }));
 
   test('the imported contracts (1.1, 1.2, rpc/encoded) pass against PHP itself', async () => {
     await expectContractsPass(path.join(dir, 'contracts'), service.url, /✓ listOrders/);

@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startStub, type RunningStub } from '../../src/stub';
 import { runProxy, type ProxyRun } from '../proxy/proxy-helpers';
-import { expectContractsPass, fetchText, PYTHON, runClient, startJaxws, startPhp, startSpyne, testClients, withStacks, type Service } from './stacks';
+import { expectContractsPass, fetchText, PYTHON, runClient, startJaxws, startPhp, startSpyne, testClients, tearDown, withStacks, type Service } from './stacks';
 
 /** `accord proxy` (the built command) stopped, and its exit: its code and all it said. */
 async function stopped(p: ProxyRun): Promise<{ code: number | null; out: string }> {
@@ -79,11 +79,7 @@ withStacks(['php-soap', 'zeep', 'suds'], 'recordings of PHP SoapServer through a
     for (const name of ['orders', 'rpc']) await stubWsdl(real, name, stub.url, path.join(dir, `${name}-stub.wsdl`));
   }, 180_000);
 
-  afterAll(async () => {
-    await stub?.close();
-    await service?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => tearDown({ stubs: [stub], service, dir }));
 
   test('the recordings keep every call as an example and keep the encoded answer literal', () => {
     expect(readdirSync(path.join(dir, 'recorded', 'orders_examples'))).toHaveLength(3);
@@ -138,11 +134,7 @@ withStacks(['spyne', 'zeep', 'suds', 'php-soap'], 'recordings of spyne through a
     for (const name of ['soap11', 'soap12']) await stubWsdl(real, name, stub.url, path.join(dir, `${name}-stub.wsdl`));
   }, 180_000);
 
-  afterAll(async () => {
-    await stub?.close();
-    await service?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => tearDown({ stubs: [stub], service, dir }));
 
   test('the recorded contracts pass as Jest tests against spyne itself', async () => {
     await expectContractsPass(path.join(dir, 'recorded'), real);
@@ -209,9 +201,7 @@ withStacks(['jax-ws', 'zeep', 'suds'], 'recordings of JAX-WS RI through accord p
 
   afterAll(async () => {
     await Promise.all(proxies.map((p) => stopped(p)));
-    await stub?.close();
-    await service?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    await tearDown({ stubs: [stub], service, dir });
   });
 
   test('each recording is typed by the WSDL and the ?xsd=1 schema it imports, fetched through the proxy', () => {

@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startStub, type RunningStub } from '../../src/stub';
 import { importWsdl } from '../../src/wsdl';
-import { clientFailures, expectContractsPass, expectGetOrderFault, fetchText, PYTHON, startSpyne, withStacks, type Client, type Service } from './stacks';
+import { clientFailures, expectContractsPass, expectGetOrderFault, fetchText, PYTHON, startSpyne, tearDown, withStacks, type Client, type Service } from './stacks';
 
 /**
  * spyne (document/literal, lxml validation on) serves an Orders service over SOAP 1.1 and 1.2.
@@ -37,12 +37,7 @@ withStacks(['spyne', 'zeep', 'suds', 'php-soap', 'soap-lite'], 'spyne Orders ser
     }
   }, 90_000);
 
-  afterAll(async () => {
-    await stubs.spec?.close();
-    await stubs.wsdl?.close();
-    await service?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => tearDown({ stubs: [stubs.spec, stubs.wsdl], service, dir }));
 
   test('the imported contracts pass against spyne itself', async () => {
     await expectContractsPass(path.join(dir, 'contracts'), service.url, /✓ getOrder/);

@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { childEnv } from '../helpers/child-env';
@@ -189,6 +189,13 @@ export async function startJaxws(dir: string): Promise<{ service: Service; class
   const port = await freePort();
   const service = await startService('java', ['-cp', classpath, 'Orders', String(port)], { port, path: '/orders12?wsdl' });
   return { service, classpath };
+}
+
+/** A suite's teardown: closes the stubs, then stops the service, then removes `dir` (each that was made). */
+export async function tearDown(o: { stubs: ({ close: () => Promise<void> } | undefined)[]; service: Service | undefined; dir: string | undefined }): Promise<void> {
+  for (const stub of o.stubs) await stub?.close();
+  await o.service?.stop();
+  if (o.dir) rmSync(o.dir, { recursive: true, force: true });
 }
 
 /** The body of a GET, as text. */
