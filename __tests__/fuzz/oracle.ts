@@ -1,4 +1,5 @@
-import { mutant } from '../helpers/mutate';
+import { connect } from 'node:net';
+import { mutant, seeded } from '../helpers/mutate';
 /**
  * What every fuzz case must hold, and the run's size. `npm test` runs a bounded, seeded
  * number of cases; `npm run fuzz -- <seed> <cases>` runs the same suites longer
@@ -62,4 +63,74 @@ export function damagedRequest(r: () => number, d: Damage): { method: string; te
   const bytes = Buffer.from(text, 'utf8');
   const cuts = [Math.floor(r() * bytes.length), Math.floor(r() * bytes.length)].sort((a, b) => a - b).slice(0, Math.floor(r() * 3));
   return { method, text, bytes, cuts };
+}
+
+/**
+ * Sends `bytes` to 127.0.0.1:`port` in writes cut at `cuts` and collects the answer until the socket
+ * closes; rejects after `hangMs`. `endAfterWrite` half-closes once all is written; `quietMs` ends the
+ * socket when that long has passed, and `complete` destroys it once the answer is whole.
+ */
+export function sendInCuts(
+  port: number,
+  bytes: Buffer,
+  cuts: number[],
+  o: { hangMs: number; endAfterWrite?: boolean; quietMs?: number; complete?: (out: string) => boolean },
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no end after ${o.hangMs} ms`));
+    }, o.hangMs);
+    const quiet = o.quietMs === undefined ? undefined : setTimeout(() => socket.end(), o.quietMs);
+    let out = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (d: string) => {
+      out += d;
+      if (o.complete?.(out)) socket.destroy();
+    });
+    socket.on('close', () => {
+      clearTimeout(timer);
+      clearTimeout(quiet);
+      resolve(out);
+    });
+    socket.on('error', () => undefined);
+    socket.on('connect', () => {
+      let at = 0;
+      for (const cut of [...cuts, bytes.length]) {
+        socket.write(bytes.subarray(at, cut));
+        at = cut;
+      }
+      if (o.endAfterWrite) socket.end();
+    });
+  });
+}
+
+/**
+ * `cases` damaged requests (`make` from the seeded generator), each sent by `exchange`: an exchange
+ * that fails, or an answer that is a 500, `bad` by `also` or badOutput, throws naming the case, the
+ * seed, the request and the answer. How many answers had each status (`none` for no status line).
+ */
+export async function fuzzExchanges(
+  cases: number,
+  make: (r: () => number) => { text: string; bytes: Buffer; cuts: number[] },
+  exchange: (bytes: Buffer, cuts: number[]) => Promise<string>,
+  also: (answer: string, status: string) => string | undefined = () => undefined,
+): Promise<Map<string, number>> {
+  const r = seeded(FUZZ_SEED);
+  const statuses = new Map<string, number>();
+  for (let i = 0; i < cases; i++) {
+    const { text, bytes, cuts } = make(r);
+    let answer: string;
+    try {
+      answer = await exchange(bytes, cuts);
+    } catch (e) {
+      throw new Error(`case ${i} (seed ${FUZZ_SEED}): ${(e as Error).message}\nrequest: ${JSON.stringify(text.slice(0, 2000))}`, { cause: e });
+    }
+    const status = /^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 'none';
+    statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    const bad = status === '500' ? 'a 500' : (also(answer, status) ?? badOutput(answer.replace(/\r\n/g, '\n')));
+    if (bad) throw new Error(`case ${i} (seed ${FUZZ_SEED}): ${bad}\nrequest: ${JSON.stringify(text.slice(0, 2000))}\nanswer: ${JSON.stringify(answer.slice(0, 2000))}`);
+  }
+  return statuses;
 }

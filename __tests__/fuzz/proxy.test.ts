@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AccordError } from '../../src/errors';
@@ -8,9 +8,8 @@ import { isSecretHeader, REDACTED } from '../../src/http/redact';
 import { importLogs } from '../../src/logs';
 import { startProxy, type RunningProxy } from '../../src/proxy/proxy';
 import { startStub, type RunningStub } from '../../src/stub';
-import { seeded } from '../helpers/mutate';
 import { CONTRACTS, petRequest } from '../stub/helpers';
-import { badOutput, damagedRequest, FUZZ_SEED, fuzzCases } from './oracle';
+import { damagedRequest, fuzzCases, fuzzExchanges, sendInCuts } from './oracle';
 
 /**
  * `accord proxy` fed damaged HTTP over raw sockets, in front of a real stub (under a path prefix)
@@ -110,34 +109,7 @@ const PALETTE = [
  * 500 ms (a request cut short by the damage, which waits for bytes that never come).
  */
 function exchange(bytes: Buffer, cuts: number[]): Promise<string> {
-  const { port } = new URL(proxy.url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), '127.0.0.1');
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error(`no end after ${HANG_MS} ms`));
-    }, HANG_MS);
-    const quiet = setTimeout(() => socket.end(), 500);
-    let out = '';
-    socket.setEncoding('latin1');
-    socket.on('data', (d: string) => {
-      out += d;
-      if (complete(out)) socket.destroy();
-    });
-    socket.on('close', () => {
-      clearTimeout(timer);
-      clearTimeout(quiet);
-      resolve(out);
-    });
-    socket.on('error', () => undefined);
-    socket.on('connect', () => {
-      let at = 0;
-      for (const cut of [...cuts, bytes.length]) {
-        socket.write(bytes.subarray(at, cut));
-        at = cut;
-      }
-    });
-  });
+  return sendInCuts(Number(new URL(proxy.url).port), bytes, cuts, { hangMs: HANG_MS, quietMs: 500, complete });
 }
 
 /** One whole answer: its head, and its body by Content-Length or to the last chunk (a HEAD's or a 1xx/204/304's has none). */
@@ -163,23 +135,16 @@ const DAMAGE = {
 };
 
 test(`${CASES} damaged HTTP requests through the proxy: no hang, no 500 of its own, only the target under its prefix, a recording that imports`, async () => {
-  const r = seeded(FUZZ_SEED);
-  const statuses = new Map<string, number>();
-  for (let i = 0; i < CASES; i++) {
-    const { method, text, bytes, cuts } = damagedRequest(r, DAMAGE);
-    lastMethod = method;
-    let answer: string;
-    try {
-      answer = await exchange(bytes, cuts);
-    } catch (e) {
-      throw new Error(`case ${i} (seed ${FUZZ_SEED}): ${(e as Error).message}\nrequest: ${JSON.stringify(text.slice(0, 2000))}`, { cause: e });
-    }
-    const status = /^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 'none';
-    statuses.set(status, (statuses.get(status) ?? 0) + 1);
-    const own = /accord proxy/.test(answer);
-    const bad = status === '500' ? 'a 500' : own && status === '502' ? 'a 502 of its own (the target is up)' : badOutput(answer.replace(/\r\n/g, '\n'));
-    if (bad) throw new Error(`case ${i} (seed ${FUZZ_SEED}): ${bad}\nrequest: ${JSON.stringify(text.slice(0, 2000))}\nanswer: ${JSON.stringify(answer.slice(0, 2000))}`);
-  }
+  const statuses = await fuzzExchanges(
+    CASES,
+    (r) => {
+      const d = damagedRequest(r, DAMAGE);
+      lastMethod = d.method;
+      return d;
+    },
+    exchange,
+    (answer, status) => (/accord proxy/.test(answer) && status === '502' ? 'a 502 of its own (the target is up)' : undefined),
+  );
   expect(logged.filter((l) => /internal error|TypeError|RangeError/.test(l))).toEqual([]);
   expect(elsewhereHits).toBe(0);
   expect(upstreamPaths.filter((p) => p !== '/svc' && !p.startsWith('/svc/') && !p.startsWith('/svc?'))).toEqual([]);
