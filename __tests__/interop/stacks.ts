@@ -12,6 +12,10 @@ import { runPresetProject, writePresetProject, type JestRun } from '../helpers/j
  * `withStacks`: with the stacks there they run; without them they become one skipped test
  * named `skipped: <stack> not installed: …` (corpus-reporter.js adds one line beside Jest's
  * summary); with ACCORD_REQUIRE_INTEROP=1 (CI) an absent stack is a failing test instead.
+ *
+ * This file is the one home of the interop suites' set-up: starting each stack's service
+ * (startSpyne, startPhp, startJaxws), running clients (runClient, clientFailures, testClients),
+ * the fault expectation they share, the contract run against a service, and tearDown.
  */
 export type Stack = 'spyne' | 'zeep' | 'suds' | 'php-soap' | 'soap-lite' | 'jax-ws';
 
