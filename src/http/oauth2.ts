@@ -1,4 +1,5 @@
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { request } from './undici';
 import { AccordError } from '../errors';
 import { MAX_TOKEN_RESPONSE_BYTES } from '../limits';
 import { excerpt } from '../printable';
