@@ -118,6 +118,38 @@ test('accord compatible refuses a WSDL it can import only in part: exit 2, the i
   expect(whole.code).toBe(0);
 });
 
+test('accord compatible --allow-partial compares what was loaded and lists what was not', async () => {
+  // Both versions miss the same schema; the newer one also adds a required response node elsewhere.
+  cpSync(path.join(dir, 'wsdl'), path.join(dir, 'newer'), { recursive: true });
+  const file = path.join(dir, 'newer', 'greeter.wsdl');
+  const text = readFileSync(file, 'utf8');
+  const changed = text.replace(
+    '<xsd:element name="count" type="xsd:short"/>',
+    '<xsd:element name="count" type="xsd:short"/>\n          <xsd:element name="extra" type="xsd:string"/>',
+  );
+  expect(changed).not.toBe(text);
+  writeFileSync(file, changed);
+  const same = await accord('compatible', 'wsdl/greeter.wsdl', 'wsdl/greeter.wsdl', '--allow-partial');
+  expect(same.code).toBe(0);
+  // Listed once in the report (both versions name the import alike), not again on standard error.
+  expect(same.out.match(/^Not compared \(--allow-partial\): wsdl\/greeter\.wsdl:13: import \.\/xsd\/header\.xsd not loaded \(no such file\)/gm)).toHaveLength(1);
+  expect(same.out).toMatch(/The newer contract is backward compatible/);
+  expect(same.err).toBe('');
+  const broken = await accord('compatible', 'wsdl/greeter.wsdl', 'newer/greeter.wsdl', '--allow-partial');
+  expect(broken.code).toBe(1);
+  expect(broken.out).toMatch(/extra/);
+  expect(broken.out).toMatch(/^Not compared \(--allow-partial\): newer\/greeter\.wsdl:13: import/m);
+  // A machine format carries the list, and standard error says it for the CI log.
+  const json = await accord('compatible', 'wsdl/greeter.wsdl', 'newer/greeter.wsdl', '--allow-partial', '--json');
+  expect(json.code).toBe(1);
+  expect(JSON.parse(json.out).files[0].notCompared).toEqual(expect.arrayContaining([expect.stringMatching(/greeter\.wsdl:13: import \.\/xsd\/header\.xsd not loaded/)]));
+  expect(json.err).toMatch(/^accord compatible: warning: .*compared in part \(--allow-partial\), not compared: .*header\.xsd not loaded/m);
+  // The refusal says how to go on.
+  const refused = await accord('compatible', 'wsdl/greeter.wsdl', 'newer/greeter.wsdl');
+  expect(refused.code).toBe(2);
+  expect(refused.err).toMatch(/or compare the rest with --allow-partial/);
+});
+
 test("the coverage summary of a Jest run says which import of the contract's WSDL was not loaded", () => {
   const spec = path.join(dir, 'wsdl', 'greeter.spec');
   const source = readFileSync(spec, 'utf8');

@@ -38,11 +38,11 @@ function empty(file: string): Contract {
  * One file's two versions, parsed and judged. Parse errors are thrown (they are input errors, not
  * breaks). `parse` is the pure parser unless the caller (the CLI) hands it the cached one.
  */
-export function compareVersions(pair: FilePair, parse: (text: string, file: string, options?: BuildOptions) => Contract = parseContract): FileReport {
+export function compareVersions(pair: FilePair, parse: (text: string, file: string, options?: BuildOptions) => Contract = parseContract, options: CompareOptions = {}): FileReport {
   if (!pair.older && !pair.newer) throw new InternalError(`${pair.file} has neither version`);
   // Examples are not part of the promise: a version with a stale Examples cell is still compared.
   // Both versions are read before any error is thrown, so a user sees every error of both at once.
-  if (pair.older?.wsdl || pair.newer?.wsdl) return compareWsdlVersions(pair, parse);
+  if (pair.older?.wsdl || pair.newer?.wsdl) return compareWsdlVersions(pair, parse, options);
   const errors: AccordError[] = [];
   const read = (version: { text: string; label: string }): Contract | undefined => {
     try {
@@ -82,12 +82,18 @@ function newContract(pair: FilePair): FileReport {
   };
 }
 
+/** How versions are compared. */
+export interface CompareOptions {
+  /** Compare a WSDL version that can be imported only in part (what it could not load is (anything) and not compared); the report lists what was not loaded. */
+  allowPartial?: boolean;
+}
+
 /** Two WSDL versions, each imported in memory, judged as contracts, the findings pointed at WSDL lines. */
-function compareWsdlVersions(pair: FilePair, parse: (text: string, file: string, options?: BuildOptions) => Contract): FileReport {
+function compareWsdlVersions(pair: FilePair, parse: (text: string, file: string, options?: BuildOptions) => Contract, options: CompareOptions): FileReport {
   const errors: AccordError[] = [];
   const read = (v: Version): WsdlSide | undefined => {
     try {
-      return readWsdlSide(v.wsdl!, v.label, parse, LENIENT);
+      return readWsdlSide(v.wsdl!, v.label, parse, LENIENT, options.allowPartial);
     } catch (e) {
       gather(errors, e);
       return undefined;
@@ -96,6 +102,9 @@ function compareWsdlVersions(pair: FilePair, parse: (text: string, file: string,
   const newer = pair.newer ? read(pair.newer) : undefined;
   const older = pair.older ? read(pair.older) : undefined;
   throwGathered(errors);
-  if (!older) return newContract(pair);
-  return judged(pair, older.contract, newer?.contract, (v) => locateInWsdl(v, older, newer));
+  const report = older ? judged(pair, older.contract, newer?.contract, (v) => locateInWsdl(v, older, newer)) : newContract(pair);
+  // Both versions' lines, each once (an unchanged import is named alike in both).
+  const partial = [...new Set([...(older?.partial ?? []), ...(newer?.partial ?? [])])];
+  if (partial.length > 0) report.partial = partial;
+  return report;
 }

@@ -17,6 +17,8 @@ export interface FileReport {
   inFolder?: boolean;
   /** With consumers' examples (`--consumers`): which consumers each break breaks (consumers.ts). */
   consumers?: ConsumerVerdict;
+  /** A WSDL compared in part (`--allow-partial`): the imports and declarations that were not loaded, so not compared. */
+  partial?: string[];
 }
 
 export const COMPATIBLE = 'The newer contract is backward compatible';
@@ -36,6 +38,7 @@ export function formatText(reports: readonly FileReport[]): string {
     if (r.status === 'removed') lines.push(`${r.file} is not in ${r.note}: every scenario of the older version is gone.`);
     lines.push(countsLine(r.verdict));
     for (const s of r.verdict.skipped) lines.push(`Not checked: "${s.scenario}" (${s.reason})`);
+    for (const p of r.partial ?? []) lines.push(`Not compared (--allow-partial): ${p}`);
     for (const n of r.verdict.notes) lines.push(`Note: "${n.scenario}" (${noteWhere(r, n)}): ${n.message}`);
     for (const res of r.verdict.results) {
       if (res.compatible) continue;
@@ -108,6 +111,7 @@ export function formatJson(reports: readonly FileReport[]): string {
       results: r.verdict.results.map((res) => ({ ...res, findings: res.findings.map((f) => ({ ...f, where: findingWhere(r, f) })) })),
       hint: r.hint ?? null,
       ...(r.consumers ? { consumers: r.consumers } : {}),
+      ...(r.partial ? { notCompared: r.partial } : {}),
     })),
   };
   return `${JSON.stringify(cleanDocument(doc), null, 2)}\n`;

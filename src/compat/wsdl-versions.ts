@@ -39,26 +39,35 @@ export interface WsdlSide {
   contract: Contract;
   lines: WsdlLines;
   source: WsdlSource;
+  /** Imported in part (allowed with `allowPartial`): what was not loaded, one line each, as the importer says it. */
+  partial?: string[];
 }
 
 /**
  * Imports one version; errors name the user's files (not a temp folder). A version that can be
- * imported only in part is refused: a node typed (anything) takes every change as compatible, so
- * a verdict on it would say "compatible" about what was never compared.
+ * imported only in part is refused unless `allowPartial`: a node typed (anything) takes every change
+ * as compatible, so a verdict on it would say "compatible" about what was never compared.
  */
-export function readWsdlSide(source: WsdlSource, label: string, parse: (text: string, file: string, options?: BuildOptions) => Contract, options: BuildOptions): WsdlSide {
+export function readWsdlSide(
+  source: WsdlSource,
+  label: string,
+  parse: (text: string, file: string, options?: BuildOptions) => Contract,
+  options: BuildOptions,
+  allowPartial = false,
+): WsdlSide {
   try {
     const { text, summary } = wsdl().importWsdl(source.path);
-    if (wsdl().isPartial(summary)) {
+    const partial = wsdl().isPartial(summary) ? wsdl().partialLines(summary, source.shown) : undefined;
+    if (partial && !allowPartial) {
       throw new AccordError(
         'ACCORD_ERR_WSDL',
-        'can only be imported in part, and (anything) takes every change as compatible: no verdict. Put what it imports where it says (accord never reaches the network):',
+        'can only be imported in part, and (anything) takes every change as compatible: no verdict. Put what it imports where it says (accord never reaches the network), or compare the rest with --allow-partial:',
         { file: summary.file },
-        { details: wsdl().partialLines(summary, source.shown) },
+        { details: partial },
       );
     }
     const set: LoadedSet = wsdl().loadWsdl(source.path);
-    return { contract: parse(text, label, options), lines: new WsdlLines(set), source };
+    return { contract: parse(text, label, options), lines: new WsdlLines(set), source, partial };
   } catch (e) {
     throw renamed(e, source);
   }

@@ -27,10 +27,12 @@ interface Options {
   format?: string;
   consumers?: string;
   consumersDecide?: boolean;
+  allowPartial?: boolean;
 }
 
 const CONSUMERS_HELP = "the consumers' examples (the shared repository's consumers/ folder, the default when it is there): say which consumers each break breaks";
 const DECIDE_HELP = 'a change that breaks only what no consumer uses passes (exit 0)';
+const PARTIAL_HELP = 'compare a WSDL whose imports cannot all be loaded (a URL, a missing file): what they declare is not compared, and the report lists it';
 
 /**
  * `accord compatible ...`: is the newer version of a contract backward
@@ -49,6 +51,7 @@ export function registerCompatible(program: Command, io: Io): void {
     .option('--format <format>', `how to print the verdict: ${FORMATS.join(', ')}`)
     .option('--consumers <folder>', CONSUMERS_HELP)
     .option('--consumers-decide', DECIDE_HELP)
+    .option('--allow-partial', PARTIAL_HELP)
     .addHelpText(
       'after',
       `
@@ -93,6 +96,7 @@ Exit codes: 0 compatible, 1 not backward compatible, 2 usage or input error.`,
     .option('--format <format>', `how to print the verdict: ${FORMATS.join(', ')}`)
     .option('--consumers <folder>', CONSUMERS_HELP)
     .option('--consumers-decide', DECIDE_HELP)
+    .option('--allow-partial', PARTIAL_HELP)
     .action(async (file: string, opts: Options, cmd: Command) => {
       await check(() => sources().workingTreePairs(file, io.cwd), merged(opts, cmd), io);
     });
@@ -106,6 +110,7 @@ Exit codes: 0 compatible, 1 not backward compatible, 2 usage or input error.`,
     .option('--format <format>', `how to print the verdict: ${FORMATS.join(', ')}`)
     .option('--consumers <folder>', CONSUMERS_HELP)
     .option('--consumers-decide', DECIDE_HELP)
+    .option('--allow-partial', PARTIAL_HELP)
     .action(async (file: string, newerRef: string, olderRef: string, opts: Options, cmd: Command) => {
       if (await sources().swappedCommits(file, newerRef, olderRef, io.cwd)) {
         io.stderr(
@@ -118,15 +123,16 @@ Exit codes: 0 compatible, 1 not backward compatible, 2 usage or input error.`,
 
 /** `--json` and `--format` may be written before `git` (options of `compatible`) or after the subcommand. */
 function merged(opts: Options, cmd: Command): Options {
-  let { json, format, consumers, consumersDecide } = opts;
+  let { json, format, consumers, consumersDecide, allowPartial } = opts;
   for (let c: Command | null = cmd.parent; c; c = c.parent) {
     const o = c.opts() as Options;
     json ||= o.json;
     format ??= o.format;
     consumers ??= o.consumers;
     consumersDecide ||= o.consumersDecide;
+    allowPartial ||= o.allowPartial;
   }
-  return { json, format, consumers, consumersDecide };
+  return { json, format, consumers, consumersDecide, allowPartial };
 }
 
 /** The format asked for; a wrong one is a usage error (exit 2), said in text since no format is known. */
@@ -140,7 +146,7 @@ function formatOf(opts: Options): Format {
 async function check(pairs: () => FilePair[] | Promise<FilePair[]>, opts: Options, io: Io): Promise<void> {
   const format = formatOf(opts);
   try {
-    await compare(pairs, format, io, consumersFolder(opts, io));
+    await compare(pairs, format, io, consumersFolder(opts, io), opts.allowPartial === true);
   } catch (e) {
     // Exit 1 has printed its report; a mistake (exit 2) still gives CI a document it can read, and the message on stderr.
     const usage = e instanceof AccordError || (e instanceof ExitError && e.exitCode === EXIT_USAGE);
@@ -161,7 +167,13 @@ function consumersFolder(opts: Options, io: Io): { folder: string; decide: boole
   return { folder, decide: opts.consumersDecide === true };
 }
 
-async function compare(pairs: () => FilePair[] | Promise<FilePair[]>, format: Format, io: Io, consumers?: { folder: string; decide: boolean }): Promise<void> {
+async function compare(
+  pairs: () => FilePair[] | Promise<FilePair[]>,
+  format: Format,
+  io: Io,
+  consumers: { folder: string; decide: boolean } | undefined,
+  allowPartial: boolean,
+): Promise<void> {
   const reports: FileReport[] = [];
   const texts = new Map<string, VersionTexts>();
   const errors: AccordError[] = [];
@@ -172,7 +184,10 @@ async function compare(pairs: () => FilePair[] | Promise<FilePair[]>, format: Fo
       progress.update(`comparing ${i + 1} of ${list.length}: ${pair.file}`);
       try {
         // The AST cache: `git file` and `git commits` meet the same texts again and again.
-        const report = compat().compareVersions(pair, parseContractCached);
+        const report = compat().compareVersions(pair, parseContractCached, { allowPartial });
+        // The text report lists it; for the other formats it is said on stderr, so a CI log shows what the verdict does not cover.
+        if (format !== 'text')
+          for (const line of report.partial ?? []) io.stderr(`accord compatible: warning: ${pair.file} compared in part (--allow-partial), not compared: ${line}\n`);
         if (consumers && report.status === 'compared') report.consumers = compat().consumerImpact(report.verdict, consumerFits(pair, consumers.folder));
         reports.push(report);
         // The HTML report shows both versions side by side (a WSDL pair: the WSDL files, read before their temp copies go).
