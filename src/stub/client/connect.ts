@@ -43,7 +43,17 @@ export interface ConnectOptions {
   consumer?: string;
 }
 
-export function connectStub(url: string, options: ConnectOptions = {}): StubClient {
+/**
+ * `url` may be `undefined` in its type because the documented use is
+ * `connectStub(process.env.PETSTORE_URL)`, set by a Jest globalSetup: a missing one is a usage
+ * error saying so, not a TypeError from deep inside.
+ */
+export function connectStub(url: string | undefined, options: ConnectOptions = {}): StubClient {
+  if (typeof url !== 'string' || !['http://', 'https://'].some((scheme) => url.slice(0, scheme.length).toLowerCase() === scheme))
+    throw new AccordError(
+      'ACCORD_ERR_USAGE',
+      `connectStub: the stub's URL must be an http:// or https:// URL, found ${url === undefined ? 'undefined' : JSON.stringify(String(url).slice(0, 100))} (is the environment variable your Jest globalSetup sets, such as PETSTORE_URL, set in this process?)`,
+    );
   const base = url.endsWith('/') ? url.slice(0, -1) : url;
   // A scope of a scope is a scope of the stub: its path is replaced, not nested.
   const root = base.includes('/_scope/') ? base.slice(0, base.indexOf('/_scope/')) : base;
