@@ -140,10 +140,11 @@ it('refuses to start when --out (or --har) exists without --force, or its folder
   writeFileSync(path.join(dir, 'taken.har'), '{}');
   const exists = await refusedAtStart(dir, ['--target', target, '--out', 'taken.spec']);
   expect(exists.code).toBe(2);
-  expect(exists.stderr).toContain('taken.spec exists; use --force');
+  // It names the proxy's own options: it has --out and --har, no --output.
+  expect(exists.stderr).toContain('taken.spec exists; use --force to overwrite it or --out to write elsewhere');
   const har = await refusedAtStart(dir, ['--target', target, '--out', 'fresh.spec', '--har', 'taken.har']);
   expect(har.code).toBe(2);
-  expect(har.stderr).toContain('taken.har exists');
+  expect(har.stderr).toContain('taken.har exists; use --force to overwrite it or --har to write elsewhere');
   const missing = await refusedAtStart(dir, ['--target', target, '--out', path.join('no', 'such', 'folder', 'x.spec')]);
   expect(missing.code).toBe(2);
   expect(missing.stderr).toMatch(/cannot write no\/such\/folder\/x\.spec: its folder does not exist/);

@@ -18,6 +18,8 @@ export interface OutputFile {
   shown?: string;
   /** Permissions of a new file (default 0o666, less the umask): 0o600 for a file that may hold secrets. */
   mode?: number;
+  /** The option that names another place to write, for messages (default `--output`; `accord proxy` has `--out` and `--har`). */
+  elsewhere?: string;
 }
 
 /** Refuses before any work is done when writing `file` would be refused; see writeOutputFile. */
@@ -32,12 +34,14 @@ export function checkOutputFile(file: string, out: OutputFile): void {
   }
   if (st.isSymbolicLink()) {
     if (!out.force)
-      throw usage(`${shown} is a symlink; accord does not write through links (use --force to replace the link itself with the file, or --output to write elsewhere)`);
+      throw usage(
+        `${shown} is a symlink; accord does not write through links (use --force to replace the link itself with the file, or ${out.elsewhere ?? '--output'} to write elsewhere)`,
+      );
     return;
   }
   const kind = irregularKind(st);
   if (kind) throw usage(`${shown} is ${kind}; accord writes only regular files`);
-  if (!out.force) throw usage(`${shown} exists; use --force to overwrite it or --output to write elsewhere`);
+  if (!out.force) throw usage(`${shown} exists; use --force to overwrite it or ${out.elsewhere ?? '--output'} to write elsewhere`);
 }
 
 /**
