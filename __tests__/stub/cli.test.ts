@@ -61,6 +61,10 @@ describe('accord stub (CLI)', () => {
     const port = await runCli(['stub', PET_SPEC, '--port', 'abc']);
     expect(port.code).toBe(2);
     expect(port.stderr).toContain('--port must be a whole number');
+    // The option as typed on the command line, not the library's `passThrough`.
+    const target = await runCli(['stub', PET_SPEC, '--port', '0', '--passthrough', 'ftp://staging']);
+    expect(target.code).toBe(2);
+    expect(target.stderr).toBe('accord stub: --passthrough must be an http:// or https:// URL (a host, a port and a path prefix, no query), found "ftp://staging"\n');
     const dir = mkdtempSync(path.join(tmpdir(), 'accord-cli-'));
     try {
       writeFileSync(path.join(dir, 'broken.spec'), 'Feature: Broken\n  Scenario: one\n    When GET /a\n    Then status 2000\n');

@@ -5,6 +5,7 @@ import { formatLocation } from '../../errors';
 import { printable } from '../../printable';
 import { FILE_LIMITS, readInputText } from '../../files';
 import { DEFAULT_MAX_BODY_BYTES } from '../../limits';
+import { parseTarget } from '../../http/forward';
 import { apiText, type Scenario } from '../../contract/model';
 import type { NotServed, ReloadResult } from '../../stub';
 import { EXIT_USAGE, ExitError, asUsage, type Io } from '../exit';
@@ -55,6 +56,8 @@ export function registerStub(program: Command, io: Io): void {
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (see above); require, not import(), so Jest needs no VM modules
       const { startStub, parseDelay } = require('../../stub') as typeof import('../../stub');
       const tls = tlsOption(opts);
+      // Checked here so the message names the option the user typed, not the library's passThrough.
+      if (opts.passthrough !== undefined) asUsage('accord stub', () => parseTarget(opts.passthrough!, '--passthrough'));
       const wsSecurity = opts.wsSecurity === undefined ? undefined : asUsage('accord stub', () => wsSecurityFile(path.resolve(io.cwd, opts.wsSecurity!)));
       const delayMs = opts.delay === undefined ? undefined : asUsage('accord stub', () => parseDelay(opts.delay!));
       // Paths stay as typed when they are relative to this process, so reports name files the way the user does.
