@@ -18,7 +18,7 @@
  * and with 0 and 100 expectations (plain and templated, issue 27); RSS <= 120 MB, first answer <= 150 ms. Every figure is printed
  * against its limit (figure / limit) as measured in the same run.
  * Each variant runs beside its own bare server and the two are loaded in turn, in stretches of
- * `--slice` seconds (default 1) for `--duration` seconds each (default 10), after `--warmup` seconds
+ * `--slice` seconds (default 1) for `--duration` seconds each (default 20), after `--warmup` seconds
  * each (default 5): see measure().
  * Run by `npm run bench` (after a build); `node benchmarks/stub.js --duration 4 --warmup 2` for a quick look.
  * `--only exp100,startup` runs only those variants (keys below) and parts (startup, dispatch); `--root <checkout>`
@@ -35,7 +35,7 @@ const ONLY = argValue('--only')?.split(',');
 const wanted = (key) => !ONLY || ONLY.includes(key);
 const CONTRACT = path.join(ROOT, 'contracts', 'soap', 'api_pet_v1.spec');
 const SLICE = Number(argValue('--slice') ?? 1);
-const DURATION = Number(argValue('--duration') ?? 10);
+const DURATION = Number(argValue('--duration') ?? 20);
 const PAIRS = Math.max(1, Math.round(DURATION / SLICE));
 const WARMUP = Number(argValue('--warmup') ?? 5);
 /**
