@@ -57,7 +57,7 @@ describe('the Gherkin AST cache', () => {
 
   it('a text that does not parse is reported as before and never stored', () => {
     expect(() => cachedGherkin('Feature: a\n  Scenario: s\n    Given x\nFeature: b\n', 'bad.spec', dir)).toThrow(
-      expect.objectContaining({ message: expect.stringContaining("got 'Feature: b'"), location: { file: 'bad.spec', line: 4, column: 1 } }),
+      expect.objectContaining({ message: expect.stringContaining('"Feature: b" starts a second Feature'), location: { file: 'bad.spec', line: 4, column: 1 } }),
     );
     expect(entries()).toHaveLength(0);
   });

@@ -153,9 +153,17 @@ describe('contract parser', () => {
   });
 
   it('reports Gherkin syntax errors with their place', () => {
-    expect(errorOf('Feature: f\n  Scenario: s\n    When GET /x\n    Then status 200\n  stray words\n')).toMatch(/^bad\.spec:5:\d+: expected: .*got 'stray words'/);
+    // Gherkin's token list ("expected: #EOF, #TableRow, #DocStringSeparator, …, got 'stray words'") in words.
+    expect(errorOf('Feature: f\n  Scenario: s\n    When GET /x\n    Then status 200\n  stray words\n')).toBe(
+      'bad.spec:5:3: "stray words" cannot stand here: expected a table row (| … |), a """ block, a step (Given, When, Then, And, But …), a tag (@…), Examples:, Scenario:, Rule: or a comment (# …)',
+    );
     // A stray line before the Feature is a syntax error in a contract, not "not a contract".
-    expect(errorOf('oops\nFeature: f\n  Scenario: s\n    When GET /x\n    Then status 200\n')).toMatch(/^bad\.spec:1:1: expected: #EOF, #Language, #TagLine, #FeatureLine/);
+    expect(errorOf('oops\nFeature: f\n  Scenario: s\n    When GET /x\n    Then status 200\n')).toBe(
+      'bad.spec:1:1: "oops" cannot stand here: expected a # language: line, a tag (@…), Feature: or a comment (# …)',
+    );
+    expect(errorOf('Feature: a\n  Scenario: s\n    When GET /x\n    Then status 200\nFeature: b\n')).toBe(
+      'bad.spec:5:1: "Feature: b" starts a second Feature: a contract file holds one Feature (put the other in a file of its own)',
+    );
   });
 
   it('says in one line that a file with no Feature line is not a contract (it got one Gherkin token list per line)', () => {
@@ -165,7 +173,9 @@ describe('contract parser', () => {
     expect(errorOf('')).toBe('bad.spec is not a contract: no Feature: line');
     expect(errorOf('# only a comment\n')).toBe('bad.spec is not a contract: no Feature: line');
     // The Feature keyword of the language the file declares is a Feature line.
-    expect(errorOf('# language: fr\nFonctionnalité: f\n  oops: x\n  Scénario: s\n    Quand GET /x\n    Alors status 200\n    Given\n')).toMatch(/^bad\.spec:7:\d+: expected: /);
+    expect(errorOf('# language: fr\nFonctionnalité: f\n  oops: x\n  Scénario: s\n    Quand GET /x\n    Alors status 200\n    Given\n')).toMatch(
+      /^bad\.spec:7:\d+: "Given" cannot stand here: expected .*a step \(Soit, Quand, Alors, Et que, Mais que …\), .*Scénario:/,
+    );
   });
 
   it('says a Feature with no scenarios has none, pointing at the Feature (Jest failed with its own stack trace)', () => {

@@ -222,7 +222,7 @@ describe('secrets behind a contract path are not printed', () => {
   it('the excerpt keeps short lines readable', () => {
     writeFileSync(path.join(dir, 'typo.spec'), 'Feature: typo\n  Scenario: a\n    When GET /x\n    Then status 200\n  Feature: again\n');
     const r = accord('stub', 'typo.spec');
-    expect(r.stderr).toContain("got 'Feature: again'");
+    expect(r.stderr).toContain('"Feature: again" starts a second Feature');
     expect(existsSync(path.join(dir, 'typo.spec'))).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 import type { GherkinDocument } from '@cucumber/messages';
 import { AccordError } from '../errors';
-import { excerpt } from '../printable';
+import { excerpt, quoted } from '../printable';
 import { closest } from '../suggest';
 import { isStepWord } from './keywords';
 
@@ -115,9 +115,43 @@ export function explainParseErrors(errors: GherkinError[], text: string, dialect
       });
       continue;
     }
-    out.push({ message, line, column: e.location?.column });
+    out.push({ message: expectedTokens(message, dialect) ?? message, line, column: e.location?.column });
   }
   return out;
+}
+
+/**
+ * Gherkin's `expected: #EOF, #TableRow, #StepLine, …, got 'garbage line'` in words: what the line is
+ * and what may stand there. undefined when the message is not of that form (kept as Gherkin said it).
+ */
+function expectedTokens(message: string, dialect: Dialect): string | undefined {
+  const at = message.indexOf(", got '");
+  if (!message.startsWith('expected: ') || at < 0) return undefined;
+  const tokens = message.slice('expected: '.length, at).split(', ');
+  const got = message.slice(at + ", got '".length, -1);
+  const word = (list: readonly string[]) => (list.find((k) => k.trim() !== '*') ?? list[0] ?? '').trim();
+  if (dialect.feature.some((k) => got.startsWith(`${k}:`)) && !tokens.includes('#FeatureLine')) {
+    return `${quoted(got, 80)} starts a second Feature: a contract file holds one Feature (put the other in a file of its own)`;
+  }
+  const steps = [dialect.given, dialect.when, dialect.then, dialect.and, dialect.but].map(word).join(', ');
+  const names: Record<string, string> = {
+    '#FeatureLine': `${word(dialect.feature)}:`,
+    '#BackgroundLine': `${word(dialect.background)}:`,
+    // English lists Example before Scenario: the last is the one most contracts use.
+    '#ScenarioLine': `${word([...dialect.scenario].reverse())}:`,
+    '#RuleLine': `${word(dialect.rule)}:`,
+    '#ExamplesLine': `${word(dialect.examples)}:`,
+    '#StepLine': `a step (${steps} …)`,
+    '#TableRow': 'a table row (| … |)',
+    '#DocStringSeparator': 'a """ block',
+    '#TagLine': 'a tag (@…)',
+    '#Comment': 'a comment (# …)',
+    '#Language': 'a # language: line',
+  };
+  const wanted = tokens.map((t) => names[t]).filter((x): x is string => x !== undefined);
+  if (wanted.length === 0) return undefined;
+  const list = wanted.length === 1 ? wanted[0] : `${wanted.slice(0, -1).join(', ')} or ${wanted[wanted.length - 1]}`;
+  return `${quoted(got, 80)} cannot stand here: expected ${list}`;
 }
 
 /** Whether the lines strictly between `from` and `to` (1-based) are all blank. */
