@@ -23,8 +23,9 @@ import type { NotServed, Route, RouteTable } from './decide/route';
 import { adminRefusal, answerAdmin, isAdminPath } from './admin/api';
 import { handleOf, refOf, type Expectation, type ExpectationHandle, type ExpectationInput } from './admin/expectations';
 import { checkDelay, delayOf, malformed, type Delay, type FaultKind } from './answer/faults';
-import type { CallFilter, JournalEntry } from './admin/journal';
+import type { CallFilter, JournalAnswer, JournalEntry } from './admin/journal';
 import { SCOPE_PREFIX, StubState, type ScopeState } from './admin/scope-state';
+import type { Repeatable } from './decide/repeat';
 import { stateFilter, stateName, stuckReport } from './decide/scenario-state';
 import { buildRoutes } from './decide/build-routes';
 import { watchSources } from './watch';
@@ -311,6 +312,8 @@ interface HandlerOptions {
 }
 
 function makeHandler(state: StubState, o: HandlerOptions) {
+  // Whether answers may be repeated to the same request (decide/repeat.ts): not when every request is to be logged, delayed or checked (a replayed WS-Security nonce is refused).
+  const repeats = !o.verbose && !o.wsSecurity && o.delay === undefined;
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     // The table as it is when the request arrives: a reload meanwhile does not change its answer.
     const table = state.table;
@@ -365,13 +368,17 @@ function makeHandler(state: StubState, o: HandlerOptions) {
     });
     const onEnd = (): void => {
       if (refused || res.writableEnded) return;
+      const bytes = first && (more ? Buffer.concat(more) : first);
+      first = more = undefined;
+      if (repeats && !admin) {
+        const again = scope.repeat.find(table, scope.expectations.version, req.method, req.url!, bytes, req.headers);
+        if (again && scope.states.size === 0) return answerAgain(scope, req, res, again, o.log);
+      }
       let text = '';
-      if (first) {
-        const bytes = more ? Buffer.concat(more) : first;
+      if (bytes) {
         // Passed on as it came (compressed, MTOM), not as the text it is matched as.
         if (o.passThrough) rawRequests.set(req, { bytes, contentType: req.headers['content-type'] });
         const read = messageText(bytes, req.headers['content-type'], req.headers['content-encoding'], o.maxBodyBytes);
-        first = more = undefined;
         if ('problem' in read) return undecodable(req, res, o, started, read.problem);
         // An MTOM/XOP request is matched (and journaled) as the envelope it stands for, with that envelope's Content-Type.
         if (read.xop) {
@@ -386,12 +393,12 @@ function makeHandler(state: StubState, o: HandlerOptions) {
       if (text.length > XML_SLICE && looksLikeXml(text)) {
         // Parsed a slice per turn of the event loop: other clients are answered meanwhile.
         body.parseXmlAhead().then(
-          () => guarded(req, res, o.log, () => answer(state, scope, table, req, res, body, o, started)),
+          () => guarded(req, res, o.log, () => answer(state, scope, table, req, res, body, o, started, false)),
           (e: unknown) => internalError(res, `${req.method} ${req.url ?? '/'}`, e, o.log),
         );
         return;
       }
-      answer(state, scope, table, req, res, body, o, started);
+      answer(state, scope, table, req, res, body, o, started, repeats && !mtomRequests.has(req) && bytes);
     };
     req.on('end', () => guarded(req, res, o.log, onEnd));
   };
@@ -416,10 +423,21 @@ function refuse(req: IncomingMessage, res: ServerResponse, o: HandlerOptions, st
   if (o.verbose) o.log(`${req.method} ${req.url} -> ${status} ${why} (${(performance.now() - started).toFixed(2)} ms)`);
 }
 
-function answer(state: StubState, scope: ScopeState, table: RouteTable, req: IncomingMessage, res: ServerResponse, body: ParsedBody, o: HandlerOptions, started: number): void {
+/** `bytes`: the request's body as it came, when its answer may be kept for the same request again (decide/repeat.ts); false when not. */
+function answer(
+  state: StubState,
+  scope: ScopeState,
+  table: RouteTable,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: ParsedBody,
+  o: HandlerOptions,
+  started: number,
+  bytes: Buffer | undefined | false,
+): void {
   const url = req.url ?? '/';
   const request = toHttpRequest(req, url, body.text);
-  let outcome: Outcome | undefined;
+  let outcome: ReturnType<DispatchMemo['dispatch']> | undefined;
   let taken: Expectation | undefined;
   let stuck: ReturnType<typeof stuckOf>;
   let example: NonNullable<RouteTable['stateful']>[number] | undefined;
@@ -449,7 +467,7 @@ function answer(state: StubState, scope: ScopeState, table: RouteTable, req: Inc
         else r = e.response ? fixedResponse(e.route, e.response) : generated(e.extraHeaders);
         taken.answered = keepable(r) && !report && (!e.template || e.template.keyed) ? { key, response: r } : undefined;
       }
-      scope.journal.record(request, {
+      const said: JournalAnswer = {
         status: taken.fault && taken.fault !== 'soap-fault' && taken.fault !== 'malformed-body' ? undefined : r.status,
         answeredBy: 'expectation',
         expectation: taken.id,
@@ -458,9 +476,16 @@ function answer(state: StubState, scope: ScopeState, table: RouteTable, req: Inc
         fault: taken.fault,
         report,
         state: taken.state && scope.states.step(taken.state),
-      });
+      };
+      scope.journal.record(request, said);
       if (report) send(res, r.status, report);
-      else deliver(res, addressed(r, body), delayOf(taken.delay ?? o.delay), o.log, taken.fault, mtomRequests.has(req) ? taken.route.scenario : undefined);
+      else {
+        const sent = addressed(r, body);
+        deliver(res, sent, delayOf(taken.delay ?? o.delay), o.log, taken.fault, mtomRequests.has(req) ? taken.route.scenario : undefined);
+        // Kept for the same request again when the expectation gives it again: permanent and plain (with a state rule, the scope has state: see keepForRepeat).
+        const again = bytes !== false && r === taken.answered?.response && taken.remaining === undefined && !taken.delay && !taken.fault;
+        if (again) keepForRepeat(state, scope, table, req, request, url, bytes, said, sent, taken);
+      }
     } else if (example) {
       const fx = example.example;
       const route = example.route;
@@ -513,15 +538,21 @@ function answer(state: StubState, scope: ScopeState, table: RouteTable, req: Inc
           ? made.response
           : DispatchMemo.answer(outcome, () => (fixed ? fixedResponse(route, fixed.response) : respond(route, row, requestRandom(route, keyText(key)))));
         const report = made ? made.report : undefined;
-        scope.journal.record(request, {
+        const said: JournalAnswer = {
           status: r.status,
           answeredBy: fixed || row ? 'example' : 'scenario',
           templated: made ? true : undefined,
           scenario: refOf(route.scenario),
           report,
-        });
+        };
+        scope.journal.record(request, said);
         if (report) send(res, r.status, report);
-        else deliver(res, addressed(r, body), delayOf(o.delay), o.log, undefined, mtomRequests.has(req) ? route.scenario : undefined);
+        else {
+          const sent = addressed(r, body);
+          deliver(res, sent, delayOf(o.delay), o.log, undefined, mtomRequests.has(req) ? route.scenario : undefined);
+          // Kept for the same request again when the memo keeps it (a pure function of the request), and no state can change it.
+          if (bytes !== false && r === outcome.answer && !table.stateful) keepForRepeat(state, scope, table, req, request, url, bytes, said, sent, undefined);
+        }
       } else if (outcome.kind === 'no-match') {
         const report = noMatchReport(requestLine(request, url), outcome.attempts, body);
         scope.journal.record(request, { status: 400, answeredBy: 'none', report });
@@ -542,6 +573,48 @@ function answer(state: StubState, scope: ScopeState, table: RouteTable, req: Inc
     o.log(
       `${requestLine(request, url)} -> ${res.statusCode} ${taken ? `expectation ${taken.id} (${taken.route.label})` : example ? `example file ${example.example.file}` : stuck ? 'waits for a state nothing reaches' : describeOutcome(outcome)} (${(performance.now() - started).toFixed(2)} ms)`,
     );
+}
+
+/** Keeps an answer for the same request again (decide/repeat.ts), while the scope has no named state. */
+function keepForRepeat(
+  state: StubState,
+  scope: ScopeState,
+  table: RouteTable,
+  req: IncomingMessage,
+  request: HttpRequest,
+  url: string,
+  bytes: Buffer | undefined,
+  said: JournalAnswer,
+  answer: HttpResponse,
+  expectation: Expectation | undefined,
+): void {
+  if (scope.states.size > 0) return;
+  // What either memo reads of a request: the headers dispatch and the expectations read, and how the body was encoded.
+  const names = [...scope.expectations.headerNames, 'content-encoding'];
+  for (const h of state.memoFor(table).headerNames) if (!names.includes(h)) names.push(h);
+  scope.repeat.keep(
+    {
+      table,
+      version: scope.expectations.version,
+      method: req.method!,
+      url,
+      names,
+      request: { method: request.method, path: request.path, query: request.query, body: request.body },
+      journal: said,
+      answer,
+      expectation,
+    },
+    bytes,
+    req.headers,
+  );
+}
+
+/** The same request again (decide/repeat.ts): its use counted, journaled, answered as the last time. */
+function answerAgain(scope: ScopeState, req: IncomingMessage, res: ServerResponse, again: Repeatable<JournalAnswer, Expectation>, log: (line: string) => void): void {
+  if (again.expectation) scope.expectations.use(again.expectation);
+  const r = again.request;
+  scope.journal.record({ method: r.method, path: r.path, query: r.query, headers: req.headers as Record<string, string>, body: r.body }, again.journal);
+  deliver(res, again.answer, 0, log);
 }
 
 /**

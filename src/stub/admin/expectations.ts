@@ -116,6 +116,8 @@ export class Expectations {
    * up); bounded like the dispatch memo.
    */
   private readonly fitting = new RequestMap<Expectation[]>();
+  /** Moves on with every change of the set (an expectation added, removed or used up, a reset): what a repeated answer (decide/repeat.ts) was chosen by. */
+  private changes = 0;
   /** The request headers any expectation's matcher reads, and Content-Type: the only headers take() depends on. */
   private readonly headers = new Set(['content-type']);
 
@@ -123,6 +125,15 @@ export class Expectations {
 
   get size(): number {
     return this.count;
+  }
+
+  get version(): number {
+    return this.changes;
+  }
+
+  /** The request headers take() reads: Content-Type and those the expectations name. */
+  get headerNames(): Iterable<string> {
+    return this.headers;
   }
 
   /** What take() depends on of a request (see requestKey): method, target as sent, the headers expectations name, body. */
@@ -194,6 +205,7 @@ export class Expectations {
     budget.bytes += bytes;
     for (const h of e.matcher.request.headers) this.headers.add(h.name.toLowerCase());
     this.fitting.clear();
+    this.changes++;
     return e;
   }
 
@@ -221,7 +233,7 @@ export class Expectations {
   }
 
   /** Counts a use; a transient expectation used up is removed. */
-  private use(e: Expectation | undefined): Expectation | undefined {
+  use(e: Expectation | undefined): Expectation | undefined {
     if (!e) return undefined;
     e.used++;
     if (e.remaining !== undefined && --e.remaining === 0) this.remove(e.id);
@@ -248,6 +260,7 @@ export class Expectations {
       this.budget.count--;
       this.budget.bytes -= bytes;
       this.fitting.clear();
+      this.changes++;
       return true;
     }
     return false;
@@ -262,6 +275,7 @@ export class Expectations {
     this.bytes = 0;
     this.sizes.clear();
     this.fitting.clear();
+    this.changes++;
   }
 
   /** In the order they were set. */

@@ -76,6 +76,9 @@ export interface CallFilter {
   xmlIncludes?: string;
 }
 
+/** What the journal records of an answer (the rest of an entry is the request's). */
+export type JournalAnswer = Omit<JournalEntry, 'seq' | 'time' | 'method' | 'path' | 'query' | 'headers' | 'body'>;
+
 /** The entries every scope's journal shares, so the journal's bound is the stub's, whatever the number of scopes. */
 export class JournalRing {
   readonly entries: (JournalEntry | undefined)[] = new Array(STUB_LIMITS.journalEntries);
@@ -95,7 +98,7 @@ export class Journal {
     private readonly scope?: string,
   ) {}
 
-  record(req: HttpRequest, answer: Omit<JournalEntry, 'seq' | 'time' | 'method' | 'path' | 'query' | 'headers' | 'body'>): void {
+  record(req: HttpRequest, answer: JournalAnswer): void {
     const cut = req.body.length > STUB_LIMITS.journalBodyChars;
     // One literal of one shape (absent fields undefined, which JSON leaves out): the stub's hot path records every request.
     const entry: JournalEntry = {

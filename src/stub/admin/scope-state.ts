@@ -1,10 +1,11 @@
 import { AccordError } from '../../errors';
 import { STUB_LIMITS } from '../../limits';
 import { ExpectationBudget, Expectations, type Expectation } from './expectations';
-import { Journal, JournalRing } from './journal';
+import { Journal, JournalRing, type JournalAnswer } from './journal';
 import { DispatchMemo } from '../decide/memo';
 import type { RouteTable } from '../decide/route';
 import { ScenarioStates } from '../decide/scenario-state';
+import { Repeat } from '../decide/repeat';
 
 /**
  * What answers and records one scope's requests: the stub's root, or a scope (`/_scope/<id>/…`)
@@ -18,6 +19,8 @@ export interface ScopeState {
   readonly states: ScenarioStates;
   /** The numbers `{{sequence}}` gives in this scope's templated answers: 1, 2, 3… */
   readonly sequence: Sequence;
+  /** The last answer this scope gave, for the same request again (decide/repeat.ts). */
+  readonly repeat: Repeat<JournalAnswer, Expectation>;
   /** Checked against the table serving now; see Expectations.add. */
   expect(input: unknown): Expectation;
   /** No expectations, an empty journal, every state machine back to `Started`, `{{sequence}}` back to 1 (of this scope only). */
@@ -63,6 +66,7 @@ export class StubState implements ScopeState {
   readonly journal: Journal;
   readonly states = new ScenarioStates();
   readonly sequence = new Sequence();
+  readonly repeat = new Repeat<JournalAnswer, Expectation>();
 
   private serving: { table: RouteTable; memo: DispatchMemo };
   private readonly ring = new JournalRing();
@@ -102,6 +106,7 @@ export class StubState implements ScopeState {
     this.journal.clear();
     this.states.clear();
     this.sequence.reset();
+    this.repeat.clear();
   }
 
   /**
@@ -136,17 +141,20 @@ export class StubState implements ScopeState {
     const journal = new Journal(this.ring, id);
     const states = new ScenarioStates();
     const sequence = new Sequence();
+    const repeat = new Repeat<JournalAnswer, Expectation>();
     const scope: ScopeState = {
       expectations,
       journal,
       states,
       sequence,
+      repeat,
       expect: (input) => expectIn(expectations, states, input, this.table),
       reset: () => {
         expectations.clear();
         journal.clear();
         states.clear();
         sequence.reset();
+        repeat.clear();
       },
     };
     this.scopes.set(id, scope);

@@ -42,6 +42,11 @@ export class DispatchMemo {
     return this.chosen.size;
   }
 
+  /** The request headers dispatch reads (see `headers`). */
+  get headerNames(): readonly string[] {
+    return this.headers;
+  }
+
   /** What the stub's answer to a request is a function of: method, target, the headers the contracts name, body. */
   keyOf(req: HttpRequest, url: string, body: ParsedBody): RequestKey {
     return requestKey(req, url, this.headers, body.text);
