@@ -166,17 +166,17 @@ it('repeats only the same bytes, with the same headers that matter, while what c
   const table = {};
   const bytes = Buffer.from('<a>1</a>');
   const headers = { 'content-type': 'text/xml', 'x-other': 'ignored' };
+  const names = () => ['content-type', 'content-encoding'];
   const entry = {
     table,
     version: 3,
     method: 'POST',
     url: '/ws',
-    names: ['content-type', 'content-encoding'],
     request: { method: 'POST', path: '/ws', query: [], body: '<a>1</a>' },
     journal: 'j',
     answer: { status: 200, headers: {}, body: 'ok' },
   };
-  repeat.keep(entry, bytes, headers);
+  repeat.keep(entry, names, bytes, headers);
   // The socket's buffer may be reused: what is kept is a copy.
   bytes[3] = 0x32;
   expect(repeat.find(table, 3, 'POST', '/ws', Buffer.from('<a>1</a>'), { ...headers, 'x-other': 'else' })?.journal).toBe('j');
@@ -189,7 +189,7 @@ it('repeats only the same bytes, with the same headers that matter, while what c
   expect(repeat.find({}, 3, 'POST', '/ws', Buffer.from('<a>1</a>'), headers)).toBeUndefined();
   expect(repeat.find(table, 3, 'PUT', '/ws', Buffer.from('<a>1</a>'), headers)).toBeUndefined();
   expect(repeat.find(table, 3, 'POST', '/ws?x', Buffer.from('<a>1</a>'), headers)).toBeUndefined();
-  repeat.keep(entry, undefined, headers);
+  repeat.keep(entry, names, undefined, headers);
   expect(repeat.find(table, 3, 'POST', '/ws', undefined, headers)?.journal).toBe('j');
   expect(repeat.find(table, 3, 'POST', '/ws', Buffer.alloc(0), headers)).toBeUndefined();
   repeat.clear();

@@ -590,23 +590,12 @@ function keepForRepeat(
 ): void {
   if (scope.states.size > 0) return;
   // What either memo reads of a request: the headers dispatch and the expectations read, and how the body was encoded.
-  const names = [...scope.expectations.headerNames, 'content-encoding'];
-  for (const h of state.memoFor(table).headerNames) if (!names.includes(h)) names.push(h);
-  scope.repeat.keep(
-    {
-      table,
-      version: scope.expectations.version,
-      method: req.method!,
-      url,
-      names,
-      request: { method: request.method, path: request.path, query: request.query, body: request.body },
-      journal: said,
-      answer,
-      expectation,
-    },
-    bytes,
-    req.headers,
-  );
+  const names = () => {
+    const read = [...scope.expectations.headerNames, 'content-encoding'];
+    for (const h of state.memoFor(table).headerNames) if (!read.includes(h)) read.push(h);
+    return read;
+  };
+  scope.repeat.keep({ table, version: scope.expectations.version, method: req.method!, url, request, journal: said, answer, expectation }, names, bytes, req.headers);
 }
 
 /** The same request again (decide/repeat.ts): its use counted, journaled, answered as the last time. */

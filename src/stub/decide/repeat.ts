@@ -45,9 +45,17 @@ export class Repeat<J, E> {
     return last;
   }
 
-  /** Keeps an answer for the request (whose `bytes` are copied: a socket's buffer is not ours to keep). */
-  keep(entry: Omit<Repeatable<J, E>, 'values' | 'bytes'>, bytes: Buffer | undefined, headers: IncomingHttpHeaders): void {
-    this.last = { ...entry, bytes: bytes && Buffer.from(bytes), values: entry.names.map((n) => headers[n]) };
+  /**
+   * Keeps an answer for the request (whose `bytes` are copied: a socket's buffer is not ours to
+   * keep). `names()` is asked only when the table or the expectations changed since the last one kept.
+   */
+  keep(entry: Omit<Repeatable<J, E>, 'values' | 'bytes' | 'names'>, names: () => readonly string[], bytes: Buffer | undefined, headers: IncomingHttpHeaders): void {
+    const last = this.last;
+    const read = last !== undefined && last.table === entry.table && last.version === entry.version ? last.names : names();
+    const values = new Array<string | string[] | undefined>(read.length);
+    for (let i = 0; i < read.length; i++) values[i] = headers[read[i]];
+    const { table, version, method, url, request, journal, answer, expectation } = entry;
+    this.last = { table, version, method, url, bytes: bytes && Buffer.from(bytes), names: read, values, request, journal, answer, expectation };
   }
 
   clear(): void {
