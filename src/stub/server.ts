@@ -462,7 +462,7 @@ function answer(
       let report: string | undefined;
       if (!r) {
         const e = taken;
-        const generated = (extra: Record<string, string>) => withHeaders(respond(e.route, undefined, requestRandom(e.route, keyText(key))), extra);
+        const generated = generatedFor(e.route, keyText(key));
         if (e.template) ({ response: r, report } = templatedAnswer(e, request, body, scope.sequence, generated));
         else r = e.response ? fixedResponse(e.route, e.response) : generated(e.extraHeaders);
         taken.answered = keepable(r) && !report && (!e.template || e.template.keyed) ? { key, response: r } : undefined;
@@ -493,7 +493,7 @@ function answer(
       let report: string | undefined;
       if (fx.template) {
         const key = requestLine(request, url);
-        const made = answerFromTemplate(fx.template, fx.owner, request, body, scope.sequence, (extra) => withHeaders(respond(route, undefined, requestRandom(route, key)), extra));
+        const made = answerFromTemplate(fx.template, fx.owner, request, body, scope.sequence, generatedFor(route, key));
         if ('response' in made) r = fixedResponse(route, made.response);
         else {
           ({ response: r, report } = cannotAnswer(`example file ${fx.file}`, request, made.problem));
@@ -640,9 +640,7 @@ function templatedFixed(
   sequence: Counter,
   key: RequestKey,
 ): { response: HttpResponse; report?: string } {
-  const made = answerFromTemplate(fixed.template!, fixed.owner, request, body, sequence, (extra) =>
-    withHeaders(respond(route, undefined, requestRandom(route, keyText(key))), extra),
-  );
+  const made = answerFromTemplate(fixed.template!, fixed.owner, request, body, sequence, generatedFor(route, keyText(key)));
   if (!('response' in made)) return cannotAnswer(`example file ${fixed.file}`, request, made.problem);
   return { response: fixedResponse(route, made.response) };
 }
@@ -769,9 +767,13 @@ function answerWsdl(req: IncomingMessage, res: ServerResponse, o: HandlerOptions
   return true;
 }
 
-function withHeaders(r: HttpResponse, extra: Record<string, string>): HttpResponse {
-  for (const [k, v] of Object.entries(extra)) r.headers[k] = v;
-  return r;
+/** The answer generated for a request (its values drawn from a stream seeded by `seed`: respond.ts), with the given headers added. */
+function generatedFor(route: Route, seed: string): (extra: Record<string, string>) => HttpResponse {
+  return (extra) => {
+    const r = respond(route, undefined, requestRandom(route, seed));
+    for (const [k, v] of Object.entries(extra)) r.headers[k] = v;
+    return r;
+  };
 }
 
 /** `POST /ws?x=1`: how reports and log lines name a request. */
