@@ -111,10 +111,15 @@ export function gather(errors: AccordError[], e: unknown): void {
   else throw e;
 }
 
-/** Throws what was gathered, all of it: the one error, or every error together. */
+/**
+ * Throws what was gathered, all of it: the one error, or every error together, each said once (the
+ * same file read as both versions fails alike twice).
+ */
 export function throwGathered(errors: readonly AccordError[]): void {
-  if (errors.length === 1) throw errors[0];
-  if (errors.length > 1) throw new CompositeAccordError([...errors]);
+  const seen = new Set<string>();
+  const once = errors.filter((e) => !seen.has(e.describe()) && seen.add(e.describe()));
+  if (once.length === 1) throw once[0];
+  if (once.length > 1) throw new CompositeAccordError(once);
 }
 
 /** The end of an exhaustive `switch`: a kind added to a union and not handled here fails the type check, not a user. */

@@ -113,6 +113,10 @@ test('accord compatible refuses a WSDL it can import only in part: exit 2, the i
   // Either side.
   const older = await accord('compatible', 'wsdl/greeter.wsdl', 'whole/greeter.wsdl');
   expect(older.code).toBe(2);
+  // The same partial WSDL as both versions: said once.
+  const same = await accord('compatible', 'wsdl/greeter.wsdl', 'wsdl/greeter.wsdl');
+  expect(same.code).toBe(2);
+  expect(same.err.match(/can only be imported in part/g)).toHaveLength(1);
   // Whole on both sides: a verdict.
   const whole = await accord('compatible', 'whole/greeter.wsdl', 'whole/greeter.wsdl');
   expect(whole.code).toBe(0);
