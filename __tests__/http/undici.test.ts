@@ -15,8 +15,9 @@ test("the classes are undici's own", () => {
   expect(EnvHttpProxyAgent).toBe(undici.EnvHttpProxyAgent);
 });
 
-test("the preset's runtime (dist/) loads undici's dispatchers but not its fetch, WebSocket or mocks", () => {
-  const script = `require(${JSON.stringify(path.join(ROOT, 'dist', 'runner', 'runtime.js'))});
+// The preset's runtime (once per Jest worker), the proxy and the stub's pass-through (once per start).
+test.each([['runner/runtime.js'], ['proxy/proxy.js'], ['stub/answer/pass-through.js']])("dist/%s loads undici's dispatchers but not its fetch, WebSocket or mocks", (module) => {
+  const script = `require(${JSON.stringify(path.join(ROOT, 'dist', module))});
 const loaded = Object.keys(require.cache).filter((f) => /[\\\\/]undici[\\\\/]/.test(f)).map((f) => f.replace(/\\\\/g, '/').replace(/.*\\/undici\\//, ''));
 // The request API is on the dispatchers (the proxy agent connects through its client with \`connect\`).
 const api = ['request', 'connect'].map((m) => typeof require('undici/lib/dispatcher/client').prototype[m]);

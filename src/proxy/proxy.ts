@@ -1,7 +1,8 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough, Transform, pipeline, type Readable, type TransformCallback } from 'node:stream';
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Agent, request } from '../http/undici';
 import { AccordError } from '../errors';
 import { bodyText, parseMediaType } from '../http/content-type';
 import { forwardedHeaders, parseTarget, targetUrl } from '../http/forward';

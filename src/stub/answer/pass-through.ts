@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Agent, request } from '../../http/undici';
 import type { Scenario } from '../../contract/model';
 import { checkAnswer, driftLine, hideMismatch, type AnswerCheck } from '../../http/drift';
 import { forwardedHeaders, parseTarget, targetUrl, type ForwardTarget } from '../../http/forward';
