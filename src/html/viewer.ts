@@ -201,7 +201,10 @@ export const VIEWER_SCRIPT = String.raw`
       add(app, el('h2', null, 'WSDL operations'));
       ops.forEach(function (c) {
         var covered = c.wsdl.operations.filter(function (o) { return o.status === 'passed'; }).length;
-        add(app, el('h3', null, c.file + ' \u2192 ' + c.wsdl.file + ' (' + covered + ' of ' + c.wsdl.operations.length + ' passed)'));
+        var partial = c.wsdl.partial || [];
+        add(app, el('h3', null, c.file + ' \u2192 ' + c.wsdl.file + ' (' + covered + ' of ' + c.wsdl.operations.length + ' passed' + (partial.length ? '; WSDL read in part' : '') + ')'));
+        // What the WSDL imports and could not be read: its nodes were typed (anything), so part of the contract went untested.
+        partial.forEach(function (l) { add(app, el('div', 'note partial', 'not read: ' + l)); });
         add(app, bar([['passed', covered], ['failed', c.wsdl.operations.filter(function (o) { return o.status === 'failed'; }).length], ['notRun', c.wsdl.operations.length - covered - c.wsdl.operations.filter(function (o) { return o.status === 'failed'; }).length]], 320));
         add(app, table(['operation', 'status', 'faults'], c.wsdl.operations.map(function (o) { return [o.name, badge(o.status === 'no scenario' ? 'not-run' : o.status === 'wip' ? 'wip-failed' : o.status === 'not run' ? 'not-run' : o.status), o.faults]; })));
       });

@@ -86,7 +86,8 @@ export interface ReportContract {
   file: string;
   feature: string;
   coverage: Pick<ContractCoverage, 'scenarios' | 'passed' | 'failed' | 'wip' | 'skipped' | 'notRun' | 'negative'>;
-  wsdl?: { file: string; operations: { name: string; status: string; faults: number }[] };
+  /** `partial`: what the WSDL imports and could not be read, one line each (coverage.ts): its operations may be more than these. */
+  wsdl?: { file: string; operations: { name: string; status: string; faults: number }[]; partial?: string[] };
   error?: string;
   tests: ReportTest[];
 }
@@ -184,7 +185,10 @@ export function reportContract(file: string, c: ContractCoverage, tests: readonl
     coverage: { scenarios: c.scenarios, passed: c.passed, failed: c.failed, wip: c.wip, skipped: c.skipped, notRun: c.notRun, negative: c.negative },
     tests: tests.map((t) => reportTest(t, Object.hasOwn(exchanges, t.fullName) ? exchanges[t.fullName] : undefined)),
   };
-  if (c.wsdl) out.wsdl = { file: printable(c.wsdl.file), operations: c.wsdl.list.map((o) => ({ name: printable(o.name), status: o.status, faults: o.faults.length })) };
+  if (c.wsdl) {
+    out.wsdl = { file: printable(c.wsdl.file), operations: c.wsdl.list.map((o) => ({ name: printable(o.name), status: o.status, faults: o.faults.length })) };
+    if (c.wsdl.partial?.length) out.wsdl.partial = c.wsdl.partial.map((l) => printable(l, { multiline: false }));
+  }
   if (c.error) out.error = printable(c.error);
   return out;
 }
