@@ -73,6 +73,8 @@ test("the report's data and the coverage file carry what the partial WSDL left u
   expect(of('hostile/greeter.spec').wsdl!.partial![0]).toBe(HOSTILE_LINE);
   expect(of('whole/greeter.spec').wsdl).toBeDefined();
   expect(of('whole/greeter.spec').wsdl!.partial).toBeUndefined();
+  // Named from the rootDir, as the contract is (not the build machine's absolute path).
+  expect(of('whole/greeter.spec').wsdl!.file).toBe('whole/greeter.wsdl');
   // The coverage file for machines says the same.
   const doc = JSON.parse(readFileSync(path.join(dir, 'accord-coverage.json'), 'utf8')) as { contracts: { file: string; wsdl: { partial?: string[] } }[] };
   const json = (file: string) => doc.contracts.find((c) => c.file === file)!;
