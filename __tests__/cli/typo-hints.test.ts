@@ -11,14 +11,14 @@ describe('accord import wsdl given something that is not a WSDL', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      'accord: contracts/soap/api_pet_v1.spec: not a WSDL: it looks like a .spec contract (Feature: Pet lookup over SOAP); a contract is run with `accord test` or jest --preset accord-contracts; import wsdl reads a WSDL 1.1 <definitions> or WSDL 2.0 <description> file\n',
+      'accord import wsdl: contracts/soap/api_pet_v1.spec: not a WSDL: it looks like a .spec contract (Feature: Pet lookup over SOAP); a contract is run with `accord test` or jest --preset accord-contracts; import wsdl reads a WSDL 1.1 <definitions> or WSDL 2.0 <description> file\n',
     );
   });
 
   it('a file that is not XML: says so, with its start', () => {
     const r = accord(ROOT, 'import', 'wsdl', 'package.json', '--output', '-');
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^accord: package\.json: not a WSDL: it is not XML \(it starts with "\{"\)/);
+    expect(r.stderr).toMatch(/^accord import wsdl: package\.json: not a WSDL: it is not XML \(it starts with "\{"\)/);
   });
 });
 
@@ -41,7 +41,7 @@ describe('accord compatible git commits with the refs swapped', () => {
     repo.edit(file, (t) => t.replace(/\n {2}Scenario: Cube[\s\S]*$/, '\n')).commit('v2 drops /cube');
     const swapped = accord(repo.dir, 'compatible', 'git', 'commits', file, 'HEAD^1', 'HEAD');
     expect(swapped.stderr).toBe(
-      'accord compatible: warning: "HEAD^1", given as the newer commit, is an ancestor of "HEAD": the newer commit comes first ("git commits <path> <newer> <older>"), so this compares the change backwards\n',
+      'accord compatible git commits: warning: "HEAD^1", given as the newer commit, is an ancestor of "HEAD": the newer commit comes first ("git commits <path> <newer> <older>"), so this compares the change backwards\n',
     );
     const right = accord(repo.dir, 'compatible', 'git', 'commits', file, 'HEAD', 'HEAD^1');
     expect(right.stderr).toBe('');

@@ -41,10 +41,10 @@ test('two folders are paired by relative path; a file only in the newer folder i
 test('mistakes: missing file, file against folder, a file that is not a contract', () => {
   const d = folder().write('a.spec', SQUARE).write('dir/b.spec', SQUARE).write('a.txt', 'hello\nworld\n');
   const cases: [string[], RegExp][] = [
-    [['nope.spec', 'a.spec'], /^accord: no such file or folder: nope\.spec$/],
-    [['a.spec', 'dir'], /^accord: compare a file with a file or a folder with a folder/],
+    [['nope.spec', 'a.spec'], /^accord compatible: no such file or folder: nope\.spec$/],
+    [['a.spec', 'dir'], /^accord compatible: compare a file with a file or a folder with a folder/],
     // Each line used to be a Gherkin token list ("expected: #EOF, #Language, ..., got 'hello'").
-    [['a.txt', 'a.txt'], /^accord: a\.txt is not a contract: no Feature: line$/],
+    [['a.txt', 'a.txt'], /^accord compatible: a\.txt is not a contract: no Feature: line$/],
     [['a.spec'], /give two contracts/],
   ];
   for (const [args, message] of cases) {
@@ -63,11 +63,11 @@ test('a broken contract: every error is shown, as the stub shows them (not the f
   expect(out.code).toBe(2);
   expect(out.stdout).toBe('');
   expect(out.stderr.trimEnd().split('\n')).toEqual([
-    'accord: bad.spec:3: keyword "FETCH" not recognised (did you mean "PATCH"?); a step starts with one of: <METHOD> <path>, request-header, response-header, status, request-body, response-body, type, json, pattern, enum, form-field, request-part',
+    'accord compatible: bad.spec:3: keyword "FETCH" not recognised (did you mean "PATCH"?); a step starts with one of: <METHOD> <path>, request-header, response-header, status, request-body, response-body, type, json, pattern, enum, form-field, request-part',
     'bad.spec:2: scenario "y" has no status: add e.g. "Then status 200" here or in the Background',
     'bad.spec:6: status must be an HTTP status code from 100 to 599, found "2000"',
   ]);
-  expect(out.stderr).toBe(accord(d.dir, 'stub', 'bad.spec', '--port', '0').stderr);
+  expect(accord(d.dir, 'stub', 'bad.spec', '--port', '0').stderr).toBe(out.stderr.replace(/^accord compatible: /, 'accord stub: '));
   // Both versions and every file of a folder: all errors at once, not one run per fix.
   const folders = accord(d.dir, 'compatible', 'old', 'new');
   expect(folders.code).toBe(2);
@@ -80,8 +80,8 @@ test('a Feature with no scenarios is an input error, as in the stub and the Jest
   const d = folder().write('a.spec', SQUARE).write('empty.spec', 'Feature: Nothing yet\n');
   const out = accord(d.dir, 'compatible', 'a.spec', 'empty.spec');
   expect(out.code).toBe(2);
-  expect(out.stderr.trimEnd()).toBe('accord: empty.spec:1: Feature "Nothing yet" has no scenarios: add one, e.g. "Scenario: <name>" with a request and a status');
-  expect(accord(d.dir, 'stub', 'empty.spec', '--port', '0').stderr).toBe(out.stderr);
+  expect(out.stderr.trimEnd()).toBe('accord compatible: empty.spec:1: Feature "Nothing yet" has no scenarios: add one, e.g. "Scenario: <name>" with a request and a status');
+  expect(accord(d.dir, 'stub', 'empty.spec', '--port', '0').stderr).toBe(out.stderr.replace(/^accord compatible: /, 'accord stub: '));
 });
 
 test('next version names (seed 9.2)', () => {

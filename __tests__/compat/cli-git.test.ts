@@ -355,25 +355,25 @@ describe('mistakes exit 2 with one line on stderr', () => {
     const r = new TempRepo(false);
     repos.push(r);
     r.write(MATH, MATH_V1);
-    expectMistake(accord(r.dir, 'compatible', 'git', 'file', MATH), /^accord: not a git work tree: /);
-    expectMistake(accord(r.dir, 'compatible', 'git', 'commits', MATH, 'HEAD', 'HEAD^1'), /^accord: not a git work tree: /);
+    expectMistake(accord(r.dir, 'compatible', 'git', 'file', MATH), /^accord compatible git file: not a git work tree: /);
+    expectMistake(accord(r.dir, 'compatible', 'git', 'commits', MATH, 'HEAD', 'HEAD^1'), /^accord compatible git commits: not a git work tree: /);
   });
 
   test('file missing in the working tree, or in the newer commit', () => {
     const r = repo().write(MATH, MATH_V1);
     r.commit('v1');
-    expectMistake(accord(r.dir, 'compatible', 'git', 'file', 'contracts/nope_v1.spec'), /^accord: contracts\/nope_v1\.spec is not in the working tree/);
+    expectMistake(accord(r.dir, 'compatible', 'git', 'file', 'contracts/nope_v1.spec'), /^accord compatible git file: contracts\/nope_v1\.spec is not in the working tree/);
     r.git('rm', '-q', MATH);
     expectMistake(accord(r.dir, 'compatible', 'git', 'file', MATH), /is not in the working tree/);
     r.commit('removed');
-    expectMistake(accord(r.dir, 'compatible', 'git', 'commits', MATH, 'HEAD', 'HEAD^1'), /^accord: contracts\/api_math_v1\.spec does not exist in HEAD$/);
+    expectMistake(accord(r.dir, 'compatible', 'git', 'commits', MATH, 'HEAD', 'HEAD^1'), /^accord compatible git commits: contracts\/api_math_v1\.spec does not exist in HEAD$/);
   });
 
   test('unknown refs', () => {
     const r = repo().write(MATH, MATH_V1);
     r.commit('v1');
-    expectMistake(accord(r.dir, 'compatible', 'git', 'commits', MATH, 'HEAD', 'HEAD^1'), /^accord: unknown git ref: HEAD\^1$/);
-    expectMistake(accord(r.dir, 'compatible', 'git', 'commits', MATH, 'no-such-branch', 'HEAD'), /^accord: unknown git ref: no-such-branch$/);
+    expectMistake(accord(r.dir, 'compatible', 'git', 'commits', MATH, 'HEAD', 'HEAD^1'), /^accord compatible git commits: unknown git ref: HEAD\^1$/);
+    expectMistake(accord(r.dir, 'compatible', 'git', 'commits', MATH, 'no-such-branch', 'HEAD'), /^accord compatible git commits: unknown git ref: no-such-branch$/);
     expectMistake(accord(r.dir, 'compatible', 'git', 'commits', MATH, 'HEAD', '--output=/tmp/x'), /unknown (git ref|option)/);
   });
 
@@ -381,11 +381,11 @@ describe('mistakes exit 2 with one line on stderr', () => {
     const r = repo().write(MATH, MATH_V1);
     r.commit('v1');
     r.write(MATH, MATH_V1.replace('Then status 200', 'Then status two hundred'));
-    expectMistake(accord(r.dir, 'compatible', 'git', 'file', MATH), /^accord: contracts\/api_math_v1\.spec:6: status must be an HTTP status code/);
+    expectMistake(accord(r.dir, 'compatible', 'git', 'file', MATH), /^accord compatible git file: contracts\/api_math_v1\.spec:6: status must be an HTTP status code/);
     r.commit('broken');
     r.write(MATH, MATH_V1);
     r.commit('fixed');
-    expectMistake(accord(r.dir, 'compatible', 'git', 'commits', MATH, 'HEAD', 'HEAD^1'), /^accord: HEAD\^1:contracts\/api_math_v1\.spec:6: status must be/);
+    expectMistake(accord(r.dir, 'compatible', 'git', 'commits', MATH, 'HEAD', 'HEAD^1'), /^accord compatible git commits: HEAD\^1:contracts\/api_math_v1\.spec:6: status must be/);
   });
 
   test('usage: missing arguments', () => {

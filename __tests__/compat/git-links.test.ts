@@ -92,7 +92,7 @@ describe('links that leave the repository are refused, by name', () => {
     link(r, '/proc/self/environ', 'contracts/env.spec');
     for (const target of ['contracts', 'contracts/env.spec']) {
       const res = accord(r.dir, 'compatible', 'git', 'file', target);
-      expect(res.stderr).toBe('accord: contracts/env.spec is a symlink to /proc/self/environ, outside the repository: refused\n');
+      expect(res.stderr).toBe('accord compatible git file: contracts/env.spec is a symlink to /proc/self/environ, outside the repository: refused\n');
       expect(res.stdout).toBe('');
       expect(res.code).toBe(2);
     }
@@ -106,10 +106,10 @@ describe('links that leave the repository are refused, by name', () => {
     link(r, '../../../../../../../../../../etc/passwd', 'contracts/up.spec');
     r.commit('links');
     const res = accord(r.dir, 'compatible', 'git', 'commits', 'contracts', 'HEAD', 'HEAD~1');
-    expect(res.stderr).toBe(`accord: contracts/abs.spec in HEAD is a symlink to ${path.join(outside, 'secret.spec')}, outside the repository: refused\n`);
+    expect(res.stderr).toBe(`accord compatible git commits: contracts/abs.spec in HEAD is a symlink to ${path.join(outside, 'secret.spec')}, outside the repository: refused\n`);
     expect(res.code).toBe(2);
     const up = accord(r.dir, 'compatible', 'git', 'commits', 'contracts/up.spec', 'HEAD', 'HEAD~1');
-    expect(up.stderr).toBe('accord: contracts/up.spec in HEAD is a symlink to ../../../../../../../../../../etc/passwd, outside the repository: refused\n');
+    expect(up.stderr).toBe('accord compatible git commits: contracts/up.spec in HEAD is a symlink to ../../../../../../../../../../etc/passwd, outside the repository: refused\n');
     expect(up.stdout).not.toContain('root:');
     expect(up.code).toBe(2);
   });
@@ -121,7 +121,7 @@ describe('links that leave the repository are refused, by name', () => {
     rmSync(path.join(r.dir, 'contracts/alias.spec'));
     link(r, 'gone.spec', 'contracts/alias.spec');
     const res = accord(r.dir, 'compatible', 'git', 'file', 'contracts');
-    expect(res.stderr).toBe('accord: contracts/alias.spec is a symlink to gone.spec, which does not exist\n');
+    expect(res.stderr).toBe('accord compatible git file: contracts/alias.spec is a symlink to gone.spec, which does not exist\n');
     expect(res.code).toBe(2);
   });
 });
@@ -141,7 +141,7 @@ describe('git refs', () => {
     const r = repo().write('contracts/api.spec', API);
     r.commit('one');
     const res = accord(r.dir, 'compatible', 'git', 'commits', 'contracts/api.spec', 'HEAD\nmain', 'HEAD');
-    expect(res.stderr).toBe('accord: not a valid git ref: "HEAD\\nmain"\n');
+    expect(res.stderr).toBe('accord compatible git commits: not a valid git ref: "HEAD\\nmain"\n');
     expect(res.code).toBe(2);
   });
 
@@ -155,7 +155,7 @@ describe('git refs', () => {
     const c = spawnSync('git', ['clone', '-q', '--depth', '1', `file://${r.dir}`, clone.dir], { encoding: 'utf8' });
     expect(c.status).toBe(0);
     const res = accord(clone.dir, 'compatible', 'git', 'commits', 'contracts/api.spec', 'HEAD', 'HEAD~1');
-    expect(res.stderr).toBe('accord: commit HEAD~1 is not in this clone: it may be shallow; run git fetch --unshallow\n');
+    expect(res.stderr).toBe('accord compatible git commits: commit HEAD~1 is not in this clone: it may be shallow; run git fetch --unshallow\n');
     expect(res.code).toBe(2);
   });
 });

@@ -102,13 +102,13 @@ describe('only regular files are read', () => {
     fifo('pipe.wsdl');
     fifo('pipe.log');
     const cases: [string[], string][] = [
-      [['stub', 'pipe.spec'], 'accord: pipe.spec is a named pipe (FIFO), not a contract: accord reads only regular files'],
-      [['stub', '/dev/zero'], 'accord: /dev/zero is a device, not a contract: accord reads only regular files'],
+      [['stub', 'pipe.spec'], 'accord stub: pipe.spec is a named pipe (FIFO), not a contract: accord reads only regular files'],
+      [['stub', '/dev/zero'], 'accord stub: /dev/zero is a device, not a contract: accord reads only regular files'],
       [['import', 'wsdl', 'pipe.wsdl', '-o', '-'], 'is a named pipe (FIFO), not a WSDL or XML Schema: accord reads only regular files'],
-      [['import', 'wsdl', '/dev/urandom', '-o', '-'], 'accord: /dev/urandom is a device, not a WSDL or XML Schema: accord reads only regular files'],
-      [['import', 'log', 'pipe.log', '-o', '-'], 'accord: pipe.log is a named pipe (FIFO), not a log: accord reads only regular files'],
-      [['import', 'log', '/dev/zero', '-o', '-'], 'accord: /dev/zero is a device, not a log: accord reads only regular files'],
-      [['compatible', 'pipe.spec', 'pipe.spec'], 'accord: pipe.spec is a named pipe (FIFO), not a contract: accord reads only regular files'],
+      [['import', 'wsdl', '/dev/urandom', '-o', '-'], 'accord import wsdl: /dev/urandom is a device, not a WSDL or XML Schema: accord reads only regular files'],
+      [['import', 'log', 'pipe.log', '-o', '-'], 'accord import log: pipe.log is a named pipe (FIFO), not a log: accord reads only regular files'],
+      [['import', 'log', '/dev/zero', '-o', '-'], 'accord import log: /dev/zero is a device, not a log: accord reads only regular files'],
+      [['compatible', 'pipe.spec', 'pipe.spec'], 'accord compatible: pipe.spec is a named pipe (FIFO), not a contract: accord reads only regular files'],
     ];
     for (const [args, message] of cases) {
       const r = accord(...args);
@@ -163,7 +163,7 @@ describe('what is read is bounded by bytes actually read', () => {
 describe('messages a user can act on', () => {
   it('a missing contract: "no such file: <path>", no errno, the path once', () => {
     const r = accord('stub', 'contracts/nope.spec');
-    expect(r.stderr).toBe('accord: no such file: contracts/nope.spec\n');
+    expect(r.stderr).toBe('accord stub: no such file: contracts/nope.spec\n');
     expect(r.code).toBe(2);
   });
 
@@ -171,8 +171,8 @@ describe('messages a user can act on', () => {
     const bytes = Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n\0\0\0\rIHDR', 'latin1'), Buffer.from('\x1b[2J\x1b]0;pwned\x07', 'latin1'), Buffer.alloc(64, 0)]);
     for (const name of ['image.spec', 'image.wsdl', 'image.log']) writeFileSync(path.join(dir, name), bytes);
     const cases: [string[], string][] = [
-      [['stub', 'image.spec'], 'accord: image.spec is binary (byte 8 is a NUL byte), not a contract\n'],
-      [['import', 'wsdl', 'image.wsdl', '-o', '-'], `accord: ${path.join(dir, 'image.wsdl')} is binary (byte 8 is a NUL byte), not a WSDL or XML Schema\n`],
+      [['stub', 'image.spec'], 'accord stub: image.spec is binary (byte 8 is a NUL byte), not a contract\n'],
+      [['import', 'wsdl', 'image.wsdl', '-o', '-'], `accord import wsdl: ${path.join(dir, 'image.wsdl')} is binary (byte 8 is a NUL byte), not a WSDL or XML Schema\n`],
     ];
     for (const [args, message] of cases) {
       const r = spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: 'utf8', env: childEnv(), timeout: 10_000 });
@@ -181,7 +181,7 @@ describe('messages a user can act on', () => {
       expect(r.status).toBe(2);
     }
     const log = spawnSync(process.execPath, [BIN, 'import', 'log', 'image.log', '-o', '-'], { cwd: dir, encoding: 'utf8', env: childEnv(), timeout: 10_000 });
-    expect(log.stderr).toMatch(/^accord: image\.log is binary \(byte \d+ is a control character\), not a text log/);
+    expect(log.stderr).toMatch(/^accord import log: image\.log is binary \(byte \d+ is a control character\), not a text log/);
     expect(log.stderr).not.toContain('\x1b');
   });
 
@@ -194,7 +194,7 @@ describe('messages a user can act on', () => {
   it('a dangling symlink given as a contract names where it points', () => {
     symlinkSync('gone.spec', path.join(dir, 'link.spec'));
     const r = accord('stub', 'link.spec');
-    expect(r.stderr).toBe('accord: link.spec is a symlink to gone.spec, which does not exist\n');
+    expect(r.stderr).toBe('accord stub: link.spec is a symlink to gone.spec, which does not exist\n');
     expect(r.code).toBe(2);
   });
 });
@@ -203,7 +203,7 @@ describe('secrets behind a contract path are not printed', () => {
   itUnix('a contract that is a link to /proc/self/environ: refused as binary, the environment never printed', () => {
     symlinkSync('/proc/self/environ', path.join(dir, 'env.spec'));
     const r = accord('stub', 'env.spec');
-    expect(r.stderr).toBe('accord: env.spec is binary (byte 0 is a NUL byte), not a contract\n'.replace('byte 0', r.stderr.match(/byte (\d+)/)?.[0] ?? 'byte 0'));
+    expect(r.stderr).toBe('accord stub: env.spec is binary (byte 0 is a NUL byte), not a contract\n'.replace('byte 0', r.stderr.match(/byte (\d+)/)?.[0] ?? 'byte 0'));
     expect(r.stderr).not.toContain('hunter2');
     expect(r.code).toBe(2);
   });

@@ -23,7 +23,7 @@ function expectRefused(args: string[], message: RegExp): void {
 describe('accord import log refuses bad input with exit code 2', () => {
   it('an empty file', () => {
     tmp.write('empty.log', '');
-    expectRefused(['empty.log'], /^accord: empty\.log: the log is empty$/m);
+    expectRefused(['empty.log'], /^accord import log: empty\.log: the log is empty$/m);
   });
 
   it('a file of blank lines', () => {
@@ -33,12 +33,12 @@ describe('accord import log refuses bad input with exit code 2', () => {
 
   it('a binary file', () => {
     tmp.write('image.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]));
-    expectRefused(['image.png'], /^accord: image\.png is binary \(byte 8 is a control character\), not a text log/m);
+    expectRefused(['image.png'], /^accord import log: image\.png is binary \(byte 8 is a control character\), not a text log/m);
   });
 
   it('a gzip file holding binary data', () => {
     tmp.write('data.gz', gzipSync(Buffer.alloc(4096, 0)));
-    expectRefused(['data.gz'], /^accord: data\.gz is binary \(byte 0 after gzip inflation/m);
+    expectRefused(['data.gz'], /^accord import log: data\.gz is binary \(byte 0 after gzip inflation/m);
   });
 
   it('a damaged gzip file', () => {
@@ -110,8 +110,8 @@ describe('accord import log refuses bad input with exit code 2', () => {
   });
 
   it('a missing file and a folder', () => {
-    expectRefused(['missing.log'], /^accord: no such file: missing\.log$/m);
-    expectRefused(['.'], /^accord: \. is a folder, not a log: accord reads only regular files$/m);
+    expectRefused(['missing.log'], /^accord import log: no such file: missing\.log$/m);
+    expectRefused(['.'], /^accord import log: \. is a folder, not a log: accord reads only regular files$/m);
   });
 
   it('bad options', () => {

@@ -80,7 +80,7 @@ describe('accord import log', () => {
     expect(text).toContain('# 3 logged calls: <stdin>:5, <stdin>:8, <stdin>:11');
     const empty = cli(['import', 'log', '-', '--output', 'empty.spec'], tmp.dir, '');
     expect(empty.status).toBe(2);
-    expect(empty.stderr).toBe('accord: <stdin>: the log is empty\n');
+    expect(empty.stderr).toBe('accord import log: <stdin>: the log is empty\n');
   });
 
   it('lists its options in --help', () => {

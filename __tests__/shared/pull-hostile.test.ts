@@ -188,7 +188,9 @@ describe('a remote that accepts and never answers', () => {
     const started = Date.now();
     const r = pull(project, { ACCORD_GIT_TIMEOUT: '1' }, 20_000);
     const took = Date.now() - started;
-    expect(r.out.trim()).toBe('accord: git fetch gave no answer within 1 s and was stopped (a remote that does not answer?); set ACCORD_GIT_TIMEOUT=<seconds> to wait longer');
+    expect(r.out.trim()).toBe(
+      'accord contracts pull: git fetch gave no answer within 1 s and was stopped (a remote that does not answer?); set ACCORD_GIT_TIMEOUT=<seconds> to wait longer',
+    );
     expect(r.code).toBe(2);
     expect(took).toBeLessThan(10_000);
     // Nothing of that fetch still runs: no transport helper left holding the connection.

@@ -57,7 +57,7 @@ describe('accord stub (CLI)', () => {
   it('exits 2 with a clear message for a bad contract, a missing path or a bad option', async () => {
     const missing = await runCli(['stub', 'no/such.spec']);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('accord: no such file: no/such.spec');
+    expect(missing.stderr).toContain('accord stub: no such file: no/such.spec');
     const port = await runCli(['stub', PET_SPEC, '--port', 'abc']);
     expect(port.code).toBe(2);
     expect(port.stderr).toContain('--port must be a whole number');
@@ -83,7 +83,7 @@ describe('accord stub (CLI)', () => {
   it('says in one line that a file is not a contract (it printed one Gherkin token list per line of package.json)', async () => {
     const notContract = await runCli(['stub', 'package.json']);
     expect(notContract.code).toBe(2);
-    expect(notContract.stderr).toBe('accord: package.json is not a contract: no Feature: line\n');
+    expect(notContract.stderr).toBe('accord stub: package.json is not a contract: no Feature: line\n');
   });
 
   it('exits 2 when the port is taken', async () => {

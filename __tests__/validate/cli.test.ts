@@ -86,15 +86,15 @@ describe('accord validate', () => {
   test('a message that is not XML is an input error with its place, not a misfit; an empty one says so', () => {
     const r = validate(['-', '--wsdl', WSDL], '<p:getPetRequest>\n<p:id>');
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/^accord: <stdin>:2:\d+: not well-formed XML: /);
+    expect(r.stderr).toMatch(/^accord validate: <stdin>:2:\d+: not well-formed XML: /);
     const empty = validate([write('empty.xml', ''), '--wsdl', WSDL]);
     expect(empty.status).toBe(2);
-    expect(empty.stderr).toBe('accord: empty.xml: the message is empty; the scenarios expect an XML request body\n');
+    expect(empty.stderr).toBe('accord validate: empty.xml: the message is empty; the scenarios expect an XML request body\n');
   });
 
   test('standard input is read up to the message limit and no further', () => {
     const r = validate(['-', '--wsdl', WSDL], ' '.repeat(16 * 1024 * 1024 + 1));
     expect(r.status).toBe(2);
-    expect(r.stderr).toBe('accord: <stdin> is larger than 16 MB (16777216 bytes), the limit for a message\n');
+    expect(r.stderr).toBe('accord validate: <stdin> is larger than 16 MB (16777216 bytes), the limit for a message\n');
   });
 });

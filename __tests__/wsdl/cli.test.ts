@@ -58,8 +58,8 @@ test('an existing file is kept unless --force', async () => {
 });
 
 test.each([
-  [['import', 'wsdl', 'missing.wsdl'], /^accord: no such file: .*missing\.wsdl\n$/],
-  [['import', 'wsdl', 'https://example.com/service?wsdl'], /^accord: https:\/\/example\.com\/service\?wsdl: accord never reaches the network: save the WSDL/],
+  [['import', 'wsdl', 'missing.wsdl'], /^accord import wsdl: no such file: .*missing\.wsdl\n$/],
+  [['import', 'wsdl', 'https://example.com/service?wsdl'], /^accord import wsdl: https:\/\/example\.com\/service\?wsdl: accord never reaches the network: save the WSDL/],
   [['import', 'wsdl', fixture('features/features.wsdl'), '--soap-version', '1.3'], /--soap-version must be 1\.1 or 1\.2, found "1\.3"/],
   [['import', 'wsdl', fixture('features/features.wsdl'), '--port', 'Nope'], /no SOAP port named "Nope"/],
 ])('exit 2 with a clear message: %j', async (argv, message) => {
@@ -74,10 +74,10 @@ test('not XML and not a WSDL: exit 2, file and line first', async () => {
   writeFileSync(path.join(dir, 'pom.xml'), '<project/>');
   const a = await accord('import', 'wsdl', 'notes.txt');
   expect(a.code).toBe(2);
-  expect(a.err).toMatch(/^accord: notes\.txt: not a WSDL: it is not XML \(it starts with "just text"\)/);
+  expect(a.err).toMatch(/^accord import wsdl: notes\.txt: not a WSDL: it is not XML \(it starts with "just text"\)/);
   const b = await accord('import', 'wsdl', 'pom.xml');
   expect(b.code).toBe(2);
-  expect(b.err).toMatch(/^accord: .*pom\.xml:1: not a WSDL: the root element is <project>/);
+  expect(b.err).toMatch(/^accord import wsdl: .*pom\.xml:1: not a WSDL: the root element is <project>/);
 });
 
 test('`accord import` has the wsdl subcommand (others add theirs beside it)', async () => {

@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 import { AccordError } from '../errors';
 import type { ProgressStream } from './progress';
 
@@ -36,6 +37,16 @@ export function asUsage<T>(command: string, f: () => T): T {
     if (e instanceof AccordError) throw new ExitError(EXIT_USAGE, `${command}: ${e.describe()}`);
     throw e;
   }
+}
+
+/**
+ * `accord compatible git file`: the names of a command and its parents, the program's first. What a
+ * command's lines start with (`accord import wsdl: …`), and its errors, said by the entry point.
+ */
+export function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
 }
 
 export function writeDocument(io: Io, text: string): void {

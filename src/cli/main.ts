@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { AccordError, internalErrorText } from '../errors';
 import { inert, printable } from '../printable';
-import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, ExitError, type Io } from './exit';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, ExitError, commandPath, type Io } from './exit';
 import { registerCommands } from './commands';
 
 /**
@@ -27,16 +27,22 @@ export async function run(argv: string[], given: Io): Promise<number> {
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
     .showHelpAfterError();
+  // An error is said by the command that failed (`accord import wsdl: …`), as its own warnings are, so a CI log with several
+  // accord steps shows which one said it; bare `accord:` only when no command was resolved (commander says those itself).
+  let said = 'accord';
+  program.hook('preAction', (_program, action) => {
+    said = commandPath(action);
+  });
   registerCommands(program, io, argv[0]);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return EXIT_OK;
   } catch (e) {
-    return exitCodeFor(e, io);
+    return exitCodeFor(e, io, said);
   }
 }
 
-function exitCodeFor(e: unknown, io: Io): number {
+function exitCodeFor(e: unknown, io: Io, said: string): number {
   if (e instanceof ExitError) {
     if (e.message) io.stderr(`${e.message}\n`);
     return e.exitCode;
@@ -46,10 +52,10 @@ function exitCodeFor(e: unknown, io: Io): number {
     return EXIT_USAGE;
   }
   if (e instanceof AccordError) {
-    io.stderr(`accord: ${e.describe()}\n`);
+    io.stderr(`${said}: ${e.describe()}\n`);
     return EXIT_USAGE;
   }
-  io.stderr(`accord: ${internalErrorText(e, { stack: true })}\n`);
+  io.stderr(`${said}: ${internalErrorText(e, { stack: true })}\n`);
   return EXIT_FAILED;
 }
 

@@ -6,7 +6,7 @@ import { parseContractCached } from '../../contract/load';
 import { AccordError, gather, throwGathered } from '../../errors';
 import type { FileReport, VersionTexts } from '../../compat';
 import type { FilePair } from '../../compat/sources';
-import { EXIT_FAILED, EXIT_USAGE, ExitError, writeDocument, type Io } from '../exit';
+import { EXIT_FAILED, EXIT_USAGE, ExitError, commandPath, writeDocument, type Io } from '../exit';
 import { startProgress } from '../progress';
 import { quoted } from '../../printable';
 
@@ -65,7 +65,7 @@ Examples:
 
 Exit codes: 0 compatible, 1 not backward compatible, 2 usage or input error.`,
     )
-    .action(async (older: string | undefined, newer: string | undefined, opts: Options) => {
+    .action(async (older: string | undefined, newer: string | undefined, opts: Options, cmd: Command) => {
       await check(
         () => {
           if (!older || !newer)
@@ -77,6 +77,7 @@ Exit codes: 0 compatible, 1 not backward compatible, 2 usage or input error.`,
         },
         opts,
         io,
+        commandPath(cmd),
       );
     });
 
@@ -98,7 +99,7 @@ Exit codes: 0 compatible, 1 not backward compatible, 2 usage or input error.`,
     .option('--consumers-decide', DECIDE_HELP)
     .option('--allow-partial', PARTIAL_HELP)
     .action(async (file: string, opts: Options, cmd: Command) => {
-      await check(() => sources().workingTreePairs(file, io.cwd), merged(opts, cmd), io);
+      await check(() => sources().workingTreePairs(file, io.cwd), merged(opts, cmd), io, commandPath(cmd));
     });
   git
     .command('commits')
@@ -114,10 +115,10 @@ Exit codes: 0 compatible, 1 not backward compatible, 2 usage or input error.`,
     .action(async (file: string, newerRef: string, olderRef: string, opts: Options, cmd: Command) => {
       if (await sources().swappedCommits(file, newerRef, olderRef, io.cwd)) {
         io.stderr(
-          `accord compatible: warning: ${quoted(newerRef)}, given as the newer commit, is an ancestor of ${quoted(olderRef)}: the newer commit comes first ("git commits <path> <newer> <older>"), so this compares the change backwards\n`,
+          `${commandPath(cmd)}: warning: ${quoted(newerRef)}, given as the newer commit, is an ancestor of ${quoted(olderRef)}: the newer commit comes first ("git commits <path> <newer> <older>"), so this compares the change backwards\n`,
         );
       }
-      await check(() => sources().commitPairs(file, newerRef, olderRef, io.cwd), merged(opts, cmd), io);
+      await check(() => sources().commitPairs(file, newerRef, olderRef, io.cwd), merged(opts, cmd), io, commandPath(cmd));
     });
 }
 
@@ -136,17 +137,18 @@ function merged(opts: Options, cmd: Command): Options {
 }
 
 /** The format asked for; a wrong one is a usage error (exit 2), said in text since no format is known. */
-function formatOf(opts: Options): Format {
+function formatOf(opts: Options, said: string): Format {
   const f = opts.format ?? (opts.json ? 'json' : 'text');
-  if (!(FORMATS as readonly string[]).includes(f)) throw new ExitError(EXIT_USAGE, `accord compatible: unknown --format ${quoted(f)}: use one of ${FORMATS.join(', ')}`);
-  if (opts.json && f !== 'json') throw new ExitError(EXIT_USAGE, `accord compatible: --json and --format ${f} ask for two formats: give one`);
+  if (!(FORMATS as readonly string[]).includes(f)) throw new ExitError(EXIT_USAGE, `${said}: unknown --format ${quoted(f)}: use one of ${FORMATS.join(', ')}`);
+  if (opts.json && f !== 'json') throw new ExitError(EXIT_USAGE, `${said}: --json and --format ${f} ask for two formats: give one`);
   return f as Format;
 }
 
-async function check(pairs: () => FilePair[] | Promise<FilePair[]>, opts: Options, io: Io): Promise<void> {
-  const format = formatOf(opts);
+/** `said`: the command's path (`accord compatible git file`), which its own lines start with as its errors do. */
+async function check(pairs: () => FilePair[] | Promise<FilePair[]>, opts: Options, io: Io, said: string): Promise<void> {
+  const format = formatOf(opts, said);
   try {
-    await compare(pairs, format, io, consumersFolder(opts, io), opts.allowPartial === true);
+    await compare(pairs, format, io, consumersFolder(opts, io, said), opts.allowPartial === true, said);
   } catch (e) {
     // Exit 1 has printed its report; a mistake (exit 2) still gives CI a document it can read, and the message on stderr.
     const usage = e instanceof AccordError || (e instanceof ExitError && e.exitCode === EXIT_USAGE);
@@ -156,14 +158,14 @@ async function check(pairs: () => FilePair[] | Promise<FilePair[]>, opts: Option
 }
 
 /** `--consumers`, or the `consumers/` folder of the current one when it is there; undefined: consumers are not asked about. */
-function consumersFolder(opts: Options, io: Io): { folder: string; decide: boolean } | undefined {
+function consumersFolder(opts: Options, io: Io, said: string): { folder: string; decide: boolean } | undefined {
   const given = opts.consumers ?? (existsSync(path.join(io.cwd, 'consumers')) ? 'consumers' : undefined);
   if (given === undefined) {
-    if (opts.consumersDecide) throw new ExitError(EXIT_USAGE, "accord compatible: --consumers-decide needs the consumers' examples: give --consumers <folder>");
+    if (opts.consumersDecide) throw new ExitError(EXIT_USAGE, `${said}: --consumers-decide needs the consumers' examples: give --consumers <folder>`);
     return undefined;
   }
   const folder = path.resolve(io.cwd, given);
-  if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw new ExitError(EXIT_USAGE, `accord compatible: --consumers ${quoted(given)} is not a folder`);
+  if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw new ExitError(EXIT_USAGE, `${said}: --consumers ${quoted(given)} is not a folder`);
   return { folder, decide: opts.consumersDecide === true };
 }
 
@@ -173,6 +175,7 @@ async function compare(
   io: Io,
   consumers: { folder: string; decide: boolean } | undefined,
   allowPartial: boolean,
+  said: string,
 ): Promise<void> {
   const reports: FileReport[] = [];
   const texts = new Map<string, VersionTexts>();
@@ -186,8 +189,7 @@ async function compare(
         // The AST cache: `git file` and `git commits` meet the same texts again and again.
         const report = compat().compareVersions(pair, parseContractCached, { allowPartial });
         // The text report lists it; for the other formats it is said on stderr, so a CI log shows what the verdict does not cover.
-        if (format !== 'text')
-          for (const line of report.partial ?? []) io.stderr(`accord compatible: warning: ${pair.file} compared in part (--allow-partial), not compared: ${line}\n`);
+        if (format !== 'text') for (const line of report.partial ?? []) io.stderr(`${said}: warning: ${pair.file} compared in part (--allow-partial), not compared: ${line}\n`);
         if (consumers && report.status === 'compared') report.consumers = compat().consumerImpact(report.verdict, consumerFits(pair, consumers.folder));
         reports.push(report);
         // The HTML report shows both versions side by side (a WSDL pair: the WSDL files, read before their temp copies go).

@@ -84,7 +84,7 @@ function notAWsdl<T>(file: string, input: string, f: () => T): T {
     const what = feature
       ? `it looks like a .spec contract (${excerpt(feature.trim(), 60)}); a contract is run with \`accord test\` or jest --preset accord-contracts`
       : `it is not XML (it starts with ${JSON.stringify(excerpt(start.split('\n')[0], 40))})`;
-    throw new ExitError(EXIT_USAGE, `accord: ${file}: not a WSDL: ${what}; import wsdl reads a WSDL 1.1 <definitions> or WSDL 2.0 <description> file`);
+    throw new ExitError(EXIT_USAGE, `accord import wsdl: ${file}: not a WSDL: ${what}; import wsdl reads a WSDL 1.1 <definitions> or WSDL 2.0 <description> file`);
   }
 }
 
