@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { run } from '../../src/cli/main';
 import { childEnv } from '../helpers/child-env';
 
 /**
@@ -56,4 +57,12 @@ test('no command resolved: commander says it, as before, exit 2', () => {
   const option = accord('--bogus');
   expect(option.stderr).toMatch(/^error: unknown option '--bogus'/);
   expect(option.code).toBe(2);
+});
+
+test('an internal error (a bug) gets the same prefix, with its stack, exit 1', async () => {
+  // A caller's bug the CLI cannot mistake for a user's: no working folder (run() is the CLI's door, here without a path).
+  let err = '';
+  const code = await run(['compatible', 'a.spec', 'a.spec'], { cwd: undefined as unknown as string, stdout: () => undefined, stderr: (s) => (err += s) });
+  expect(err).toMatch(/^accord compatible: internal error \(please report it\): .*TypeError.*\n\s+at /);
+  expect(code).toBe(1);
 });
