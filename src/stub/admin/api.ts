@@ -64,8 +64,7 @@ export function answerAdmin(state: ScopeState, method: string, url: string, text
         return state.states.reset(name) ? json(res, 200, { reset: name }) : text404(res, `accord stub: no state machine "${name}" (no expectation or example names it)\n`);
       }
       if (m === 'PUT') {
-        const v = jsonOf(text);
-        state.states.set(name, stateName(isObject(v) ? v.state : undefined, '"state"', usage));
+        state.states.set(name, stateName(stateOfBody(jsonOf(text)), '"state"', usage));
         return json(res, 200, { name, state: state.states.stateOf(name) });
       }
     } else if (path === '/_accord/certificate') {
@@ -218,6 +217,16 @@ function filterOf(q: URLSearchParams): CallFilter {
 }
 
 /** A request's mistake, said as the stub's API says it (400). */
+/** `{"state": "…"}` and nothing else: a misspelt key (`{"stat": …}`) is named, not taken for a bad state. */
+function stateOfBody(v: unknown): unknown {
+  const shape = 'must be {"state": "<state>"}';
+  if (!isObject(v)) throw usage(`body of PUT /_accord/states/<name> ${shape}`);
+  const unknown = Object.keys(v).filter((k) => k !== 'state');
+  if (unknown.length > 0) throw usage(`body of PUT /_accord/states/<name> ${shape}, not unknown keys ${unknown.map((k) => JSON.stringify(k.slice(0, 40))).join(', ')}`);
+  if (v.state === undefined) throw usage(`body of PUT /_accord/states/<name> ${shape}: "state" is missing`);
+  return v.state;
+}
+
 function usage(problem: string): AccordError {
   return new AccordError('ACCORD_ERR_USAGE', `the ${problem}`);
 }

@@ -113,14 +113,19 @@ export function connectStub(url: string | undefined, options: ConnectOptions = {
  * A value of a templated response (an expectation's response body text or header value holds
  * these, in any number, between other text): a node of the request body by path of local names
  * (`getOrder/orderId`, `/Envelope/Header/MessageID`, `getOrder/@id`; in JSON `order.id`), a path
- * parameter, query parameter or header of the request, or a generated value. See docs/stub.md,
- * "Answers that echo the request".
+ * parameter, query parameter or header of the request, or a generated value; Specmatic's spelling
+ * (`{{REQUEST.BODY.id}}`, `{{REQUEST.QUERY-PARAMS.page}}`), which the stub reads alike, too. See
+ * docs/stub.md, "Answers that echo the request".
  */
 export type TemplateValue =
   | `{{request.body.${string}}}`
   | `{{request.path.${string}}}`
   | `{{request.query.${string}}}`
   | `{{request.headers.${string}}}`
+  | `{{REQUEST.BODY.${string}}}`
+  | `{{REQUEST.PATH.${string}}}`
+  | `{{REQUEST.QUERY-PARAMS.${string}}}`
+  | `{{REQUEST.HEADERS.${string}}}`
   | '{{now}}'
   | '{{today}}'
   | '{{uuid}}'

@@ -1,0 +1,67 @@
+import { startStub, connectStub, type RunningStub, type TemplateValue } from '../../src/stub';
+import { call, PET_SPEC } from './helpers';
+
+/**
+ * Defects found by trying issue 27's stub features as a new user would (docs/stub.md's worked
+ * examples, from a packed install): each test here failed before its fix.
+ */
+let stub: RunningStub;
+beforeAll(async () => {
+  stub = await startStub({ contracts: [PET_SPEC], log: () => {} });
+});
+afterAll(() => stub.close());
+beforeEach(() => stub.reset());
+
+const put = (name: string, body: string) => call(`${stub.url}/_accord/states/${name}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body });
+
+describe('PUT /_accord/states/<name> says what its body must be', () => {
+  it('a misspelt key is named, not reported as a bad state, and sets nothing', async () => {
+    const a = await put('order', '{"stat": "placed"}');
+    expect(a.status).toBe(400);
+    expect(a.body).toBe('accord stub: the body of PUT /_accord/states/<name> must be {"state": "<state>"}, not unknown keys "stat"\n');
+    expect(stub.states()).toEqual([]);
+  });
+
+  it('an extra key beside "state" is refused, as an expectation refuses unknown keys', async () => {
+    const a = await put('order', '{"state": "placed", "becomes": "shipped"}');
+    expect(a.status).toBe(400);
+    expect(a.body).toContain('not unknown keys "becomes"');
+    expect(stub.states()).toEqual([]);
+  });
+
+  it('a body without "state", or one that is not an object, says so', async () => {
+    expect((await put('order', '{}')).body).toBe('accord stub: the body of PUT /_accord/states/<name> must be {"state": "<state>"}: "state" is missing\n');
+    expect((await put('order', '"placed"')).body).toBe('accord stub: the body of PUT /_accord/states/<name> must be {"state": "<state>"}\n');
+  });
+
+  it('the documented body still sets the state, from curl and from connectStub', async () => {
+    expect(await put('order', '{"state": "placed"}')).toMatchObject({ status: 200, body: '{"name":"order","state":"placed"}' });
+    await connectStub(stub.url).setState('order', 'shipped');
+    expect(stub.states()).toEqual([{ name: 'order', state: 'shipped' }]);
+  });
+});
+
+describe('TemplateValue', () => {
+  it("types Specmatic's spelling, which the stub reads alike, so a Specmatic user's placeholder compiles", async () => {
+    const id: TemplateValue = '{{REQUEST.BODY.getPetRequest/id}}';
+    const others: TemplateValue[] = ['{{REQUEST.PATH.id}}', '{{REQUEST.QUERY-PARAMS.page}}', '{{REQUEST.HEADERS.x-id}}'];
+    // @ts-expect-error -- Specmatic writes QUERY-PARAMS, not QUERY
+    const wrong: TemplateValue = '{{REQUEST.QUERY.page}}';
+    expect(others).toHaveLength(3);
+    expect(wrong).toBeDefined();
+    const ns = 'xmlns:pet="http://example.com/petstore"';
+    const soap = (body: string) => `<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Body>${body}</soapenv:Body></soapenv:Envelope>`;
+    stub.expect({
+      request: { method: 'POST', path: '/ws' },
+      response: {
+        body: soap(`<pet:getPetResponse ${ns}><pet:id>${id}</pet:id><pet:name>Rex</pet:name><pet:type>dog</pet:type><pet:status>sold</pet:status></pet:getPetResponse>`),
+      },
+    });
+    const a = await call(`${stub.url}/ws`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/xml' },
+      body: soap(`<p:getPetRequest xmlns:p="http://example.com/petstore"><p:id>4711</p:id></p:getPetRequest>`),
+    });
+    expect(a.body).toContain('<pet:id>4711</pet:id>');
+  });
+});
