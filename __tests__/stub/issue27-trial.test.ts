@@ -1,5 +1,8 @@
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { startStub, connectStub, type RunningStub, type TemplateValue } from '../../src/stub';
-import { call, PET_SPEC } from './helpers';
+import { call, CONTRACTS, PET_SPEC } from './helpers';
 
 /**
  * Defects found by trying issue 27's stub features as a new user would (docs/stub.md's worked
@@ -63,5 +66,46 @@ describe('TemplateValue', () => {
       body: soap(`<p:getPetRequest xmlns:p="http://example.com/petstore"><p:id>4711</p:id></p:getPetRequest>`),
     });
     expect(a.body).toContain('<pet:id>4711</pet:id>');
+  });
+});
+
+describe('a state machine only an example file names', () => {
+  let dir: string;
+  let pets: RunningStub;
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'accord-issue27-'));
+    copyFileSync(path.join(CONTRACTS, 'pets', 'api_pets_v1.spec'), path.join(dir, 'pets.spec'));
+    mkdirSync(path.join(dir, 'pets_examples'));
+    const example = {
+      'http-request': { method: 'GET', path: '/pets/5' },
+      'http-response': { status: 200, body: { petid: 5 } },
+      state: { name: 'pets', requires: 'Started', becomes: 'seen' },
+    };
+    writeFileSync(path.join(dir, 'pets_examples', 'seen.json'), JSON.stringify(example));
+    pets = await startStub({ contracts: [dir], log: () => {} });
+  });
+  afterAll(async () => {
+    await pets.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is listed in Started, and reset by name, before any answer moved it (it was a 404 "no expectation or example names it")', async () => {
+    expect(pets.states()).toEqual([{ name: 'pets', state: 'Started' }]);
+    expect(pets.resetState('pets')).toBe(true);
+    const scope = connectStub(pets.url).scope('fresh');
+    expect(await scope.states()).toEqual([{ name: 'pets', state: 'Started' }]);
+    const del = await call(`${scope.url}/_accord/states/pets`, { method: 'DELETE' });
+    expect(del).toMatchObject({ status: 200, body: '{"reset":"pets"}' });
+    expect(await scope.resetState('nothing')).toBe(false);
+  });
+
+  it('after an answer and a reset it is listed again in Started, and the example answers again', async () => {
+    const scope = connectStub(pets.url).scope('story');
+    expect(await (await fetch(`${scope.url}/pets/5`)).json()).toEqual({ petid: 5 });
+    expect(await scope.states()).toEqual([{ name: 'pets', state: 'seen' }]);
+    await scope.reset();
+    expect(await scope.states()).toEqual([{ name: 'pets', state: 'Started' }]);
+    await fetch(`${scope.url}/pets/5`);
+    expect((await scope.calls()).map((c) => c.answeredBy)).toEqual(['example']);
   });
 });

@@ -216,8 +216,8 @@ export async function startStub(options: StubOptions): Promise<RunningStub> {
       return handle;
     },
     reset: () => state.reset(),
-    states: () => state.states.list(),
-    resetState: (name) => state.states.reset(name === undefined ? undefined : checkedName(name, 'state machine name')),
+    states: () => state.stateList(),
+    resetState: (name) => state.resetState(name === undefined ? undefined : checkedName(name, 'state machine name')),
     setState: (name, to) => state.states.set(checkedName(name, 'state machine name'), checkedName(to, 'state')),
     calls: (filter) => state.journal.calls(filter),
     close: () => {

@@ -53,15 +53,15 @@ export function answerAdmin(state: ScopeState, method: string, url: string, text
         return json(res, 200, { reset: true });
       }
     } else if (path === '/_accord/states') {
-      if (m === 'GET') return json(res, 200, state.states.list());
+      if (m === 'GET') return json(res, 200, state.stateList());
       if (m === 'DELETE') {
-        state.states.reset();
+        state.resetState();
         return json(res, 200, { reset: 'all' });
       }
     } else if (path.startsWith('/_accord/states/')) {
       const name = stateName(decoded(path.slice('/_accord/states/'.length)), 'state machine name', usage);
       if (m === 'DELETE') {
-        return state.states.reset(name) ? json(res, 200, { reset: name }) : text404(res, `accord stub: no state machine "${name}" (no expectation or example names it)\n`);
+        return state.resetState(name) ? json(res, 200, { reset: name }) : text404(res, `accord stub: no state machine "${name}" (no expectation or example names it)\n`);
       }
       if (m === 'PUT') {
         state.states.set(name, stateName(stateOfBody(jsonOf(text)), '"state"', usage));

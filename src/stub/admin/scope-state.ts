@@ -25,6 +25,29 @@ export interface ScopeState {
   expect(input: unknown): Expectation;
   /** No expectations, an empty journal, every state machine back to `Started`, `{{sequence}}` back to 1 (of this scope only). */
   reset(): void;
+  /** Every machine an expectation, a call or an example file names, and its state (`GET /_accord/states`, `states()`). */
+  stateList(): { name: string; state: string }[];
+  /** One machine (or every one) back to `Started`; false for a name nothing names (`DELETE /_accord/states/<name>`, `resetState`). */
+  resetState(name?: string): boolean;
+}
+
+/**
+ * The machines example files' state rules name (RouteTable.stateful). A scope learns a name when an
+ * expectation sets it or an answer moves it; these are the machine's too from the start, so a fresh
+ * scope lists them in `Started` and resets them by name.
+ */
+function exampleMachines(table: RouteTable): string[] {
+  return table.stateful ? table.stateful.map((s) => s.example.state!.name) : [];
+}
+
+function listed(states: ScenarioStates, table: RouteTable): { name: string; state: string }[] {
+  const names = new Set([...states.list().map((m) => m.name), ...exampleMachines(table)]);
+  return [...names].sort().map((name) => ({ name, state: states.stateOf(name) }));
+}
+
+function resetIn(states: ScenarioStates, table: RouteTable, name: string | undefined): boolean {
+  const named = states.reset(name);
+  return named || (name !== undefined && exampleMachines(table).includes(name));
 }
 
 /** Registers an expectation in a scope: its state rule counts against the scope's bounds, or it is refused. */
@@ -100,6 +123,14 @@ export class StubState implements ScopeState {
     return expectIn(this.expectations, this.states, input, this.table);
   }
 
+  stateList(): { name: string; state: string }[] {
+    return listed(this.states, this.table);
+  }
+
+  resetState(name?: string): boolean {
+    return resetIn(this.states, this.table, name);
+  }
+
   /** Between tests: no expectations, an empty journal, states back to `Started`, `{{sequence}}` back to 1 (the root's; scopes keep theirs). */
   reset(): void {
     this.expectations.clear();
@@ -156,6 +187,8 @@ export class StubState implements ScopeState {
         sequence.reset();
         repeat.clear();
       },
+      stateList: () => listed(states, this.table),
+      resetState: (name) => resetIn(states, this.table, name),
     };
     this.scopes.set(id, scope);
     return scope;
