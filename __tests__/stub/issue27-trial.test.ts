@@ -109,3 +109,16 @@ describe('a state machine only an example file names', () => {
     expect((await scope.calls()).map((c) => c.answeredBy)).toEqual(['example']);
   });
 });
+
+describe('?wsdl asked of a stub of .spec files (a replayed recording)', () => {
+  it('says why there is no WSDL and what to do, instead of a bare "served for POST"', async () => {
+    const a = await call(`${stub.url}/ws?wsdl`, { method: 'GET' });
+    expect(a.status).toBe(405);
+    expect(a.body).toContain('accord stub: GET /ws?wsdl is not served; this path is served for POST\n');
+    expect(a.body).toContain('A stub serves ?wsdl only for a .wsdl file it was started from (accord stub service.wsdl)');
+    expect((await call(`${stub.url}/elsewhere?singleWsdl`, { method: 'GET' })).body).toContain('A stub serves ?wsdl only');
+    expect((await call(`${stub.url}/ws?xsd=1`, { method: 'GET' })).body).toContain('A stub serves ?wsdl only');
+    expect((await call(`${stub.url}/ws`, { method: 'GET' })).body).not.toContain('?wsdl');
+    expect((await call(`${stub.url}/ws?page=wsdl`, { method: 'GET' })).body).not.toContain('A stub serves ?wsdl');
+  });
+});

@@ -55,7 +55,23 @@ export function unknownPathReport(requestLine: string, allowed: string[], table:
     allowed.length > 0 ? `accord stub: ${requestLine} is not served; this path is served for ${allowed.join(', ')}` : `accord stub: no scenario is served at ${requestLine}`;
   return `${head}\nServed:\n${servedEndpoints(table.routes)
     .map((e) => `  ${e}`)
-    .join('\n')}\n`;
+    .join('\n')}\n${asksForWsdl(requestLine) ? WSDL_HINT : ''}`;
+}
+
+/**
+ * A client that reads the WSDL at start (zeep, the `soap` package, .NET) pointed at a stub of `.spec`
+ * files, such as the contract `accord proxy` recorded: the stub cannot make up a WSDL, and a bare 405 does not say so.
+ */
+const WSDL_HINT =
+  "A stub serves ?wsdl only for a .wsdl file it was started from (accord stub service.wsdl), at that WSDL's address paths; this request names none. Start the stub from the WSDL too, or load the WSDL from a file in the client and point its address at the stub.\n";
+
+/** `GET /ws?wsdl`, `?WSDL`, `?singleWsdl`, `?xsd=…`: what SOAP clients ask a service for. No regex: the line is the request's. */
+function asksForWsdl(requestLine: string): boolean {
+  if (!requestLine.startsWith('GET ')) return false;
+  const q = requestLine.indexOf('?');
+  if (q < 0) return false;
+  const query = requestLine.slice(q + 1).toLowerCase();
+  return query === 'wsdl' || query.startsWith('wsdl&') || query.startsWith('wsdl=') || query.startsWith('singlewsdl') || query.startsWith('xsd=');
 }
 
 /** Distinct `METHOD /path` pairs, in contract order. */
