@@ -216,7 +216,6 @@ function filterOf(q: URLSearchParams): CallFilter {
   return f;
 }
 
-/** A request's mistake, said as the stub's API says it (400). */
 /** `{"state": "…"}` and nothing else: a misspelt key (`{"stat": …}`) is named, not taken for a bad state. */
 function stateOfBody(v: unknown): unknown {
   const shape = 'must be {"state": "<state>"}';
@@ -227,6 +226,7 @@ function stateOfBody(v: unknown): unknown {
   return v.state;
 }
 
+/** A request's mistake, said as the stub's API says it (400). */
 function usage(problem: string): AccordError {
   return new AccordError('ACCORD_ERR_USAGE', `the ${problem}`);
 }
