@@ -45,6 +45,11 @@ it("answers a request carrying the example's values with the example's response,
     expect(other.status).toBe(200);
     expect(other.body).not.toContain('<pet:name>Rex</pet:name>');
     expect(matchResponse(loadContract(spec).scenarios[0], other)).toEqual([]);
+    // The journal names the example file that answered.
+    expect(stub.calls().map((c) => [c.answeredBy, c.example && path.basename(c.example)])).toEqual([
+      ['example', 'rex.json'],
+      ['scenario', undefined],
+    ]);
   } finally {
     await stub.close();
   }

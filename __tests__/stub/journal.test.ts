@@ -31,6 +31,8 @@ describe('the request journal', () => {
       [4, 'POST', '/ws', 400, 'none', undefined, undefined],
       [5, 'GET', '/nowhere', 404, 'none', undefined, undefined],
     ]);
+    // Which example: the Examples row, by its contract and line.
+    expect(calls.map((c) => c.example)).toEqual([undefined, `${PETS_SPEC}:10`, undefined, undefined, undefined]);
     expect(calls[2].body).toBe(petRequest('12'));
     expect(calls[3].report).toMatch(/REQUEST\.BODY Envelope\/Body\/getPetRequest\/id: expected a number, found "twelve"/);
     expect(stub.calls({ unmatched: true }).map((c) => c.seq)).toEqual([4, 5]);

@@ -59,6 +59,8 @@ it('a `soap` client: getPet, addPet, getPet answered by the example files in the
     ['example', 'Started', 'added'],
     ['example', 'added', 'added'],
   ]);
+  // Which example file answered each.
+  expect(stub.calls().map((c) => path.basename(c.example ?? ''))).toEqual(['1-get-before.json', '2-add.json', '3-get-after.json']);
   expect(stub.states()).toEqual([{ name: 'pets', state: 'added' }]);
   // Another scope has not moved: its machine is still in Started.
   const other = connectStub(stub.url).scope('examples-other');

@@ -503,6 +503,7 @@ function answer(
       scope.journal.record(request, {
         status: r.status,
         answeredBy: 'example',
+        example: fx.file,
         scenario: refOf(example.route.scenario),
         state: step,
         templated: fx.template ? true : undefined,
@@ -541,6 +542,7 @@ function answer(
         const said: JournalAnswer = {
           status: r.status,
           answeredBy: fixed || row ? 'example' : 'scenario',
+          example: fixed ? fixed.file : row ? `${route.scenario.file}:${row.line}` : undefined,
           templated: made ? true : undefined,
           scenario: refOf(route.scenario),
           report,

@@ -29,6 +29,8 @@ export interface JournalEntry {
    */
   answeredBy: 'expectation' | 'example' | 'scenario' | 'pass-through' | 'none';
   expectation?: string;
+  /** With `answeredBy: 'example'`: which one, the example file (as its path is shown at start) or `<contract>:<line>` of the Examples row. */
+  example?: string;
   /** The expectation's response is a template (`{{…}}`): this answer holds values of this request. */
   templated?: true;
   scenario?: ScenarioRef;
@@ -113,6 +115,7 @@ export class Journal {
       status: answer.status,
       answeredBy: answer.answeredBy,
       expectation: answer.expectation,
+      example: answer.example,
       templated: answer.templated,
       scenario: answer.scenario,
       fault: answer.fault,
