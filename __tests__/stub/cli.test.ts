@@ -65,6 +65,16 @@ describe('accord stub (CLI)', () => {
     const target = await runCli(['stub', PET_SPEC, '--port', '0', '--passthrough', 'ftp://staging']);
     expect(target.code).toBe(2);
     expect(target.stderr).toBe('accord stub: --passthrough must be an http:// or https:// URL (a host, a port and a path prefix, no query), found "ftp://staging"\n');
+    // A password in the URL is not said back (a terminal, a CI log), nor is a control character.
+    const secret = await runCli(['stub', PET_SPEC, '--port', '0', '--passthrough', 'http://ci:s3cret@staging:8080/api']);
+    expect(secret.code).toBe(2);
+    expect(secret.stderr).toBe(
+      'accord stub: --passthrough must not hold a user name or password (found in "http://staging:8080/api"): a request passed on keeps its own Authorization header\n',
+    );
+    const control = await runCli(['stub', PET_SPEC, '--port', '0', '--passthrough', 'ftp://x\u001b[31m']);
+    expect(control.code).toBe(2);
+    expect(control.stderr).not.toContain('\u001b');
+    expect(control.stderr).toContain('found "ftp://x\\x1b[31m"');
     const dir = mkdtempSync(path.join(tmpdir(), 'accord-cli-'));
     try {
       writeFileSync(path.join(dir, 'broken.spec'), 'Feature: Broken\n  Scenario: one\n    When GET /a\n    Then status 2000\n');

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { AccordError } from '../errors';
+import { quoted } from '../printable';
 
 /**
  * Passing a request on to one configured service (`accord proxy`, the stub's pass-through): the
@@ -16,9 +17,17 @@ export interface ForwardTarget {
 /** The target named by `option` (`--target`, `--passthrough`): an http(s) URL with a host, a port and a path prefix, nothing else. */
 export function parseTarget(text: string, option: string): ForwardTarget {
   const parsed = URL.canParse(text) ? new URL(text) : undefined;
-  const base = parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:') && !parsed.username && !parsed.password && !parsed.search && !parsed.hash;
+  if (parsed && (parsed.username || parsed.password)) {
+    // Said without them: an error line ends up in a terminal and a CI log.
+    parsed.username = parsed.password = '';
+    throw new AccordError(
+      'ACCORD_ERR_USAGE',
+      `${option} must not hold a user name or password (found in ${quoted(parsed.href)}): a request passed on keeps its own Authorization header`,
+    );
+  }
+  const base = parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:') && !parsed.search && !parsed.hash;
   if (!parsed || !base) {
-    throw new AccordError('ACCORD_ERR_USAGE', `${option} must be an http:// or https:// URL (a host, a port and a path prefix, no query), found "${text}"`);
+    throw new AccordError('ACCORD_ERR_USAGE', `${option} must be an http:// or https:// URL (a host, a port and a path prefix, no query), found ${quoted(text)}`);
   }
   const url: URL = parsed;
   return { url, origin: url.origin, prefix: url.pathname.endsWith('/') ? url.pathname.slice(0, -1) : url.pathname };
