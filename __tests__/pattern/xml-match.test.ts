@@ -35,6 +35,19 @@ describe('XML matching (seed 2.4)', () => {
     expect(check(PET_RESPONSE, unprefixed)).toEqual([]);
   });
 
+  it('takes a Header, empty or with blocks, in an Envelope whose contract has none, as it does where the contract has an empty one', () => {
+    const headerless = PET_RESPONSE.replace('<soapenv:Header/>', '');
+    const pet = '<p:getPetResponse xmlns:p="http://example.com/petstore"><p:id>1</p:id><p:name>Rex</p:name><p:type>dog</p:type><p:status>ok</p:status></p:getPetResponse>';
+    // suds and SOAP::Lite write an empty Header; WCF adds WS-Addressing blocks.
+    expect(check(headerless, envelope(pet))).toEqual([]);
+    const addressed = envelope(pet).replace('<S:Header/>', '<S:Header><a:Action xmlns:a="http://www.w3.org/2005/08/addressing">urn:x</a:Action></S:Header>');
+    expect(check(headerless, addressed)).toEqual([]);
+    expect(check(PET_RESPONSE, addressed)).toEqual([]);
+    // Only the SOAP Header, once: another element, or a second Header, is still unexpected.
+    expect(check(headerless, envelope(pet).replace('<S:Header/>', '<S:Header/><S:Header/>'))).not.toEqual([]);
+    expect(check(headerless, envelope(pet).replace('<S:Header/>', '<x:Header xmlns:x="urn:not-soap"/>'))).not.toEqual([]);
+  });
+
   it('aligns 150,000 children against a type of many nodes (the large-alignment path) and still names what is wrong', () => {
     const optional = Array.from({ length: 9 }, (_, i) => `<o${i} specmatic_occurs="optional">(string)</o${i}>`).join('');
     const contract = `<list>${optional}<item specmatic_occurs="multiple">(number)</item><end>(string)</end></list>`;

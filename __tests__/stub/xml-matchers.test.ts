@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { accordMatchers, connectStub, startStub, type RunningStub } from '../../src/stub';
 import { PET_SPEC, petRequest, post } from './helpers';
 
@@ -77,5 +80,24 @@ describe('over HTTP (connectStub)', () => {
     expect(await client.calls({ nodes: { 'getPetRequest/id': '10' } })).toHaveLength(0);
     await expect(client).toHaveReceived({ xmlIncludes: '<getPetRequest><id>9</id></getPetRequest>' }, 1);
     await expect(expect(client).toHaveReceived({ nodes: { 'getPetRequest/id': '1' } })).rejects.toThrow(/getPetRequest\/id: "9"/);
+  });
+});
+
+describe('a contract without a SOAP Header (as `accord proxy` records one from calls without it)', () => {
+  it('answers a client that writes an empty Header (suds, SOAP::Lite) or adds WS-Addressing blocks', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'accord-headerless-'));
+    const spec = path.join(dir, 'pet.spec');
+    writeFileSync(spec, readFileSync(PET_SPEC, 'utf8').replaceAll('<soapenv:Header/>', ''));
+    const headerless = await startStub({ contracts: [spec], log: () => {} });
+    try {
+      const plain = petRequest('4');
+      expect(plain).toContain('<soapenv:Header/>');
+      expect((await post(`${headerless.url}/ws`, plain)).status).toBe(200);
+      const addressed = plain.replace('<soapenv:Header/>', '<soapenv:Header><a:To xmlns:a="http://www.w3.org/2005/08/addressing">urn:pets</a:To></soapenv:Header>');
+      expect((await post(`${headerless.url}/ws`, addressed)).status).toBe(200);
+    } finally {
+      await headerless.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -109,6 +109,7 @@ function matchElement(p: XmlElementPattern, el: XmlElement, scope: Scope, path: 
   }
   let children = mixed ? el.children.filter((x): x is XmlElement => x.type === 'element') : (el.children as XmlElement[]);
   if (p.local === 'Header' && children.length > 0 && isSoapEnvelopeNamespace(namespaceOf(el, ns.up))) children = declaredHeaderBlocks(elementSlots, children);
+  else if (p.local === 'Envelope' && children.length > 1 && isSoapEnvelopeNamespace(namespaceOf(el, ns.up))) children = withoutUndeclaredHeader(elementSlots, children, ns);
   if (p.anyOrder && children.length > 1) children = inDeclaredOrder(elementSlots, children);
 
   if (textSlots.length > 0) {
@@ -236,6 +237,19 @@ function declaredHeaderBlocks(slots: readonly NodeSlot[], children: XmlElement[]
   if (leaves.some((l) => l.kind === 'any')) return children;
   const named = new Set(leaves.map((l) => (l.kind === 'element' ? l.pattern.local : '')));
   return children.every((c) => named.has(c.local)) ? children : children.filter((c) => named.has(c.local));
+}
+
+/**
+ * An Envelope whose contract has no Header takes a message with one as it takes a message with an
+ * empty one: an empty Header in a contract is optional and its undeclared blocks are ignored
+ * (makeEmptyHeaderOptional, declaredHeaderBlocks), and stacks differ on writing one (suds and
+ * SOAP::Lite always write `<Header/>`, WCF adds WS-Addressing blocks to every message). A contract
+ * recorded from calls without a Header would otherwise refuse such a client.
+ */
+function withoutUndeclaredHeader(slots: readonly NodeSlot[], children: XmlElement[], ns: NsScope): XmlElement[] {
+  const header = children.findIndex((c) => c.local === 'Header' && isSoapEnvelopeNamespace(namespaceOf(c, ns)));
+  if (header < 0 || flatLeaves(slots).some((l) => l.kind === 'any' || (l.kind === 'element' && l.pattern.local === 'Header'))) return children;
+  return children.filter((_, i) => i !== header);
 }
 
 function acceptsAnything(p: Pattern, scope: Scope): boolean {
