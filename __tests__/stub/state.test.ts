@@ -164,6 +164,10 @@ describe('over HTTP, per scope', () => {
     expect(await b.resetState()).toBe(true);
     expect(await b.states()).toEqual([{ name: 'pets', state: 'Started' }]);
     await a.setState('pets', 'added');
+    // One machine by name, as the list has it.
+    const one = await call(`${stub.url}/_scope/state-a/_accord/states/pets`, { method: 'GET' });
+    expect([one.status, JSON.parse(one.body)]).toEqual([200, { name: 'pets', state: 'added' }]);
+    expect((await call(`${stub.url}/_scope/state-a/_accord/states/nobody`, { method: 'GET' })).status).toBe(404);
     await a.reset();
     expect(await a.states()).toEqual([]);
 

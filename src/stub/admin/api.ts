@@ -60,6 +60,10 @@ export function answerAdmin(state: ScopeState, method: string, url: string, text
       }
     } else if (path.startsWith('/_accord/states/')) {
       const name = stateName(decoded(path.slice('/_accord/states/'.length)), 'state machine name', usage);
+      if (m === 'GET') {
+        const known = state.stateList().find((x) => x.name === name);
+        return known ? json(res, 200, known) : text404(res, `accord stub: no state machine "${name}" (no expectation or example names it)\n`);
+      }
       if (m === 'DELETE') {
         return state.resetState(name) ? json(res, 200, { reset: name }) : text404(res, `accord stub: no state machine "${name}" (no expectation or example names it)\n`);
       }
