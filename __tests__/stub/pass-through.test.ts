@@ -57,7 +57,7 @@ afterEach(async () => {
   for (const o of open.splice(0)) await (o as RunningStub).close?.();
 });
 
-async function stubFor(passThrough: string | { target: string; timeoutMs?: number }, more: { maxBodyBytes?: number; strict?: boolean } = {}) {
+async function stubFor(passThrough: string | { target: string; timeoutMs?: number }, more: { maxBodyBytes?: number; strict?: boolean; verbose?: boolean } = {}) {
   const lines: string[] = [];
   const stub = await startStub({ contracts: PET_SPEC, passThrough, log: (l) => lines.push(l), ...more });
   open.push(stub);
@@ -72,7 +72,7 @@ function serve(u: Upstream): Upstream {
 
 it('passes a soap client through to the healthy service: its answers come back, the journal says pass-through and no drift', async () => {
   const service = serve(await soapService((id) => ({ id, name: PETS[id] ?? 'Nobody', type: 'dog', status: 'available' })));
-  const { stub, lines } = await stubFor(service.url);
+  const { stub, lines } = await stubFor(service.url, { verbose: true });
   const client = await createClientAsync(WSDL, { endpoint: `${stub.url}/ws` });
   const [one] = (await client.getPetAsync({ id: 1 })) as [{ name: string }];
   const [two] = (await client.getPetAsync({ id: 2 })) as [{ name: string }];
@@ -84,6 +84,10 @@ it('passes a soap client through to the healthy service: its answers come back, 
     ['pass-through', 200, 'Get a pet by id', undefined],
   ]);
   expect(lines.filter((l) => l.includes('drift'))).toEqual([]);
+  // --verbose: a line per request once the answer is passed on, with its status and time.
+  expect(lines.filter((l) => l.includes('passed through')).map((l) => l.replace(/\(\d+\.\d+ ms\)$/, '(t)'))).toEqual(
+    Array(2).fill(`POST /ws -> 200 passed through to ${service.url} (t)`),
+  );
 });
 
 it('answers from an expectation or example first; only what nothing answers is passed through; nothing is generated', async () => {

@@ -524,7 +524,14 @@ function answer(
         const others = table.routes.map((r) => r.scenario);
         const raw = rawRequests.get(req) ?? { bytes: undefined, contentType: undefined };
         // Every failure of the call is an answer already; what is left (a bug) is answered 500, never an unhandled rejection.
-        passed.forward(req, res, raw, request, scenario, others, scope.journal, o.log).catch((e: unknown) => internalError(res, requestLine(request, url), e, o.log));
+        const target = passed.target;
+        passed
+          .forward(req, res, raw, request, scenario, others, scope.journal, o.log)
+          // Said once the service's answer is passed on: its status and the time it took, as every other verbose line.
+          .then(() => {
+            if (o.verbose) o.log(`${requestLine(request, url)} -> ${res.statusCode} passed through to ${target} (${(performance.now() - started).toFixed(2)} ms)`);
+          })
+          .catch((e: unknown) => internalError(res, requestLine(request, url), e, o.log));
       } else if (outcome.kind === 'matched' && o.strict && !outcome.row && !outcome.fixed) {
         const report = strictReport(requestLine(request, url), outcome.route);
         scope.journal.record(request, { status: 400, answeredBy: 'none', scenario: refOf(outcome.route.scenario), report });
@@ -570,8 +577,7 @@ function answer(
   } catch (e) {
     internalError(res, requestLine(request, url), e, o.log);
   }
-  if (o.verbose && passed) o.log(`${requestLine(request, url)} -> passed through to ${passed.target}`);
-  else if (o.verbose)
+  if (o.verbose && !passed)
     o.log(
       `${requestLine(request, url)} -> ${res.statusCode} ${taken ? `expectation ${taken.id} (${taken.route.label})` : example ? `example file ${example.example.file}` : stuck ? 'waits for a state nothing reaches' : describeOutcome(outcome)} (${(performance.now() - started).toFixed(2)} ms)`,
     );
