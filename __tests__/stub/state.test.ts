@@ -22,6 +22,20 @@ const pet = (id: number, name: string, status: string) =>
   envelope(`<s:getPetResponse xmlns:s="http://example.com/shelter"><s:id>${id}</s:id><s:name>${name}</s:name><s:status>${status}</s:status></s:getPetResponse>`);
 const SOAP = (op: string) => ({ 'content-type': 'text/xml; charset=utf-8', soapaction: `"http://example.com/shelter/${op}"` });
 
+it('--verbose says the state move of each answer, as the journal does', async () => {
+  const lines: string[] = [];
+  const verbose = await startStub({ contracts: [SHELTER], verbose: true, log: (l) => lines.push(l) });
+  try {
+    verbose.expect({ request: { method: 'POST', path: '/shelter', body: addPet(3, 'Rex') }, response: { body: added }, state: { name: 'pets', becomes: 'added' } });
+    expect((await post(`${verbose.url}/shelter`, addPet(3, 'Rex'), SOAP('addPet'))).status).toBe(200);
+    expect(lines.filter((l) => l.startsWith('POST /shelter')).map((l) => l.replace(/ \(\d+\.\d+ ms\)$/, ''))).toEqual([
+      expect.stringMatching(/^POST \/shelter -> 200 expectation e1 \(.*\), state pets: Started -> added$/),
+    ]);
+  } finally {
+    await verbose.close();
+  }
+});
+
 let stub: RunningStub;
 beforeAll(async () => {
   stub = await startStub({ contracts: [SHELTER], log: () => {} });

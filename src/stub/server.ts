@@ -442,6 +442,8 @@ function answer(
   let stuck: ReturnType<typeof stuckOf>;
   let example: NonNullable<RouteTable['stateful']>[number] | undefined;
   let passed: PassThrough | undefined;
+  // The state machine the answer moved (or held), for the --verbose line as the journal has it.
+  let moved: JournalEntry['state'];
   try {
     // No expectations (the usual case in a benchmark or a plain stub): not even a look-up.
     // Checked first, against the scenario that takes the request (an expectation's is one of them): a refused request uses up no expectation.
@@ -478,6 +480,7 @@ function answer(
         state: taken.state && scope.states.step(taken.state),
       };
       scope.journal.record(request, said);
+      moved = said.state;
       if (report) send(res, r.status, report);
       else {
         const sent = addressed(r, body);
@@ -500,6 +503,7 @@ function answer(
         }
       }
       const step = report ? undefined : scope.states.step(fx.state!);
+      moved = step;
       scope.journal.record(request, {
         status: r.status,
         answeredBy: 'example',
@@ -579,7 +583,7 @@ function answer(
   }
   if (o.verbose && !passed)
     o.log(
-      `${requestLine(request, url)} -> ${res.statusCode} ${taken ? `expectation ${taken.id} (${taken.route.label})` : example ? `example file ${example.example.file}` : stuck ? 'waits for a state nothing reaches' : describeOutcome(outcome)} (${(performance.now() - started).toFixed(2)} ms)`,
+      `${requestLine(request, url)} -> ${res.statusCode} ${taken ? `expectation ${taken.id} (${taken.route.label})` : example ? `example file ${example.example.file}` : stuck ? 'waits for a state nothing reaches' : describeOutcome(outcome)}${moved ? `, state ${moved.name}: ${moved.was} -> ${moved.now}` : ''} (${(performance.now() - started).toFixed(2)} ms)`,
     );
 }
 
