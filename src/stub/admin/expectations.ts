@@ -83,6 +83,8 @@ export interface Expectation {
   delay?: Delay;
   fault?: FaultKind;
   state?: StateRule;
+  /** Its request holds typed placeholders: a request must fit the owning scenario too (a `(string)` where the contract has a number takes numbers only). */
+  typed: boolean;
   /** Plain text values of the request body every match must carry (looked up before the full match). */
   words: string[];
   /** Registration order. */
@@ -168,7 +170,8 @@ export class Expectations {
     if (!fit.ok) throw new AccordError('ACCORD_ERR_USAGE', [`expectation refused: ${fit.why}`, ...formatMismatches(fit.mismatches)].join('\n'));
     const template = templated ? compileTemplate(raw, fit.owner, fit.scenario) : undefined;
     const route = table.routes.find((r) => r.scenario === fit.owner)!;
-    const given = parsed.fault === 'soap-fault' ? { ...soapFaultAnswer(table, raw.request, route, parsed.faultName).response } : raw.response;
+    // A typed request picks its fault by the probe, as it picked its scenario (typed-request.ts).
+    const given = parsed.fault === 'soap-fault' ? { ...soapFaultAnswer(table, fit.typed?.probe ?? raw.request, route, parsed.faultName).response } : raw.response;
     const seq = this.next++;
     const e: Expectation = {
       id: `e${seq}`,
@@ -185,8 +188,9 @@ export class Expectations {
       delay: parsed.delayMs,
       fault: parsed.fault,
       state: parsed.state,
+      typed: fit.typed !== undefined,
       words: wordsOf(raw.request.body),
-      key: endpointKey(raw.request.method, splitPath(raw.request.path)),
+      key: fit.typed?.places.some((t) => t.where === 'path') ? typedPathKey(raw.request.method) : endpointKey(raw.request.method, splitPath(raw.request.path)),
       live: true,
     };
     let bucket = this.byEndpoint.get(e.key);
@@ -218,18 +222,27 @@ export class Expectations {
   take(req: HttpRequest, body: ParsedBody, key?: RequestKey, state?: StateFilter<Expectation>): Expectation | undefined {
     if (key === undefined || body.text.length > STUB_LIMITS.memoBodyChars) {
       const segments = splitPath(req.path);
-      const bucket = this.byEndpoint.get(endpointKey(req.method, segments));
-      return bucket && this.use(firstFit(candidates(bucket, body), (e) => fits(e, req, segments, body), state));
+      const list = this.candidatesFor(req.method, segments, body);
+      return list && this.use(firstFit(list, (e) => fits(e, req, segments, body), state));
     }
     let fitting = this.fitting.get(key);
     if (!fitting) {
       const segments = splitPath(req.path);
-      const bucket = this.byEndpoint.get(endpointKey(req.method, segments));
-      fitting = bucket ? candidates(bucket, body).filter((e) => fits(e, req, segments, body)) : [];
+      const list = this.candidatesFor(req.method, segments, body);
+      fitting = list ? list.filter((e) => fits(e, req, segments, body)) : [];
       if (this.fitting.size >= STUB_LIMITS.memoEntries) this.fitting.clear();
       this.fitting.set(key, fitting);
     }
     return this.use(firstFit(fitting, () => true, state));
+  }
+
+  /** The expectations that may fit a request to this endpoint, in registration order: those of its path, and those whose path holds a typed placeholder. */
+  private candidatesFor(method: string, segments: string[], body: ParsedBody): Expectation[] | undefined {
+    const bucket = this.byEndpoint.get(endpointKey(method, segments));
+    const typedPath = this.byEndpoint.get(typedPathKey(method));
+    if (!typedPath) return bucket && candidates(bucket, body);
+    if (!bucket) return candidates(typedPath, body);
+    return [...candidates(bucket, body), ...candidates(typedPath, body)].sort((a, b) => a.seq - b.seq);
   }
 
   /** Counts a use; a transient expectation used up is removed. */
@@ -353,12 +366,19 @@ function firstFit(list: readonly Expectation[], fit: (e: Expectation) => boolean
 }
 
 function fits(e: Expectation, req: HttpRequest, segments: string[], body: ParsedBody): boolean {
-  return matchRequest(e.matcher, req, body, segments, 1).mismatches.length === 0;
+  if (matchRequest(e.matcher, req, body, segments, 1).mismatches.length > 0) return false;
+  const m = e.typed ? matchRequest(e.owner, req, body, segments, 1) : undefined;
+  return m === undefined || (m.endpoint && m.mismatches.length === 0);
 }
 
 function drop(list: Expectation[], e: Expectation): void {
   const i = list.indexOf(e);
   if (i >= 0) list.splice(i, 1);
+}
+
+/** The bucket of a method's expectations whose path holds a typed placeholder (`/pets/(number)`): looked at for every path. */
+function typedPathKey(method: string): string {
+  return `${method.toUpperCase()} (typed path)`;
 }
 
 function endpointKey(method: string, segments: readonly string[]): string {
