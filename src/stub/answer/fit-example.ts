@@ -117,7 +117,7 @@ export function fitExample(ex: RawExample, scenarios: readonly Scenario[], of = 
     const wrong = ex.response ? responseFits(s, ex.response) : [];
     if (wrong.length === 0) {
       const narrowed = narrow(s, ex, request, segments);
-      return typed ? { ok: true, owner: s, scenario: placeTyped(narrowed, typed), typed } : { ok: true, owner: s, scenario: narrowed };
+      return typed ? { ok: true, owner: s, scenario: placeTyped(narrowed, s, typed), typed } : { ok: true, owner: s, scenario: narrowed };
     }
     // Two scenarios may take the same request (a success and a fault): the response picks one.
     wrongResponse ??= { s, mismatches: wrong };

@@ -160,16 +160,27 @@ function knownRefs(p: Pattern, scope: Scope): boolean {
 }
 
 /**
- * The scenario's request with each placeholder at its place: what an expectation's matcher is
- * (the contract's own match is checked beside it, so a wider placeholder takes only what the
- * contract takes). XML nodes are found by name, as an Examples column names them.
+ * The scenario's request with each placeholder at its place: what an expectation's matcher is,
+ * and what a provider's replay generates the placeholders' values from. Where the placeholder
+ * holds the contract's type (`(string)` for an `(int)` id), the contract's type stays: the
+ * narrower of the two. (The owning scenario's own match is checked beside it too, so a request
+ * never gets an answer the contract would refuse it.) XML nodes are found by name, as an Examples
+ * column names them; JSON values by their keys from the root, in `owner`'s body.
  */
-export function placeTyped(s: Scenario, typed: TypedRequest): Scenario {
+export function placeTyped(s: Scenario, owner: Scenario, typed: TypedRequest): Scenario {
+  const scope = s.scope;
+  const narrower = (contract: Pattern | undefined, placeholder: Pattern, mode: 'json' | 'text' = 'text'): Pattern =>
+    contract !== undefined && holds(placeholder, contract, scope, mode) ? contract : placeholder;
   const xml = new Map<string, Pattern>();
   for (const t of typed.places) if (t.where === 'xml') xml.set(`${t.attribute ? '@' : ''}${t.name}`, t.pattern);
-  const byName = (name: string, fallback: Pattern): Pattern => typed.places.find((t) => t.name === name)?.pattern ?? fallback;
   const r = s.request;
-  const types = xml.size === 0 ? s.scope.types : new Map([...s.scope.types].map(([k, p]) => [k, placeXml(p, xml, s.scope)]));
+  const types = xml.size === 0 ? scope.types : new Map([...scope.types].map(([k, p]) => [k, placeXml(p, xml, scope, narrower)]));
+  let body = r.body && xml.size > 0 ? placeXml(r.body, xml, scope, narrower) : r.body;
+  for (const t of typed.places) {
+    if (t.where !== 'json' || !body || !owner.request.body) continue;
+    const contract = jsonPatternAt(owner.request.body, t.jsonPath ?? [], owner.scope);
+    body = replaceJsonAt(body, t.jsonPath ?? [], narrower(contract, t.pattern, 'json'), scope);
+  }
   return {
     ...s,
     scope: { types },
@@ -177,41 +188,67 @@ export function placeTyped(s: Scenario, typed: TypedRequest): Scenario {
       ...r,
       segments: r.segments.map((seg, i) => {
         const t = typed.places.find((x) => x.where === 'path' && x.name === String(i));
-        return t ? { ...seg, pattern: t.pattern } : seg;
+        return t ? { ...seg, pattern: narrower(owner.request.segments[i]?.pattern, t.pattern) } : seg;
       }),
-      query: r.query.map((q) => (typed.places.some((t) => t.where === 'query' && t.name === q.name) ? { ...q, pattern: byName(q.name, q.pattern) } : q)),
+      query: r.query.map((q) => {
+        const t = typed.places.find((x) => x.where === 'query' && x.name === q.name);
+        return t ? { ...q, pattern: narrower(owner.request.query.find((x) => x.name === q.name)?.pattern, t.pattern) } : q;
+      }),
       headers: r.headers.map((h) => {
         const t = typed.places.find((x) => x.where === 'header' && x.name === h.name.toLowerCase());
-        return t ? { ...h, pattern: t.pattern } : h;
+        return t ? { ...h, pattern: narrower(owner.request.headers.find((x) => x.name.toLowerCase() === t.name)?.pattern, t.pattern) } : h;
       }),
-      body: r.body && xml.size > 0 ? placeXml(r.body, xml, s.scope) : r.body,
+      body,
     },
   };
 }
 
-function placeXml(p: Pattern, typed: ReadonlyMap<string, Pattern>, scope: Scope): Pattern {
-  if (p.kind === 'optional' || p.kind === 'list') return { ...p, inner: placeXml(p.inner, typed, scope) };
-  return p.kind === 'xml' ? placeElement(p, typed, scope) : p;
+/** Whether `a` takes every value `b` takes. */
+function holds(a: Pattern, b: Pattern, scope: Scope, mode: 'json' | 'text'): boolean {
+  try {
+    return encompasses(a, scope, b, scope, mode, { stopAtFirst: true }).length === 0;
+  } catch (e) {
+    if (e instanceof AccordError) return false;
+    throw e;
+  }
 }
 
-function placeElement(p: XmlElementPattern, typed: ReadonlyMap<string, Pattern>, scope: Scope): XmlElementPattern {
-  const attributes = p.attributes.map((a) => (typed.has(`@${a.local}`) ? { ...a, pattern: typed.get(`@${a.local}`)! } : a));
+type Narrower = (contract: Pattern | undefined, placeholder: Pattern) => Pattern;
+
+function placeXml(p: Pattern, typed: ReadonlyMap<string, Pattern>, scope: Scope, narrower: Narrower): Pattern {
+  if (p.kind === 'optional' || p.kind === 'list') return { ...p, inner: placeXml(p.inner, typed, scope, narrower) };
+  return p.kind === 'xml' ? placeElement(p, typed, scope, narrower) : p;
+}
+
+function placeElement(p: XmlElementPattern, typed: ReadonlyMap<string, Pattern>, scope: Scope, narrower: Narrower): XmlElementPattern {
+  const attributes = p.attributes.map((a) => (typed.has(`@${a.local}`) ? { ...a, pattern: narrower(a.pattern, typed.get(`@${a.local}`)!) } : a));
   const value = typed.get(p.local);
-  const content: XmlContent[] = value !== undefined && textOnly(p.content, scope) ? [{ kind: 'xml-text', pattern: value }] : p.content.map((c) => placeContent(c, typed, scope));
+  const text = value !== undefined ? textPatternOf(p.content, scope) : undefined;
+  const content: XmlContent[] =
+    value !== undefined && text !== undefined ? [{ kind: 'xml-text', pattern: narrower(text, value) }] : p.content.map((c) => placeContent(c, typed, scope, narrower));
   return { ...p, attributes, content };
 }
 
-function placeContent(c: XmlContent, typed: ReadonlyMap<string, Pattern>, scope: Scope): XmlContent {
-  if (c.kind === 'xml') return placeElement(c, typed, scope);
-  if (c.kind === 'xml-choice') return { ...c, options: c.options.map((o) => o.map((x) => placeContent(x, typed, scope))) };
+function placeContent(c: XmlContent, typed: ReadonlyMap<string, Pattern>, scope: Scope, narrower: Narrower): XmlContent {
+  if (c.kind === 'xml') return placeElement(c, typed, scope, narrower);
+  if (c.kind === 'xml-choice') return { ...c, options: c.options.map((o) => o.map((x) => placeContent(x, typed, scope, narrower))) };
   return c;
 }
 
-/** `<id>(number)</id>` or `<id>(Id)</id>` with Id a scalar type: one value a placeholder can stand for. */
-function textOnly(content: readonly XmlContent[], scope: Scope): boolean {
-  return textPatternOf(content, scope) !== undefined;
+/** The JSON pattern with `value` at a path of keys and indexes (as written in the expectation: objects and arrays). */
+function replaceJsonAt(p: Pattern, path: readonly (string | number)[], value: Pattern, scope: Scope): Pattern {
+  if (path.length === 0) return value;
+  const [step, ...rest] = path;
+  if (p.kind === 'object' && typeof step === 'string') {
+    return { ...p, fields: p.fields.map((f) => (f.key === step ? { ...f, pattern: replaceJsonAt(f.pattern, rest, value, scope) } : f)) };
+  }
+  if (p.kind === 'array' && typeof step === 'number' && p.items[step]) {
+    return { ...p, items: p.items.map((x, i) => (i === step ? replaceJsonAt(x, rest, value, scope) : x)) };
+  }
+  return p;
 }
 
+/** `<id>(number)</id>` or `<id>(Id)</id>` with Id a scalar type: the one value a placeholder can stand for. */
 function textPatternOf(content: readonly XmlContent[], scope: Scope): Pattern | undefined {
   if (content.length !== 1) return undefined;
   const c = content[0];
