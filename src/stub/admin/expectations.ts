@@ -83,6 +83,8 @@ export interface Expectation {
   delay?: Delay;
   fault?: FaultKind;
   state?: StateRule;
+  /** With `fault: 'soap-fault'`: the contract's fault scenario that answers; undefined for the standard fault (the contract declares none). */
+  faultScenario?: Scenario;
   /** Its request holds typed placeholders: a request must fit the owning scenario too (a `(string)` where the contract has a number takes numbers only). */
   typed: boolean;
   /** Plain text values of the request body every match must carry (looked up before the full match). */
@@ -171,7 +173,8 @@ export class Expectations {
     const template = templated ? compileTemplate(raw, fit.owner, fit.scenario) : undefined;
     const route = table.routes.find((r) => r.scenario === fit.owner)!;
     // A typed request picks its fault by the probe, as it picked its scenario (typed-request.ts).
-    const given = parsed.fault === 'soap-fault' ? { ...soapFaultAnswer(table, fit.typed?.probe ?? raw.request, route, parsed.faultName).response } : raw.response;
+    const fault = parsed.fault === 'soap-fault' ? soapFaultAnswer(table, fit.typed?.probe ?? raw.request, route, parsed.faultName) : undefined;
+    const given = fault ? { ...fault.response } : raw.response;
     const seq = this.next++;
     const e: Expectation = {
       id: `e${seq}`,
@@ -187,6 +190,7 @@ export class Expectations {
       used: 0,
       delay: parsed.delayMs,
       fault: parsed.fault,
+      faultScenario: fault?.route?.scenario,
       state: parsed.state,
       typed: fit.typed !== undefined,
       words: wordsOf(raw.request.body),
@@ -318,6 +322,23 @@ export function refOf(s: Scenario): ScenarioRef {
   let ref = refs.get(s);
   if (!ref) refs.set(s, (ref = Object.freeze({ name: s.name, file: s.file, line: s.line })));
   return ref;
+}
+
+/**
+ * What the stub answers when it accepts an expectation (`POST /_accord/expectations`, and what
+ * `stub.expect()` exports from): its id, the scenario it was checked against, and for a
+ * `soap-fault` the fault scenario that answers and its status (no scenario: the standard fault).
+ */
+export interface Accepted {
+  id: string;
+  scenario: ScenarioRef;
+  fault?: { scenario?: ScenarioRef; status: number };
+}
+
+export function acceptedOf(e: Expectation): Accepted {
+  const out: Accepted = { id: e.id, scenario: refOf(e.owner) };
+  if (e.fault === 'soap-fault') out.fault = { ...(e.faultScenario ? { scenario: refOf(e.faultScenario) } : {}), status: e.response?.status ?? 500 };
+  return out;
 }
 
 /** An expectation as `GET /_accord/expectations` lists it. */

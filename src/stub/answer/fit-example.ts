@@ -84,11 +84,13 @@ export function readExampleShape(json: unknown, shape: (message: string) => Erro
 }
 
 /**
- * The first scenario whose request the example's request matches and whose response the
+ * The first scenario (`named` first, when given) whose request the example's request matches and whose response the
  * example's response satisfies, narrowed so that only requests carrying the example's
  * values match it; else why not, with the closest scenario's mismatches.
  */
-export function fitExample(ex: RawExample, scenarios: readonly Scenario[], of = ''): Fit {
+export function fitExample(ex: RawExample, scenarios: readonly Scenario[], of = '', named?: string): Fit {
+  // The scenario an example names (an exported expectation names the one it was checked against) is tried first.
+  if (named !== undefined && scenarios.some((s) => s.name === named)) scenarios = [...scenarios.filter((s) => s.name === named), ...scenarios.filter((s) => s.name !== named)];
   // Typed placeholders (`(number)`, `(OrderId)`) are matched as a probe value, then compared by type.
   const typed = typedRequest(ex.request);
   const request = typed?.probe ?? ex.request;
