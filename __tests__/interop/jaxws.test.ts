@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startStub, type RunningStub } from '../../src/stub';
 import { importWsdl } from '../../src/wsdl';
-import { clientFailures, expectContractsPass, expectGetOrderFault, fetchText, PYTHON, startJaxws, tearDown, withStacks, type Client, type Service } from './stacks';
+import { clientFailures, expectContractsPass, expectGetOrderFault, fetchText, PYTHON, resetStub, startJaxws, tearDown, withStacks, type Client, type Service } from './stacks';
 
 /**
  * JAX-WS RI (Debian's libjaxws-java on Java 17) publishes the Orders service with
@@ -76,5 +76,20 @@ withStacks(['jax-ws', 'zeep', 'suds', 'php-soap', 'soap-lite'], 'JAX-WS RI Endpo
       for (const v of versions) await expectGetOrderFault(stubs[from]!.url, { path: `/orders${v}`, version: v === '11' ? '1.1' : '1.2' });
       expect(await clientFailures(clients(from, 404, true))).toEqual([]);
     }, 90_000);
+
+    // docs/stub.md: an expectation's request may hold typed placeholders; `(string)` was read as the text "(string)" and never fired.
+    test.each(['(string)', '(number)', '(int)'])(
+      'a soap-fault expectation whose id is %s answers JAX-WS, zeep and suds for any id',
+      async (id) => {
+        try {
+          for (const v of versions) await expectGetOrderFault(stubs[from]!.url, { path: `/orders${v}`, version: v === '11' ? '1.1' : '1.2', id });
+          const typedClients = clients(from, 31, true).filter(([name]) => /^(JAX-WS|zeep|suds)/.test(name));
+          expect(await clientFailures(typedClients)).toEqual([]);
+        } finally {
+          await resetStub(stubs[from]!.url);
+        }
+      },
+      90_000,
+    );
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startStub, type RunningStub } from '../../src/stub';
 import { importWsdl } from '../../src/wsdl';
-import { clientFailures, expectContractsPass, expectGetOrderFault, fetchText, PYTHON, startPhp, tearDown, withStacks, type Client, type Service } from './stacks';
+import { clientFailures, expectContractsPass, expectGetOrderFault, fetchText, PYTHON, resetStub, startPhp, tearDown, withStacks, type Client, type Service } from './stacks';
 
 /**
  * PHP's SoapServer publishes the Orders service over SOAP 1.1 and 1.2 at one address
@@ -76,6 +76,20 @@ withStacks(['php-soap', 'zeep', 'suds', 'soap-lite'], 'PHP SoapServer: document/
       async (v) => {
         await expectGetOrderFault(stubs[from]!.url, { path: '/orders', version: v, faultName: 'NotFound' });
         expect(await clientFailures(clients(from, v, 404, true))).toEqual([]);
+      },
+      60_000,
+    );
+
+    // docs/stub.md: typed placeholders in an expectation's request; `(string)` was read as the text "(string)" and never fired.
+    test.each(['1.1', '1.2'] as const)(
+      'a soap-fault expectation whose id is (string) answers every client for any id over SOAP %s',
+      async (v) => {
+        try {
+          await expectGetOrderFault(stubs[from]!.url, { path: '/orders', version: v, faultName: 'NotFound', id: '(string)' });
+          expect(await clientFailures(clients(from, v, 31, true))).toEqual([]);
+        } finally {
+          await resetStub(stubs[from]!.url);
+        }
       },
       60_000,
     );

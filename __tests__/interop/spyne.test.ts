@@ -3,7 +3,20 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startStub, type RunningStub } from '../../src/stub';
 import { importWsdl } from '../../src/wsdl';
-import { clientFailures, expectContractsPass, expectGetOrderFault, fetchText, PYTHON, startSpyne, tearDown, withStacks, type Client, type Service } from './stacks';
+import {
+  clientFailures,
+  expectContractsPass,
+  expectGetOrderFault,
+  fetchText,
+  PYTHON,
+  resetStub,
+  runClient,
+  startSpyne,
+  tearDown,
+  withStacks,
+  type Client,
+  type Service,
+} from './stacks';
 
 /**
  * spyne (document/literal, lxml validation on) serves an Orders service over SOAP 1.1 and 1.2.
@@ -75,5 +88,46 @@ withStacks(['spyne', 'zeep', 'suds', 'php-soap', 'soap-lite'], 'spyne Orders ser
       },
       60_000,
     );
+
+    // docs/stub.md: typed placeholders in an expectation's request; `(string)` was read as the text "(string)" and never fired.
+    test.each(versions)(
+      'a soap-fault expectation whose id is (string) answers zeep and suds for any id over SOAP %s',
+      async (v) => {
+        try {
+          await expectGetOrderFault(stubs[from]!.url, { path: `/soap${v}`, version: v === '11' ? '1.1' : '1.2', id: '(string)', faultName: 'NotFound' });
+          expect(await clientFailures(clients(from, v, 31, true).filter(([name]) => name === 'zeep' || name === 'suds'))).toEqual([]);
+        } finally {
+          await resetStub(stubs[from]!.url);
+        }
+      },
+      60_000,
+    );
+
+    test('an answer expectation whose id is (int) answers zeep and suds', async () => {
+      const SOAP11 = 'http://schemas.xmlsoap.org/soap/envelope/';
+      try {
+        const res = await fetch(`${stubs[from]!.url}/_accord/expectations`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            request: {
+              method: 'POST',
+              path: '/soap11',
+              body: `<s:Envelope xmlns:s="${SOAP11}"><s:Body><o:getOrder xmlns:o="urn:accord:interop:orders"><o:id>(int)</o:id></o:getOrder></s:Body></s:Envelope>`,
+            },
+          }),
+        });
+        expect([res.status, await res.text()]).toEqual([201, expect.stringContaining('"id"') as string]);
+        for (const lib of ['zeep', 'suds']) {
+          const r = await runClient(PYTHON, ['py_client.py', lib, wsdlUrl(from, '11'), '31']);
+          expect([lib, r.ok, r.output]).toEqual([lib, true, expect.stringMatching(/^ok /) as string]);
+        }
+        // Both calls were answered by the expectation (a generated answer of the contract, as it has no response).
+        const listed = (await (await fetch(`${stubs[from]!.url}/_accord/expectations`)).json()) as { used: number }[];
+        expect(listed.map((e) => e.used)).toEqual([2]);
+      } finally {
+        await resetStub(stubs[from]!.url);
+      }
+    }, 60_000);
   });
 });

@@ -221,8 +221,12 @@ const ENVELOPE = { '1.1': 'http://schemas.xmlsoap.org/soap/envelope/', '1.2': 'h
 /**
  * Sets a `soap-fault` expectation on the stub at `stubUrl`: getOrder of id 404 (the Orders service
  * of every stack) over SOAP `version` at `path` answers the declared fault; the stub must take it.
+ * `id`: another value for the id node, such as a typed placeholder `(string)` (then every id).
  */
-export async function expectGetOrderFault(stubUrl: string, o: { path: string; version: '1.1' | '1.2'; headers?: Record<string, string>; faultName?: string }): Promise<void> {
+export async function expectGetOrderFault(
+  stubUrl: string,
+  o: { path: string; version: '1.1' | '1.2'; headers?: Record<string, string>; faultName?: string; id?: string },
+): Promise<void> {
   const res = await fetch(`${stubUrl}/_accord/expectations`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -231,7 +235,7 @@ export async function expectGetOrderFault(stubUrl: string, o: { path: string; ve
         method: 'POST',
         path: o.path,
         ...(o.headers ? { headers: o.headers } : {}),
-        body: `<s:Envelope xmlns:s="${ENVELOPE[o.version]}" xmlns:o="urn:accord:interop:orders"><s:Body><o:getOrder><o:id>404</o:id></o:getOrder></s:Body></s:Envelope>`,
+        body: `<s:Envelope xmlns:s="${ENVELOPE[o.version]}" xmlns:o="urn:accord:interop:orders"><s:Body><o:getOrder><o:id>${o.id ?? '404'}</o:id></o:getOrder></s:Body></s:Envelope>`,
       },
       fault: 'soap-fault',
       ...(o.faultName ? { faultName: o.faultName } : {}),
@@ -239,6 +243,13 @@ export async function expectGetOrderFault(stubUrl: string, o: { path: string; ve
   });
   const said = await res.text();
   expect([res.status, said]).toEqual([201, expect.stringContaining('"id"') as string]);
+}
+
+/** Removes the stub's expectations (and journal and states): `POST /_accord/reset`. */
+export async function resetStub(stubUrl: string): Promise<void> {
+  const res = await fetch(`${stubUrl}/_accord/reset`, { method: 'POST' });
+  await res.text();
+  expect(res.status).toBeLessThan(300);
 }
 
 /** One test a row: the client (its arguments read when the test runs) exits 0 and its output matches `ok`. */

@@ -17,7 +17,9 @@ import { excerpt } from '../printable';
 export function consumerFits(pair: FilePair, folder: string): ConsumerExampleFit[] {
   if (!pair.older || !pair.newer || pair.older.wsdl || pair.newer.wsdl) return [];
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the fitting is loaded only when consumers are asked about
-  const fit = require('../stub/answer/fit-example') as typeof import('../stub/answer/fit-example');
+  const { EXAMPLE_SHAPE } = require('../stub/answer/fit-example') as typeof import('../stub/answer/fit-example');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
+  const fit = require('../stub/answer/consumer-example') as typeof import('../stub/answer/consumer-example');
   const lenient = { checkExamples: false };
   const older: Contract = parseContractCached(pair.older.text, pair.older.label, lenient);
   const newer: Contract = parseContractCached(pair.newer.text, pair.newer.label, lenient);
@@ -34,9 +36,10 @@ export function consumerFits(pair: FilePair, folder: string): ConsumerExampleFit
     const text = readInputText(path.join(folder, rel), { what: 'example file', limit: FILE_LIMITS.exampleBytes });
     const read = readJson(text);
     if ('problem' in read) throw new AccordError('ACCORD_ERR_JSON', `example file is ${excerpt(read.problem, 200)}`, { file: shown });
-    const raw = fit.readExampleShape(read.value, (m) => new AccordError('ACCORD_ERR_USAGE', `example file ${m}; expected ${fit.EXAMPLE_SHAPE}`, { file: shown }), false);
-    const was = fit.fitExample(raw, older.scenarios);
-    const now = fit.fitExample(raw, newer.scenarios);
+    // Read as the stub read the expectation (typed placeholders, `{{…}}` templates, the scenario it names): what it accepted is not stale.
+    const shape = (m: string) => new AccordError('ACCORD_ERR_USAGE', `example file ${m}; expected ${EXAMPLE_SHAPE}`, { file: shown });
+    const was = fit.fitConsumerExample(read.value, older.scenarios, '', shape).fit;
+    const now = fit.fitConsumerExample(read.value, newer.scenarios, '', shape).fit;
     out.push({
       consumer,
       file: shown,

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Contract, Scenario, TestCase } from '../contract/model';
+import type { Contract, Scenario, ScenarioFact, TestCase } from '../contract/model';
 import { contractStem } from '../contract/stem';
 import { AccordError } from '../errors';
 import { FILE_LIMITS, filesInside, readInputText } from '../files';
@@ -8,6 +8,7 @@ import type { HttpRequest } from '../http/message';
 import { readJson } from '../json/parse';
 import { formatMismatches } from '../pattern/match/mismatch';
 import { excerpt } from '../printable';
+import type { TypedPlace } from '../stub/answer/typed-request';
 
 /**
  * Consumers' examples replayed by the provider's run (shared/consumer-examples.ts puts them
@@ -29,6 +30,8 @@ export interface ConsumerCase {
   request?: GivenRequest;
   /** Why it does not fit: the consumer's problem. */
   problem?: string;
+  /** The provider state (machine = state) the consumer's expectation required: the provider's run must set it up (a states module). */
+  needsState?: string;
 }
 
 export function consumersFolder(contractFile: string): string {
@@ -41,7 +44,9 @@ export function consumerCases(contract: Contract): ConsumerCase[] {
   if (files.length === 0) return [];
   // Loaded only for a contract that has consumer examples: the runner otherwise never needs the stub's fitting.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const fit = require('../stub/answer/fit-example') as typeof import('../stub/answer/fit-example');
+  const fit = require('../stub/answer/consumer-example') as typeof import('../stub/answer/consumer-example');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { EXAMPLE_SHAPE } = require('../stub/answer/fit-example') as typeof import('../stub/answer/fit-example');
   const out: ConsumerCase[] = [];
   const titles = new Set<string>();
   for (const rel of files) {
@@ -56,11 +61,23 @@ export function consumerCases(contract: Contract): ConsumerCase[] {
       if ('problem' in read) throw new AccordError('ACCORD_ERR_JSON', `not valid JSON: ${excerpt(read.problem, 200)}`);
       const given = (read.value as { name?: unknown } | null)?.name;
       if (typeof given === 'string' && given.trim() !== '') c.name = name = excerpt(given.trim(), 120);
-      const raw = fit.readExampleShape(read.value, (m) => new AccordError('ACCORD_ERR_USAGE', `the example ${m}; expected ${fit.EXAMPLE_SHAPE}`), false);
-      const fitted = fit.fitExample(raw, contract.scenarios, ` of ${path.basename(contract.file)}`);
+      const {
+        raw,
+        fit: fitted,
+        state,
+      } = fit.fitConsumerExample(
+        read.value,
+        contract.scenarios,
+        ` of ${path.basename(contract.file)}`,
+        (m) => new AccordError('ACCORD_ERR_USAGE', `the example ${m}; expected ${EXAMPLE_SHAPE}`),
+      );
       if (fitted.ok) {
-        c.testCase = { scenario: fitted.scenario, name };
-        c.request = { ...raw.request, givenBody: raw.givenBody };
+        // The state the consumer's test relied on is a provider state: set up by the states module's handler of that machine.
+        const needs: ScenarioFact | undefined = state?.requires === undefined ? undefined : { kind: 'fact', name: state.name, value: state.requires, line: 1 };
+        const scenario = needs ? { ...fitted.scenario, facts: [...(fitted.scenario.facts ?? []), needs] } : fitted.scenario;
+        c.testCase = { scenario, name };
+        c.request = { ...raw.request, givenBody: raw.givenBody, typed: fitted.typed?.places };
+        if (needs) c.needsState = `${needs.name} = ${JSON.stringify(needs.value)}`;
       } else c.problem = `${fitted.why}${fitted.mismatches.length > 0 ? `\n${formatMismatches(fitted.mismatches, '  ')}` : ''}`;
     } catch (e) {
       if (!(e instanceof AccordError)) throw e;
@@ -83,6 +100,8 @@ export function consumerProblem(c: ConsumerCase): string {
 /** A consumer's request as its example file records it; `givenBody` false when the file has no body. */
 export interface GivenRequest extends HttpRequest {
   givenBody: boolean;
+  /** Its typed placeholders (`(int)`): sent as values of their types, generated as for the contract's own tests. */
+  typed?: readonly TypedPlace[];
 }
 
 /**
@@ -96,7 +115,10 @@ export interface GivenRequest extends HttpRequest {
  * recording are not sent: the client sets its own.
  */
 export function replayRequest(given: GivenRequest, built: HttpRequest, scenario: Scenario): HttpRequest {
-  const body = given.givenBody ? given.body : built.body;
+  const typed = given.typed ?? [];
+  // A typed body is generated from the scenario narrowed to the example (its literal values and its placeholders' types).
+  const bodyTyped = typed.some((t) => t.where === 'xml' || t.where === 'json');
+  const body = given.givenBody && !bodyTyped ? given.body : built.body;
   const headers: Record<string, string> = {};
   for (const h of scenario.request.headers) {
     const name = h.name.toLowerCase();
@@ -105,5 +127,10 @@ export function replayRequest(given: GivenRequest, built: HttpRequest, scenario:
   if (body !== '' && built.headers['content-type'] !== undefined) headers['content-type'] = built.headers['content-type'];
   const recorded = forwardedHeaders(given.headers) as Record<string, string>;
   delete recorded['content-length'];
-  return { method: given.method, path: given.path, query: [...given.query], headers: { ...headers, ...recorded }, body };
+  for (const t of typed) if (t.where === 'header' && built.headers[t.name] !== undefined) recorded[t.name] = built.headers[t.name];
+  const query = given.query.map(([k, v]): [string, string] => {
+    if (!typed.some((t) => t.where === 'query' && t.name === k)) return [k, v];
+    return [k, built.query.find(([b]) => b === k)?.[1] ?? v];
+  });
+  return { method: given.method, path: typed.some((t) => t.where === 'path') ? built.path : given.path, query, headers: { ...headers, ...recorded }, body };
 }

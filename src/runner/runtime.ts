@@ -240,7 +240,13 @@ function consumerTests(g: Record<string, unknown>, config: () => RunnerConfig, o
       c.title,
       async () => {
         const run = config();
-        const failure = settingsProblem(run) ?? (await withStates(tc, run.ws?.states, () => check(tc, run, exchangeRecorder(g, fullName), replay)));
+        const failure =
+          settingsProblem(run) ??
+          // A state the consumer's test relied on is never silently left out: without a states module the provider cannot be put in it.
+          (c.needsState !== undefined && !run.ws?.states
+            ? `it needs the provider in state ${c.needsState} (the state its stub expectation required): give the provider's run a states module (testEnvironmentOptions.accord.states) with a handler of that name`
+            : undefined) ??
+          (await withStates(tc, run.ws?.states, () => check(tc, run, exchangeRecorder(g, fullName), replay)));
         if (failure !== undefined) throw reportError(`consumer ${c.consumer}'s example ${c.file} (scenario "${tc.scenario.name}"):\n${failure}`, c.file, 1);
       },
       caseTimeout(cfg),

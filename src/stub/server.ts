@@ -21,7 +21,7 @@ import { DispatchMemo, keepable, keyText, sameKey, type Choice, type RequestKey 
 import type { FixedExample } from './answer/example-files';
 import type { NotServed, Route, RouteTable } from './decide/route';
 import { adminRefusal, answerAdmin, isAdminPath } from './admin/api';
-import { handleOf, refOf, type Expectation, type ExpectationHandle, type ExpectationInput } from './admin/expectations';
+import { acceptedOf, handleOf, refOf, type Expectation, type ExpectationHandle, type ExpectationInput } from './admin/expectations';
 import { checkDelay, delayOf, malformed, type Delay, type FaultKind } from './answer/faults';
 import type { CallFilter, JournalAnswer, JournalEntry } from './admin/journal';
 import { SCOPE_PREFIX, StubState, type ScopeState } from './admin/scope-state';
@@ -210,9 +210,10 @@ export async function startStub(options: StubOptions): Promise<RunningStub> {
     },
     reload,
     expect: (input) => {
-      const handle = handleOf(state.expect(input), state.expectations);
+      const e = state.expect(input);
+      const handle = handleOf(e, state.expectations);
       // ACCORD_EXPORT_EXAMPLES: an in-process stub's expectations are exported as connectStub's are.
-      exported(input, handle.scenario);
+      exported(input, acceptedOf(e));
       return handle;
     },
     reset: () => state.reset(),

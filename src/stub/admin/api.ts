@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import { AccordError } from '../../errors';
 import { readJson } from '../../json/parse';
 import { printable } from '../../printable';
-import { describeExpectation, refOf, type Expectation, type ExpectationInput } from './expectations';
+import { acceptedOf, describeExpectation, type Expectation, type ExpectationInput } from './expectations';
 import { isObject } from '../answer/fit-example';
 import type { CallFilter, JournalEntry } from './journal';
 import { stateName } from '../decide/scenario-state';
@@ -242,7 +242,7 @@ function jsonOf(text: string): unknown {
 }
 
 function created(res: ServerResponse, e: Expectation, status = 201): void {
-  json(res, status, { id: e.id, scenario: refOf(e.owner) });
+  json(res, status, acceptedOf(e));
 }
 
 function json(res: ServerResponse, status: number, value: unknown): void {

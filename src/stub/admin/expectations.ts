@@ -83,6 +83,10 @@ export interface Expectation {
   delay?: Delay;
   fault?: FaultKind;
   state?: StateRule;
+  /** With `fault: 'soap-fault'`: the contract's fault scenario that answers; undefined for the standard fault (the contract declares none). */
+  faultScenario?: Scenario;
+  /** Its request holds typed placeholders: a request must fit the owning scenario too (a `(string)` where the contract has a number takes numbers only). */
+  typed: boolean;
   /** Plain text values of the request body every match must carry (looked up before the full match). */
   words: string[];
   /** Registration order. */
@@ -168,7 +172,9 @@ export class Expectations {
     if (!fit.ok) throw new AccordError('ACCORD_ERR_USAGE', [`expectation refused: ${fit.why}`, ...formatMismatches(fit.mismatches)].join('\n'));
     const template = templated ? compileTemplate(raw, fit.owner, fit.scenario) : undefined;
     const route = table.routes.find((r) => r.scenario === fit.owner)!;
-    const given = parsed.fault === 'soap-fault' ? { ...soapFaultAnswer(table, raw.request, route, parsed.faultName).response } : raw.response;
+    // A typed request picks its fault by the probe, as it picked its scenario (typed-request.ts).
+    const fault = parsed.fault === 'soap-fault' ? soapFaultAnswer(table, fit.typed?.probe ?? raw.request, route, parsed.faultName) : undefined;
+    const given = fault ? { ...fault.response } : raw.response;
     const seq = this.next++;
     const e: Expectation = {
       id: `e${seq}`,
@@ -184,9 +190,11 @@ export class Expectations {
       used: 0,
       delay: parsed.delayMs,
       fault: parsed.fault,
+      faultScenario: fault?.route?.scenario,
       state: parsed.state,
+      typed: fit.typed !== undefined,
       words: wordsOf(raw.request.body),
-      key: endpointKey(raw.request.method, splitPath(raw.request.path)),
+      key: fit.typed?.places.some((t) => t.where === 'path') ? typedPathKey(raw.request.method) : endpointKey(raw.request.method, splitPath(raw.request.path)),
       live: true,
     };
     let bucket = this.byEndpoint.get(e.key);
@@ -218,18 +226,27 @@ export class Expectations {
   take(req: HttpRequest, body: ParsedBody, key?: RequestKey, state?: StateFilter<Expectation>): Expectation | undefined {
     if (key === undefined || body.text.length > STUB_LIMITS.memoBodyChars) {
       const segments = splitPath(req.path);
-      const bucket = this.byEndpoint.get(endpointKey(req.method, segments));
-      return bucket && this.use(firstFit(candidates(bucket, body), (e) => fits(e, req, segments, body), state));
+      const list = this.candidatesFor(req.method, segments, body);
+      return list && this.use(firstFit(list, (e) => fits(e, req, segments, body), state));
     }
     let fitting = this.fitting.get(key);
     if (!fitting) {
       const segments = splitPath(req.path);
-      const bucket = this.byEndpoint.get(endpointKey(req.method, segments));
-      fitting = bucket ? candidates(bucket, body).filter((e) => fits(e, req, segments, body)) : [];
+      const list = this.candidatesFor(req.method, segments, body);
+      fitting = list ? list.filter((e) => fits(e, req, segments, body)) : [];
       if (this.fitting.size >= STUB_LIMITS.memoEntries) this.fitting.clear();
       this.fitting.set(key, fitting);
     }
     return this.use(firstFit(fitting, () => true, state));
+  }
+
+  /** The expectations that may fit a request to this endpoint, in registration order: those of its path, and those whose path holds a typed placeholder. */
+  private candidatesFor(method: string, segments: string[], body: ParsedBody): Expectation[] | undefined {
+    const bucket = this.byEndpoint.get(endpointKey(method, segments));
+    const typedPath = this.byEndpoint.get(typedPathKey(method));
+    if (!typedPath) return bucket && candidates(bucket, body);
+    if (!bucket) return candidates(typedPath, body);
+    return [...candidates(bucket, body), ...candidates(typedPath, body)].sort((a, b) => a.seq - b.seq);
   }
 
   /** Counts a use; a transient expectation used up is removed. */
@@ -307,6 +324,23 @@ export function refOf(s: Scenario): ScenarioRef {
   return ref;
 }
 
+/**
+ * What the stub answers when it accepts an expectation (`POST /_accord/expectations`, and what
+ * `stub.expect()` exports from): its id, the scenario it was checked against, and for a
+ * `soap-fault` the fault scenario that answers and its status (no scenario: the standard fault).
+ */
+export interface Accepted {
+  id: string;
+  scenario: ScenarioRef;
+  fault?: { scenario?: ScenarioRef; status: number };
+}
+
+export function acceptedOf(e: Expectation): Accepted {
+  const out: Accepted = { id: e.id, scenario: refOf(e.owner) };
+  if (e.fault === 'soap-fault') out.fault = { ...(e.faultScenario ? { scenario: refOf(e.faultScenario) } : {}), status: e.response?.status ?? 500 };
+  return out;
+}
+
 /** An expectation as `GET /_accord/expectations` lists it. */
 export function describeExpectation(e: Expectation): Record<string, unknown> {
   return { id: e.id, scenario: refOf(e.owner), used: e.used, remaining: e.remaining, ...e.input };
@@ -353,12 +387,19 @@ function firstFit(list: readonly Expectation[], fit: (e: Expectation) => boolean
 }
 
 function fits(e: Expectation, req: HttpRequest, segments: string[], body: ParsedBody): boolean {
-  return matchRequest(e.matcher, req, body, segments, 1).mismatches.length === 0;
+  if (matchRequest(e.matcher, req, body, segments, 1).mismatches.length > 0) return false;
+  const m = e.typed ? matchRequest(e.owner, req, body, segments, 1) : undefined;
+  return m === undefined || (m.endpoint && m.mismatches.length === 0);
 }
 
 function drop(list: Expectation[], e: Expectation): void {
   const i = list.indexOf(e);
   if (i >= 0) list.splice(i, 1);
+}
+
+/** The bucket of a method's expectations whose path holds a typed placeholder (`/pets/(number)`): looked at for every path. */
+function typedPathKey(method: string): string {
+  return `${method.toUpperCase()} (typed path)`;
 }
 
 function endpointKey(method: string, segments: readonly string[]): string {

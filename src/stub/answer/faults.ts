@@ -6,6 +6,7 @@ import { WHERE } from '../../pattern/match/mismatch';
 import { createRandom } from '../../pattern/generate/random';
 import { elementChildren } from '../../xml/tree';
 import { respond } from './respond';
+import { isProbeMismatch } from './typed-request';
 import type { Route, RouteTable } from '../decide/route';
 import { NOT_SOAP, soapVersionOfBody } from '../decide/soap-version';
 
@@ -66,7 +67,8 @@ export function soapFaultAnswer(table: RouteTable, request: HttpRequest, owner: 
     if (!isFaultRoute(route)) return false;
     const m = matchRequest(route.scenario, request, body, segments);
     // A header the expectation leaves out (SOAPAction) is the contract's business, as in fit-example.ts.
-    return m.endpoint && m.mismatches.every((x) => x.actual === 'no such header' && x.path.startsWith(`${WHERE.requestHeader} `));
+    // A typed expectation's probe value (typed-request.ts) stands for any value of its type: its scenario was fitted by type already.
+    return m.endpoint && m.mismatches.every((x) => (x.actual === 'no such header' && x.path.startsWith(`${WHERE.requestHeader} `)) || isProbeMismatch(x));
   });
   if (faultName !== undefined) {
     const route = faults.find((r) => namesFault(r.scenario.name, faultName));

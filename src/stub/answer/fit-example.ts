@@ -16,6 +16,8 @@ import type { XmlElement } from '../../xml/tree';
 import { narrowToRow } from './example-rows';
 import { NOT_SOAP, soapVersionOfBody, soapVersionOfPattern } from '../decide/soap-version';
 import { splitTarget } from '../../http/target';
+import { closeness } from '../../http/closeness';
+import { isProbeMismatch, placeTyped, PROBE, typedMismatches, typedRequest, type TypedRequest } from './typed-request';
 
 /**
  * A request/response pair given by a user in Specmatic's JSON shape
@@ -41,7 +43,8 @@ export interface RawResponse {
 }
 
 export type Fit =
-  | { ok: true; owner: Scenario; scenario: Scenario }
+  /** `typed`: the request holds typed placeholders (typed-request.ts); a request must then fit `owner` as well as `scenario`. */
+  | { ok: true; owner: Scenario; scenario: Scenario; typed?: TypedRequest }
   | { ok: false; why: string; mismatches: Mismatch[] }
   /** The request fits no scenario at all: not even the method and path are served. */
   | { ok: false; why: string; mismatches: []; unknownEndpoint: true };
@@ -81,13 +84,18 @@ export function readExampleShape(json: unknown, shape: (message: string) => Erro
 }
 
 /**
- * The first scenario whose request the example's request matches and whose response the
+ * The first scenario (`named` first, when given) whose request the example's request matches and whose response the
  * example's response satisfies, narrowed so that only requests carrying the example's
  * values match it; else why not, with the closest scenario's mismatches.
  */
-export function fitExample(ex: RawExample, scenarios: readonly Scenario[], of = ''): Fit {
-  const body = new ParsedBody(ex.request.body);
-  const segments = splitPath(ex.request.path);
+export function fitExample(ex: RawExample, scenarios: readonly Scenario[], of = '', named?: string): Fit {
+  // The scenario an example names (an exported expectation names the one it was checked against) is tried first.
+  if (named !== undefined && scenarios.some((s) => s.name === named)) scenarios = [...scenarios.filter((s) => s.name === named), ...scenarios.filter((s) => s.name !== named)];
+  // Typed placeholders (`(number)`, `(OrderId)`) are matched as a probe value, then compared by type.
+  const typed = typedRequest(ex.request);
+  const request = typed?.probe ?? ex.request;
+  const body = new ParsedBody(request.body);
+  const segments = splitPath(request.path);
   let closest: { s: Scenario; mismatches: Mismatch[] } | undefined;
   let wrongResponse: { s: Scenario; mismatches: Mismatch[] } | undefined;
   const version = soapVersionOfBody(body);
@@ -95,17 +103,24 @@ export function fitExample(ex: RawExample, scenarios: readonly Scenario[], of = 
     if (s.unsupported) continue;
     // A SOAP 1.2 envelope is not a SOAP 1.1 scenario's request (dispatch.ts compares versions likewise).
     if (version !== NOT_SOAP && (soapVersionOfPattern(s.request.body, s.scope) ?? version) !== version) continue;
-    const m = matchRequest(s, ex.request, body, segments);
+    const m = matchRequest(s, request, body, segments);
     if (!m.endpoint) continue;
     // A header the example leaves out is not constrained beyond the contract (SOAPAction, when the body names the operation).
     // A body the example leaves out is any body the contract takes (an expectation whose answer echoes the request).
-    m.mismatches = m.mismatches.filter((x) => !(x.actual === 'no such header' && x.path.startsWith(HEADER_PLACE)) && (ex.givenBody || !x.path.startsWith(WHERE.requestBody)));
+    m.mismatches = m.mismatches.filter(
+      (x) => !(x.actual === 'no such header' && x.path.startsWith(HEADER_PLACE)) && (ex.givenBody || !x.path.startsWith(WHERE.requestBody)) && !(typed && isProbeMismatch(x)),
+    );
+    if (m.mismatches.length === 0 && typed) m.mismatches = typedMismatches(s, typed);
     if (m.mismatches.length > 0) {
-      if (!closest || m.mismatches.length < closest.mismatches.length) closest = { s, mismatches: m.mismatches };
+      // The scenario the request got furthest into is the one meant (as the stub's 400 report ranks), then the fewest mismatches.
+      if (!closest || closer(m.mismatches, closest.mismatches)) closest = { s, mismatches: m.mismatches };
       continue;
     }
     const wrong = ex.response ? responseFits(s, ex.response) : [];
-    if (wrong.length === 0) return { ok: true, owner: s, scenario: narrow(s, ex, segments) };
+    if (wrong.length === 0) {
+      const narrowed = narrow(s, ex, request, segments);
+      return typed ? { ok: true, owner: s, scenario: placeTyped(narrowed, s, typed), typed } : { ok: true, owner: s, scenario: narrowed };
+    }
     // Two scenarios may take the same request (a success and a fault): the response picks one.
     wrongResponse ??= { s, mismatches: wrong };
   }
@@ -113,6 +128,13 @@ export function fitExample(ex: RawExample, scenarios: readonly Scenario[], of = 
     return { ok: false, why: `its response does not satisfy scenario "${wrongResponse.s.name}" (${where(wrongResponse.s)})`, mismatches: wrongResponse.mismatches };
   if (closest) return { ok: false, why: `its request matches no scenario${of}; closest is "${closest.s.name}" (${where(closest.s)})`, mismatches: closest.mismatches };
   return { ok: false, why: `no scenario${of} is at ${endpointText(ex.request)}`, mismatches: [], unknownEndpoint: true };
+}
+
+/** Whether mismatches `a` reach deeper into the body than `b` (or as deep, and fewer). */
+function closer(a: readonly Mismatch[], b: readonly Mismatch[]): boolean {
+  const ca = closeness(a, WHERE.requestBody);
+  const cb = closeness(b, WHERE.requestBody);
+  return ca !== cb ? ca > cb : a.length < b.length;
 }
 
 /**
@@ -131,8 +153,12 @@ export function responseFits(s: Scenario, r: RawResponse): Mismatch[] {
  */
 const IGNORED_HEADERS = new Set(['content-type', 'content-length', 'host', 'connection', 'transfer-encoding', 'accept-encoding', 'user-agent']);
 
-/** The owning scenario, with the example's path, query, header and body values as literals. */
-function narrow(s: Scenario, ex: RawExample, segments: string[]): Scenario {
+/**
+ * The owning scenario, with the example's path, query, header and body values as literals.
+ * `probe`: the request with PROBE at its typed placeholders (the request itself when it has none),
+ * whose literal values are placed here; placeTyped puts the placeholders in.
+ */
+function narrow(s: Scenario, ex: RawExample, probe: HttpRequest, segments: string[]): Scenario {
   const literal = (value: string): Pattern => ({ kind: 'literal', value });
   const query = new Map(ex.request.query);
   const headers = s.request.headers.map((h) => {
@@ -146,7 +172,7 @@ function narrow(s: Scenario, ex: RawExample, segments: string[]): Scenario {
   let body = s.request.body;
   let scope = s.scope;
   if (ex.givenBody) {
-    const carried = s.request.body ? xmlValues(ex.request.body) : undefined;
+    const carried = s.request.body ? xmlValues(probe.body) : undefined;
     if (carried) {
       // The contract's body, with the example's values at the nodes it names and those nodes required:
       // nodes it leaves out (an empty Header, an optional element) are what the contract says, not forbidden.
@@ -192,6 +218,8 @@ function xmlValues(text: string): { values: Map<string, string>; names: Set<stri
   const names = new Set<string>();
   let clash = false;
   const put = (k: string, v: string) => {
+    // A typed placeholder's node is placed by placeTyped, not as a value.
+    if (v === PROBE) return;
     if (values.has(k) && values.get(k) !== v) clash = true;
     values.set(k, v);
   };

@@ -2,6 +2,8 @@ import { AccordError } from '../../errors';
 import type { HttpResponse } from '../../http/message';
 import type { ExpectationInput, ScenarioRef } from '../admin/expectations';
 import { selected, type CallFilter, type JournalEntry } from '../admin/journal';
+import { printable } from '../../printable';
+import type { ExportAccepted } from './export-examples';
 
 /**
  * A stub running elsewhere (started by Jest's globalSetup, another process, a container),
@@ -70,9 +72,9 @@ export function connectStub(url: string | undefined, options: ConnectOptions = {
     async expect(input) {
       const r = await call('POST', '/_accord/expectations', JSON.stringify(input));
       if (r.status === 400) throw new AccordError('ACCORD_ERR_USAGE', r.body.trim().replace('accord stub: ', ''));
-      const accepted = JSON.parse(ok(r, 'setting an expectation').body) as { id: string; scenario: ScenarioRef };
-      exported(input, accepted.scenario, options);
-      return accepted;
+      const accepted = JSON.parse(ok(r, 'setting an expectation').body) as { id: string; scenario: ScenarioRef; fault?: { scenario?: ScenarioRef; status: number } };
+      exported(input, accepted, options);
+      return { id: accepted.id, scenario: accepted.scenario };
     },
     async remove(id) {
       const r = await call('DELETE', `/_accord/expectations/${encodeURIComponent(id)}`);
@@ -131,12 +133,15 @@ export type TemplateValue =
   | '{{uuid}}'
   | '{{sequence}}';
 /** An accepted expectation written as a consumer example when exporting is on; named after the Jest test that set it, when there is one. */
-export function exported(input: ExpectationInput, scenario: ScenarioRef, options: ConnectOptions = {}): void {
+export function exported(input: ExpectationInput, accepted: ExportAccepted, options: ConnectOptions = {}): void {
   if (options.exportExamples === undefined && !process.env.ACCORD_EXPORT_EXAMPLES) return;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- only a consumer that exports loads the writer
   const ex = require('./export-examples') as typeof import('./export-examples');
   const settings = ex.exportSettings(options.exportExamples, options.consumer, process.env, process.cwd());
   if (!settings) return;
   const jest = (globalThis as { expect?: { getState?: () => { currentTestName?: string } } }).expect;
-  ex.exportExpectation(input, scenario, settings, process.cwd(), jest?.getState?.().currentTestName);
+  const test = jest?.getState?.().currentTestName;
+  const outcome = ex.exportExpectation(input, accepted, settings, process.cwd(), test);
+  // Left out: one line saying why, so a consumer never believes a promise was published that was not.
+  if ('omitted' in outcome) process.stderr.write(printable(ex.omittedLine(accepted, outcome.omitted, test)));
 }
