@@ -13,6 +13,9 @@ export const MAX_JSON_DEPTH = 256;
 /** XML documents: element depth, attributes per element, elements per document. */
 export const XML_LIMITS = { maxDepth: 256, maxAttributes: 256, maxElements: 200_000 } as const;
 
+/** A DOCTYPE that only declares, read (never processed) at the start of a WSDL or XSD file: its length in characters. */
+export const DOCTYPE_MAX_CHARS = 64 * 1024;
+
 /**
  * SOAP-encoded multi-reference values (`href="#id0"` and `<multiRef id="id0">`, read before matching):
  * elements of the tree a document stands for once its references are read, and its depth. A DAG of

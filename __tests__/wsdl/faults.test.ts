@@ -1,4 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { caseTitle, parseContract, testCases } from '../../src/contract/load';
@@ -46,6 +48,7 @@ describe('import: one @fault scenario per wsdl:fault', () => {
         '          <tns:id>(int)</tns:id>',
         '          <tns:reason>(Reason)</tns:reason>',
         '        </tns:petNotFound>',
+        '        <specmatic_any specmatic_occurs="multiple" processContents="lax"/>',
         '      </detail>',
         '    </soapenv:Fault>',
       ].join('\n'),
@@ -99,7 +102,7 @@ describe('import: one @fault scenario per wsdl:fault', () => {
     try {
       writeFileSync(path.join(dir, 'calc.wsdl'), wsdl);
       const { text } = importWsdl(path.join(dir, 'calc.wsdl'));
-      expect(text).toContain('      <detail>\n        <code>(int)</code>\n      </detail>');
+      expect(text).toContain('      <detail>\n        <code>(int)</code>\n        <specmatic_any specmatic_occurs="multiple" processContents="lax"/>\n      </detail>');
       expect(text).toContain('      <detail specmatic_occurs="optional">(anything)</detail>');
       expect(parseContract(text, 'calc.spec').scenarios.map((s) => s.name)).toEqual(['div', 'div fault divByZero', 'div fault busy']);
     } finally {
@@ -237,5 +240,39 @@ describe('stub: a fault scenario answers only its own examples', () => {
     const r = await runCase(tc, { baseUrl: stub.url });
     expect(r.passed).toBe(false);
     expect(r.mismatches[0]).toMatchObject({ expected: '500', actual: '200' });
+  });
+});
+
+describe('runner: detail entries beyond the declared one (Axis 1.4 adds stackTrace and hostname to every fault)', () => {
+  const axisFault = (declared: string) =>
+    `<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv="${NS11}"><soapenv:Body><soapenv:Fault><faultcode>soapenv:Server.userException</faultcode><faultstring>no such pet</faultstring><detail>${declared}<ns2:stackTrace xmlns:ns2="http://xml.apache.org/axis/">org.example.PetNotFound&#xd;\n\tat Pets.getPet(Pets.java:12)</ns2:stackTrace><ns3:hostname xmlns:ns3="http://xml.apache.org/axis/">build-7</ns3:hostname></detail></soapenv:Fault></soapenv:Body></soapenv:Envelope>`;
+  const declared = (id: string, reason: string) =>
+    `<ns1:petNotFound xmlns:ns1="http://example.com/faults"><ns1:id>${id}</ns1:id><ns1:reason>${reason}</ns1:reason></ns1:petNotFound>`;
+  const serve = async (body: string) => {
+    const server = createServer((_, res) => res.writeHead(500, { 'content-type': 'text/xml; charset=utf-8' }).end(body));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  };
+  const run = async (body: string) => {
+    const { server, url } = await serve(body);
+    try {
+      const [, tc] = testCases(parseContract(withRows(importWsdl(PETS).text, { notFound: '      | id  |\n      | 404 |' }), 'pets.spec'));
+      return await runCase(tc, { baseUrl: url });
+    } finally {
+      server.close();
+    }
+  };
+
+  test('extra entries after the declared one are accepted; the declared one is still checked', async () => {
+    expect((await run(axisFault(declared('404', 'deleted')))).mismatches).toEqual([]);
+    const wrong = await run(axisFault(declared('404', 'misplaced')));
+    expect(wrong.passed).toBe(false);
+    expect(wrong.mismatches.map((m) => m.path).join(' ')).toContain('reason');
+  });
+
+  test('the extra entries alone, without the declared one, fail naming it', async () => {
+    const r = await run(axisFault(''));
+    expect(r.passed).toBe(false);
+    expect(JSON.stringify(r.mismatches)).toContain('petNotFound');
   });
 });

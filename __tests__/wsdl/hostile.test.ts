@@ -106,21 +106,23 @@ test('circular wsdl:import and xsd:import end (each file read once)', () => {
   expect(text).toContain('<v>(date)</v>');
 });
 
-test('a DOCTYPE is refused (entity expansion, external entities), with the file and line', () => {
+test('a DOCTYPE entity is never expanded (entity expansion, external entities): its use is refused, with the file and line', () => {
   const bomb = write(
     'bomb.wsdl',
     `<?xml version="1.0"?>\n<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>\n<definitions xmlns="http://schemas.xmlsoap.org/wsdl/">&lol2;</definitions>`,
   );
   const e = thrown(() => importWsdl(bomb));
   expect(e.code).toBe('ACCORD_ERR_XML');
-  expect(e.describe()).toBe(`${bomb}:2: a DOCTYPE is not allowed (no DTDs, no entities are read)`);
+  expect(e.describe()).toBe(`${bomb}:3: the entity &lol2; declared in the DOCTYPE is used: accord never expands entities`);
   const xxe = write(
     'xxe.xsd',
     '<?xml version="1.0"?>\n<!DOCTYPE s [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">&x;</xs:schema>',
   );
   const file = write('uses-xxe.wsdl', wsdl(pingPong(), '', 'urn:t').replace('<types>', '<types><xs:schema><xs:import schemaLocation="xxe.xsd"/></xs:schema>'));
   const r = importWsdl(file);
-  expect(r.summary.unresolved).toEqual([expect.objectContaining({ location: 'xxe.xsd', reason: `${xxe}:2: a DOCTYPE is not allowed (no DTDs, no entities are read)` })]);
+  expect(r.summary.unresolved).toEqual([
+    expect.objectContaining({ location: 'xxe.xsd', reason: `${xxe}:3: the entity &x; declared in the DOCTYPE is used: accord never expands entities` }),
+  ]);
   expect(r.text).not.toContain('root:');
 });
 

@@ -1,6 +1,6 @@
 import { DOMParser, type Document, type Element, type Node } from '@xmldom/xmldom';
 import { AccordError } from '../errors';
-import { XML_LIMITS } from '../limits';
+import { DOCTYPE_MAX_CHARS, XML_LIMITS } from '../limits';
 
 /** Namespaces the importer reads. */
 export const NS = {
@@ -27,13 +27,16 @@ export function placeOf(n: Node): { file?: string; line?: number } {
 }
 
 /**
- * Parses a WSDL or XSD file's text into a DOM. A DOCTYPE is refused: no DTD is
- * read, so no entity (external or internal) is ever expanded or fetched.
+ * Parses a WSDL or XSD file's text into a DOM. No DTD is ever read, so no entity (external or
+ * internal) is expanded or fetched: a DOCTYPE that only declares is blanked out (`blankDoctype`), a
+ * use of an entity it declares is refused by name, and any other DOCTYPE is refused.
  * Every problem becomes an AccordError with the file and line.
  */
-export function parseDom(text: string, file: string): Document {
-  refuseNonXmlChars(text, file);
-  refuseOverLimits(text, file);
+export function parseDom(original: string, file: string): Document {
+  refuseNonXmlChars(original, file);
+  refuseOverLimits(original, file);
+  const blanked = blankDoctype(original, file);
+  const text = blanked?.text ?? original;
   let failure: AccordError | undefined;
   const parser = new DOMParser({
     locator: true,
@@ -42,13 +45,19 @@ export function parseDom(text: string, file: string): Document {
       // A DOCTYPE already read is the reason to give, whatever error its entities cause next.
       const doctype = (context as { doc?: Document } | undefined)?.doc?.doctype;
       const line = (context as { locator?: { lineNumber?: number; columnNumber?: number } } | undefined)?.locator;
+      const entity = /entity not found:\s*&([^;\s]{1,200});/.exec(msg)?.[1];
       failure ??= doctype
         ? refusedDoctype(doctype, file)
-        : new AccordError('ACCORD_ERR_XML', `not well-formed XML: ${firstLine(msg)}`, {
-            file,
-            line: line?.lineNumber || undefined,
-            column: line?.lineNumber ? line.columnNumber : undefined,
-          });
+        : entity !== undefined && blanked?.entities.has(entity)
+          ? new AccordError('ACCORD_ERR_XML', `the entity &${entity}; declared in the DOCTYPE is used: accord never expands entities`, {
+              file,
+              line: line?.lineNumber || undefined,
+            })
+          : new AccordError('ACCORD_ERR_XML', `not well-formed XML: ${firstLine(msg)}`, {
+              file,
+              line: line?.lineNumber || undefined,
+              column: line?.lineNumber ? line.columnNumber : undefined,
+            });
       // Stop at the first error, not only a fatal one: xmldom recovers from an error by reading on, and on a run
       // of `<` each recovery searched the rest of the text again (a megabyte of `<` took 30 s). The first error
       // is the one reported either way.
@@ -262,4 +271,131 @@ export function declaredPrefixes(el: Element): Map<string, string> {
     if (a.prefix === 'xmlns' && a.localName) out.set(a.value, a.localName);
   }
   return out;
+}
+
+/** What a declaration-only DOCTYPE left behind: the text with it blanked out, and the general entities it declared. */
+interface Blanked {
+  text: string;
+  entities: ReadonlySet<string>;
+}
+
+/**
+ * A schema may start with a DOCTYPE that only declares (the W3C's `xmldsig-core-schema.xsd` and
+ * `xenc-schema.xsd`, imported by SAML, WS-Security and signed-XML government schemas, declare an
+ * ATTLIST and entities they never use). Such a DOCTYPE is read here, never by a DTD processor:
+ * its external identifier is never fetched, no entity is ever expanded and no attribute default is
+ * applied. It is blanked out (line ends kept, so every later line number stays right) and the
+ * general entities it declared are named, so a use of one is refused by name. Anything in the
+ * internal subset but declarations, comments and processing instructions (a parameter-entity
+ * reference, which would pull in more DTD) is refused. One linear pass, bounded by DOCTYPE_MAX_CHARS.
+ */
+function blankDoctype(text: string, file: string): Blanked | undefined {
+  const start = doctypeStart(text);
+  if (start < 0) return undefined;
+  const entities = new Set<string>();
+  const refuse = (why: string, at: number): never => {
+    throw new AccordError('ACCORD_ERR_XML', `a DOCTYPE is read only when it only declares: ${why}`, placeAt(text, at, file));
+  };
+  const limit = Math.min(text.length, start + DOCTYPE_MAX_CHARS);
+  let i = start + '<!DOCTYPE'.length;
+  const space = () => {
+    while (i < limit && isSpace(text.charCodeAt(i))) i++;
+  };
+  const quoted = () => {
+    const q = text[i];
+    if (q !== '"' && q !== "'") refuse('a quoted literal was expected', i);
+    const end = text.indexOf(q, i + 1);
+    if (end < 0 || end >= limit) refuse('a quoted literal does not end', i);
+    i = end + 1;
+  };
+  const word = () => {
+    const from = i;
+    while (i < limit && !isSpace(text.charCodeAt(i)) && !'[]>"\'%'.includes(text[i])) i++;
+    return text.slice(from, i);
+  };
+  space();
+  if (!word()) refuse('the root element is not named', i);
+  space();
+  const id = text.startsWith('SYSTEM', i) ? 'SYSTEM' : text.startsWith('PUBLIC', i) ? 'PUBLIC' : '';
+  if (id) {
+    // Never fetched: the identifier is only skipped.
+    i += id.length;
+    space();
+    quoted();
+    space();
+    if (id === 'PUBLIC') {
+      quoted();
+      space();
+    }
+  }
+  if (text[i] === '[') {
+    i++;
+    for (;;) {
+      space();
+      if (i >= limit) refuse(`it is longer than ${DOCTYPE_MAX_CHARS} characters or does not end`, start);
+      if (text[i] === ']') {
+        i++;
+        break;
+      }
+      if (text.startsWith('<!--', i)) {
+        const end = text.indexOf('-->', i + 4);
+        if (end < 0 || end >= limit) refuse('a comment does not end', i);
+        i = end + 3;
+      } else if (text.startsWith('<?', i)) {
+        const end = text.indexOf('?>', i + 2);
+        if (end < 0 || end >= limit) refuse('a processing instruction does not end', i);
+        i = end + 2;
+      } else if (/^<!(?:ENTITY|ATTLIST|ELEMENT|NOTATION)\s/.test(text.slice(i, i + 12))) {
+        const isEntity = text.startsWith('<!ENTITY', i);
+        i += text.slice(i, i + 12).search(/\s/);
+        space();
+        if (isEntity) {
+          if (text[i] === '%') {
+            // A parameter entity: declared, never referenced (a reference is refused below).
+            i++;
+            space();
+            word();
+          } else entities.add(word());
+        }
+        // The rest of the declaration, literals skipped whole (a `>` inside quotes does not end it).
+        for (;;) {
+          space();
+          if (i >= limit) refuse('a declaration does not end', i);
+          if (text[i] === '>') {
+            i++;
+            break;
+          }
+          if (text[i] === '"' || text[i] === "'") quoted();
+          else if (!word()) i++;
+        }
+      } else if (text[i] === '%') refuse('a parameter-entity reference would read more DTD', i);
+      else refuse('only entity, attribute, element and notation declarations, comments and processing instructions may stand in it', i);
+    }
+    space();
+  }
+  if (text[i] !== '>') refuse('it does not end with >', i);
+  i++;
+  const blank = text.slice(start, i).replace(/[^\r\n]/g, ' ');
+  return { text: text.slice(0, start) + blank + text.slice(i), entities };
+}
+
+/** Where a DOCTYPE starts in the prolog (after a byte order mark, the XML declaration, comments, PIs, white space), or -1. */
+function doctypeStart(text: string): number {
+  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  for (;;) {
+    while (i < text.length && isSpace(text.charCodeAt(i))) i++;
+    if (text.startsWith('<?', i)) {
+      const end = text.indexOf('?>', i + 2);
+      if (end < 0) return -1;
+      i = end + 2;
+    } else if (text.startsWith('<!--', i)) {
+      const end = text.indexOf('-->', i + 4);
+      if (end < 0) return -1;
+      i = end + 3;
+    } else return text.startsWith('<!DOCTYPE', i) ? i : -1;
+  }
+}
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 }

@@ -1,5 +1,5 @@
-import type { Pattern, ScalarType, XmlElementPattern } from '../pattern/types';
-import { OPTIONAL } from '../pattern/occurs';
+import type { Pattern, ScalarType, XmlElementPattern, XmlWildcardPattern } from '../pattern/types';
+import { MULTIPLE, OPTIONAL } from '../pattern/occurs';
 import { ANYTHING, element } from './emit-context';
 import { ENVELOPE_PREFIX } from './envelope';
 import type { SoapVersion } from './model';
@@ -23,6 +23,7 @@ const scalar = (type: ScalarType): Pattern => ({ kind: 'scalar', type });
  * them. The optional parts SOAP defines (faultactor; Subcode, Node and Role) are optional nodes;
  * the Reason holds one Text (SOAP 1.2 allows one per language), xml:lang written, not required.
  * `detail` is null for a fault with no message content: any detail, or none, is accepted then.
+ * After the declared entries any further entries are accepted unchecked (`moreDetail`).
  */
 export function faultElement(v: SoapVersion, detail: XmlElementPattern[] | null): XmlElementPattern {
   const p = ENVELOPE_PREFIX;
@@ -35,7 +36,7 @@ export function faultElement(v: SoapVersion, detail: XmlElementPattern[] | null)
         element('faultcode', { text: code }),
         element('faultstring', { attributes: [lang], text: scalar('string') }),
         element('faultactor', { occurs: OPTIONAL, text: scalar('anyURI') }),
-        detail === null ? element('detail', { occurs: OPTIONAL, text: ANYTHING }) : element('detail', { children: detail }),
+        detail === null ? element('detail', { occurs: OPTIONAL, text: ANYTHING }) : element('detail', { children: [...detail, moreDetail()] }),
       ],
     });
   }
@@ -51,9 +52,19 @@ export function faultElement(v: SoapVersion, detail: XmlElementPattern[] | null)
       element(`${p}:Reason`, { children: [element(`${p}:Text`, { attributes: [lang], text: scalar('string') })] }),
       element(`${p}:Node`, { occurs: OPTIONAL, text: scalar('anyURI') }),
       element(`${p}:Role`, { occurs: OPTIONAL, text: scalar('anyURI') }),
-      detail === null ? element(`${p}:Detail`, { occurs: OPTIONAL, text: ANYTHING }) : element(`${p}:Detail`, { children: detail }),
+      detail === null ? element(`${p}:Detail`, { occurs: OPTIONAL, text: ANYTHING }) : element(`${p}:Detail`, { children: [...detail, moreDetail()] }),
     ],
   });
+}
+
+/**
+ * Detail entries after the declared ones, any number, not checked: SOAP 1.1 (4.4) and 1.2 (5.4.5) let a
+ * detail hold several entries, and stacks add their own beside the declared fault (Axis 1.4 sends
+ * `stackTrace` and `hostname` with every fault). Written `<specmatic_any specmatic_occurs="multiple"
+ * processContents="lax"/>`; a stub leaves it out, as it leaves out every optional wildcard.
+ */
+function moreDetail(): XmlWildcardPattern {
+  return { kind: 'xml-any', occurs: MULTIPLE, namespace: '##any', processContents: 'lax' };
 }
 
 /**

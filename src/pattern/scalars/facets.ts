@@ -4,6 +4,7 @@ import { SCALARS, type ScalarRule } from './index';
 import type { Facets, ScalarType } from '../types';
 import { languageWithin } from '../compare/regex-language';
 import { xsdRegex } from './xsd-regex';
+import { compareDurations, durationWithin, instantOf, instantWithin } from './temporal';
 
 /*
  * Facets on a scalar: how they are written inside a placeholder, checked,
@@ -163,8 +164,10 @@ export function violatedFacet(type: ScalarType, f: Facets, text: string): string
   for (const k of ['min', 'minExclusive', 'max', 'maxExclusive'] as const) {
     const bound = f[k];
     if (bound === undefined) continue;
-    const c = compareOrdered(text, bound, row.order);
+    const c = compareOrdered(text, bound, type);
     if (c === undefined) continue;
+    // Neither before nor after (P1M against P30D): not "at least", so the facet is not met (XSD 1.0 part 2, 3.2.6.2).
+    if (Number.isNaN(c)) return `${k}=${bound}`;
     if ((k === 'min' && c < 0) || (k === 'minExclusive' && c <= 0) || (k === 'max' && c > 0) || (k === 'maxExclusive' && c >= 0)) return `${k}=${bound}`;
   }
   if (f.totalDigits !== undefined || f.fractionDigits !== undefined) {
@@ -196,9 +199,18 @@ function trimZeros(digits: string, side: 'start' | 'end'): string {
 
 const NUMERIC = /^([+-]?)(\d*)(?:\.(\d*))?$/;
 
-/** Compares a value with a bound: numbers exactly (as decimals, whatever their size), dates as texts of the same shape. */
-function compareOrdered(text: string, bound: string, order: ScalarRule['order']): number | undefined {
-  if (order === 'date') return text.length === bound.length ? (text < bound ? -1 : text > bound ? 1 : 0) : undefined;
+/**
+ * Compares a value with a bound of the type: numbers exactly (as decimals, whatever their size), dates and times as the
+ * instants they stand for (time zones applied), durations as XSD orders them (NaN when indeterminate); undefined when
+ * either is not a value of the type.
+ */
+function compareOrdered(text: string, bound: string, type: ScalarType): number | undefined {
+  const order = SCALARS[type].order;
+  if (order === 'date') {
+    const [a, b] = [instantOf(type, text), instantOf(type, bound)];
+    return a === undefined || b === undefined ? undefined : Math.sign(a - b);
+  }
+  if (order === 'duration') return compareDurations(text, bound);
   if (order !== 'number') return undefined;
   const a = decimalParts(text);
   const b = decimalParts(bound);
@@ -256,14 +268,15 @@ export function generateScalar(type: ScalarType, f: Facets | undefined, rng: Ran
   if (!f) return row.generate(rng);
   let last = '';
   for (let attempt = 0; attempt < 40; attempt++) {
-    last = candidate(row, f, rng, attempt);
+    last = candidate(type, f, rng, attempt);
     const text = normaliseSpace(last, row.whiteSpace);
     if (row.test(text) && violatedFacet(type, f, text) === undefined) return last;
   }
   return last;
 }
 
-function candidate(row: ScalarRule, f: Facets, rng: Random, attempt: number): string {
+function candidate(type: ScalarType, f: Facets, rng: Random, attempt: number): string {
+  const row = SCALARS[type];
   if (f.pattern) {
     const want = targetLength(f);
     const re = xsdRegex(f.pattern[attempt % f.pattern.length]);
@@ -273,6 +286,13 @@ function candidate(row: ScalarRule, f: Facets, rng: Random, attempt: number): st
     return aimed ?? re.generate(rng, want === undefined ? 1 + (attempt % 8) : Math.max(1, want));
   }
   if (row.order === 'number' && (f.min ?? f.max ?? f.minExclusive ?? f.maxExclusive ?? f.totalDigits ?? f.fractionDigits) !== undefined) return numberWithin(row, f, rng);
+  const low = f.min ?? f.minExclusive;
+  const high = f.max ?? f.maxExclusive;
+  if (row.order === 'duration' && (low ?? high) !== undefined) return durationWithin(low, high, rng);
+  if (row.order === 'date' && (low ?? high) !== undefined) {
+    const at = (b: string | undefined) => (b === undefined ? undefined : instantOf(type, b));
+    return instantWithin(type, at(low), at(high), rng);
+  }
   const want = targetLength(f);
   if (want === undefined) return row.generate(rng);
   const m = measureOf(row);
@@ -378,16 +398,19 @@ function looserNonPattern(aType: ScalarType, a: Facets | undefined, bType: Scala
   if (a.minLength !== undefined && bMinLen < a.minLength) return `minLength=${a.minLength}`;
   if (a.maxLength !== undefined && bMaxLen > a.maxLength) return `maxLength=${a.maxLength}`;
   const bRow = SCALARS[bType];
-  const order = SCALARS[aType].order;
   const bLow = bb.min ?? bb.minExclusive ?? (bRow.bounds?.[0] !== undefined ? String(bRow.bounds[0]) : undefined);
   const bHigh = bb.max ?? bb.maxExclusive ?? (bRow.bounds?.[1] !== undefined ? String(bRow.bounds[1]) : undefined);
+  // B's bound against A's; when they cannot be ordered (not values of A's type, or indeterminate durations), the side that reports a difference.
+  const order = (x: string, y: string, unknown: number) => {
+    const c = compareOrdered(x, y, aType);
+    return c === undefined || Number.isNaN(c) ? unknown : c;
+  };
   const lowExclusive = bb.min === undefined && bb.minExclusive !== undefined;
   const highExclusive = bb.max === undefined && bb.maxExclusive !== undefined;
-  if (a.min !== undefined && (bLow === undefined || (compareOrdered(bLow, a.min, order) ?? -1) < 0)) return `min=${a.min}`;
-  if (a.minExclusive !== undefined && (bLow === undefined || (compareOrdered(bLow, a.minExclusive, order) ?? -1) < (lowExclusive ? 0 : 1))) return `minExclusive=${a.minExclusive}`;
-  if (a.max !== undefined && (bHigh === undefined || (compareOrdered(bHigh, a.max, order) ?? 1) > 0)) return `max=${a.max}`;
-  if (a.maxExclusive !== undefined && (bHigh === undefined || (compareOrdered(bHigh, a.maxExclusive, order) ?? 1) > (highExclusive ? 0 : -1)))
-    return `maxExclusive=${a.maxExclusive}`;
+  if (a.min !== undefined && (bLow === undefined || order(bLow, a.min, -1) < 0)) return `min=${a.min}`;
+  if (a.minExclusive !== undefined && (bLow === undefined || order(bLow, a.minExclusive, -1) < (lowExclusive ? 0 : 1))) return `minExclusive=${a.minExclusive}`;
+  if (a.max !== undefined && (bHigh === undefined || order(bHigh, a.max, 1) > 0)) return `max=${a.max}`;
+  if (a.maxExclusive !== undefined && (bHigh === undefined || order(bHigh, a.maxExclusive, 1) > (highExclusive ? 0 : -1))) return `maxExclusive=${a.maxExclusive}`;
   if (a.totalDigits !== undefined && (bb.totalDigits === undefined || bb.totalDigits > a.totalDigits)) return `totalDigits=${a.totalDigits}`;
   const bFraction = bb.fractionDigits ?? (bRow.bounds !== undefined ? 0 : undefined);
   if (a.fractionDigits !== undefined && (bFraction === undefined || bFraction > a.fractionDigits)) return `fractionDigits=${a.fractionDigits}`;

@@ -83,6 +83,7 @@ export const SCALARS: Record<ScalarType, ScalarRule> = {
     whiteSpace: 'collapse',
   },
   time: {
+    order: 'date',
     written: 'time',
     test: (t) => TIME.test(t),
     generate: (r) => `${pad(r.int(0, 23))}:${pad(r.int(0, 59))}:${pad(r.int(0, 59))}`,

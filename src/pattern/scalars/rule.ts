@@ -31,8 +31,8 @@ export interface ScalarRule {
   whiteSpace?: 'replace' | 'collapse';
   /** What length facets count: characters, octets (hex, base64), space-separated items; 'none': they do not apply. Default: characters for JSON strings. */
   measure?: 'chars' | 'hex' | 'base64' | 'items' | 'none';
-  /** Which order bound facets (min, max…) use: numbers, or ISO date texts of one shape. */
-  order?: 'number' | 'date';
+  /** Which order bound facets (min, max…) use: numbers, dates and times as instants, or durations (temporal.ts). */
+  order?: 'number' | 'date' | 'duration';
   /** totalDigits and fractionDigits apply. */
   digits?: boolean;
   /** Integer types: the inclusive range (undefined: unbounded on that side). */

@@ -132,7 +132,7 @@ export const XSD_SCALARS: Record<XsdScalarType, ScalarRule> = {
     'a duration (PnYnMnDTnHnMnS)',
     (t) => DURATION.test(t) && !t.endsWith('P') && !t.endsWith('T'),
     (r) => (r.int(0, 1) ? `P${r.int(1, 30)}D` : `PT${r.int(1, 59)}M`),
-    { measure: 'none' },
+    { measure: 'none', order: 'duration' },
   ),
   gYear: textRow(
     'gYear',
