@@ -197,7 +197,7 @@ export const WS_SECURITY_LIMITS = {
   /** The shortest wsse:Nonce (decoded) taken: what the soap package, zeep and WSS4J write. */
   nonceMinBytes: 16,
   /** A signed request's characters; the signature of a longer one is not checked (refused). */
-  signedChars: 4 * 1024 * 1024,
+  signedChars: 1024 * 1024,
   /** References of one SignedInfo (each a distinct part: the Body, a header block, a token). */
   references: 32,
   /** Transforms of one Reference. */
