@@ -170,6 +170,9 @@ export function verifyWsSignature(text: string, cert: X509Certificate, o: Signat
   const parts = elementsOf(root);
   const header = parts.find((e) => is(e, soap, 'Header'));
   const body = parts.find((e) => is(e, soap, 'Body'));
+  // Nothing else beside them: a second Body (or one of another namespace) is where an unsigned copy of the message would hide.
+  if (parts.length !== (header ? 2 : 1) || !body || parts[parts.length - 1] !== body || parts.some((e) => e.localName === 'Body' && e !== body))
+    return refuse('a signed envelope holds one Header and one Body and nothing else');
   const security = signature.parentNode;
   if (!isElement(security) || !is(security, WSSE, 'Security') || security.parentNode !== header || !header)
     return refuse('the ds:Signature is not a child of the wsse:Security header');
