@@ -194,7 +194,24 @@ export const PROXY_LIMITS = {
  * WS-Security checking (the stub's `--ws-security`): nonces remembered at once against replays
  * (the oldest are forgotten first) and the longest nonce read, in bytes.
  */
-export const WS_SECURITY_LIMITS = { nonces: 10_000, nonceBytes: 64 } as const;
+export const WS_SECURITY_LIMITS = {
+  nonces: 10_000,
+  nonceBytes: 64,
+  /** The shortest wsse:Nonce (decoded) taken: what the soap package, zeep and WSS4J write. */
+  nonceMinBytes: 16,
+  /** A signed request's characters; the signature of a longer one is not checked (refused). */
+  signedChars: 1024 * 1024,
+  /** References of one SignedInfo (each a distinct part: the Body, a header block, a token). */
+  references: 32,
+  /** Transforms of one Reference. */
+  transforms: 2,
+  /** Prefixes of one InclusiveNamespaces PrefixList. */
+  inclusivePrefixes: 64,
+  /** Characters of the ds:SignatureValue (an RSA-16384 signature is 2732). */
+  signatureValueChars: 4096,
+  /** Characters of a wsse:BinarySecurityToken's base64 (a certificate). */
+  tokenChars: 64 * 1024,
+} as const;
 
 /**
  * The HTML report (`accord-contracts/report`, `accord compatible --format html`): characters of one

@@ -46,7 +46,14 @@ const AUDITED: Record<string, Record<string, Hostile[]>> = {
     [String.raw`/(Z|[+-]\d\d:\d\d)$/`]: [h('+00:0'), h('Z', '', 'x')],
     [String.raw`/\s+/g`]: [h(' ', '', 'x'), h(' a')],
     [String.raw`/\n/g`]: [h('\n'), h('a')],
-    [String.raw`/^#/`]: [h('#')],
+    [String.raw`/^[A-Za-z0-9+/]*={0,2}$/`]: [h('A', '', '==='), h('A', '', '!')],
+  },
+  'http/ws-security-signature.ts': {
+    [String.raw`/\S/`]: [h(' ')],
+    [String.raw`/\s+/g`]: [h(' ', '', 'x'), h(' a')],
+    [String.raw`/^[A-Za-z0-9+/]+={0,2}$/`]: [h('A', '', '==='), h('A', '', '!')],
+    [String.raw`/\s+/`]: [h(' ', 'a', 'b'), h(' a')],
+    [String.raw`/^#[^\s#'"()]{1,256}$/`]: [h('a', '#'), h('#')],
   },
   'http/ws-security-settings.ts': {
     [String.raw`/\\/g`]: [h('\\'), h('a')],

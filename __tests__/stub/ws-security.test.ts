@@ -209,9 +209,11 @@ except Fault as f:
   );
 
   (xmlsec ? it : it.skip)(
-    xmlsec ? 'zeep BinarySignature (X.509, signed Body and Timestamp) is let through' : 'skipped: python3-xmlsec not installed (zeep BinarySignature)',
+    xmlsec
+      ? 'zeep BinarySignature (X.509, signed Body and Timestamp) with RSA-SHA256 is let through; with its default SHA-1, only by a stub that allows SHA-1'
+      : 'skipped: python3-xmlsec not installed (zeep BinarySignature)',
     async () => {
-      const script = `
+      const script = (sha256: boolean) => `
 import sys
 from zeep import Client
 from zeep.wsse.signature import BinarySignature
@@ -231,15 +233,28 @@ class Stamped(BinarySignature):
     def verify(self, envelope):
         # The stub does not sign its answers: only the request's signature is under test.
         return envelope
-client = Client(sys.argv[1], wsse=Stamped(sys.argv[2], sys.argv[3]))
+import xmlsec
+methods = dict(signature_method=xmlsec.Transform.RSA_SHA256, digest_method=xmlsec.Transform.SHA256) if ${sha256 ? 'True' : 'False'} else {}
+client = Client(sys.argv[1], wsse=Stamped(sys.argv[2], sys.argv[3], **methods))
 try:
     r = client.service.getPet(id=7)
     print('OK')
 except Fault as f:
     print('FAULT', f.code, f.message)
 `;
-      const r = await runZeep(script, signedStub);
-      expect(r.out).toMatch(/^OK$/m);
+      expect((await runZeep(script(true), signedStub)).out).toMatch(/^OK$/m);
+      // zeep's default is RSA-SHA1 with SHA-1 digests: refused, as a provider on a SHA-256 algorithm suite refuses it.
+      expect((await runZeep(script(false), signedStub)).out).toMatch(/^FAULT .*UnsupportedAlgorithm.* the SignatureMethod is rsa-sha1, refused/m);
+      const lax = await startStub({
+        contracts: [PETSTORE],
+        log: () => {},
+        wsSecurity: stubWsSecurity({ trustedCertificates: ['signer.pem'], use: ['Signature', 'Timestamp'], allowSha1: true }, { dir }),
+      });
+      try {
+        expect((await runZeep(script(false), lax)).out).toMatch(/^OK$/m);
+      } finally {
+        await lax.close();
+      }
     },
   );
 });

@@ -26,6 +26,17 @@ export function withOptionalHeadersLeftOut(body: Pattern, scope: Scope, examples
 
 /** The optional children of a SOAP envelope's Header. */
 function optionalHeaderEntries(body: Pattern, scope: Scope): XmlElementPattern[] {
+  return headerEntries(body, scope)
+    .filter((e) => e.min === 0)
+    .map((e) => e.pattern);
+}
+
+/** The local names of the Header children a contract's SOAP request names (the header blocks it understands). */
+export function headerEntryNames(body: Pattern, scope: Scope): string[] {
+  return headerEntries(body, scope).map((e) => e.pattern.local);
+}
+
+function headerEntries(body: Pattern, scope: Scope): { pattern: XmlElementPattern; min: number }[] {
   let envelope: Pattern;
   try {
     envelope = resolve(body, scope);
@@ -35,11 +46,11 @@ function optionalHeaderEntries(body: Pattern, scope: Scope): XmlElementPattern[]
   if (envelope.kind !== 'xml' || envelope.local !== 'Envelope') return [];
   const soap = envelope.namespaces.some((n) => n.name === (envelope.prefix ? `xmlns:${envelope.prefix}` : 'xmlns') && (n.value === SOAP11_ENVELOPE || n.value === SOAP12_ENVELOPE));
   if (!soap) return [];
-  const out: XmlElementPattern[] = [];
+  const out: { pattern: XmlElementPattern; min: number }[] = [];
   for (const slot of contentSlots(effectiveElement(envelope, scope).content, scope)) {
     if (slot.kind !== 'element' || slot.pattern.local !== 'Header') continue;
     for (const entry of contentSlots(effectiveElement(slot.pattern, scope).content, scope)) {
-      if (entry.kind === 'element' && entry.min === 0) out.push(entry.pattern);
+      if (entry.kind === 'element') out.push({ pattern: entry.pattern, min: entry.min });
     }
   }
   return out;

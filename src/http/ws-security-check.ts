@@ -1,17 +1,28 @@
 import { X509Certificate, timingSafeEqual } from 'node:crypto';
 import { WS_SECURITY_LIMITS } from '../limits';
 import { textOf, elementChildren, type XmlElement } from '../xml/tree';
-import { SOAP12_ENVELOPE, type HttpResponse } from './message';
+import { SOAP11_ENVELOPE, SOAP12_ENVELOPE, type HttpResponse } from './message';
 import { escapeText } from '../xml/serialize';
 import { printable } from '../printable';
-import { PASSWORD_DIGEST, PASSWORD_TEXT, WSSE, WSU, namespaceOf, passwordDigest, soapParts, type WsSecurityToken } from './ws-security';
+import { BASE64_BINARY, PASSWORD_DIGEST, PASSWORD_TEXT, WSSE, WSU, namespaceOf, passwordDigest, soapParts, type WsSecurityToken } from './ws-security';
+import { WSA } from './ws-addressing';
+import { verifyWsSignature } from './ws-security-signature';
 
 /**
  * Checks a request's wsse:Security header against what its contract asks for and the secrets a
  * provider (accord's stub) was given. Every refusal is a value naming the WS-Security fault code
  * (SOAP Message Security 1.1, section 12) and a reason for people; never an exception.
  */
-export type WsSecurityFaultCode = 'InvalidSecurity' | 'FailedAuthentication' | 'MessageExpired' | 'FailedCheck' | 'InvalidSecurityToken' | 'UnsupportedSecurityToken';
+export type WsSecurityFaultCode =
+  | 'InvalidSecurity'
+  | 'FailedAuthentication'
+  | 'MessageExpired'
+  | 'FailedCheck'
+  | 'InvalidSecurityToken'
+  | 'UnsupportedSecurityToken'
+  | 'UnsupportedAlgorithm'
+  /** Not a WS-Security code: SOAP's own, for a mustUnderstand header block nothing here understands. */
+  | 'MustUnderstand';
 
 export interface WsSecurityRefusal {
   code: WsSecurityFaultCode;
@@ -25,8 +36,12 @@ export interface WsSecurityCheck {
   trusted: readonly X509Certificate[];
   /** Allowed difference between the sender's clock and this one. */
   clockSkewSeconds: number;
-  /** How old a UsernameToken's Created may be (and how long its Nonce is remembered). */
+  /** How old a UsernameToken's or a Timestamp's Created may be (and how long a Nonce is remembered). */
   tokenMaxAgeSeconds: number;
+  /** Accept SHA-1 signatures and digests (refused by default). */
+  allowSha1?: boolean;
+  /** Header blocks (by local name) the scenario's contract names, understood whatever their mustUnderstand says. */
+  understood?: readonly string[];
 }
 
 /**
@@ -78,12 +93,16 @@ function findSecurity(root: XmlElement): { found: Found; body?: XmlElement } | W
   }
   if (found.security) {
     const up = [root, header!, found.security];
+    // One of each (WS-Security 1.1: at most one Timestamp in a Security header): a second one is where a wrapped, older or unsigned copy hides.
+    const seen = new Set<string>();
     for (const c of elementChildren(found.security)) {
       const ns = namespaceOf(c, up);
-      if (c.local === 'Timestamp' && ns === WSU) found.timestamp ??= c;
-      else if (c.local === 'UsernameToken' && ns === WSSE) found.token ??= c;
-      else if (c.local === 'BinarySecurityToken' && ns === WSSE) found.binaryTokens.push(c);
-      else if (c.local === 'Signature') found.signature ??= c;
+      const kind = c.local === 'Timestamp' && ns === WSU ? 'timestamp' : c.local === 'UsernameToken' && ns === WSSE ? 'token' : c.local === 'Signature' ? 'signature' : undefined;
+      if (c.local === 'BinarySecurityToken' && ns === WSSE) found.binaryTokens.push(c);
+      if (!kind) continue;
+      if (seen.has(kind)) return { code: 'InvalidSecurity', reason: `more than one ${c.name} in the wsse:Security header` };
+      seen.add(kind);
+      found[kind] = c;
     }
   }
   return { found, body: soap.body };
@@ -102,11 +121,13 @@ export function checkWsSecurity(
   if ('code' in located) return located;
   const { found, body } = located;
   if (!found.security) return { code: 'InvalidSecurity', reason: 'no wsse:Security header in the request' };
+  const notUnderstood = mustUnderstandRefusal(root, c.understood ?? []);
+  if (notUnderstood) return notUnderstood;
   const skew = c.clockSkewSeconds * 1000;
   const needs = (t: WsSecurityToken) => required.includes(t);
 
   if (found.timestamp) {
-    const refused = checkTimestamp(found.timestamp, now, skew);
+    const refused = checkTimestamp(found.timestamp, now, skew, c.tokenMaxAgeSeconds * 1000);
     if (refused) return refused;
   } else if (needs('Timestamp')) return { code: 'InvalidSecurity', reason: 'no wsu:Timestamp in the wsse:Security header' };
 
@@ -116,6 +137,8 @@ export function checkWsSecurity(
   } else if (needs('UsernameToken') || needs('PasswordDigest')) return { code: 'InvalidSecurity', reason: 'no wsse:UsernameToken in the wsse:Security header' };
 
   if (found.signature) {
+    // What docs/ws-security.md promised and a real provider (WSS4J, WCF) does: a signature covers the Body and a Timestamp, so it cannot be replayed for ever.
+    if (!found.timestamp) return { code: 'InvalidSecurity', reason: 'a signed request needs a wsu:Timestamp in the wsse:Security header, covered by the signature' };
     const refused = checkSignature(text, found, body, c, now);
     if (refused) return refused;
   } else if (needs('Signature')) return { code: 'InvalidSecurity', reason: 'no ds:Signature in the wsse:Security header' };
@@ -133,15 +156,49 @@ function instant(text: string): number {
   return Date.parse(/(Z|[+-]\d\d:\d\d)$/.test(t) ? t : `${t}Z`);
 }
 
-function checkTimestamp(ts: XmlElement, now: number, skew: number): WsSecurityRefusal | undefined {
+function checkTimestamp(ts: XmlElement, now: number, skew: number, maxAge: number): WsSecurityRefusal | undefined {
   const createdEl = child(ts, 'Created');
   const expiresEl = child(ts, 'Expires');
-  const created = createdEl ? instant(textOf(createdEl)) : undefined;
+  // WS-Security 1.1 (10): a Timestamp has one Created; without it a message carries no age and is fresh for ever.
+  if (!createdEl) return { code: 'InvalidSecurity', reason: 'the wsu:Timestamp has no Created' };
+  const created = instant(textOf(createdEl));
   const expires = expiresEl ? instant(textOf(expiresEl)) : undefined;
   if (Number.isNaN(created) || Number.isNaN(expires)) return { code: 'InvalidSecurity', reason: 'the wsu:Timestamp has a Created or Expires that is not an xs:dateTime' };
-  if (created !== undefined && created - skew > now) return { code: 'InvalidSecurity', reason: 'the wsu:Timestamp was created in the future (beyond the allowed clock skew)' };
+  if (created - skew > now) return { code: 'InvalidSecurity', reason: 'the wsu:Timestamp was created in the future (beyond the allowed clock skew)' };
+  if (expires !== undefined && expires < created) return { code: 'InvalidSecurity', reason: 'the wsu:Timestamp expires before it was created' };
   if (expires !== undefined && expires + skew <= now)
     return { code: 'MessageExpired', reason: `the message expired at ${new Date(expires).toISOString()} (wsu:Timestamp/Expires)` };
+  // A Timestamp made long ago is stale whatever its Expires says (WSS4J's timeToLive): the same age as a UsernameToken's.
+  if (created + maxAge + skew < now) return { code: 'MessageExpired', reason: `the wsu:Timestamp is older than ${maxAge / 1000} s (its Created)` };
+  return undefined;
+}
+
+/**
+ * SOAP 1.1 (4.2.3) and 1.2 (5.2.3): a header block marked mustUnderstand that the receiver does not
+ * understand is a MustUnderstand fault, not an answer. The stub understands wsse:Security, the
+ * WS-Addressing headers it answers to, and the header blocks the scenario's contract names.
+ */
+function mustUnderstandRefusal(root: XmlElement, understood: readonly string[]): WsSecurityRefusal | undefined {
+  const soap = soapParts(root);
+  if (!soap?.header) return undefined;
+  const env = soap.version === '1.2' ? SOAP12_ENVELOPE : SOAP11_ENVELOPE;
+  for (const block of elementChildren(soap.header)) {
+    const flag = block.attributes.find(
+      (a) => a.local === 'mustUnderstand' && a.prefix !== '' && a.prefix !== 'xmlns' && namespaceOfPrefix(a.prefix, [root, soap.header, block]) === env,
+    );
+    if (!flag || !['1', 'true'].includes(flag.value.trim())) continue;
+    const ns = namespaceOf(block, [root, soap.header]);
+    if ((block.local === 'Security' && ns === WSSE) || ns === WSA || understood.includes(block.local)) continue;
+    return { code: 'MustUnderstand', reason: `the header block ${block.name} is marked mustUnderstand and this stub does not understand it (its contract does not name it)` };
+  }
+  return undefined;
+}
+
+function namespaceOfPrefix(prefix: string, scope: readonly (XmlElement | undefined)[]): string | undefined {
+  for (const e of [...scope].reverse()) {
+    const decl = e?.attributes.find((a) => a.name === `xmlns:${prefix}`);
+    if (decl) return decl.value;
+  }
   return undefined;
 }
 
@@ -169,16 +226,35 @@ function checkUsernameToken(token: XmlElement, digestRequired: boolean, c: WsSec
     if (created + (c.tokenMaxAgeSeconds + c.clockSkewSeconds) * 1000 < now)
       return { code: 'MessageExpired', reason: `the wsse:UsernameToken is older than ${c.tokenMaxAgeSeconds} s (its Created)` };
   }
+  const nonce = nonceEl && nonceBytes(nonceEl);
+  if (nonce && !Buffer.isBuffer(nonce)) return nonce;
   if (digest) {
-    if (!nonceEl || !createdEl) return { code: 'InvalidSecurity', reason: 'a PasswordDigest needs a Nonce and a Created in the wsse:UsernameToken' };
-    const nonce = Buffer.from(textOf(nonceEl).trim(), 'base64');
-    if (nonce.length === 0 || nonce.length > WS_SECURITY_LIMITS.nonceBytes) return { code: 'InvalidSecurity', reason: 'the wsse:Nonce is empty or too long' };
+    if (!nonce || !createdEl) return { code: 'InvalidSecurity', reason: 'a PasswordDigest needs a Nonce and a Created in the wsse:UsernameToken' };
     if (expected === undefined || !same(textOf(passwordEl).trim(), passwordDigest(nonce, textOf(createdEl).trim(), expected))) return failed;
   } else if (expected === undefined || !same(textOf(passwordEl), expected)) return failed;
-  if (nonceEl) {
-    if (nonces.replayed(`${name}\u0000${textOf(nonceEl).trim()}`, now)) return { code: 'FailedAuthentication', reason: 'the wsse:Nonce was used before (a replayed request)' };
-  }
+  // Remembered by its bytes, what the digest is made of: the same nonce written another way is the same nonce.
+  if (nonce && nonces.replayed(`${name}\u0000${nonce.toString('base64')}`, now))
+    return { code: 'FailedAuthentication', reason: 'the wsse:Nonce was used before (a replayed request)' };
   return undefined;
+}
+
+/**
+ * A wsse:Nonce's bytes. Only canonical base64 is read (the alphabet with `+` and `/`, its padding,
+ * no white space inside, zero bits after the last character), so one nonce has one spelling; white
+ * space around it is the layout of the XML. At least `nonceMinBytes`: a nonce of a byte or two is
+ * no defence against a replay within its lifetime.
+ */
+function nonceBytes(el: XmlElement): Buffer | WsSecurityRefusal {
+  const type = el.attributes.find((a) => a.local === 'EncodingType')?.value;
+  if (type !== undefined && type !== BASE64_BINARY && !type.endsWith('#Base64Binary'))
+    return { code: 'InvalidSecurity', reason: 'the wsse:Nonce EncodingType is not Base64Binary' };
+  const text = textOf(el).trim();
+  const bytes = text.length <= 4 * WS_SECURITY_LIMITS.nonceBytes && /^[A-Za-z0-9+/]*={0,2}$/.test(text) && text.length % 4 === 0 ? Buffer.from(text, 'base64') : undefined;
+  if (!bytes || bytes.toString('base64') !== text)
+    return { code: 'InvalidSecurity', reason: 'the wsse:Nonce is not canonical base64 (the + / alphabet, padded, no white space inside)' };
+  if (bytes.length < WS_SECURITY_LIMITS.nonceMinBytes || bytes.length > WS_SECURITY_LIMITS.nonceBytes)
+    return { code: 'InvalidSecurity', reason: `the wsse:Nonce has ${bytes.length} bytes; ${WS_SECURITY_LIMITS.nonceMinBytes} to ${WS_SECURITY_LIMITS.nonceBytes} are taken` };
+  return bytes;
 }
 
 function same(a: string, b: string): boolean {
@@ -202,6 +278,8 @@ function signingCertificate(found: Found): X509Certificate | WsSecurityRefusal {
   else if (found.binaryTokens.length === 1) bst = found.binaryTokens[0];
   if (!bst)
     return { code: 'UnsupportedSecurityToken', reason: 'the signature does not point at a wsse:BinarySecurityToken in the header (only X.509 BinarySecurityTokens are read)' };
+  if (textOf(bst).length > WS_SECURITY_LIMITS.tokenChars)
+    return { code: 'InvalidSecurityToken', reason: `the wsse:BinarySecurityToken has more than ${WS_SECURITY_LIMITS.tokenChars} characters` };
   try {
     return new X509Certificate(Buffer.from(textOf(bst).replace(/\s+/g, ''), 'base64'));
   } catch {
@@ -220,28 +298,10 @@ function checkSignature(text: string, found: Found, body: XmlElement | undefined
   if (!trusts(cert, c.trusted))
     return { code: 'InvalidSecurityToken', reason: `the signing certificate (${printable(cert.subject.replace(/\n/g, ', ')).slice(0, 200)}) is not trusted` };
   if (Date.parse(cert.validTo) < now || Date.parse(cert.validFrom) > now) return { code: 'InvalidSecurityToken', reason: 'the signing certificate is outside its validity dates' };
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- xml-crypto and its DOM are loaded only for a signed request
-  const { SignedXml } = require('xml-crypto') as typeof import('xml-crypto');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
-  const { DOMParser } = require('@xmldom/xmldom') as typeof import('@xmldom/xmldom');
-  const verifier = new SignedXml({ publicCert: cert.toString() });
-  let referenced: Set<string>;
-  try {
-    const doc = new DOMParser().parseFromString(text, 'text/xml');
-    const signatures = doc.getElementsByTagNameNS('http://www.w3.org/2000/09/xmldsig#', 'Signature');
-    if (signatures.length !== 1) return { code: 'InvalidSecurity', reason: `expected one ds:Signature in the request, found ${signatures.length}` };
-    verifier.loadSignature(signatures[0] as never);
-    if (!verifier.checkSignature(text)) return { code: 'FailedCheck', reason: 'the signature does not verify: a signed part was changed' };
-    referenced = new Set(verifier.getReferences().map((r) => (r.uri ?? '').replace(/^#/, '')));
-  } catch (e) {
-    return { code: 'FailedCheck', reason: `the signature does not verify: ${(e as Error).message.slice(0, 200)}` };
-  }
-  const bodyId = body && idOf(body);
-  if (!bodyId || !referenced.has(bodyId)) return { code: 'FailedCheck', reason: 'the signature does not cover the SOAP Body' };
-  if (found.timestamp) {
-    const tsId = idOf(found.timestamp);
-    if (!tsId || !referenced.has(tsId)) return { code: 'FailedCheck', reason: 'the signature does not cover the wsu:Timestamp' };
-  }
+  const covered = verifyWsSignature(text, cert, { allowSha1: c.allowSha1 === true });
+  if ('code' in covered) return covered;
+  if (!body || !covered.body) return { code: 'FailedCheck', reason: 'the signature does not cover the SOAP Body' };
+  if (!covered.timestamp) return { code: 'FailedCheck', reason: 'the signature does not cover the wsu:Timestamp' };
   return undefined;
 }
 
@@ -252,6 +312,13 @@ function checkSignature(text: string, found: Found, body: XmlElement | undefined
  */
 export function wsSecurityFault(soap12: boolean, r: WsSecurityRefusal): HttpResponse {
   const reason = escapeText(r.reason);
+  // SOAP's own fault (both versions answer it with 500): the envelope's namespace, not wsse.
+  if (r.code === 'MustUnderstand') {
+    const body = soap12
+      ? `<env:Envelope xmlns:env="${SOAP12_ENVELOPE}"><env:Body><env:Fault><env:Code><env:Value>env:MustUnderstand</env:Value></env:Code><env:Reason><env:Text xml:lang="en">${reason}</env:Text></env:Reason></env:Fault></env:Body></env:Envelope>`
+      : `<soap:Envelope xmlns:soap="${SOAP11_ENVELOPE}"><soap:Body><soap:Fault><faultcode>soap:MustUnderstand</faultcode><faultstring>${reason}</faultstring></soap:Fault></soap:Body></soap:Envelope>`;
+    return { status: 500, headers: { 'content-type': soap12 ? 'application/soap+xml; charset=utf-8' : 'text/xml; charset=utf-8' }, body };
+  }
   const body = soap12
     ? `<env:Envelope xmlns:env="${SOAP12_ENVELOPE}" xmlns:wsse="${WSSE}"><env:Body><env:Fault><env:Code><env:Value>env:Sender</env:Value>` +
       `<env:Subcode><env:Value>wsse:${r.code}</env:Value></env:Subcode></env:Code><env:Reason><env:Text xml:lang="en">${reason}</env:Text></env:Reason></env:Fault></env:Body></env:Envelope>`

@@ -445,10 +445,14 @@ function answer(
   let passed: PassThrough | undefined;
   // The state machine the answer moved (or held), for the --verbose line as the journal has it.
   let moved: JournalEntry['state'];
+  // A WS-Security refusal, as the --verbose line says it.
+  let wsRefused: string | undefined;
   try {
     // No expectations (the usual case in a benchmark or a plain stub): not even a look-up.
     // Checked first, against the scenario that takes the request (an expectation's is one of them): a refused request uses up no expectation.
-    const refused = o.wsSecurity && wsSecurityRefusal(scope, o.wsSecurity, request, body, matchedScenario(state, table, request, url, body));
+    const refusal = o.wsSecurity && wsSecurityRefusal(scope, o.wsSecurity, request, body, matchedScenario(state, table, request, url, body));
+    const refused = refusal ? refusal.fault : undefined;
+    wsRefused = refusal ? refusal.said : undefined;
     const expected = !refused && scope.expectations.size > 0 ? scope.expectations.keyOf(request, url, body) : undefined;
     // Named state (scenario-state.ts): only in a scope whose expectations name a state machine.
     const states = expected !== undefined && scope.states.size > 0 ? stateFilter<Expectation>(scope.states) : undefined;
@@ -584,7 +588,7 @@ function answer(
   }
   if (o.verbose && !passed)
     o.log(
-      `${requestLine(request, url)} -> ${res.statusCode} ${taken ? `expectation ${taken.id} (${taken.route.label})` : example ? `example file ${example.example.file}` : stuck ? 'waits for a state nothing reaches' : describeOutcome(outcome)}${moved ? `, state ${moved.name}: ${moved.was} -> ${moved.now}` : ''} (${(performance.now() - started).toFixed(2)} ms)`,
+      `${requestLine(request, url)} -> ${res.statusCode} ${wsRefused ? printable(wsRefused, { multiline: false }) : taken ? `expectation ${taken.id} (${taken.route.label})` : example ? `example file ${example.example.file}` : stuck ? 'waits for a state nothing reaches' : describeOutcome(outcome)}${moved ? `, state ${moved.name}: ${moved.was} -> ${moved.now}` : ''} (${(performance.now() - started).toFixed(2)} ms)`,
     );
 }
 
@@ -704,11 +708,11 @@ function matchedScenario(state: StubState, table: RouteTable, request: HttpReque
 }
 
 /** The SOAP Fault for a request whose WS-Security does not check out, journaled; undefined when it may be answered. */
-function wsSecurityRefusal(scope: ScopeState, ws: StubWsSecurity, request: HttpRequest, body: ParsedBody, scenario: Scenario | undefined): HttpResponse | undefined {
+function wsSecurityRefusal(scope: ScopeState, ws: StubWsSecurity, request: HttpRequest, body: ParsedBody, scenario: Scenario | undefined): ReturnType<StubWsSecurity['refusal']> {
   if (!scenario) return undefined;
-  const fault = ws.refusal(scenario, body);
-  if (fault) scope.journal.record(request, { status: fault.status, answeredBy: 'none', scenario: refOf(scenario), report: `WS-Security: ${fault.body}` });
-  return fault;
+  const refused = ws.refusal(scenario, body);
+  if (refused) scope.journal.record(request, { status: refused.fault.status, answeredBy: 'none', scenario: refOf(scenario), report: `WS-Security: ${refused.fault.body}` });
+  return refused;
 }
 
 /** The bytes of each request as it came, kept only with a pass-through (which sends them on). */

@@ -6,7 +6,8 @@ import { FILE_LIMITS, readInputText } from '../files';
 import type { ParsedBody } from '../http/body';
 import type { HttpResponse } from '../http/message';
 import { parseJson } from '../json/parse';
-import { checkWsSecurity, NonceCache, wsSecurityFault } from '../http/ws-security-check';
+import { checkWsSecurity, NonceCache, wsSecurityFault, type WsSecurityCheck } from '../http/ws-security-check';
+import { headerEntryNames } from '../http/soap-headers';
 import { soapParts } from '../http/ws-security';
 import { readSecret, readTokenRules, tokensFor, unknownKeys, type TokenRules } from '../http/ws-security-settings';
 
@@ -25,17 +26,19 @@ export interface WsSecuritySettings {
   trustedCertificatePems?: string[];
   clockSkewSeconds?: number;
   tokenMaxAgeSeconds?: number;
+  /** Accept rsa-sha1 signatures and sha1 digests (zeep's and the soap package's defaults); refused by default. */
+  allowSha1?: boolean;
   use?: string[];
   contracts?: Record<string, string[]>;
 }
 
-const KEYS = ['users', 'trustedCertificates', 'trustedCertificatePems', 'clockSkewSeconds', 'tokenMaxAgeSeconds', 'use', 'contracts'] as const;
+const KEYS = ['users', 'trustedCertificates', 'trustedCertificatePems', 'clockSkewSeconds', 'tokenMaxAgeSeconds', 'allowSha1', 'use', 'contracts'] as const;
 const DEFAULT_SKEW_SECONDS = 300;
 const DEFAULT_MAX_AGE_SECONDS = 300;
 
 export interface StubWsSecurity {
-  /** The fault to answer instead, or undefined when the request may be answered. */
-  refusal(scenario: Scenario, body: ParsedBody): HttpResponse | undefined;
+  /** The fault to answer instead (and what `--verbose` says of it), or undefined when the request may be answered. */
+  refusal(scenario: Scenario, body: ParsedBody): { fault: HttpResponse; said: string } | undefined;
 }
 
 /** Reads `--ws-security <file>`. */
@@ -93,9 +96,10 @@ export function stubWsSecurity(value: unknown, o: { where?: string; dir?: string
   };
   const clockSkewSeconds = seconds(s.clockSkewSeconds, 'clockSkewSeconds', DEFAULT_SKEW_SECONDS);
   const tokenMaxAgeSeconds = seconds(s.tokenMaxAgeSeconds, 'tokenMaxAgeSeconds', DEFAULT_MAX_AGE_SECONDS);
+  if (s.allowSha1 !== undefined && typeof s.allowSha1 !== 'boolean') problems.push(`${where}: allowSha1 must be true or false`);
   const rules = readTokenRules(s, where, problems);
   if (problems.length > 0) throw new AccordError('ACCORD_ERR_USAGE', `the WS-Security settings need fixing:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-  const check = { users, trusted, clockSkewSeconds, tokenMaxAgeSeconds };
+  const check: WsSecurityCheck = { users, trusted, clockSkewSeconds, tokenMaxAgeSeconds, allowSha1: s.allowSha1 === true };
   const nonces = new NonceCache(undefined, (tokenMaxAgeSeconds + 2 * clockSkewSeconds) * 1000);
   return {
     refusal: (scenario, body) => refusal(scenario, body, rules, check, nonces),
@@ -109,13 +113,23 @@ function list(v: unknown, name: string, where: string, problems: string[]): stri
   return [];
 }
 
-function refusal(scenario: Scenario, body: ParsedBody, rules: TokenRules, check: Parameters<typeof checkWsSecurity>[3], nonces: NonceCache): HttpResponse | undefined {
+/** The header blocks each scenario's contract names: a mustUnderstand one of them is understood. */
+const understoodBy = new WeakMap<Scenario, string[]>();
+function understood(scenario: Scenario): string[] {
+  let names = understoodBy.get(scenario);
+  if (!names) understoodBy.set(scenario, (names = scenario.request.body ? headerEntryNames(scenario.request.body, scenario.scope) : []));
+  return names;
+}
+
+function refusal(scenario: Scenario, body: ParsedBody, rules: TokenRules, check: WsSecurityCheck, nonces: NonceCache): { fault: HttpResponse; said: string } | undefined {
   const required = tokensFor(scenario, rules);
   if (required.length === 0) return undefined;
   const xml = body.asXml();
   // Not XML at all: the scenario's own matching has said what it thinks; WS-Security is about SOAP.
   if (xml instanceof AccordError) return undefined;
   const soap = soapParts(xml);
-  const found = checkWsSecurity(body.text, xml, required, check, nonces);
-  return found ? wsSecurityFault(soap?.version === '1.2', found) : undefined;
+  const found = checkWsSecurity(body.text, xml, required, { ...check, understood: understood(scenario) }, nonces);
+  if (!found) return undefined;
+  const code = found.code === 'MustUnderstand' ? `${soap?.version === '1.2' ? 'env' : 'soap'}:MustUnderstand` : `wsse:${found.code}`;
+  return { fault: wsSecurityFault(soap?.version === '1.2', found), said: `refused: WS-Security fault ${code}, ${found.reason}` };
 }
