@@ -131,11 +131,13 @@ export const STUB_LIMITS = {
 /**
  * Consumer examples (`accord contracts publish` and pull, the provider's replay, `accord compatible
  * --consumers`): files in one folder of consumers' examples walked at once, and folder levels, so a
- * shared repository with a flood of files or a deep tree costs a bounded read.
+ * shared repository with a flood of files or a deep tree costs a bounded read; characters of a
+ * consumer's name (`--consumer`, the folder `consumers/<name>/`), far below any file system's 255.
  */
 export const CONSUMER_EXAMPLE_LIMITS = {
   files: 10_000,
   depth: 32,
+  nameChars: 64,
 } as const;
 
 /**
