@@ -148,10 +148,14 @@ export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 /**
  * Response templates (src/stub/answer/response-template.ts): placeholders in one expectation's response (or one Examples row),
- * characters between one `{{` and its `}}`, steps of one node path, and nodes of the request
- * pattern visited to find the node a path names.
+ * characters between one `{{` and its `}}`, steps of one node path, nodes of the request
+ * pattern visited to find the node a path names, and characters of one answer made from a
+ * template (headers and body; an Examples row's filled cells, and the values placed in its body):
+ * counted as it is made, so 256 copies of a large request body stop at the bound instead of making
+ * gigabytes. The bound is the largest body accord reads (DEFAULT_MAX_BODY_BYTES): a runner could not
+ * read a larger answer anyway.
  */
-export const TEMPLATE_LIMITS = { placeholders: 256, expressionChars: 256, pathSegments: 32, patternNodes: 10_000 } as const;
+export const TEMPLATE_LIMITS = { placeholders: 256, expressionChars: 256, pathSegments: 32, patternNodes: 10_000, answerChars: 10 * 1024 * 1024 } as const;
 
 /** How long the runner waits for a service's answer when `ACCORD_TIMEOUT_MS` / `timeoutMs` do not say. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
