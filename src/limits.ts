@@ -107,10 +107,13 @@ export const PATTERN_INCLUSION_LIMITS = { automatonStates: 5_000 } as const;
  * The stub's run-time state: requests kept in its journal (the oldest are dropped; one journal
  * shared by every scope), characters of each request body kept there (the rest is cut, and the
  * entry says so), expectations registered at once and the bytes they hold together (each one is
- * bounded by the stub's body limit too); scopes (`/_scope/<id>/`) held at once, the least recently
- * used without expectations forgotten first; requests whose choice (and answer) the stub remembers, the longest body so
+ * bounded by the stub's body limit too); scopes (`/_scope/<id>/`) held at once (past it the least
+ * recently used one with neither expectations nor named state is forgotten; when every one has
+ * some, a new scope is refused); requests whose choice (and answer) the stub remembers, the longest body so
  * remembered, the longest answer kept with it; named state (scenario-state.ts): machines per scope,
- * states one machine may name, characters of a machine or state name; how long one call of the
+ * states one machine may name, machine and state names held at once by every scope together (a
+ * full scope holds 10,000: without it 1,000 full scopes took ~2.8 GB), characters of a machine or
+ * state name; how long one call of the
  * pass-through (`--passthrough`) to the real service may take, headers and body.
  */
 export const STUB_LIMITS = {
@@ -124,6 +127,7 @@ export const STUB_LIMITS = {
   memoAnswerChars: 16 * 1024,
   stateMachines: 100,
   statesPerMachine: 100,
+  stateNames: 100_000,
   stateNameChars: 64,
   passThroughMs: 30_000,
 } as const;

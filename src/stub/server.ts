@@ -328,7 +328,8 @@ function makeHandler(state: StubState, o: HandlerOptions) {
           scope = state.scope(req.url.slice(SCOPE_PREFIX.length, end < 0 ? undefined : end));
         } catch (e) {
           if (!(e instanceof AccordError)) throw e;
-          return refuse(req, res, o, started, 400, e.describe());
+          // Every scope in use (STUB_LIMITS.scopes): a new one may be made once one is reset.
+          return refuse(req, res, o, started, e.code === 'ACCORD_ERR_LIMIT' ? 503 : 400, e.describe());
         }
         // The rest is served as if sent to the root: `/_scope/a1/ws` is `/ws` of scope a1.
         req.url = end < 0 ? '/' : req.url.slice(end);
