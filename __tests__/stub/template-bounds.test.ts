@@ -138,3 +138,20 @@ describe("the provider's run of a row that echoes the request (runner/echo.ts)",
     expect(mismatches.some((m) => m.actual.includes(`more than ${TEMPLATE_LIMITS.answerChars} characters (TEMPLATE_LIMITS.answerChars`))).toBe(true);
   });
 });
+
+describe('work as well as size', () => {
+  it('256 placeholders naming the last node of a 190,000-element body look it up once, not 256 times', async () => {
+    const list = await startStub({ contracts: [path.join(REPO, '__tests__', 'fixtures', 'template-bounds', 'list.spec')], log: () => {} });
+    try {
+      list.expect({ request: { method: 'POST', path: '/list' }, response: { body: `<echo><copies>${copies(256)}</copies></echo>` } });
+      const started = Date.now();
+      const a = await post(`${list.url}/list`, `<note>${'<item>a</item>'.repeat(190_000)}<text>q</text></note>`);
+      // Measured: ~13 s when each placeholder walked the tree again, ~1.3 s now.
+      expect(Date.now() - started).toBeLessThan(6000);
+      expect(a.status).toBe(200);
+      expect(a.body).toContain(`<copies>${'q'.repeat(256)}</copies>`);
+    } finally {
+      await list.close();
+    }
+  }, 60_000);
+});

@@ -437,17 +437,29 @@ function valueOf(p: Placeholder, req: HttpRequest, body: ParsedBody, segments: s
     case 'header':
       return req.headers[p.arg] ?? '';
     case 'body': {
-      const t = body.text.trimStart();
-      if (t.startsWith('<')) {
-        const xml = body.asXml();
-        return xml instanceof AccordError ? '' : (xmlValue(xml, segmentsOf(p.arg)) ?? '');
-      }
-      const json = body.asJson();
-      if (json instanceof AccordError) return '';
-      const v = jsonValue(json.value, segmentsOf(p.arg).names);
-      return v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+      // Looked up once per path and request: 256 placeholders naming a node that is not there would otherwise walk a 200,000-element body 256 times.
+      let known = bodyValues.get(body);
+      if (!known) bodyValues.set(body, (known = new Map()));
+      let v = known.get(p.arg);
+      if (v === undefined) known.set(p.arg, (v = bodyValue(p.arg, body)));
+      return v;
     }
   }
+}
+
+/** The values of one request's body already looked up, by node path (freed with the request). */
+const bodyValues = new WeakMap<ParsedBody, Map<string, string>>();
+
+function bodyValue(arg: string, body: ParsedBody): string {
+  const t = body.text.trimStart();
+  if (t.startsWith('<')) {
+    const xml = body.asXml();
+    return xml instanceof AccordError ? '' : (xmlValue(xml, segmentsOf(arg)) ?? '');
+  }
+  const json = body.asJson();
+  if (json instanceof AccordError) return '';
+  const v = jsonValue(json.value, segmentsOf(arg).names);
+  return v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
 }
 
 /** The first node a path names, as body-filter.ts reads `nodes` paths: prefix-blind, from anywhere unless it starts with `/`. */
