@@ -82,6 +82,28 @@ async function scoped(url) {
   return post(base, '/_accord/reset', '', {});
 }
 
+const ECHO = '{{request.body.getPetRequest/id}}';
+const petAnswer = (name) =>
+  `<soapenv:Envelope xmlns:soapenv="${SOAP}"><soapenv:Header/><soapenv:Body><pet:getPetResponse xmlns:pet="http://example.com/petstore"><pet:id>7</pet:id><pet:name>${name}</pet:name><pet:type>dog</pet:type><pet:status>x</pet:status></pet:getPetResponse></soapenv:Body></soapenv:Envelope>`;
+const LONG_ID = `1${'0'.repeat(60_000)}`;
+
+/**
+ * In a scope of its own, an expectation whose answer is the request's id 255 times: a short id is
+ * echoed (200), a 60 KB one passes TEMPLATE_LIMITS.answerChars and is refused (413) without the
+ * 15 MB answer being made; then reset.
+ */
+async function templated(url) {
+  const base = `${url}/_scope/tpl${scopes++ % 3000}`;
+  const set = await post(base, '/_accord/expectations', JSON.stringify({ request: { method: 'POST', path: '/ws' }, response: { body: petAnswer(ECHO.repeat(255)) } }), JSON_TYPE);
+  if (set !== 201) return set;
+  const res = await request(`${base}/ws`, { method: 'POST', body: pet(12), headers: XML });
+  const body = await res.body.text();
+  if (res.statusCode !== 200 || !body.includes(`<pet:name>${'12'.repeat(255)}</pet:name>`)) return -3;
+  const big = await post(base, '/ws', pet(LONG_ID), XML);
+  if (big !== 413) return -4;
+  return post(base, '/_accord/reset', '', {});
+}
+
 /** Each kind of request and the status it must get. */
 const MIX = [
   { weight: 40, status: 200, send: (url) => post(url, '/ws', pet(7), XML) },
@@ -93,6 +115,7 @@ const MIX = [
   { weight: 3, status: 413, send: (url) => post(url, '/ws', 'x'.repeat(2 * 1024 * 1024 + 1), XML) },
   { weight: 5, status: 400, send: (url) => raw(url, 'NOT HTTP\r\n\r\n') },
   { weight: 4, status: 200, send: (url) => scoped(url) },
+  { weight: 2, status: 200, send: (url) => templated(url) },
   { weight: 1, status: 200, send: (url) => get(url, '/_accord/expectations') },
   { weight: 1, status: 200, send: (url) => get(url, '/_accord/requests?path=/nowhere') },
   { weight: 1, status: 400, send: (url) => del(url, '/_accord/expectations/%zz') },

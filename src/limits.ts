@@ -110,10 +110,13 @@ export const PATTERN_INCLUSION_LIMITS = { automatonStates: 5_000 } as const;
  * The stub's run-time state: requests kept in its journal (the oldest are dropped; one journal
  * shared by every scope), characters of each request body kept there (the rest is cut, and the
  * entry says so), expectations registered at once and the bytes they hold together (each one is
- * bounded by the stub's body limit too); scopes (`/_scope/<id>/`) held at once, the least recently
- * used without expectations forgotten first; requests whose choice (and answer) the stub remembers, the longest body so
+ * bounded by the stub's body limit too); scopes (`/_scope/<id>/`) held at once (past it the least
+ * recently used one with neither expectations nor named state is forgotten; when every one has
+ * some, a new scope is refused); requests whose choice (and answer) the stub remembers, the longest body so
  * remembered, the longest answer kept with it; named state (scenario-state.ts): machines per scope,
- * states one machine may name, characters of a machine or state name; how long one call of the
+ * states one machine may name, machine and state names held at once by every scope together (a
+ * full scope holds 10,000: without it 1,000 full scopes took ~2.8 GB), characters of a machine or
+ * state name; how long one call of the
  * pass-through (`--passthrough`) to the real service may take, headers and body.
  */
 export const STUB_LIMITS = {
@@ -127,6 +130,7 @@ export const STUB_LIMITS = {
   memoAnswerChars: 16 * 1024,
   stateMachines: 100,
   statesPerMachine: 100,
+  stateNames: 100_000,
   stateNameChars: 64,
   passThroughMs: 30_000,
 } as const;
@@ -134,11 +138,13 @@ export const STUB_LIMITS = {
 /**
  * Consumer examples (`accord contracts publish` and pull, the provider's replay, `accord compatible
  * --consumers`): files in one folder of consumers' examples walked at once, and folder levels, so a
- * shared repository with a flood of files or a deep tree costs a bounded read.
+ * shared repository with a flood of files or a deep tree costs a bounded read; characters of a
+ * consumer's name (`--consumer`, the folder `consumers/<name>/`), far below any file system's 255.
  */
 export const CONSUMER_EXAMPLE_LIMITS = {
   files: 10_000,
   depth: 32,
+  nameChars: 64,
 } as const;
 
 /**
@@ -149,10 +155,14 @@ export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 /**
  * Response templates (src/stub/answer/response-template.ts): placeholders in one expectation's response (or one Examples row),
- * characters between one `{{` and its `}}`, steps of one node path, and nodes of the request
- * pattern visited to find the node a path names.
+ * characters between one `{{` and its `}}`, steps of one node path, nodes of the request
+ * pattern visited to find the node a path names, and characters of one answer made from a
+ * template (headers and body; an Examples row's filled cells, and the values placed in its body):
+ * counted as it is made, so 256 copies of a large request body stop at the bound instead of making
+ * gigabytes. The bound is the largest body accord reads (DEFAULT_MAX_BODY_BYTES): a runner could not
+ * read a larger answer anyway.
  */
-export const TEMPLATE_LIMITS = { placeholders: 256, expressionChars: 256, pathSegments: 32, patternNodes: 10_000 } as const;
+export const TEMPLATE_LIMITS = { placeholders: 256, expressionChars: 256, pathSegments: 32, patternNodes: 10_000, answerChars: 10 * 1024 * 1024 } as const;
 
 /** How long the runner waits for a service's answer when `ACCORD_TIMEOUT_MS` / `timeoutMs` do not say. */
 export const DEFAULT_TIMEOUT_MS = 10_000;

@@ -6,7 +6,8 @@ import { damagedRequest, fuzzCases, fuzzExchanges, httpText, sendInCuts } from '
  * The stub fed damaged HTTP over raw sockets: methods, paths, headers, bodies, chunked
  * encoding, split writes, bytes that are not HTTP at all; its own API (expectations, Specmatic's
  * form, the journal, reset, scopes, requests from a web page) and MTOM/XOP messages (Includes,
- * parts, one part named many times). It never answers 500, never hangs
+ * parts, one part named many times; expectations whose answers echo the request, past the bound on
+ * what a template may make). It never answers 500, never hangs
  * (every exchange ends within its time-out), never logs an internal error, and nothing it
  * says holds a stack trace or a raw control character.
  */
@@ -48,6 +49,11 @@ function xop(times: number): [string, string, string[], string] {
   return ['POST', '/ws', ['Content-Type: multipart/related; type="application/xop+xml"; boundary=b; start="<root>"; start-info="text/xml"'], body];
 }
 
+const ECHO = '{{request.body.getPetRequest/id}}';
+/** A getPet answer whose name is `name` (a template's text). */
+const petAnswer = (name: string) =>
+  `<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Header/><soapenv:Body><pet:getPetResponse xmlns:pet="http://example.com/petstore"><pet:id>7</pet:id><pet:name>${name}</pet:name><pet:type>dog</pet:type><pet:status>x</pet:status></pet:getPetResponse></soapenv:Body></soapenv:Envelope>`;
+
 const TEMPLATES: Array<() => [string, string, string[], string]> = [
   () => ['POST', '/ws', XML, petRequest('10')],
   () => ['POST', '/ws', [...XML, 'SOAPAction: "getPet"'], invoiceRequest('3')],
@@ -69,6 +75,16 @@ const TEMPLATES: Array<() => [string, string, string[], string]> = [
   () => ['GET', '/_scope/f1/pets/7', [], ''],
   () => ['GET', '/_scope/f1/_accord/requests', [], ''],
   () => ['POST', '/_accord/expectations', ['Content-Type: text/plain', 'Origin: http://evil.example'], JSON.stringify(PETS7)],
+  // Response templates: the pet's name is its id 255 times (a string, so any id fits); a long id passes TEMPLATE_LIMITS.answerChars: a 413, never a 500 or a hang.
+  () => ['POST', '/_accord/expectations', JSON_TYPE, JSON.stringify({ request: { method: 'POST', path: '/ws' }, response: { body: petAnswer(ECHO.repeat(255)) } })],
+  () => [
+    'POST',
+    '/_scope/t1/_accord/expectations',
+    JSON_TYPE,
+    JSON.stringify({ request: { method: 'POST', path: '/ws' }, response: { body: petAnswer(`${ECHO} {{uuid}} {{sequence}}`) } }),
+  ],
+  () => ['POST', '/ws', XML, petRequest(`1${'0'.repeat(60_000)}`)],
+  () => ['POST', '/_scope/t1/ws', XML, petRequest('12')],
   // MTOM/XOP.
   () => xop(1),
   () => xop(3),
@@ -130,6 +146,7 @@ function exchange(bytes: Buffer, cuts: number[]): Promise<string> {
 
 test(`${CASES} damaged HTTP requests: never 500, never a hang, no internal error, no stack trace or control character in an answer`, async () => {
   // The target is damaged from the whole palette; now and then the whole message, head included: malformed HTTP.
+  let bounded = 0;
   const statuses = await fuzzExchanges(
     CASES,
     (r) =>
@@ -143,6 +160,11 @@ test(`${CASES} damaged HTTP requests: never 500, never a hang, no internal error
         head: HEAD,
       }),
     exchange,
+    (answer, status) => {
+      if (!answer.includes('TEMPLATE_LIMITS.answerChars')) return undefined;
+      bounded++;
+      return status === '413' ? undefined : `a template's bound refused with ${status}, not 413`;
+    },
   );
   expect(logged.filter((l) => /internal error/.test(l))).toEqual([]);
   // Both sides were exercised: answered requests and refused ones.
@@ -151,6 +173,8 @@ test(`${CASES} damaged HTTP requests: never 500, never a hang, no internal error
   // The API was used for real (expectations set) and refused a web page.
   expect(statuses.get('201') ?? 0).toBeGreaterThan(0);
   expect(statuses.get('403') ?? 0).toBeGreaterThan(0);
+  // A template passing its bound was refused by it (413), not made.
+  expect(bounded).toBeGreaterThan(0);
   // The stub still answers, an MTOM/XOP request too.
   expect(await exchange(Buffer.from(httpText('POST', '/ws', HEAD, XML, petRequest('1'), false)), [])).toMatch(/^HTTP\/1\.1 200/);
   // (In the loop its text is sent as UTF-8, so its binary part does not match: unpacked, then a 400.)

@@ -44,7 +44,7 @@ test("the plan: added, merged with the contract's own example, and left out when
   expect(plan.merged).toEqual([path.join('.accord/consumer-examples/shared/orders/api_examples/own-again.json')]);
   expect(plan.noContract).toEqual([path.join('.accord/consumer-examples/shared/gone/api_examples/b.json')]);
   expect(formatPlan(plan)).toContain('1 added, 0 changed, 0 removed, 0 unchanged; 1 merged');
-  expect(() => planPublish(config, config.sources[0], '../evil')).toThrow('--consumer may hold letters');
+  expect(() => planPublish(config, config.sources[0], '../evil')).toThrow('--consumer "../evil" may not start with "." or "-"');
 });
 
 test("a link in the checkout's consumers/ is refused, nothing written through it", () => {

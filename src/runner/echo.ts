@@ -3,7 +3,7 @@ import { REQUEST_BODY_COLUMN, type ExampleRow, type Scenario, type TestCase } fr
 import { ParsedBody } from '../http/body';
 import { matchResponse } from '../http/match-response';
 import type { HttpRequest, HttpResponse } from '../http/message';
-import { shown, type Mismatch } from '../pattern/match/mismatch';
+import { shown, WHERE, type Mismatch } from '../pattern/match/mismatch';
 import type { RowTemplate } from '../stub/answer/response-template';
 
 /**
@@ -48,6 +48,8 @@ export function matchEchoedResponse(tc: TestCase, sent: HttpRequest, res: HttpRe
     compiled.set(row, t);
   }
   const cells = template.echoedCells(t, sent, new ParsedBody(sent.body));
+  // Too large to hold the answer to (TEMPLATE_LIMITS.answerChars): a failure that says so, never a pass unchecked.
+  if (!Array.isArray(cells)) return [...plain, { path: WHERE.responseBody, expected: `the values the row's {{…}} cells take from the request sent`, actual: cells.tooLarge }];
   if (cells.length === 0 || res.status !== tc.scenario.response.status) return plain;
   const narrowed: Scenario = rows.narrowResponse(tc.scenario, new Map(cells.map((c) => [c.column, c.value])));
   const known = new Set(plain.map((m) => `${m.path}\n${m.expected}`));

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { CACHE_DIR, FILE_LIMITS, readInputBytes } from '../files';
+import { CONSUMER_EXAMPLE_LIMITS } from '../limits';
 import { AccordError } from '../errors';
 import { parseJson } from '../json/parse';
 import { hasControl, quoted, withoutCredentials } from '../printable';
@@ -104,6 +105,27 @@ function source(value: unknown, where: string): ContractSource {
 
 function isHex(s: string): boolean {
   return s.length >= 7 && s.length <= 64 && [...s].every((c) => (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'));
+}
+
+/** Names Windows gives to devices, in any case and with any extension (`con.json`): no folder may have one. */
+const WINDOWS_DEVICES = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+
+/**
+ * Why `name` cannot be a consumer's name, or undefined when it can. It is the folder
+ * `consumers/<name>/` of the shared repository, which publish replaces whole, so it must name
+ * one folder of its own on every file system the repository is checked out on: not empty (an
+ * unset CI variable), letters, digits, ".", "_" and "-" only (no separator, space or control
+ * character), not starting with "." or "-" (`.`, `..`, `.git`, an option), not ending with "."
+ * (Windows drops it), not a Windows device name, at most CONSUMER_EXAMPLE_LIMITS.nameChars long.
+ */
+export function consumerNameProblem(name: string): string | undefined {
+  if (name.trim() === '') return 'is empty (is the variable that should give it unset?)';
+  if (name.length > CONSUMER_EXAMPLE_LIMITS.nameChars) return `is longer than ${CONSUMER_EXAMPLE_LIMITS.nameChars} characters`;
+  if (name.startsWith('.') || name.startsWith('-')) return 'may not start with "." or "-"';
+  if (!isSafeName(name)) return 'may hold letters, digits, ".", "_" and "-" only';
+  if (name.endsWith('.')) return 'may not end with "." (Windows drops it: two names would be one folder)';
+  if (WINDOWS_DEVICES.test(name)) return 'is a device name on Windows, where no folder can have it';
+  return undefined;
 }
 
 export function isSafeName(s: string): boolean {

@@ -1,11 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { AccordError } from '../errors';
 import { EXPORT_DIR, FILE_LIMITS, filesInside, folderInside, readInputBytes, removeInside, writeOutputFile } from '../files';
 import { exampleKey } from '../http/example-key';
 import { parseJson } from '../json/parse';
 import { excerpt, quoted, withoutCredentials } from '../printable';
-import { cachePaths, isSafeName, type ContractSource, type ProjectConfig } from './config';
+import { cachePaths, consumerNameProblem, type ContractSource, type ProjectConfig } from './config';
 
 /**
  * Consumer-driven contracts through the shared repository, without a broker.
@@ -72,10 +72,17 @@ function contractIn(root: string, base: string): string | undefined {
  * longer set is removed), less the examples the contract itself has already.
  */
 export function planPublish(config: ProjectConfig, source: ContractSource, consumer: string): PublishPlan {
-  if (!isSafeName(consumer)) throw new AccordError('ACCORD_ERR_USAGE', `--consumer may hold letters, digits, ".", "_" and "-" only, found ${quoted(consumer)}`);
+  checkConsumerName(consumer);
   const checkout = cachePaths(config, source).checkout;
   folderInside(config.root, path.relative(config.root, checkout), false);
   if (!existsSync(path.join(checkout, '.git'))) throw new AccordError('ACCORD_ERR_USAGE', `${source.name} is not pulled yet: run "accord contracts pull" first`);
+  // Another consumer's folder that differs only in case is the same folder on macOS and Windows: publishing would replace its files.
+  const twin = foldersIn(path.join(checkout, CONSUMERS_DIR)).find((f) => f !== consumer && f.toLowerCase() === consumer.toLowerCase());
+  if (twin !== undefined)
+    throw new AccordError(
+      'ACCORD_ERR_USAGE',
+      `--consumer ${quoted(consumer)}: ${source.name} has ${CONSUMERS_DIR}/${twin}/ already, a name that differs only in case (one folder on a case-insensitive file system); publish as ${quoted(twin)} or choose another name`,
+    );
   const exported = path.join(config.root, EXPORT_DIR);
   const part = `${CONSUMERS_DIR}/${consumer}`;
   const plan: PublishPlan = { source, consumer, checkout, added: [], changed: [], removed: [], unchanged: 0, merged: [], noContract: [], texts: new Map() };
@@ -124,6 +131,21 @@ export function planPublish(config: ProjectConfig, source: ContractSource, consu
   return plan;
 }
 
+/** An AccordError (a usage error: exit 2) when `consumer` cannot name a consumer's folder (config.ts consumerNameProblem). */
+export function checkConsumerName(consumer: string): void {
+  const problem = consumerNameProblem(consumer);
+  if (problem) throw new AccordError('ACCORD_ERR_USAGE', `--consumer ${quoted(consumer, 80)} ${problem}; nothing was changed`);
+}
+
+/** The names of the folders in `dir` (none when it is missing or not a folder). */
+function foldersIn(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() || d.isSymbolicLink() ? [d.name] : []));
+  } catch {
+    return [];
+  }
+}
+
 /** The plan as a person reads it: one line a file, `+` added, `~` changed, `-` removed, then the counts. */
 export function formatPlan(plan: PublishPlan): string {
   const lines = [`${plan.source.name} (${excerpt(withoutCredentials(plan.source.git))}), consumer ${plan.consumer}:`];
@@ -166,7 +188,7 @@ export function copyConsumerExamples(checkout: string, provides: readonly string
     });
   for (const rel of filesInside(checkout, CONSUMERS_DIR, '.json')) {
     const [, consumer, ...rest] = rel.split('/');
-    if (!consumer || !isSafeName(consumer) || rest.length < 2) continue;
+    if (!consumer || consumerNameProblem(consumer) !== undefined || rest.length < 2) continue;
     const inRepo = rest.join('/');
     const base = contractBase(inRepo);
     const contract = base === undefined ? undefined : contractIn(checkout, base);

@@ -1,4 +1,4 @@
 export { CACHE_DIR, CONFIG_FILE, cachePaths, readProjectConfig, type ContractSource, type ProjectConfig } from './config';
 export { pullSource, type PulledSource } from './pull';
-export { CONSUMERS_DIR, EXPORT_DIR, formatPlan, planIsEmpty, planPublish, type PublishPlan } from './consumer-examples';
+export { CONSUMERS_DIR, EXPORT_DIR, checkConsumerName, formatPlan, planIsEmpty, planPublish, type PublishPlan } from './consumer-examples';
 export { publishPlan } from './publish';

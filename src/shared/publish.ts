@@ -1,7 +1,7 @@
 import { AccordError } from '../errors';
-import { excerpt, withoutCredentials } from '../printable';
+import { excerpt, quoted, withoutCredentials } from '../printable';
 import type { ProjectConfig } from './config';
-import { applyPlan, CONSUMERS_DIR, type PublishPlan } from './consumer-examples';
+import { applyPlan, checkConsumerName, CONSUMERS_DIR, type PublishPlan } from './consumer-examples';
 import { inCheckout, must, repositoryArg } from './pull';
 
 /**
@@ -18,9 +18,24 @@ export async function publishPlan(config: ProjectConfig, plan: PublishPlan): Pro
     throw new AccordError('ACCORD_ERR_USAGE', `${label} is read at ${s.ref.kind} ${s.ref.value}: examples are published to a branch; name one ("branch") in the settings`);
   const repo = repositoryArg(config, s.git);
   const branch = s.ref?.value ?? (await defaultBranch(plan.checkout, repo, label));
+  checkConsumerName(plan.consumer);
   applyPlan(plan);
   const dir = plan.checkout;
-  await must(dir, ['add', '-A', '--', `${CONSUMERS_DIR}/${plan.consumer}`], `cannot stage the examples in ${label}`);
+  const part = `${CONSUMERS_DIR}/${plan.consumer}/`;
+  await must(dir, ['add', '-A', '--', part], `cannot stage the examples in ${label}`);
+  // What is committed is what is staged: every path of it must be in this consumer's folder, or nothing is committed or pushed.
+  const staged = (await must(dir, ['diff', '--cached', '--name-only', '--no-renames', '-z', 'HEAD'], `cannot read the staged changes in ${label}`))
+    .split('\0')
+    .filter((f) => f !== '');
+  const outside = staged.filter((f) => !f.startsWith(part));
+  if (outside.length > 0) {
+    await inCheckout(dir, ['reset', '-q']);
+    throw new AccordError(
+      'ACCORD_ERR_USAGE',
+      `refusing to publish to ${label}: the change would touch ${quoted(outside[0], 120)}${outside.length > 1 ? ` and ${outside.length - 1} more` : ''}, outside ${part}; nothing was committed or pushed`,
+    );
+  }
+  if (staged.length === 0) throw new AccordError('ACCORD_ERR_USAGE', `nothing to publish to ${label}: the examples in ${part} are as the plan would make them`);
   // The user's own name and e-mail when git has them; else the commit is accord's.
   const who = (await inCheckout(dir, ['config', 'user.email'])).code === 0 ? [] : ['-c', 'user.name=accord', '-c', 'user.email=accord@localhost'];
   await must(dir, [...who, 'commit', '-q', '--no-verify', '-m', `accord: examples of consumer ${plan.consumer}`], `cannot commit the examples in ${label}`);

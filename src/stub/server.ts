@@ -16,7 +16,7 @@ import { noMatchReport, unknownPathReport } from './answer/error-report';
 import { malformedGuard } from './answer/malformed';
 import { fixedResponse, requestRandom, respond } from './answer/respond';
 import { invalidHeader } from './answer/fit-example';
-import { answerFromTemplate, fillRow, type Counter, type RowTemplate } from './answer/response-template';
+import { answerFromTemplate, boundedRowAnswer, fillRow, type Counter, type RowTemplate } from './answer/response-template';
 import { DispatchMemo, keepable, keyText, sameKey, type Choice, type RequestKey } from './decide/memo';
 import type { FixedExample } from './answer/example-files';
 import type { NotServed, Route, RouteTable } from './decide/route';
@@ -329,7 +329,8 @@ function makeHandler(state: StubState, o: HandlerOptions) {
           scope = state.scope(req.url.slice(SCOPE_PREFIX.length, end < 0 ? undefined : end));
         } catch (e) {
           if (!(e instanceof AccordError)) throw e;
-          return refuse(req, res, o, started, 400, e.describe());
+          // Every scope in use (STUB_LIMITS.scopes): a new one may be made once one is reset.
+          return refuse(req, res, o, started, e.code === 'ACCORD_ERR_LIMIT' ? 503 : 400, e.describe());
         }
         // The rest is served as if sent to the root: `/_scope/a1/ws` is `/ws` of scope a1.
         req.url = end < 0 ? '/' : req.url.slice(end);
@@ -486,7 +487,7 @@ function answer(
       };
       scope.journal.record(request, said);
       moved = said.state;
-      if (report) send(res, r.status, report);
+      if (report) sendReport(res, r, report, o.log);
       else {
         const sent = addressed(r, body);
         deliver(res, sent, delayOf(taken.delay ?? o.delay), o.log, taken.fault, mtomRequests.has(req) ? taken.route.scenario : undefined);
@@ -504,7 +505,7 @@ function answer(
         const made = answerFromTemplate(fx.template, fx.owner, request, body, scope.sequence, generatedFor(route, key));
         if ('response' in made) r = fixedResponse(route, made.response);
         else {
-          ({ response: r, report } = cannotAnswer(`example file ${fx.file}`, request, made.problem));
+          ({ response: r, report } = cannotAnswer(`example file ${fx.file}`, request, made.problem, made.tooLarge));
         }
       }
       const step = report ? undefined : scope.states.step(fx.state!);
@@ -518,7 +519,7 @@ function answer(
         templated: fx.template ? true : undefined,
         report,
       });
-      if (report) send(res, r.status, report);
+      if (report) sendReport(res, r, report, o.log);
       else deliver(res, addressed(r, body), delayOf(o.delay), o.log, undefined, mtomRequests.has(req) ? example.route.scenario : undefined);
     } else if (stuck) {
       scope.journal.record(request, { status: 409, answeredBy: 'none', report: stuck.report, state: stuck.step });
@@ -564,7 +565,7 @@ function answer(
           report,
         };
         scope.journal.record(request, said);
-        if (report) send(res, r.status, report);
+        if (report) sendReport(res, r, report, o.log);
         else {
           const sent = addressed(r, body);
           deliver(res, sent, delayOf(o.delay), o.log, undefined, mtomRequests.has(req) ? route.scenario : undefined);
@@ -637,7 +638,7 @@ function templatedAnswer(
   const made = answerFromTemplate(e.template!, e.owner, request, body, sequence, generated);
   // Content-Type as for any given answer: the scenario's unless the expectation gives one.
   if ('response' in made) return { response: fixedResponse(e.route, made.response) };
-  return cannotAnswer(`expectation ${e.id}`, request, made.problem);
+  return cannotAnswer(`expectation ${e.id}`, request, made.problem, made.tooLarge);
 }
 
 /** A templated example's answer, kept with the memo's choice when it depends only on the request's key (`keyed`) and is small enough. */
@@ -658,7 +659,7 @@ function templatedFixed(
   key: RequestKey,
 ): { response: HttpResponse; report?: string } {
   const made = answerFromTemplate(fixed.template!, fixed.owner, request, body, sequence, generatedFor(route, keyText(key)));
-  if (!('response' in made)) return cannotAnswer(`example file ${fixed.file}`, request, made.problem);
+  if (!('response' in made)) return cannotAnswer(`example file ${fixed.file}`, request, made.problem, made.tooLarge);
   return { response: fixedResponse(route, made.response) };
 }
 
@@ -673,17 +674,36 @@ function templatedRow(
   key: RequestKey,
 ): { response: HttpResponse; report?: string } {
   const filled = fillRow(t, row, request, body, sequence);
-  if (!('values' in filled)) return cannotAnswer(`the Examples row at ${route.scenario.file}:${row.line}`, request, filled.problem);
-  const response = respond(route, row, requestRandom(route, keyText(key)), filled.values);
+  if (!('values' in filled)) return cannotAnswer(`the Examples row at ${route.scenario.file}:${row.line}`, request, filled.problem, filled.tooLarge);
+  // A filled cell is put wherever its column names a node, a list's every item too: bounded as it is placed.
+  const made = boundedRowAnswer((placed) => respond(route, row, requestRandom(route, keyText(key)), filled.values, placed));
+  if (!('response' in made)) return cannotAnswer(`the Examples row at ${route.scenario.file}:${row.line}`, request, made.problem, true);
+  const response = made.response;
   const badHeader = invalidHeader(response.headers);
   if (badHeader) return cannotAnswer(`the Examples row at ${route.scenario.file}:${row.line}`, request, `a templated header is not valid HTTP: ${badHeader}`);
   return { response };
 }
 
-/** The 500 of a templated answer that cannot be made, its body the report the journal keeps too. */
-function cannotAnswer(who: string, request: HttpRequest, problem: string): { response: HttpResponse; report: string } {
+/**
+ * The 500 of a templated answer that cannot be made, its body the report the journal keeps too.
+ * `bound`: refused by TEMPLATE_LIMITS.answerChars, a 413 as the stub's other bounds answer (the
+ * request's values are too large for what the template makes of them; nothing is broken), and
+ * the report is said on stderr too, one line, for the operator to see a bound was reached.
+ */
+function cannotAnswer(who: string, request: HttpRequest, problem: string, bound?: boolean): { response: HttpResponse; report: string } {
   const report = `accord stub: ${who} cannot answer ${request.method} ${request.path}: ${problem}\n`;
-  return { response: { status: 500, headers: {}, body: report }, report };
+  const response: HttpResponse = { status: bound ? 413 : 500, headers: {}, body: report };
+  if (bound) boundRefusals.add(response);
+  return { response, report };
+}
+
+/** Answers refused by TEMPLATE_LIMITS.answerChars (cannotAnswer), said on stderr when sent. */
+const boundRefusals = new WeakSet<HttpResponse>();
+
+/** A templated answer that could not be made: its report as the body; one line on stderr when a bound refused it. */
+function sendReport(res: ServerResponse, r: HttpResponse, report: string, log: (line: string) => void): void {
+  send(res, r.status, report);
+  if (boundRefusals.has(r)) log(report.trimEnd());
 }
 
 /** The 409 for a request whose expectations wait for states nothing can reach any more (scenario-state.ts). */

@@ -35,6 +35,8 @@ export function registerContracts(program: Command, io: Io): void {
     .option('--source <name>', 'only this source (default: every source the examples belong to)')
     .action(async (opts: { consumer: string; yes?: boolean; source?: string }) => {
       const sh = shared();
+      // Before anything is pulled or written: an unset CI variable (`--consumer ""`) must not reach the repository.
+      sh.checkConsumerName(opts.consumer);
       const config = sh.readProjectConfig(io.cwd);
       if (!config) throw new ExitError(EXIT_USAGE, `accord contracts publish: no ${sh.CONFIG_FILE} (or "accord" in package.json) in ${io.cwd}`);
       const chosen = config.sources.filter((s) => opts.source === undefined || s.name === opts.source);

@@ -34,6 +34,11 @@ export interface GenerateContext {
   budget?: { left: number };
   /** SOAP-encoding scope around the node being made (soap-encoding.ts): accessors carry their types. */
   encoding?: EncodingScope;
+  /**
+   * Told the characters of each Examples value put in the body, as it is put there: the stub bounds
+   * an answer whose values came from the request (a `{{…}}` cell) and stops it by throwing.
+   */
+  placed?: (chars: number) => void;
 }
 
 export type BodyKind = 'xml' | 'json' | 'text';
@@ -81,7 +86,7 @@ export function generateText(p: Pattern, ctx: GenerateContext, key?: string): st
     case 'optional':
       return generateText(r.inner, ctx);
     case 'lookup':
-      return ctx.examples?.has(r.key) ? ctx.examples.get(r.key)! : generateText(r.inner, ctx);
+      return ctx.examples?.has(r.key) ? placed(ctx, ctx.examples.get(r.key)!) : generateText(r.inner, ctx);
     case 'xml':
       return generateXml(r, ctx, true).map(serializeXml).join('');
     case 'list':
@@ -101,7 +106,10 @@ export function generateJson(p: Pattern, ctx: GenerateContext, key?: string): un
   if (key !== undefined && ctx.examples?.has(key)) {
     // A column names a key wherever it appears; its value is used only where it fits the key's type.
     const fromExample = exampleValue(ctx.examples.get(key)!, p, ctx.scope, 'json');
-    if (fromExample) return fromExample.value;
+    if (fromExample) {
+      ctx.placed?.(ctx.examples.get(key)!.length);
+      return fromExample.value;
+    }
   }
   const r = resolve(p, ctx.scope);
   switch (r.kind) {
@@ -117,7 +125,7 @@ export function generateJson(p: Pattern, ctx: GenerateContext, key?: string): un
     case 'optional':
       return depth > MAX_GENERATE_DEPTH / 2 ? null : generateJson(r.inner, inner);
     case 'lookup':
-      return ctx.examples?.has(r.key) ? exampleToJson(ctx.examples.get(r.key)!, r.inner, ctx.scope) : generateJson(r.inner, inner);
+      return ctx.examples?.has(r.key) ? exampleToJson(placed(ctx, ctx.examples.get(r.key)!), r.inner, ctx.scope) : generateJson(r.inner, inner);
     case 'list': {
       const n = depth > MAX_GENERATE_DEPTH / 2 ? 0 : repeatCount(ctx);
       return Array.from({ length: n }, () => generateJson(r.inner, inner));
@@ -332,7 +340,13 @@ export function slotElement(slot: { pattern: XmlElementPattern; min: number; max
 function fittingTextExample(ctx: GenerateContext, key: string, p: Pattern): string | undefined {
   const value = ctx.examples?.get(key);
   if (value === undefined) return undefined;
-  return exampleValue(value, p, ctx.scope, 'text') ? value : undefined;
+  return exampleValue(value, p, ctx.scope, 'text') ? placed(ctx, value) : undefined;
+}
+
+/** An Examples value as it is put in the body, told to `ctx.placed`. */
+function placed(ctx: GenerateContext, value: string): string {
+  ctx.placed?.(value.length);
+  return value;
 }
 
 /**

@@ -4,7 +4,7 @@ import { ExpectationBudget, Expectations, type Expectation } from './expectation
 import { Journal, JournalRing, type JournalAnswer } from './journal';
 import { DispatchMemo } from '../decide/memo';
 import type { RouteTable } from '../decide/route';
-import { ScenarioStates } from '../decide/scenario-state';
+import { ScenarioStates, StateBudget } from '../decide/scenario-state';
 import { Repeat } from '../decide/repeat';
 
 /**
@@ -87,7 +87,9 @@ export const SCOPE_PREFIX = '/_scope/';
 export class StubState implements ScopeState {
   readonly expectations: Expectations;
   readonly journal: Journal;
-  readonly states = new ScenarioStates();
+  /** Named state held by the root and every scope together (STUB_LIMITS.stateNames). */
+  private readonly stateBudget = new StateBudget();
+  readonly states = new ScenarioStates(this.stateBudget);
   readonly sequence = new Sequence();
   readonly repeat = new Repeat<JournalAnswer, Expectation>();
 
@@ -142,8 +144,10 @@ export class StubState implements ScopeState {
 
   /**
    * The scope named `id`, made on first use. At most STUB_LIMITS.scopes are kept: the least
-   * recently used one without expectations (else the least recently used) is forgotten to make
-   * room for a new one.
+   * recently used one with neither expectations nor named state is forgotten to make room for a
+   * new one (its journal and `{{sequence}}` go with it). One that has either is a test's, in use:
+   * it is never dropped to make room; when every scope has some, a new one is refused
+   * (ACCORD_ERR_LIMIT) until one is reset.
    */
   scope(id: string): ScopeState {
     const known = this.scopes.get(id);
@@ -156,21 +160,26 @@ export class StubState implements ScopeState {
       throw new AccordError('ACCORD_ERR_USAGE', `scope id ${JSON.stringify(id.slice(0, 80))} is not 1 to 64 letters, digits, "-" or "_"`);
     }
     if (this.scopes.size >= STUB_LIMITS.scopes) {
-      // The least recently used without expectations, else the least recently used: any request can make a scope, and a flood of them should not take a running test's expectations.
+      // Any request can make a scope: a flood of them takes only idle ones, never a running test's expectations or state.
       let victim: [string, ScopeState] | undefined;
       for (const entry of this.scopes) {
-        victim ??= entry;
-        if (entry[1].expectations.size === 0) {
+        if (entry[1].expectations.size === 0 && !entry[1].states.inUse) {
           victim = entry;
           break;
         }
       }
-      victim![1].expectations.clear();
-      this.scopes.delete(victim![0]);
+      if (!victim) {
+        throw new AccordError(
+          'ACCORD_ERR_LIMIT',
+          `scope ${JSON.stringify(id)} refused: the stub holds ${STUB_LIMITS.scopes} scopes (STUB_LIMITS.scopes), each with expectations or named state; reset the scopes you are done with (POST /_scope/<id>/_accord/reset, scope.reset())`,
+        );
+      }
+      victim[1].states.clear();
+      this.scopes.delete(victim[0]);
     }
     const expectations = new Expectations(this.budget);
     const journal = new Journal(this.ring, id);
-    const states = new ScenarioStates();
+    const states = new ScenarioStates(this.stateBudget);
     const sequence = new Sequence();
     const repeat = new Repeat<JournalAnswer, Expectation>();
     const scope: ScopeState = {

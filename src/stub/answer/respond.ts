@@ -13,20 +13,21 @@ import type { Route } from '../decide/route';
  * XML bodies go through a template compiled at start-up (template.ts), which
  * draws exactly what the core generator would from `rng`.
  */
-export function respond(route: Route, row: ExampleRow | undefined, rng: Random, filled?: ReadonlyMap<string, string>): HttpResponse {
+export function respond(route: Route, row: ExampleRow | undefined, rng: Random, filled?: ReadonlyMap<string, string>, placed?: GenerateContext['placed']): HttpResponse {
   const s = route.scenario;
   const values = filled ?? row?.values;
-  const ctx: GenerateContext = { scope: s.scope, rng, examples: values };
+  const ctx: GenerateContext = { scope: s.scope, rng, examples: values, placed };
   const headers: Record<string, string> = {};
   for (const h of s.response.headers) {
     const example = values?.get(h.name);
     if (h.optional && example === '') continue;
+    if (example !== undefined) placed?.(example.length);
     headers[h.name.toLowerCase()] = example ?? generateText(h.pattern, ctx);
   }
   let body = '';
   if (s.response.body) {
     const template = route.templates.get(row);
-    body = template ? template(rng, values) : generateBody(s.response.body, ctx).text;
+    body = template ? template(rng, values, placed) : generateBody(s.response.body, ctx).text;
     if (route.contentType) headers['content-type'] = route.contentType;
   }
   return { status: s.response.status, headers, body };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isTemplateCell, responseCellChecker } from '../../contract/check-examples';
 import { REQUEST_BODY_COLUMN, type ExampleRow, type Scenario } from '../../contract/model';
-import { AccordError } from '../../errors';
+import { AccordError, Stop, untilStopped } from '../../errors';
 import type { ParsedBody } from '../../http/body';
 import { splitPath } from '../../http/match-request';
 import type { HttpRequest, HttpResponse } from '../../http/message';
@@ -126,11 +126,12 @@ export function compileTemplate(raw: RawExample, owner: Scenario, matcher: Scena
     if (p.source === 'path') t.usesPath = true;
     samples.set(p, sampleOf(p, owner, matcher, raw, rng, refuse));
   }
-  const probe = render(t, (p) => samples.get(p)!);
+  const probe = untilStopped(TOO_LARGE, () => render(t, (p) => samples.get(p)!, new AnswerMeter()));
+  if (!probe) throw refuse(`would make an answer of more than ${TEMPLATE_LIMITS.answerChars} characters (TEMPLATE_LIMITS.answerChars) from the request's values`);
   const headerProblem = invalidHeader(probe.headers);
   if (headerProblem) throw refuse(`makes a header that is not valid HTTP: ${headerProblem}`);
   const check = () => {
-    const out = render(t, (p) => samples.get(p)!);
+    const out = render(t, (p) => samples.get(p)!, new AnswerMeter());
     return responseFits(owner, { status: r.status, headers: out.headers, body: out.body });
   };
   let mismatches = check();
@@ -162,10 +163,12 @@ export function answerFromTemplate(
   body: ParsedBody,
   counter: Counter,
   generated: (extra: Record<string, string>) => HttpResponse,
-): { response: HttpResponse } | { problem: string } {
+): { response: HttpResponse } | { problem: string; tooLarge?: true } {
   const segments = t.usesPath ? splitPath(req.path) : [];
   const value = (p: Placeholder): string => valueOf(p, req, body, segments, counter);
-  const out = render(t, value);
+  // Bounded while it is made: the request's values in up to TEMPLATE_LIMITS.placeholders places could make gigabytes of one request.
+  const out = untilStopped(TOO_LARGE, () => render(t, value, new AnswerMeter()));
+  if (!out) return tooLarge();
   const headerProblem = invalidHeader(out.headers);
   if (headerProblem) return { problem: `a templated header is not valid HTTP: ${headerProblem}` };
   const response = out.body === undefined ? generated(out.headers) : { status: t.status ?? owner.response.status, headers: out.headers, body: out.body };
@@ -180,16 +183,56 @@ function* placeholders(t: ResponseTemplate): Generator<Placeholder> {
   for (const p of t.body ?? []) if (typeof p !== 'string') yield p;
 }
 
-function render(t: ResponseTemplate, value: (p: Placeholder) => string): { headers: Record<string, string>; body?: string } {
+/** The answer with `value` in each place; throws TOO_LARGE as soon as it passes the meter, before the string is built. */
+function render(t: ResponseTemplate, value: (p: Placeholder) => string, meter: AnswerMeter): { headers: Record<string, string>; body?: string } {
   const headers: Record<string, string> = {};
-  for (const [name, parts] of t.headers) headers[name] = parts.map((p) => (typeof p === 'string' ? p : value(p))).join('');
+  for (const [name, parts] of t.headers) headers[name] = parts.map((p) => meter.spend(typeof p === 'string' ? p : value(p))).join('');
   if (!t.body) return { headers };
-  let body = '';
-  for (const p of t.body) {
-    if (typeof p === 'string') body += p;
-    else body += escape(value(p), p, t.bodyKind);
+  const body: string[] = [];
+  for (const p of t.body) body.push(meter.spend(typeof p === 'string' ? p : escape(value(p), p, t.bodyKind)));
+  return { headers, body: body.join('') };
+}
+
+/** Thrown by AnswerMeter when an answer being made from a template passes TEMPLATE_LIMITS.answerChars; caught where the answer is made. */
+const TOO_LARGE = new Stop(`a templated answer passes TEMPLATE_LIMITS.answerChars`);
+
+/**
+ * Characters an answer made from a template may still take: each part is counted as it is made
+ * (a value put in its place, an Examples cell filled or placed by the generator), so making
+ * stops as soon as the bound is passed and the whole string is never built.
+ */
+class AnswerMeter {
+  private left: number = TEMPLATE_LIMITS.answerChars;
+
+  spend(part: string): string {
+    this.count(part.length);
+    return part;
   }
-  return { headers, body };
+
+  count(chars: number): void {
+    this.left -= chars;
+    if (this.left < 0) throw TOO_LARGE;
+  }
+}
+
+/** The problem of an answer refused by TEMPLATE_LIMITS.answerChars (the stub answers it 500 and says it in one line on stderr). */
+function tooLarge(): { problem: string; tooLarge: true } {
+  return {
+    problem: `its templated answer would be more than ${TEMPLATE_LIMITS.answerChars} characters (TEMPLATE_LIMITS.answerChars, docs/security.md): the request's values are too large for the places the template puts them in; refused, not made`,
+    tooLarge: true,
+  };
+}
+
+/**
+ * An Examples row's answer made by `make` (the generator, with the row's filled values), bounded
+ * as templated answers are: `count` is called with the characters of each value placed, and a
+ * body past the bound is refused too (escaping can lengthen a value). The problem when refused.
+ */
+export function boundedRowAnswer(make: (count: (chars: number) => void) => HttpResponse): { response: HttpResponse } | { problem: string; tooLarge: true } {
+  const meter = new AnswerMeter();
+  const response = untilStopped(TOO_LARGE, () => make((chars) => meter.count(chars)));
+  if (!response || response.body.length > TEMPLATE_LIMITS.answerChars) return tooLarge();
+  return { response };
 }
 
 /** A value as it goes into the body: XML-escaped, JSON-string-escaped, or bare where the whole JSON string is a number or boolean. */
@@ -394,17 +437,29 @@ function valueOf(p: Placeholder, req: HttpRequest, body: ParsedBody, segments: s
     case 'header':
       return req.headers[p.arg] ?? '';
     case 'body': {
-      const t = body.text.trimStart();
-      if (t.startsWith('<')) {
-        const xml = body.asXml();
-        return xml instanceof AccordError ? '' : (xmlValue(xml, segmentsOf(p.arg)) ?? '');
-      }
-      const json = body.asJson();
-      if (json instanceof AccordError) return '';
-      const v = jsonValue(json.value, segmentsOf(p.arg).names);
-      return v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+      // Looked up once per path and request: 256 placeholders naming a node that is not there would otherwise walk a 200,000-element body 256 times.
+      let known = bodyValues.get(body);
+      if (!known) bodyValues.set(body, (known = new Map()));
+      let v = known.get(p.arg);
+      if (v === undefined) known.set(p.arg, (v = bodyValue(p.arg, body)));
+      return v;
     }
   }
+}
+
+/** The values of one request's body already looked up, by node path (freed with the request). */
+const bodyValues = new WeakMap<ParsedBody, Map<string, string>>();
+
+function bodyValue(arg: string, body: ParsedBody): string {
+  const t = body.text.trimStart();
+  if (t.startsWith('<')) {
+    const xml = body.asXml();
+    return xml instanceof AccordError ? '' : (xmlValue(xml, segmentsOf(arg)) ?? '');
+  }
+  const json = body.asJson();
+  if (json instanceof AccordError) return '';
+  const v = jsonValue(json.value, segmentsOf(arg).names);
+  return v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
 }
 
 /** The first node a path names, as body-filter.ts reads `nodes` paths: prefix-blind, from anywhere unless it starts with `/`. */
@@ -590,12 +645,20 @@ export function compileRowTemplate(s: Scenario, narrowed: Scenario, row: Example
 }
 
 /** The row's values with its templated cells filled from `req`; `problem` when a filled value fits no place its column names. */
-export function fillRow(t: RowTemplate, row: ExampleRow, req: HttpRequest, body: ParsedBody, counter: Counter): { values: Map<string, string> } | { problem: string } {
+export function fillRow(
+  t: RowTemplate,
+  row: ExampleRow,
+  req: HttpRequest,
+  body: ParsedBody,
+  counter: Counter,
+): { values: Map<string, string> } | { problem: string; tooLarge?: true } {
   const segments = t.usesPath ? splitPath(req.path) : [];
   const values = new Map(row.values);
   const problems: string[] = [];
+  const meter = new AnswerMeter();
   for (const [column, parts] of t.cells) {
-    const v = fillCell(parts, req, body, segments, counter);
+    const v = untilStopped(TOO_LARGE, () => fillCell(parts, req, body, segments, counter, meter));
+    if (v === undefined) return tooLarge();
     const misfit = t.misfit(column, v);
     if (misfit) problems.push(`  ${misfit}`);
     values.set(column, v);
@@ -604,8 +667,8 @@ export function fillRow(t: RowTemplate, row: ExampleRow, req: HttpRequest, body:
   return { values };
 }
 
-function fillCell(parts: readonly Part[], req: HttpRequest, body: ParsedBody, segments: string[], counter: Counter): string {
-  return parts.map((p) => (typeof p === 'string' ? p : valueOf(p, req, body, segments, counter))).join('');
+function fillCell(parts: readonly Part[], req: HttpRequest, body: ParsedBody, segments: string[], counter: Counter, meter: AnswerMeter): string {
+  return parts.map((p) => meter.spend(typeof p === 'string' ? p : valueOf(p, req, body, segments, counter))).join('');
 }
 
 /**
@@ -615,13 +678,15 @@ function fillCell(parts: readonly Part[], req: HttpRequest, body: ParsedBody, se
  * `{{sequence}}`), which no request decides and is checked by type only, and a cell that comes
  * out empty (the request has no such node: nothing to echo).
  */
-export function echoedCells(t: RowTemplate, req: HttpRequest, body: ParsedBody): { column: string; value: string; template: string }[] {
+export function echoedCells(t: RowTemplate, req: HttpRequest, body: ParsedBody): { column: string; value: string; template: string }[] | { tooLarge: string } {
   const segments = t.usesPath ? splitPath(req.path) : [];
   const none: Counter = { next: () => 0 };
   const out: { column: string; value: string; template: string }[] = [];
+  const meter = new AnswerMeter();
   for (const [column, parts] of t.cells) {
     if (parts.some((p) => typeof p !== 'string' && GENERATED.has(p.source))) continue;
-    const value = fillCell(parts, req, body, segments, none);
+    const value = untilStopped(TOO_LARGE, () => fillCell(parts, req, body, segments, none, meter));
+    if (value === undefined) return { tooLarge: tooLarge().problem.replace('its templated answer', "the row's templated cells") };
     const template = parts.map((p) => (typeof p === 'string' ? p : p.text)).join('');
     if (value !== '') out.push({ column, value, template });
   }

@@ -23,7 +23,7 @@ import { escapeAttribute, escapeText } from '../../xml/serialize';
  * core generator for that scenario instead.
  */
 /** `examples`: the row's values with its `{{…}}` cells filled (response-template.ts fillRow); else the row's own. */
-export type XmlTemplate = (rng: Random, examples?: ReadonlyMap<string, string>) => string;
+export type XmlTemplate = (rng: Random, examples?: ReadonlyMap<string, string>, placed?: GenerateContext['placed']) => string;
 
 /** Writes its part of the body; an element's part returns how many nodes it made (an encoded array counts its members). */
 type Emit = (ctx: GenerateContext, out: string[]) => number | void;
@@ -44,9 +44,9 @@ export function compileXmlTemplate(s: Scenario, row?: ExampleRow): XmlTemplate |
   const emit = untilStopped(GIVE_UP, () => compiler.element(root, 0, true));
   if (!emit) return undefined;
   const scope = s.scope;
-  return (rng, examples = rowValues) => {
+  return (rng, examples = rowValues, placed) => {
     const out: string[] = [];
-    emit({ scope, rng, examples, budget: { left: XML_NODE_BUDGET } }, out);
+    emit({ scope, rng, examples, budget: { left: XML_NODE_BUDGET }, placed }, out);
     return out.join('');
   };
 }

@@ -77,6 +77,16 @@ export class ScenarioStates {
   private readonly current = new Map<string, string>();
   /** Machine → the states its rules name (INITIAL_STATE always among them). */
   private readonly known = new Map<string, Set<string>>();
+  /** The names this scope holds of the budget (each machine and each of its states). */
+  private held = 0;
+
+  /** `budget`: shared by every scope of one stub (STUB_LIMITS.stateNames). */
+  constructor(private readonly budget = new StateBudget()) {}
+
+  /** Whether any machine is known or was moved here: a scope with state is not forgotten (scope-state.ts). */
+  get inUse(): boolean {
+    return this.known.size > 0 || this.current.size > 0;
+  }
 
   /** How many machines are known (0: nothing stateful in this scope, and no look-up is needed). */
   get size(): number {
@@ -127,6 +137,8 @@ export class ScenarioStates {
   clear(): void {
     this.current.clear();
     this.known.clear();
+    this.budget.names -= this.held;
+    this.held = 0;
   }
 
   /** Every known machine (or moved by an example file's answer) and its state, by name. */
@@ -144,9 +156,24 @@ export class ScenarioStates {
     if (count > STUB_LIMITS.statesPerMachine) {
       throw new AccordError('ACCORD_ERR_LIMIT', `state refused: the state machine ${JSON.stringify(name)} would have more than ${STUB_LIMITS.statesPerMachine} states`);
     }
+    // A new machine holds its name and Started; each new state its name.
+    const adds = (names ? 0 : 2) + new Set(fresh).size;
+    if (this.budget.names + adds > STUB_LIMITS.stateNames) {
+      throw new AccordError(
+        'ACCORD_ERR_LIMIT',
+        `state refused: the stub's scopes hold ${STUB_LIMITS.stateNames} machine and state names together already (STUB_LIMITS.stateNames); reset the scopes you are done with`,
+      );
+    }
+    this.budget.names += adds;
+    this.held += adds;
     if (!names) this.known.set(name, (names = new Set([INITIAL_STATE])));
     for (const s of fresh) names.add(s);
   }
+}
+
+/** The machine and state names every scope of one stub holds together, against STUB_LIMITS.stateNames. */
+export class StateBudget {
+  names = 0;
 }
 
 /**
