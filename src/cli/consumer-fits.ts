@@ -37,12 +37,17 @@ export function consumerFits(pair: FilePair, folder: string): ConsumerExampleFit
     const raw = fit.readExampleShape(read.value, (m) => new AccordError('ACCORD_ERR_USAGE', `example file ${m}; expected ${fit.EXAMPLE_SHAPE}`, { file: shown }), false);
     const was = fit.fitExample(raw, older.scenarios);
     const now = fit.fitExample(raw, newer.scenarios);
+    // Which scenarios of each version take its request, whatever they answer: the overlap rule's findings are about those.
+    const request = { ...raw, response: undefined };
+    const takenBy = (c: Contract) => c.scenarios.filter((s) => !s.unsupported && fit.fitExample(request, [s]).ok).map((s) => s.name);
     out.push({
       consumer,
       file: shown,
       olderScenario: was.ok ? was.owner.name : undefined,
       newerMismatches: now.ok ? [] : now.mismatches.map((m) => m.path),
       newerWhy: now.ok ? undefined : now.why,
+      olderTakenBy: takenBy(older),
+      newerTakenBy: takenBy(newer),
     });
   }
   return out;

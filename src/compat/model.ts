@@ -123,8 +123,9 @@ export interface FindingLocation {
 
 /** The two scenarios a finding of the overlap rule is about: the older one, and the newer one that answers some of its requests otherwise. */
 export interface ScenarioPair {
-  older: { scenario: string; line: number };
-  newer: { scenario: string; line: number };
+  /** `line` is in the compared contract, or (for a WSDL pair) the operation's line in `file`. */
+  older: { scenario: string; line: number; file?: string };
+  newer: { scenario: string; line: number; file?: string };
   /** Other older scenarios taking requests the newer one answers out of their promise. */
   alsoOlder?: string[];
 }
