@@ -180,6 +180,16 @@ describe('.spec pairs: scenarios whose requests overlap', () => {
     expect(compare(contract(IMPORTED, OUTLINE), contract({ ...IMPORTED, total: '(string)', tags: '@WIP' }, OUTLINE)).verdict.compatible).toBe(false);
   });
 
+  test('an added scenario answering a SOAP Fault, untagged, is no break either (a SOAP client takes any Fault)', () => {
+    const fault = `  Scenario: order zero faults
+    When POST /ws
+    And request-header SOAPAction "getOrder"
+    And request-body ${reqBody('0')}
+    Then status 500
+    And response-body ${env('<soapenv:Fault><faultcode>soapenv:Server</faultcode><faultstring>(string)</faultstring></soapenv:Fault>')}`;
+    expect(compare(contract(IMPORTED), `${contract(IMPORTED)}\n${fault}\n`).verdict.compatible).toBe(true);
+  });
+
   test('an added @fault scenario is a note, not a break', () => {
     const fault: Sc = { name: 'order not found', id: '0', status: 500, tags: '@fault' };
     const r = compare(contract(IMPORTED), contract(IMPORTED, fault));

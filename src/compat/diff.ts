@@ -3,7 +3,7 @@ import { apiText, endpointText, isFaultScenario, type Contract, type Scenario } 
 import type { CompareOptions, Difference } from '../pattern/compare/index';
 import { compareBodies, compareFields, compareHeaders, comparePath, compareQuery, requestsOverlap, samePathShape } from '../http/compare-http';
 import type { Change, CompatNote, ContractDiff, OverlapDiff, ScenarioDiff, Side } from './model';
-import { requestKey, keysMeet } from './request-key';
+import { bodyElementKey, keysMeet, requestKey } from './request-key';
 
 /**
  * Stage one of the check: for each older scenario that is not @WIP, the newer
@@ -55,8 +55,10 @@ export function diffContracts(older: Contract, newer: Contract): ContractDiff {
  * case: unchanged, renamed, reordered). Otherwise, for each older scenario whose requests overlap
  * its own, some older scenario that takes the requests of that one (itself, or one taking all its
  * requests) must allow its every answer, with its status. Faults stay out on both sides (a fault
- * answers only the requests its examples name; an added one is a note), as do @WIP scenarios of the
- * older version, and @WIP scenarios of the newer one that no older scenario's name promised.
+ * answers only the requests its examples name; an added one is a note), and so does a newer
+ * scenario answering a SOAP Fault without the tag (a SOAP client takes any Fault it is sent), as do
+ * @WIP scenarios of the older version, and @WIP scenarios of the newer one that no older scenario's
+ * name promised.
  * Work is bounded by the method, path shape, SOAPAction and body element of each request.
  */
 function addOverlaps(older: Contract, served: readonly Scenario[], diffs: ScenarioDiff[]): void {
@@ -75,7 +77,7 @@ function addOverlaps(older: Contract, served: readonly Scenario[], diffs: Scenar
     return v;
   };
   for (const n of served) {
-    if (isFaultScenario(n) || (n.wip && !names.has(n.name))) continue;
+    if (isFaultScenario(n) || (n.wip && !names.has(n.name)) || answersFault(n)) continue;
     const nKey = requestKey(n);
     const near = pool.filter((o) => o.request.method === n.request.method && samePathShape(o.request.segments, n.request.segments) && keysMeet(keys.get(o)!, nKey));
     if (near.length === 0) continue;
@@ -94,6 +96,11 @@ function addOverlaps(older: Contract, served: readonly Scenario[], diffs: Scenar
     const overlap: OverlapDiff = { older: o, api: d.api, candidates: [n], newer: n, changes, overlap: { alsoOlder: failing.slice(1).map((x) => x.name) } };
     (d.overlaps ??= []).push(overlap);
   }
+}
+
+/** A scenario whose answer is a SOAP Fault, tagged @fault or not: a SOAP client takes any Fault it is sent (the fault-added note's reasoning). */
+function answersFault(s: Scenario): boolean {
+  return bodyElementKey(s.response.body, s.scope) === 'Envelope/Body/Fault';
 }
 
 /** Does the older scenario `o` take every request `x` takes? */

@@ -23,7 +23,7 @@ export function requestKey(s: Scenario): RequestKey {
     const p = deref(h.pattern, s.scope).p;
     if (p.kind === 'literal' && typeof p.value === 'string') key.action = p.value.replace(/^"(.*)"$/s, '$1');
   }
-  const el = bodyElement(s.request.body, s.scope);
+  const el = bodyElementKey(s.request.body, s.scope);
   if (el) key.element = el;
   return key;
 }
@@ -33,7 +33,8 @@ export function keysMeet(a: RequestKey, b: RequestKey): boolean {
   return a.element === undefined || b.element === undefined || a.element === b.element;
 }
 
-function bodyElement(body: Pattern | undefined, scope: Scope): string | undefined {
+/** `Envelope/Body/getOrder`, `Envelope/Body/Fault`, a plain XML body's root name; undefined when the body does not say. */
+export function bodyElementKey(body: Pattern | undefined, scope: Scope): string | undefined {
   if (!body) return undefined;
   const root = deref(body, scope).p;
   if (root.kind !== 'xml' || root.anyName) return undefined;
