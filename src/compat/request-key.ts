@@ -10,7 +10,7 @@ import type { Pattern, Scope, XmlElementPattern } from '../pattern/types';
  * elements) says nothing.
  */
 export interface RequestKey {
-  /** A required SOAPAction written literally, without its quotes. */
+  /** A required SOAPAction with one value (a literal, or an enum of one), without its quotes. */
   action?: string;
   /** The body's element path down to the operation's element: `Envelope/Body/getOrder`, or the root's name. */
   element?: string;
@@ -21,7 +21,9 @@ export function requestKey(s: Scenario): RequestKey {
   const h = s.request.headers.find((x) => x.name.toLowerCase() === 'soapaction');
   if (h && !h.optional) {
     const p = deref(h.pattern, s.scope).p;
-    if (p.kind === 'literal' && typeof p.value === 'string') key.action = p.value.replace(/^"(.*)"$/s, '$1');
+    // Written literally, or as the one value of an enum (what the WSDL importer writes).
+    const only = p.kind === 'literal' && typeof p.value === 'string' ? p.value : p.kind === 'enum' && p.values.length === 1 ? p.values[0] : undefined;
+    if (only !== undefined) key.action = only.replace(/^"(.*)"$/s, '$1');
   }
   const el = bodyElementKey(s.request.body, s.scope);
   if (el) key.element = el;
