@@ -60,6 +60,8 @@ describe('intersects: can one value fit both patterns', () => {
     const both = (a: ReturnType<typeof req>, b: ReturnType<typeof req>) => requestsOverlap(a.request, a.scope, b.request, b.scope);
     expect(both(req('GET /orders/(id:number)'), req('GET /orders/42'))).toBe(true);
     expect(both(req('GET /orders/43'), req('GET /orders/42'))).toBe(false);
+    expect(both(req('GET /orders/(id:number)'), req('GET /orders/search'))).toBe(false);
+    expect(both(req('GET /orders/(id:number)'), req('GET /orders/(code:string)'))).toBe(true);
     expect(both(req('GET /orders/(id:number)'), req('POST /orders/42'))).toBe(false);
     expect(both(req('POST /ws', '    And request-header SOAPAction "a"\n'), req('POST /ws', '    And request-header SOAPAction "b"\n'))).toBe(false);
     expect(both(req('POST /ws', '    And request-header SOAPAction "a"\n'), req('POST /ws'))).toBe(true);
@@ -171,6 +173,14 @@ describe('.spec pairs: scenarios whose requests overlap', () => {
     const cube = 'Feature: Math\n\n  Scenario: Cube\n    When POST /cube\n    And request-body (number)\n    Then status 200\n    And response-body (string)\n';
     const square = 'Feature: Math\n\n  Scenario: Square\n    When POST /square\n    And request-body (number)\n    Then status 200\n    And response-body (number)\n';
     expect(compare(square, `${square}\n${cube.split('\n').slice(2).join('\n')}`).verdict.compatible).toBe(true);
+    // JSON over HTTP: a literal segment a typed one never takes is another endpoint; one it takes is not.
+    const pets = (extra: string) =>
+      `Feature: Pets\n\n  Scenario: Get a pet\n    When GET /pets/(id:number)\n    Then status 200\n    And response-body {"id": "(number)"}\n${extra}`;
+    const added = (segment: string) => `\n  Scenario: Added\n    When GET /pets/${segment}\n    Then status 200\n    And response-body ["(string*)"]\n`;
+    expect(compare(pets(''), pets(added('search'))).verdict.compatible).toBe(true);
+    const r = compare(pets(''), pets(added('7')));
+    expect(r.verdict.compatible).toBe(false);
+    expect(pairs(r)).toEqual(['Get a pet / Added']);
   });
 
   test('@WIP stays out: an added @WIP scenario is not checked; an older @WIP one promised nothing', () => {
