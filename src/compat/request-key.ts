@@ -23,7 +23,7 @@ export function requestKey(s: Scenario): RequestKey {
     const p = deref(h.pattern, s.scope).p;
     // Written literally, or as the one value of an enum (what the WSDL importer writes).
     const only = p.kind === 'literal' && typeof p.value === 'string' ? p.value : p.kind === 'enum' && p.values.length === 1 ? p.values[0] : undefined;
-    if (only !== undefined) key.action = only.replace(/^"(.*)"$/s, '$1');
+    if (only !== undefined) key.action = only.length >= 2 && only.startsWith('"') && only.endsWith('"') ? only.slice(1, -1) : only;
   }
   const el = bodyElementKey(s.request.body, s.scope);
   if (el) key.element = el;

@@ -1,3 +1,4 @@
+import { MAX_OVERLAP_DEPTH } from '../../limits';
 import { deref } from './context';
 import { acceptsValue, finiteValues } from './scalar';
 import type { TextMode } from './types';
@@ -45,9 +46,6 @@ const PROBES: readonly string[] = [
   '00000000-0000-0000-0000-000000000000',
 ];
 
-/** Past this depth of nested values two patterns are taken to meet (an answer of "yes" is always safe here). */
-const MAX_DEPTH = 64;
-
 class Intersection {
   private readonly seen = new Set<string>();
   constructor(
@@ -56,7 +54,7 @@ class Intersection {
   ) {}
 
   value(aIn: Pattern, bIn: Pattern, mode: TextMode, depth: number): boolean {
-    if (depth > MAX_DEPTH) return true;
+    if (depth > MAX_OVERLAP_DEPTH) return true;
     const ar = deref(aIn, this.aScope);
     const br = deref(bIn, this.bScope);
     if (ar.name !== undefined && br.name !== undefined) {
@@ -112,7 +110,7 @@ class Intersection {
 
   /** Two elements meet when names agree, every attribute both require meets, and no node one side requires is one the other cannot have. */
   element(a: XmlElementPattern, b: XmlElementPattern, depth: number): boolean {
-    if (depth > MAX_DEPTH) return true;
+    if (depth > MAX_OVERLAP_DEPTH) return true;
     if (a.local !== b.local && !a.anyName && !b.anyName) return false;
     const ea = effectiveElement(a, this.aScope);
     const eb = effectiveElement(b, this.bScope);
