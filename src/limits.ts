@@ -49,6 +49,9 @@ export const MAX_OCCURS_BOUND = 10_000;
  */
 export const CONTENT_AUTOMATON_LIMITS = { unroll: 8, matchStates: 20_000, compareStates: 5_000, compareVisits: 50_000 } as const;
 
+/** Compatibility's overlap rule: nesting beyond which two request patterns are taken to overlap (a "yes" is the safe answer). */
+export const MAX_OVERLAP_DEPTH = 64;
+
 /** Generation: nesting beyond which optional and repeated parts are left out (a recursive type must end). */
 export const MAX_GENERATE_DEPTH = 24;
 

@@ -155,8 +155,37 @@ function FAULT(t: string): string {
   );
 }
 
+/** The base with one more operation, its input and output messages and SOAPAction given. */
+function addOperation(t: string, name: string, input: string, output: string, action: string): string {
+  return swap(
+    '  </portType>',
+    `    <operation name="${name}"><input message="${input}"/><output message="${output}"/></operation>\n  </portType>`,
+  )(
+    swap(
+      '  </binding>',
+      `    <operation name="${name}"><soap:operation soapAction="${action}"/><input><soap:body use="literal"/></input><output><soap:body use="literal"/></output></operation>\n  </binding>`,
+    )(t),
+  );
+}
+
 export const CASES: WsdlCase[] = [
   { label: 'nothing changed', newer: (t) => t, rules: [] },
+  // The overlap rule (issue 35): an added operation that takes getPet's very requests (same element, same SOAPAction).
+  {
+    label: 'operation added that takes the requests getPet takes (same element and SOAPAction), answering otherwise',
+    newer: (t) => addOperation(t, 'adoptPet', 'tns:GetPetIn', 'tns:ListPetsOut', 'urn:getPet'),
+    rules: ['response-node-added', 'response-node-removed'],
+  },
+  {
+    label: 'operation added that takes the requests getPet takes, answering as getPet does',
+    newer: (t) => addOperation(t, 'adoptPet', 'tns:GetPetIn', 'tns:GetPetOut', 'urn:getPet'),
+    rules: [],
+  },
+  {
+    label: "operation added with getPet's element but a SOAPAction of its own, answering otherwise (no request fits both)",
+    newer: (t) => addOperation(t, 'adoptPet', 'tns:GetPetIn', 'tns:ListPetsOut', 'urn:adoptPet'),
+    rules: [],
+  },
   {
     label: 'operation added',
     newer: (t) =>

@@ -17,7 +17,7 @@ import { excerpt } from '../printable';
 export function consumerFits(pair: FilePair, folder: string): ConsumerExampleFit[] {
   if (!pair.older || !pair.newer || pair.older.wsdl || pair.newer.wsdl) return [];
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the fitting is loaded only when consumers are asked about
-  const { EXAMPLE_SHAPE } = require('../stub/answer/fit-example') as typeof import('../stub/answer/fit-example');
+  const { EXAMPLE_SHAPE, fitExample } = require('../stub/answer/fit-example') as typeof import('../stub/answer/fit-example');
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
   const fit = require('../stub/answer/consumer-example') as typeof import('../stub/answer/consumer-example');
   const lenient = { checkExamples: false };
@@ -38,14 +38,20 @@ export function consumerFits(pair: FilePair, folder: string): ConsumerExampleFit
     if ('problem' in read) throw new AccordError('ACCORD_ERR_JSON', `example file is ${excerpt(read.problem, 200)}`, { file: shown });
     // Read as the stub read the expectation (typed placeholders, `{{…}}` templates, the scenario it names): what it accepted is not stale.
     const shape = (m: string) => new AccordError('ACCORD_ERR_USAGE', `example file ${m}; expected ${EXAMPLE_SHAPE}`, { file: shown });
-    const was = fit.fitConsumerExample(read.value, older.scenarios, '', shape).fit;
+    const older1 = fit.fitConsumerExample(read.value, older.scenarios, '', shape);
+    const was = older1.fit;
     const now = fit.fitConsumerExample(read.value, newer.scenarios, '', shape).fit;
+    // Which scenarios of each version take its request, whatever they answer: the overlap rule's findings are about those.
+    const request = { ...older1.raw, response: undefined };
+    const takenBy = (c: Contract) => c.scenarios.filter((s) => !s.unsupported && fitExample(request, [s]).ok).map((s) => s.name);
     out.push({
       consumer,
       file: shown,
       olderScenario: was.ok ? was.owner.name : undefined,
       newerMismatches: now.ok ? [] : now.mismatches.map((m) => m.path),
       newerWhy: now.ok ? undefined : now.why,
+      olderTakenBy: takenBy(older),
+      newerTakenBy: takenBy(newer),
     });
   }
   return out;

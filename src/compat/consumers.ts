@@ -1,4 +1,4 @@
-import type { Finding, Verdict } from './model';
+import type { Finding, ScenarioPair, Verdict } from './model';
 
 /**
  * Which consumers a change breaks: the findings of a verdict read against the consumers'
@@ -19,6 +19,9 @@ export interface ConsumerExampleFit {
   newerMismatches: string[];
   /** Why it does not fit the newer version, when it does not. */
   newerWhy?: string;
+  /** The older and newer scenarios whose requests take its request, whatever they answer (for the overlap rule's findings). */
+  olderTakenBy?: string[];
+  newerTakenBy?: string[];
 }
 
 export interface FindingImpact {
@@ -53,9 +56,11 @@ export function consumerImpact(verdict: Verdict, fits: readonly ConsumerExampleF
     if (result.findings.length === 0) continue;
     const broken = live.filter((f) => f.olderScenario === result.scenario && (f.newerMismatches.length > 0 || f.newerWhy !== undefined));
     // An example whose mismatches are at none of the scenario's findings' places is charged to all of them.
-    const placed = new Set(broken.filter((f) => result.findings.some((x) => f.newerMismatches.some((m) => related(m, x.path)))));
+    const placed = new Set(broken.filter((f) => result.findings.some((x) => !x.pair && f.newerMismatches.some((m) => related(m, x.path)))));
     for (const finding of result.findings) {
-      const hit = broken.filter((f) => !placed.has(f) || f.newerMismatches.some((m) => related(m, finding.path)));
+      const hit = broken.filter((f) => !placed.has(f) || (!finding.pair && f.newerMismatches.some((m) => related(m, finding.path))));
+      // The overlap rule: an example whose request both scenarios of the pair take may now get the newer one's answer.
+      if (finding.pair) for (const f of live) if (!hit.includes(f) && inOverlap(f, finding.pair)) hit.push(f);
       const names = [...new Set(hit.map((f) => f.consumer))].sort();
       impacts.push({
         scenario: result.scenario,
@@ -74,6 +79,13 @@ export function consumerImpact(verdict: Verdict, fits: readonly ConsumerExampleF
     impacts,
     breaksNoConsumer: consumers.length > 0 && impacts.length > 0 && impacts.every((i) => i.broken.length === 0),
   };
+}
+
+/** Does the example's request lie where the pair's scenarios overlap? Without the scenarios that take it, the one it fitted decides. */
+function inOverlap(f: ConsumerExampleFit, pair: ScenarioPair): boolean {
+  const olders = [pair.older.scenario, ...(pair.alsoOlder ?? [])];
+  if (!f.olderTakenBy || !f.newerTakenBy) return olders.includes(f.olderScenario!);
+  return f.newerTakenBy.includes(pair.newer.scenario) && f.olderTakenBy.some((o) => olders.includes(o));
 }
 
 function impactMessage(f: Finding, broken: string[], total: number): string {

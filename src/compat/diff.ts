@@ -1,8 +1,9 @@
 import { WHERE } from '../pattern/match/mismatch';
 import { apiText, endpointText, isFaultScenario, type Contract, type Scenario } from '../contract/model';
 import type { CompareOptions, Difference } from '../pattern/compare/index';
-import { compareBodies, compareFields, compareHeaders, comparePath, compareQuery, samePathShape } from '../http/compare-http';
-import type { Change, CompatNote, ContractDiff, ScenarioDiff, Side } from './model';
+import { compareBodies, compareFields, compareHeaders, comparePath, compareQuery, requestsOverlap, samePathShape } from '../http/compare-http';
+import type { Change, CompatNote, ContractDiff, OverlapDiff, ScenarioDiff, Side } from './model';
+import { bodyElementKey, keysMeet, requestKey } from './request-key';
 
 /**
  * Stage one of the check: for each older scenario that is not @WIP, the newer
@@ -42,7 +43,87 @@ export function diffContracts(older: Contract, newer: Contract): ContractDiff {
     scenarios.push(diffScenario(o, { candidates: same, byStatus: byStatus(same) }));
   }
   for (const n of served) if (isFaultScenario(n) && !n.wip && !kept.has(n)) notes.push(faultNote('fault-added', n, 'newer'));
+  addOverlaps(older, served, scenarios);
   return { older, newer, scenarios, skipped, notes };
+}
+
+/**
+ * The overlap rule: every answer the newer contract allows to a request the older contract takes
+ * must be one the older contract allowed to that request, across every pair of scenarios whose
+ * requests overlap, not only the pair an older scenario is held to. A newer scenario is fine when
+ * one older scenario takes every request it takes and allows every answer it gives (the quick
+ * case: unchanged, renamed, reordered). Otherwise, for each older scenario whose requests overlap
+ * its own, some older scenario that takes the requests of that one (itself, or one taking all its
+ * requests) must allow its every answer, with its status. Faults stay out on both sides (a fault
+ * answers only the requests its examples name; an added one is a note), and so does a newer
+ * scenario answering a SOAP Fault without the tag (a SOAP client takes any Fault it is sent), as do
+ * @WIP scenarios of the older version, and @WIP scenarios of the newer one that no older scenario's
+ * name promised.
+ * Work is bounded by the method, path shape, SOAPAction and body element of each request.
+ */
+function addOverlaps(older: Contract, served: readonly Scenario[], diffs: ScenarioDiff[]): void {
+  const pool = older.scenarios.filter((o) => !o.wip && !o.unsupported && !isFaultScenario(o));
+  if (pool.length === 0) return;
+  const names = new Set(pool.map((o) => o.name));
+  const byOlder = new Map(diffs.map((d) => [d.older, d]));
+  const keys = new Map(pool.map((o) => [o, requestKey(o)]));
+  const memo = new Map<Scenario, Map<Scenario, boolean>>();
+  // Does the older scenario `o` take every request `x` takes (x older or newer)? Memoised: asked again for each overlap.
+  const takesAll = (o: Scenario, x: Scenario): boolean => {
+    let m = memo.get(o);
+    if (!m) memo.set(o, (m = new Map()));
+    let v = m.get(x);
+    if (v === undefined) m.set(x, (v = requestCovered(o, x)));
+    return v;
+  };
+  for (const n of served) {
+    if (isFaultScenario(n) || (n.wip && !names.has(n.name)) || answersFault(n)) continue;
+    const nKey = requestKey(n);
+    const near = pool.filter((o) => o.request.method === n.request.method && samePathShape(o.request.segments, n.request.segments) && keysMeet(keys.get(o)!, nKey));
+    if (near.length === 0) continue;
+    const allows = (o: Scenario): boolean => o.response.status === n.response.status && responseChanges(o, n, { stopAtFirst: true }).length === 0;
+    // The same-named scenario first: it is the likely cover.
+    const ordered = [...near.filter((o) => o.name === n.name), ...near.filter((o) => o.name !== n.name)];
+    if (ordered.some((o) => allows(o) && takesAll(o, n))) continue;
+    const failing = ordered.filter((o) => requestsOverlap(o.request, o.scope, n.request, n.scope) && !(allows(o) || near.some((c) => c !== o && allows(c) && takesAll(c, o))));
+    if (failing.length === 0) continue;
+    const o = failing[0];
+    const d = byOlder.get(o);
+    if (!d) continue;
+    // Already reported against this very pair by the older scenario's own diff (its changes, or its status gone: status-changed).
+    if ((d.newer === n && d.changes.length > 0) || (d.newer === undefined && d.candidates.includes(n))) continue;
+    const changes = o.response.status === n.response.status ? responseChanges(o, n) : [];
+    const overlap: OverlapDiff = { older: o, api: d.api, candidates: [n], newer: n, changes, overlap: { alsoOlder: failing.slice(1).map((x) => x.name) } };
+    (d.overlaps ??= []).push(overlap);
+  }
+}
+
+/** A scenario whose answer is a SOAP Fault, tagged @fault or not: a SOAP client takes any Fault it is sent (the fault-added note's reasoning). */
+function answersFault(s: Scenario): boolean {
+  return bodyElementKey(s.response.body, s.scope) === 'Envelope/Body/Fault';
+}
+
+/** Does the older scenario `o` take every request `x` takes? */
+function requestCovered(o: Scenario, x: Scenario): boolean {
+  const opts: CompareOptions = { stopAtFirst: true };
+  const r = o.request;
+  const q = x.request;
+  return (
+    comparePath(r.segments, o.scope, q.segments, x.scope, WHERE.requestPath, opts).length === 0 &&
+    compareQuery(r.query, o.scope, q.query, x.scope, WHERE.requestQuery, opts).length === 0 &&
+    compareHeaders(r.headers, o.scope, q.headers, x.scope, WHERE.requestHeader, opts).length === 0 &&
+    compareFields(r.formFields, o.scope, q.formFields, x.scope, WHERE.requestFormField, 'form field', opts).length === 0 &&
+    compareFields(r.parts, o.scope, q.parts, x.scope, WHERE.requestPart, 'part', opts).length === 0 &&
+    compareBodies(r.body, o.scope, q.body, x.scope, WHERE.requestBody, opts).length === 0
+  );
+}
+
+/** The response side of `scenarioChanges`: the older answer accepts every newer answer. */
+function responseChanges(o: Scenario, n: Scenario, opts: CompareOptions = {}): Change[] {
+  const out = compareHeaders(o.response.headers, o.scope, n.response.headers, n.scope, WHERE.responseHeader, opts).map((d) => toChange(d, 'response'));
+  if (opts.stopAtFirst && out.length > 0) return out;
+  for (const d of compareBodies(o.response.body, o.scope, n.response.body, n.scope, WHERE.responseBody, opts)) out.push(toChange(d, 'response'));
+  return out;
 }
 
 function faultNote(kind: CompatNote['kind'], s: Scenario, version: CompatNote['version']): CompatNote {

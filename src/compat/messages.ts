@@ -21,6 +21,11 @@ export const MESSAGES: Readonly<Record<string, RuleMessage>> = {
     sentence: 'RESPONSE.STATUS was {older}, now {newer}',
     reason: 'consumers of the older contract expect the older status',
   },
+  'status-added': {
+    meaning: 'A newer scenario answers requests an older scenario takes with a status the older contract never gave them (the overlap rule).',
+    sentence: 'RESPONSE.STATUS was {older}, now also {newer}',
+    reason: 'consumers of the older contract do not expect that status for those requests',
+  },
   'request-node-removed': {
     meaning: 'A request node, attribute or JSON key the older contract accepted is rejected by the newer one.',
     sentence: '{path} is no longer accepted in the request (was {older})',

@@ -37,6 +37,21 @@ export interface ScenarioDiff {
   newer?: Scenario;
   /** Changes against `newer`; empty when compatible. */
   changes: Change[];
+  /**
+   * Newer scenarios that take some of the requests this one takes and may answer them with what
+   * the older contract never allowed there (the overlap rule): each is judged by the same rules,
+   * its `changes` the response changes against this scenario.
+   */
+  overlaps?: OverlapDiff[];
+}
+
+/** An overlapping pair: `older` takes some request `newer` takes, and `newer`'s answer to it is not one the older contract allowed. */
+export interface OverlapDiff extends ScenarioDiff {
+  newer: Scenario;
+  overlap: {
+    /** Other older scenarios whose requests `newer` also answers out of their promise (consumer attribution charges their examples too). */
+    alsoOlder: string[];
+  };
 }
 
 export interface SkippedScenario {
@@ -106,8 +121,19 @@ export interface FindingLocation {
   file?: string;
 }
 
+/** The two scenarios a finding of the overlap rule is about: the older one, and the newer one that answers some of its requests otherwise. */
+export interface ScenarioPair {
+  /** `line` is in the compared contract, or (for a WSDL pair) the operation's line in `file`. */
+  older: { scenario: string; line: number; file?: string };
+  newer: { scenario: string; line: number; file?: string };
+  /** Other older scenarios taking requests the newer one answers out of their promise. */
+  alsoOlder?: string[];
+}
+
 export interface Finding extends Hit {
   rule: string;
+  /** Set for a finding of the overlap rule (docs/compatibility.md): the pair of scenarios it is about. */
+  pair?: ScenarioPair;
   side: RuleSide;
   /** `POST /square -> 200: RESPONSE.BODY was (number), now a JSON object`. */
   message: string;

@@ -31,6 +31,17 @@ export const RULES: readonly Rule[] = [
       return [{ path: WHERE.responseStatus, older: String(d.older.response.status), newer: statuses.join(', ') }];
     },
   },
+  /** The overlap rule: a newer scenario answers requests an older one takes with a status the older contract never gave them. */
+  {
+    id: 'status-added',
+    side: 'scenario',
+    level: 'error',
+    noMirror: { 'status-removed': 'an older status that no newer scenario answers any more is status-changed' },
+    check: (d) =>
+      'overlap' in d && d.newer && d.newer.response.status !== d.older.response.status
+        ? [{ path: WHERE.responseStatus, older: String(d.older.response.status), newer: String(d.newer.response.status) }]
+        : [],
+  },
   changeRule({
     id: 'request-derived-type-removed',
     side: 'request',

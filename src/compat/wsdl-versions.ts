@@ -7,7 +7,7 @@ import { AccordError, CompositeAccordError } from '../errors';
 import { FILE_LIMITS, readInputXml } from '../files';
 import type { LoadedSet } from '../wsdl/load';
 import { entryAt, readBlob, SYMLINK_MODE } from './git';
-import type { FindingLocation, Verdict } from './model';
+import type { FindingLocation, ScenarioPair, Verdict } from './model';
 import { WsdlLines, type WsdlPlace } from './wsdl-lines';
 
 /**
@@ -103,8 +103,10 @@ export function locateInWsdl(verdict: Verdict, older: WsdlSide, newer: WsdlSide 
   }
   for (const res of verdict.results) {
     for (const f of res.findings) {
-      const n = newer && placeIn(newer, res.scenario, f.path);
+      // A finding of the overlap rule is about the newer scenario it names, not the older one's namesake.
+      const n = newer && placeIn(newer, f.pair?.newer.scenario ?? res.scenario, f.path);
       const o = placeIn(older, res.scenario, f.path);
+      if (f.pair) pairInWsdl(f.pair, older, newer);
       let location: FindingLocation | undefined;
       if (n && (n.exact || !o?.exact)) location = at('newer', n, newer!);
       else if (o) location = at('older', o, older);
@@ -114,6 +116,14 @@ export function locateInWsdl(verdict: Verdict, older: WsdlSide, newer: WsdlSide 
       }
     }
   }
+}
+
+/** A pair's lines become its operations' lines in each WSDL. */
+function pairInWsdl(pair: ScenarioPair, older: WsdlSide, newer: WsdlSide | undefined): void {
+  const o = older.lines.operation(pair.older.scenario);
+  if (o) pair.older = { ...pair.older, line: o.line, file: older.source.shown(o.file) };
+  const n = newer?.lines.operation(pair.newer.scenario);
+  if (n && newer) pair.newer = { ...pair.newer, line: n.line, file: newer.source.shown(n.file) };
 }
 
 function at(version: 'older' | 'newer', p: WsdlPlace, side: WsdlSide): FindingLocation {

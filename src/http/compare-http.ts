@@ -1,5 +1,6 @@
-import type { FormField, HeaderSpec, PathSegment, QueryParam } from '../contract/model';
+import type { FormField, HeaderSpec, PathSegment, QueryParam, RequestSpec } from '../contract/model';
 import { Comparer, deref, run, type CompareOptions, type Difference } from '../pattern/compare/index';
+import { elementsIntersect, intersects } from '../pattern/compare/intersect';
 import { describePattern } from '../pattern/describe';
 import { bodyKind } from '../pattern/generate/index';
 import { effectiveElement } from '../pattern/resolve';
@@ -147,4 +148,52 @@ export function comparePath(a: readonly PathSegment[], aScope: Scope, b: readonl
     run(c, () => c.value(ap, bp, at, 'text'));
   });
   return c.differences;
+}
+
+/**
+ * Can one request fit both A and B (each read in its own scope)? The method and path shape, every
+ * path segment, every header both declare (one that only one side declares is ignored by the other),
+ * the form fields and parts (each side wants exactly its own), and the bodies. Leans to "yes" where
+ * it cannot tell (pattern/compare/intersect.ts).
+ */
+export function requestsOverlap(a: RequestSpec, aScope: Scope, b: RequestSpec, bScope: Scope): boolean {
+  if (a.method !== b.method || !samePathShape(a.segments, b.segments)) return false;
+  for (let i = 0; i < a.segments.length; i++) {
+    const as = a.segments[i];
+    const bs = b.segments[i];
+    if (!as.pattern && !bs.pattern) continue;
+    if (!intersects(as.pattern ?? { kind: 'literal', value: as.name }, aScope, bs.pattern ?? { kind: 'literal', value: bs.name }, bScope, 'text')) return false;
+  }
+  for (const ah of a.headers) {
+    const bh = b.headers.find((h) => h.name.toLowerCase() === ah.name.toLowerCase());
+    if (!bh || (ah.optional && bh.optional)) continue;
+    if (!intersects(ah.pattern, aScope, bh.pattern, bScope, 'text')) return false;
+  }
+  if (!fieldsOverlap(a.formFields, aScope, b.formFields, bScope) || !fieldsOverlap(a.parts, aScope, b.parts, bScope)) return false;
+  return bodiesOverlap(a.body, aScope, b.body, bScope);
+}
+
+function fieldsOverlap(a: readonly FormField[], aScope: Scope, b: readonly FormField[], bScope: Scope): boolean {
+  if (a.length !== b.length) return false;
+  return a.every((af) => {
+    const bf = b.find((f) => f.name === af.name);
+    return bf !== undefined && intersects(af.pattern, aScope, bf.pattern, bScope, 'text');
+  });
+}
+
+/** Bodies as the HTTP matcher reads them: no pattern takes any body; XML against JSON never meets. */
+export function bodiesOverlap(a: Pattern | undefined, aScope: Scope, b: Pattern | undefined, bScope: Scope): boolean {
+  if (!a || !b) return true;
+  const ka = bodyKind(a, aScope);
+  const kb = bodyKind(b, bScope);
+  if (ka === 'text' || kb === 'text') return true;
+  if (ka !== kb) return false;
+  if (ka === 'json') return intersects(a, aScope, b, bScope, 'json');
+  let ar = deref(a, aScope).p;
+  let br = deref(b, bScope).p;
+  if (ar.kind === 'optional' && br.kind === 'optional') return true; // both take an empty body
+  if (ar.kind === 'optional') ar = deref(ar.inner, aScope).p;
+  if (br.kind === 'optional') br = deref(br.inner, bScope).p;
+  if (ar.kind !== 'xml' || br.kind !== 'xml') return true;
+  return elementsIntersect(ar, aScope, br, bScope);
 }

@@ -10,6 +10,7 @@ import type { CompareOptions, Difference, TextMode } from './types';
 import type { Pattern, Scope, XmlElementPattern } from '../types';
 
 export { deref } from './context';
+export { elementsIntersect, intersects } from './intersect';
 export type { CompareOptions, Difference, DifferenceKind, DifferenceTarget, TextMode } from './types';
 
 /**
