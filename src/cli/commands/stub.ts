@@ -48,6 +48,7 @@ export function registerStub(program: Command, io: Io): void {
       '--ws-security <file>',
       'check WS-Security (UsernameToken, Timestamp, X.509 signature) with the users and trusted certificates in this JSON file; see docs/ws-security.md',
     )
+    .option('--allow-unresolved', 'serve a .wsdl whose imports cannot all be read: those nodes are (anything), answering and accepting any content; one warning line per such node')
     .option('-w, --watch', 'reload when a contract or example file changes (a change that does not load keeps the previous version serving)')
     .addHelpText('after', '\nExamples:\n  accord stub contracts/\n  accord stub contracts/soap/api_pet_v1.spec --port 8080 --verbose\n  accord stub contracts/ --watch\n')
     .action(async (paths: string[], opts: StubCliOptions) => {
@@ -77,6 +78,7 @@ export function registerStub(program: Command, io: Io): void {
         allowedHosts: opts.allowHost,
         watch: opts.watch,
         strict: opts.strict,
+        allowUnresolved: opts.allowUnresolved,
         delayMs,
         tls,
         wsSecurity,
@@ -126,6 +128,7 @@ interface StubCliOptions {
   allowHost: string[];
   watch?: boolean;
   strict?: boolean;
+  allowUnresolved?: boolean;
   passthrough?: string;
   delay?: string;
   tls?: boolean;
