@@ -153,7 +153,7 @@ function formatOf(opts: Options, said: string): Format {
 async function check(pairs: () => FilePair[] | Promise<FilePair[]>, opts: Options, io: Io, said: string): Promise<void> {
   const format = formatOf(opts, said);
   try {
-    await compare(pairs, format, io, consumersFolder(opts, io, said), opts.allowPartial === true, said);
+    await compare(pairs, format, io, consumersFolder(opts, io, said), opts.allowPartial === true || opts.allowUnresolved === true, said);
   } catch (e) {
     // Exit 1 has printed its report; a mistake (exit 2) still gives CI a document it can read, and the message on stderr.
     const usage = e instanceof AccordError || (e instanceof ExitError && e.exitCode === EXIT_USAGE);

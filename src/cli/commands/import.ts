@@ -22,7 +22,7 @@ export function registerImport(program: Command, io: Io): void {
   importCommand(program)
     .command('wsdl')
     .description('write a contract (.spec) from a WSDL 1.1 or 2.0 file and the local files it imports, or from a WSDL URL (it and what it imports are fetched and written beside the contract)')
-    .argument('<wsdl>', 'the WSDL file, or its http(s) URL (such as http://host/orders?wsdl)')
+    .argument('<wsdl_file_or_url>', 'the WSDL file, or its http(s) URL (such as http://host/orders?wsdl)')
     .option('-o, --output <file.spec>', 'where to write the contract; "-" writes it to standard output (default: <wsdl base name>.spec in the current folder)')
     .option('--soap-version <1.1|1.2>', 'which SOAP version to write for operations offered over both', '1.1')
     .option('--port <name>', 'import only this port (WSDL 1.1) or endpoint (WSDL 2.0)')
