@@ -43,7 +43,9 @@ withStacks(['jax-ws'], 'JAX-WS RI WSDL imported by URL, with its ?xsd=1', () => 
     const r = await runAccord(['import', 'wsdl', 'alone.wsdl', '-o', 'alone.spec'], dir);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/^accord import wsdl: alone\.wsdl can only be imported in part; nothing written:$/m);
-    expect(r.err).toMatch(/^ {2}alone\.wsdl:\d+: import http:\/\/127\.0\.0\.1:\d+\/orders11\?xsd=1 not loaded \(a URL, not fetched: `accord import wsdl <the WSDL's URL>` fetches it with the WSDL\)/m);
+    expect(r.err).toMatch(
+      /^ {2}alone\.wsdl:\d+: import http:\/\/127\.0\.0\.1:\d+\/orders11\?xsd=1 not loaded \(a URL, not fetched: `accord import wsdl <the WSDL's URL>` fetches it with the WSDL\)/m,
+    );
     expect(readdirSync(dir)).not.toContain('alone.spec');
     const stub = await runAccord(['stub', 'alone.wsdl', '--port', '0'], dir);
     expect(stub.code).toBe(2);

@@ -100,7 +100,8 @@ test('chained imports, includes and a redefine (relative, absolute, ?xsd=N, the 
   pages['/schemas/common.xsd'] =
     `<xs:schema xmlns:xs="${XS}" targetNamespace="urn:accord:common"><xs:import namespace="${NS}" schemaLocation="../orders/svc?xsd=1"/><xs:redefine schemaLocation="types/base.xsd"><xs:simpleType name="code"><xs:restriction base="code"><xs:maxLength value="8"/></xs:restriction></xs:simpleType></xs:redefine>` +
     `<xs:complexType name="order"><xs:sequence><xs:element name="id" type="xs:int"/><xs:element name="total" type="xs:decimal"/><xs:element name="code" type="c:code" xmlns:c="urn:accord:common"/></xs:sequence></xs:complexType></xs:schema>`;
-  pages['/schemas/types/base.xsd'] = `<xs:schema xmlns:xs="${XS}" targetNamespace="urn:accord:common"><xs:simpleType name="code"><xs:restriction base="xs:string"/></xs:simpleType></xs:schema>`;
+  pages['/schemas/types/base.xsd'] =
+    `<xs:schema xmlns:xs="${XS}" targetNamespace="urn:accord:common"><xs:simpleType name="code"><xs:restriction base="xs:string"/></xs:simpleType></xs:schema>`;
   try {
     const r = await accord('import', 'wsdl', `${base}/orders/svc?wsdl`, '-o', 'orders.spec');
     expect(r.err).toBe('');
@@ -136,7 +137,9 @@ test('chained imports, includes and a redefine (relative, absolute, ?xsd=N, the 
 });
 
 test('an import from another origin is an error naming it, where it was looked for and how to fix it; --allow-origin fetches it, --allow-unresolved accepts (anything) with a warning per node', async () => {
-  const other = await site({ '/o.xsd': `<xs:schema xmlns:xs="${XS}" xmlns:c="urn:accord:common" targetNamespace="${NS}" elementFormDefault="qualified"><xs:complexType name="x"/>${ELEMENTS.replace(/c:order/, 'xs:string')}</xs:schema>` });
+  const other = await site({
+    '/o.xsd': `<xs:schema xmlns:xs="${XS}" xmlns:c="urn:accord:common" targetNamespace="${NS}" elementFormDefault="qualified"><xs:complexType name="x"/>${ELEMENTS.replace(/c:order/, 'xs:string')}</xs:schema>`,
+  });
   const real = await site({ '/svc?wsdl': wsdl({ schemaImports: `<xsd:import namespace="${NS}" schemaLocation="${other.url}/o.xsd"/>` }) });
   try {
     const url = `${real.url}/svc?wsdl`;
@@ -144,7 +147,9 @@ test('an import from another origin is an error naming it, where it was looked f
     expect(r.code).toBe(2);
     expect(r.out).toBe('');
     expect(r.err).toContain(`accord import wsdl: ${url} can only be imported in part; nothing written:`);
-    expect(r.err).toContain(`svc.wsdl:1: import ${other.url}/o.xsd not fetched: another origin than the WSDL's (${other.url}): not fetched unless allowed with --allow-origin ${other.url}`);
+    expect(r.err).toContain(
+      `svc.wsdl:1: import ${other.url}/o.xsd not fetched: another origin than the WSDL's (${other.url}): not fetched unless allowed with --allow-origin ${other.url}`,
+    );
     expect(r.err).toMatch(/--allow-unresolved/);
     expect(readdirSync(dir)).toEqual([]);
     expect(other.asked).toEqual([]);
@@ -198,7 +203,9 @@ test('only http and https; a URL with credentials is refused without echoing the
   const secret = await accord('import', 'wsdl', 'http://user:s3cret@127.0.0.1:1/svc?wsdl');
   expect(secret.code).toBe(2);
   expect(secret.err).not.toContain('s3cret');
-  const other = await site({ '/o.xsd': `<xs:schema xmlns:xs="${XS}" targetNamespace="${NS}" elementFormDefault="qualified">${ELEMENTS.replace(/c:order/, 'xs:string')}</xs:schema>` });
+  const other = await site({
+    '/o.xsd': `<xs:schema xmlns:xs="${XS}" targetNamespace="${NS}" elementFormDefault="qualified">${ELEMENTS.replace(/c:order/, 'xs:string')}</xs:schema>`,
+  });
   const real = await site({ '/svc?wsdl': wsdl({ schemaImports: `<xsd:import namespace="${NS}" schemaLocation="${other.url}/o.xsd"/>` }) });
   try {
     const r = await accord('import', 'wsdl', `${real.url}/svc?wsdl`, '--allow-origin', other.url, '--header', 'Authorization: Basic dXNlcjpzM2NyZXQ=');
@@ -318,7 +325,9 @@ test('bounded: the count of documents, the bytes of one and of all, and the time
     expect(readdirSync(dir)).toEqual([]);
 
     const big = await fetchWsdlSet(`${slow.url}/svc?wsdl`, { limits: { documentBytes: 1024 * 1024 } });
-    expect('files' in big ? big.notFetched : big).toEqual([expect.objectContaining({ location: '?xsd=1', reason: expect.stringMatching(/svc\?xsd=1 is longer than 1048576 bytes$/) })]);
+    expect('files' in big ? big.notFetched : big).toEqual([
+      expect.objectContaining({ location: '?xsd=1', reason: expect.stringMatching(/svc\?xsd=1 is longer than 1048576 bytes$/) }),
+    ]);
     const all = await fetchWsdlSet(`${slow.url}/svc?wsdl`, { limits: { totalBytes: 512 * 1024 } });
     expect(all).toEqual({ why: expect.stringMatching(/and what it imports are more than 524288 bytes$/) });
     const started = Date.now();

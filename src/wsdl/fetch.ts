@@ -105,9 +105,16 @@ export async function fetchWsdlSet(url: string, options: FetchOptions = {}): Pro
     const left = deadline - Date.now();
     if (left <= 0) return { why: `${shown(url)} and what it imports were not fetched within ${limits.totalMs / 1000} s` };
     const room = limits.totalBytes - total;
-    const got = await fetchDocument(at, { timeoutMs: left, maxBytes: Math.min(limits.documentBytes, room), allowed, origin, headers: options.headers, redirects: limits.redirects });
+    const got = await fetchDocument(at, {
+      timeoutMs: left,
+      maxBytes: Math.min(limits.documentBytes, room),
+      allowed,
+      origin,
+      headers: options.headers,
+      redirects: limits.redirects,
+    });
     if ('why' in got) {
-      if (room < limits.documentBytes && /is longer than/.test(got.why)) return { why: `${shown(url)} and what it imports are more than ${limits.totalBytes} bytes` };
+      if (room < limits.documentBytes && got.tooBig) return { why: `${shown(url)} and what it imports are more than ${limits.totalBytes} bytes` };
       const why = got.why.split(at).join(shown(at));
       if (at === root.href) return { why };
       failed.set(at, why);
@@ -140,13 +147,19 @@ export async function fetchWsdlSet(url: string, options: FetchOptions = {}): Pro
         if (target.protocol !== 'http:' && target.protocol !== 'https:') {
           notFetched.push({ location: value, url: key, from: name, line, reason: `a ${target.protocol} URL: only http and https are fetched` });
         } else if (!allowed.has(target.origin)) {
-          notFetched.push({ location: value, url: key, from: name, line, reason: `another origin than the WSDL's (${target.origin}): not fetched unless allowed with --allow-origin ${target.origin}` });
+          notFetched.push({
+            location: value,
+            url: key,
+            from: name,
+            line,
+            reason: `another origin than the WSDL's (${target.origin}): not fetched unless allowed with --allow-origin ${target.origin}`,
+          });
         } else if (!names.has(key)) {
           if (names.size >= limits.documents) {
             tooMany = true;
             return undefined;
           }
-          const local = fileName(target, el.namespaceURI === NS.xsd || /\.xsd$/i.test(target.pathname) ? 'xsd' : 'wsdl', taken);
+          const local = fileName(target, el.namespaceURI === NS.xsd || target.pathname.toLowerCase().endsWith('.xsd') ? 'xsd' : 'wsdl', taken);
           taken.add(local.toLowerCase());
           names.set(key, local);
           queue.push(key);
@@ -196,7 +209,12 @@ function originOf(s: string): string {
  * starting with a dot, at most 80 characters, unique among `taken` (`-2`, `-3`, … added).
  */
 export function fileName(url: URL, ext: 'wsdl' | 'xsd', taken: Set<string>): string {
-  const segment = decodeSafely(url.pathname.split('/').filter((s) => s !== '').pop() ?? '');
+  const segment = decodeSafely(
+    url.pathname
+      .split('/')
+      .filter((s) => s !== '')
+      .pop() ?? '',
+  );
   const stem = segment.replace(/\.[^.]*$/, '');
   const query = url.search
     .slice(1)
@@ -237,7 +255,7 @@ interface DocumentFetch {
  * One document by GET: its text (decompressed, decoded as its Content-Type or XML declaration says)
  * and the URL it came from, or why not in a few words (not there, too slow, too big, redirected away).
  */
-export async function fetchDocument(url: string, o: DocumentFetch): Promise<{ text: string; url: string } | { why: string }> {
+export async function fetchDocument(url: string, o: DocumentFetch): Promise<{ text: string; url: string } | { why: string; tooBig?: boolean }> {
   const signal = AbortSignal.timeout(Math.max(1, o.timeoutMs));
   let at = url;
   try {
@@ -265,7 +283,7 @@ export async function fetchDocument(url: string, o: DocumentFetch): Promise<{ te
       return 'problem' in read ? { why: `${url}: ${read.problem}` } : { text: read.text, url: at };
     }
   } catch (e) {
-    if (e instanceof AccordError) return { why: e.message };
+    if (e instanceof AccordError) return { why: e.message, tooBig: true };
     return { why: signal.aborted ? `${url} did not answer within ${Math.round(o.timeoutMs / 100) / 10} s` : `${url}: ${(e as Error).message}` };
   }
 }

@@ -62,7 +62,7 @@ export function loadWsdl(file: string): LoadedSet {
   if (isUrl(file) && !/^[a-z]:[\\/]/i.test(file)) {
     throw new AccordError(
       'ACCORD_ERR_USAGE',
-      /^https?:/i.test(file)
+      isHttp(file)
         ? 'a WSDL by URL is fetched by `accord import wsdl <URL>`, which writes it and what it imports beside the contract: give the path of that copy here'
         : 'not a local file: give the path of the WSDL',
       { file },
@@ -99,7 +99,7 @@ class Loader {
   private follow(from: LoadedDoc, el: Element, location: string): LoadedDoc | undefined {
     const loc = location.trim();
     const line = lineOf(el);
-    if (isUrl(loc)) return this.unresolved(loc, from, line, /^https?:/i.test(loc) ? 'a URL, not fetched: `accord import wsdl <the WSDL\'s URL>` fetches it with the WSDL' : 'a URL, not read');
+    if (isUrl(loc)) return this.unresolved(loc, from, line, isHttp(loc) ? "a URL, not fetched: `accord import wsdl <the WSDL's URL>` fetches it with the WSDL" : 'a URL, not read');
     const path = resolvePath(dirname(from.file), decodePercent(loc));
     let key: string;
     try {
@@ -212,6 +212,11 @@ function qualifyWsdl11(root: Element): void {
     (el as { namespaceURI: string | null }).namespaceURI = NS.wsdl11;
     for (const k of kids(el)) if (!k.namespaceURI) stack.push(k);
   }
+}
+
+function isHttp(location: string): boolean {
+  const l = location.slice(0, 6).toLowerCase();
+  return l.startsWith('http:') || l.startsWith('https:');
 }
 
 /** `http:`, `https:`, `ftp:`, `urn:`, `//host`: anything but a local path (a Windows drive letter is a path). */

@@ -20,6 +20,9 @@ export interface FetchedWsdl {
   files: { name: string; url: string; text: string }[];
 }
 
+/** The characters of an HTTP header name (RFC 9110 token). */
+const TOKEN = "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
 export interface UrlOptions {
   allowOrigin?: string[];
   header?: string[];
@@ -45,9 +48,11 @@ export async function fetchWsdlFiles(url: string, opts: UrlOptions, command: str
   });
   const headers: Record<string, string> = {};
   for (const h of opts.header ?? []) {
-    const m = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):\s*(.*)$/.exec(h);
-    if (!m) throw new ExitError(EXIT_USAGE, `${command}: --header must be "Name: value", found ${excerpt(h.split(':')[0] ?? '', 40)}…`);
-    headers[m[1].toLowerCase()] = m[2];
+    const colon = h.indexOf(':');
+    const name = colon > 0 ? h.slice(0, colon) : '';
+    if (name === '' || [...name].some((c) => !TOKEN.includes(c))) throw new ExitError(EXIT_USAGE, `${command}: --header must be "Name: value", found ${excerpt(name || h, 40)}`);
+    // The value is not repeated anywhere: it may be a credential.
+    headers[name.toLowerCase()] = h.slice(colon + 1).trim();
   }
   const got = await fetchWsdlSet(url, { origins, headers });
   if ('why' in got) throw new ExitError(EXIT_USAGE, `${command}: ${printable(got.why, { multiline: false })}`);

@@ -21,7 +21,9 @@ export function importCommand(program: Command): Command {
 export function registerImport(program: Command, io: Io): void {
   importCommand(program)
     .command('wsdl')
-    .description('write a contract (.spec) from a WSDL 1.1 or 2.0 file and the local files it imports, or from a WSDL URL (it and what it imports are fetched and written beside the contract)')
+    .description(
+      'write a contract (.spec) from a WSDL 1.1 or 2.0 file and the local files it imports, or from a WSDL URL (it and what it imports are fetched and written beside the contract)',
+    )
     .argument('<wsdl_file_or_url>', 'the WSDL file, or its http(s) URL (such as http://host/orders?wsdl)')
     .option('-o, --output <file.spec>', 'where to write the contract; "-" writes it to standard output (default: <wsdl base name>.spec in the current folder)')
     .option('--soap-version <1.1|1.2>', 'which SOAP version to write for operations offered over both', '1.1')
@@ -31,7 +33,7 @@ export function registerImport(program: Command, io: Io): void {
       '--allow-unresolved',
       'write the contract even when an import or include cannot be read or a declaration is found nowhere: those nodes are (anything), which takes any content; one warning line per such node',
     )
-    .option('--allow-origin <origin>', 'for a URL: also fetch imports from this origin (repeatable; by default only the WSDL\'s own origin)', collect)
+    .option('--allow-origin <origin>', "for a URL: also fetch imports from this origin (repeatable; by default only the WSDL's own origin)", collect)
     .option('--header <name: value>', 'for a URL: a header sent with each GET to the WSDL\'s own origin, never to another (repeatable; such as "Authorization: Basic …")', collect)
     .option('--strict', 'refuse a partial import (the default now; kept for scripts that pass it)')
     .addHelpText(
@@ -59,7 +61,13 @@ export function registerImport(program: Command, io: Io): void {
         if (fetched && !toStdout) checkPlaceable(fetched, folder, opts.force, 'accord import wsdl', (f) => shown(io, f));
         const input = fetched ? fetched.wsdl : /^[a-z][a-z0-9+.-]+:\/\//i.test(file) ? file : path.resolve(io.cwd, file);
         // The contract names its WSDL by its path from the contract's folder, where the coverage reporter looks for it.
-        const source = toStdout ? undefined : fetched ? path.basename(fetched.wsdl) : input !== path.resolve(io.cwd, file) ? undefined : path.relative(folder, input).split(path.sep).join('/');
+        const source = toStdout
+          ? undefined
+          : fetched
+            ? path.basename(fetched.wsdl)
+            : input !== path.resolve(io.cwd, file)
+              ? undefined
+              : path.relative(folder, input).split(path.sep).join('/');
         const soapVersion = opts.soapVersion;
         const { text, summary } = notAWsdl(file, input, () => importWsdl(input, { soapVersion, port: opts.port, source }));
         // What could not be read goes to standard error, whatever else is printed where: it is what a user must not miss.
@@ -72,7 +80,9 @@ export function registerImport(program: Command, io: Io): void {
         if (toStdout) writeDocument(io, text);
         else asUsage('accord import wsdl', () => writeOutputFile(output, text, target));
         const lines = [
-          ...(placed.length ? [`fetched ${placed.length} document${placed.length === 1 ? '' : 's'} from ${printable(new URL(file).origin)}: wrote ${placed.map((p) => shown(io, p)).join(', ')}`] : []),
+          ...(placed.length
+            ? [`fetched ${placed.length} document${placed.length === 1 ? '' : 's'} from ${printable(new URL(file).origin)}: wrote ${placed.map((p) => shown(io, p)).join(', ')}`]
+            : []),
           ...(toStdout ? [] : [`wrote ${shown(io, output)}`]),
           ...describeImport(summary),
         ];
@@ -93,17 +103,11 @@ interface ImportWsdlOptions extends UrlOptions {
   strict?: boolean;
 }
 
-/** The contract's default name for a WSDL URL: its last path segment without extension (`/orders?wsdl` → `orders`). */
+/** The contract's default name for a WSDL URL: the fetched WSDL's file name without `.wsdl` (`/orders?wsdl` → `orders`). */
 function urlStem(url: string): string {
-  const last = new URL(url).pathname.split('/').filter((s) => s !== '').pop() ?? '';
-  let stem = last;
-  try {
-    stem = decodeURIComponent(last);
-  } catch {
-    // Kept as written.
-  }
-  stem = stem.replace(/\.[^.]*$/, '').replace(/[^A-Za-z0-9._-]/g, '_').replace(/^[._-]+/, '');
-  return stem === '' ? 'service' : stem.slice(0, 80);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for a WSDL by URL
+  const { fileName } = require('../../wsdl/fetch') as typeof import('../../wsdl/fetch');
+  return fileName(new URL(url), 'wsdl', new Set()).slice(0, -'.wsdl'.length);
 }
 
 /**
