@@ -43,7 +43,9 @@ test('--output, --soap-version, and what was left unresolved or skipped', async 
   expect(ok.err).toMatch(
     /^accord import wsdl: .*catalog\.xsd:8: import https:\/\/schemas\.example\.com\/remote\.xsd not loaded \(a URL, not fetched: `accord import wsdl <the WSDL's URL>` fetches it with the WSDL\): what it declares is typed \(anything\)$/m,
   );
-  expect(ok.err).toMatch(/^accord import wsdl: .*catalog\.xsd:9: import gone\.xsd not loaded \(no such file, looked for at .*xsds\/gone\.xsd\): what it declares is typed \(anything\)$/m);
+  expect(ok.err).toMatch(
+    /^accord import wsdl: .*catalog\.xsd:9: import gone\.xsd not loaded \(no such file, looked for at .*xsds\/gone\.xsd\): what it declares is typed \(anything\)$/m,
+  );
   const twelve = await accord('import', 'wsdl', fixture('features/features.wsdl'), '-o', 'features12.spec', '--soap-version', '1.2');
   expect(twelve.code).toBe(0);
   expect(readFileSync(path.join(dir, 'features12.spec'), 'utf8')).toContain('http://www.w3.org/2003/05/soap-envelope');

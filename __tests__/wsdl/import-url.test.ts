@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadContract } from '../../src/contract/load';
 import { fetchWsdlSet } from '../../src/wsdl/fetch';
+import { request } from 'undici';
 import { runAccord } from '../helpers/cli-run';
+import { runCli, startStubProcess } from '../stub/helpers';
 
 /**
  * `accord import wsdl <URL>`: the WSDL and every document it imports, includes or redefines are
@@ -338,3 +340,41 @@ test('bounded: the count of documents, the bytes of one and of all, and the time
     await Promise.all([endless.close(), slow.close()]);
   }
 }, 30_000);
+
+test('accord stub <WSDL URL> serves the WSDL fetched with its ?xsd=1; one it cannot fetch whole is refused unless --allow-unresolved', async () => {
+  const schema = `<xs:schema xmlns:xs="${XS}" targetNamespace="${NS}" elementFormDefault="qualified">${ELEMENTS.replace(/c:order/, 'xs:string')}</xs:schema>`;
+  const real = await site({
+    '/svc?wsdl': wsdl({ schemaImports: `<xsd:import namespace="${NS}" schemaLocation="?xsd=1"/>` }),
+    '/svc?xsd=1': schema,
+    '/gone?wsdl': wsdl({ schemaImports: `<xsd:import namespace="${NS}" schemaLocation="?xsd=7"/>` }),
+  });
+  try {
+    const stub = await startStubProcess(['--port', '0', `${real.url}/svc?wsdl`]);
+    try {
+      const ok = await request(`${stub.url}/orders`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '""' },
+        body: `<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><o:getOrder xmlns:o="${NS}"><o:id>7</o:id></o:getOrder></s:Body></s:Envelope>`,
+      });
+      expect(ok.statusCode).toBe(200);
+      expect(await ok.body.text()).toMatch(/getOrderResponse/);
+      // Typed by the fetched schema: a request that does not fit it is not answered as if it did.
+      const bad = await request(`${stub.url}/orders`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '""' },
+        body: `<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><o:getOrder xmlns:o="${NS}"><o:id>seven</o:id></o:getOrder></s:Body></s:Envelope>`,
+      });
+      expect(bad.statusCode).not.toBe(200);
+      await bad.body.text();
+    } finally {
+      stub.child.kill('SIGTERM');
+      await stub.exited;
+    }
+    expect(stub.stderr()).not.toMatch(/not loaded|not fetched/);
+    const refused = await runCli(['stub', '--port', '0', `${real.url}/gone?wsdl`]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^accord stub: http:\/\/127\.0\.0\.1:\d+\/gone\?wsdl can only be imported in part; not served:\n {2}gone\.wsdl:1: import \?xsd=7 not fetched/);
+  } finally {
+    await real.close();
+  }
+}, 60_000);

@@ -12,7 +12,8 @@ import { runAccord } from '../helpers/cli-run';
  * writes or serves it with one warning line per node that is (anything).
  */
 const FIXTURE = path.join(__dirname, '..', 'fixtures', 'wsdl', 'rpc-literal');
-const IMPORT_LINE = /^accord import wsdl: wsdl\/greeter\.wsdl:13: import \.\/xsd\/header\.xsd not loaded \(no such file, looked for at wsdl\/xsd\/header\.xsd\): what it declares is typed \(anything\)$/m;
+const IMPORT_LINE =
+  /^accord import wsdl: wsdl\/greeter\.wsdl:13: import \.\/xsd\/header\.xsd not loaded \(no such file, looked for at wsdl\/xsd\/header\.xsd\): what it declares is typed \(anything\)$/m;
 const WARNING = /^accord import wsdl: warning: wsdl\/greeter\.wsdl: node h:trace is \(anything\), accepting any content: element \{urn:accord:rpclit:headers\}trace not found$/m;
 
 let dir: string;
@@ -29,8 +30,12 @@ test('import wsdl refuses a partial import by default: exit 2, each import named
   const refused = await accord('import', 'wsdl', 'wsdl/greeter.wsdl', '-o', 'greeter.spec');
   expect(refused.code).toBe(2);
   expect(refused.out).toBe('');
-  expect(refused.err).toMatch(/^accord import wsdl: wsdl\/greeter\.wsdl can only be imported in part; nothing written:\n {2}wsdl\/greeter\.wsdl:13: import \.\/xsd\/header\.xsd not loaded \(no such file, looked for at wsdl\/xsd\/header\.xsd\)/);
-  expect(refused.err).toMatch(/^ {2}put each file where it was looked for, or import the WSDL by its URL .*; --allow-unresolved accepts the rest as \(anything\), which takes any content$/m);
+  expect(refused.err).toMatch(
+    /^accord import wsdl: wsdl\/greeter\.wsdl can only be imported in part; nothing written:\n {2}wsdl\/greeter\.wsdl:13: import \.\/xsd\/header\.xsd not loaded \(no such file, looked for at wsdl\/xsd\/header\.xsd\)/,
+  );
+  expect(refused.err).toMatch(
+    /^ {2}put each file where it was looked for, or import the WSDL by its URL .*; --allow-unresolved accepts the rest as \(anything\), which takes any content$/m,
+  );
   expect(existsSync(path.join(dir, 'greeter.spec'))).toBe(false);
 });
 
@@ -106,7 +111,9 @@ test('accord stub x.wsdl refuses a partial WSDL; with --allow-unresolved it says
   expect(log[0]).toMatch(/^accord stub: .*wsdl\/greeter\.wsdl:13: import \.\/xsd\/header\.xsd not loaded/);
   expect(log[0]).toMatch(NOT_LOADED);
   expect(log[1]).toMatch(/^accord stub: .*wsdl\/greeter\.wsdl: 1 declaration not found/);
-  expect(log[2]).toMatch(/^accord stub: warning: .*wsdl\/greeter\.wsdl: node h:trace is \(anything\), accepting any content: element \{urn:accord:rpclit:headers\}trace not found$/);
+  expect(log[2]).toMatch(
+    /^accord stub: warning: .*wsdl\/greeter\.wsdl: node h:trace is \(anything\), accepting any content: element \{urn:accord:rpclit:headers\}trace not found$/,
+  );
   const child = await startStubProcess(['--port', '0', '--allow-unresolved', path.join(dir, 'wsdl', 'greeter.wsdl')]);
   child.child.kill('SIGTERM');
   await child.exited;
@@ -124,7 +131,9 @@ test('accord validate --wsdl refuses a partial WSDL; with --allow-unresolved it 
   expect(refused.code).toBe(2);
   expect(refused.err).toMatch(/^accord validate: --wsdl wsdl\/greeter\.wsdl can only be imported in part; nothing validated:$/m);
   const r = await accord('validate', 'hello.xml', '--wsdl', 'wsdl/greeter.wsdl', '--allow-unresolved');
-  expect(r.err).toMatch(/^accord validate: --wsdl: wsdl\/greeter\.wsdl:13: import \.\/xsd\/header\.xsd not loaded \(no such file, looked for at wsdl\/xsd\/header\.xsd\): what it declares is typed \(anything\)$/m);
+  expect(r.err).toMatch(
+    /^accord validate: --wsdl: wsdl\/greeter\.wsdl:13: import \.\/xsd\/header\.xsd not loaded \(no such file, looked for at wsdl\/xsd\/header\.xsd\): what it declares is typed \(anything\)$/m,
+  );
   expect(r.err).toMatch(/^accord validate: --wsdl: warning: wsdl\/greeter\.wsdl: node h:trace is \(anything\)/m);
   expect(r.out).not.toMatch(/not loaded/);
   expect(r.code).toBe(1);
@@ -190,7 +199,9 @@ test("the coverage summary of a Jest run says which import of the contract's WSD
   const source = readFileSync(spec, 'utf8');
   const found = findWsdl(spec, source, dir);
   const summary = formatCoverage([contractCoverage(spec, readOutline(spec, source), [], found)], dir);
-  expect(summary).toMatch(/^ {4}not read: wsdl\/greeter\.wsdl:13: import \.\/xsd\/header\.xsd not loaded \(no such file, looked for at wsdl\/xsd\/header\.xsd\): what it declares is typed \(anything\)$/m);
+  expect(summary).toMatch(
+    /^ {4}not read: wsdl\/greeter\.wsdl:13: import \.\/xsd\/header\.xsd not loaded \(no such file, looked for at wsdl\/xsd\/header\.xsd\): what it declares is typed \(anything\)$/m,
+  );
   cpSync(path.join(FIXTURE, 'xsd', 'header.xsd'), path.join(dir, 'wsdl', 'xsd', 'header.xsd'));
   const whole = formatCoverage([contractCoverage(spec, readOutline(spec, source), [], findWsdl(spec, source, dir))], dir);
   expect(whole).not.toMatch(/not read/);

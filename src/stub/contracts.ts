@@ -67,7 +67,12 @@ function loadWsdlContract(file: string, warn: ((line: string) => void) | undefin
   const { holeLines, importWsdl, isPartial, PARTIAL_HINT, partialLines } = require('../wsdl') as typeof import('../wsdl');
   const { text, summary } = importWsdl(file, { everyPort: true });
   if (isPartial(summary) && !allowUnresolved) {
-    throw new AccordError('ACCORD_ERR_WSDL', 'can only be imported in part; not served:', { file: shownFile(file) }, { details: [...partialLines(summary, shownFile), PARTIAL_HINT] });
+    throw new AccordError(
+      'ACCORD_ERR_WSDL',
+      'can only be imported in part; not served:',
+      { file: shownFile(file) },
+      { details: [...partialLines(summary, shownFile), PARTIAL_HINT] },
+    );
   }
   if (warn) for (const line of [...partialLines(summary, shownFile), ...holeLines(summary, shownFile).map((l) => `warning: ${l}`)]) warn(line);
   return parseContractCached(text, file);

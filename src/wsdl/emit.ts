@@ -119,7 +119,11 @@ export class Emitter implements EmitContext {
   /** An element whose declaration is missing: `(anything)`, keeping the bounds of the place it stands in (an optional header stays optional). */
   unresolvedNode(name: string, q: QName, what: string, occurs: Occurs = ONCE): Child {
     if (!isXmlName(q.local)) return this.illegalName(q.local);
-    this.missing(`${what} {${q.ns}}${q.local}`, `${what} {${q.ns}}${q.local} not found${this.index.hasNamespace(q.ns) ? '' : ' (its schema was not loaded)'}: marked (anything)`, name);
+    this.missing(
+      `${what} {${q.ns}}${q.local}`,
+      `${what} {${q.ns}}${q.local} not found${this.index.hasNamespace(q.ns) ? '' : ' (its schema was not loaded)'}: marked (anything)`,
+      name,
+    );
     return this.finish(name, undefined, { attrs: [], children: [], text: this.anything() }, occurs, false);
   }
 

@@ -86,7 +86,12 @@ export function importWsdl(file: string, options: ImportOptions = {}): ImportRes
   for (const d of set.wsdls) for (const [ns, p] of declaredPrefixes(d.root)) if (!suggested.has(ns)) suggested.set(ns, p);
   for (const s of set.schemas) for (const [ns, p] of declaredPrefixes(s.el)) if (!suggested.has(ns)) suggested.set(ns, p);
   const prefixes = new Prefixes(suggested, [ENVELOPE_PREFIX, 'xsi', 'xsd', 'xml', 'xmlns', 'soap', 'soap12', 'SOAP-ENV', 'SOAP-ENC', 'wsdl']);
-  const stats: EmitStats = { anything: 0, notes: [...set.notes, ...model.notes], missing: [...(model.missing ?? [])], holes: (model.missing ?? []).map((m) => ({ node: 'Body', subject: m })) };
+  const stats: EmitStats = {
+    anything: 0,
+    notes: [...set.notes, ...model.notes],
+    missing: [...(model.missing ?? [])],
+    holes: (model.missing ?? []).map((m) => ({ node: 'Body', subject: m })),
+  };
   if (usesMtom(set)) {
     stats.notes.push(
       'MTOM/XOP: the service may send binary (base64Binary) content as an xop:Include attachment in a multipart/related message; accord reads such a message as the envelope with the content inline, as the contract writes it',

@@ -33,7 +33,8 @@ interface Options {
 
 const CONSUMERS_HELP = "the consumers' examples (the shared repository's consumers/ folder, the default when it is there): say which consumers each break breaks";
 const DECIDE_HELP = 'a change that breaks only what no consumer uses passes (exit 0)';
-const PARTIAL_HELP = 'compare a WSDL whose imports cannot all be loaded (a URL, a missing file): what they declare is (anything), not compared, and the report lists each such node';
+const PARTIAL_HELP =
+  'compare a WSDL whose imports cannot all be loaded (a URL, a missing file): what they declare is (anything), not compared, and the report lists each such node';
 
 /**
  * `accord compatible ...`: is the newer version of a contract backward

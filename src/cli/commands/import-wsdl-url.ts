@@ -34,7 +34,7 @@ export function collect(value: string, previous: string[] | undefined): string[]
   return [...(previous ?? []), value];
 }
 
-export async function fetchWsdlFiles(url: string, opts: UrlOptions, command: string, io: Io): Promise<FetchedWsdl> {
+export async function fetchWsdlFiles(url: string, opts: UrlOptions, command: string, io: Io, refused = 'nothing written'): Promise<FetchedWsdl> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for a WSDL by URL
   const { fetchWsdlSet } = require('../../wsdl/fetch') as typeof import('../../wsdl/fetch');
   const origins = (opts.allowOrigin ?? []).map((o) => {
@@ -62,7 +62,7 @@ export async function fetchWsdlFiles(url: string, opts: UrlOptions, command: str
         `${n.from}${n.line ? `:${n.line}` : ''}: import ${excerpt(n.location)} not fetched${n.url && n.url !== n.location ? ` (${excerpt(n.url)})` : ''}: ${printable(n.reason, { multiline: false })}`,
     );
     if (!opts.allowUnresolved) {
-      const head = `${command}: ${printable(url, { multiline: false })} can only be imported in part; nothing written:`;
+      const head = `${command}: ${printable(url, { multiline: false })} can only be imported in part; ${refused}:`;
       const hint = `  what an import not fetched declares would be (anything), which takes any content: allow its origin with --allow-origin, or accept that with --allow-unresolved`;
       throw new ExitError(EXIT_USAGE, [head, ...lines.map((l) => `  ${l}`), hint].join('\n'));
     }

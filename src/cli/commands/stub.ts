@@ -74,7 +74,7 @@ export function registerStub(program: Command, io: Io): void {
           contracts.push(p);
           continue;
         }
-        const f = await fetchWsdlFiles(p, { allowUnresolved: opts.allowUnresolved }, 'accord stub', io).catch((e: unknown) => {
+        const f = await fetchWsdlFiles(p, { allowUnresolved: opts.allowUnresolved }, 'accord stub', io, 'not served').catch((e: unknown) => {
           fetched.forEach(removeFetched);
           throw e;
         });

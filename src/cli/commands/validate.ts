@@ -52,7 +52,10 @@ function loadSource(flags: ValidateFlags, io: Io): Contract {
   };
   if (isPartial(summary) && !flags.allowUnresolved) {
     const lines = [...partialLines(summary, shown), PARTIAL_HINT].map((l) => `  ${l}`);
-    throw new ExitError(EXIT_USAGE, [`accord validate: --wsdl ${printable(flags.wsdl!, { multiline: false })} can only be imported in part; nothing validated:`, ...lines].join('\n'));
+    throw new ExitError(
+      EXIT_USAGE,
+      [`accord validate: --wsdl ${printable(flags.wsdl!, { multiline: false })} can only be imported in part; nothing validated:`, ...lines].join('\n'),
+    );
   }
   for (const line of [...partialLines(summary, shown), ...holeLines(summary, shown).map((l) => `warning: ${l}`)]) io.stderr(`accord validate: --wsdl: ${line}\n`);
   return parseContract(text, flags.wsdl!);
