@@ -204,6 +204,14 @@ export const PROXY_LIMITS = {
 } as const;
 
 /**
+ * Fetching a WSDL served by URL and what it imports (`accord import wsdl <URL>`, `wsdl/fetch.ts`):
+ * documents fetched (the WSDL included), bytes of one, bytes of all together, milliseconds for all
+ * together, and redirects followed for one (within the origins allowed). `accord proxy` fetches with
+ * its own time and document bounds (PROXY_LIMITS.wsdlFetchMs, wsdlDocuments).
+ */
+export const WSDL_FETCH_LIMITS = { documents: 100, documentBytes: 32 * 1024 * 1024, totalBytes: 64 * 1024 * 1024, totalMs: 30_000, redirects: 5 } as const;
+
+/**
  * WS-Security checking (the stub's `--ws-security`): nonces remembered at once against replays
  * (the oldest are forgotten first) and the longest nonce read, in bytes.
  */

@@ -317,7 +317,7 @@ const CUSTOM: Record<string, Handler> = {
   async 'wsdl-usage'(block) {
     const r = await runCommand('accord import wsdl --help', REPO);
     const options = (text: string) => [...new Set([...text.matchAll(/--[a-z-]+/g)].map((m) => m[0]))].filter((o) => o !== '--help').sort();
-    expect(block.text.startsWith('accord import wsdl <wsdl_file_path>')).toBe(true);
+    expect(block.text.startsWith('accord import wsdl <wsdl_file_or_url>')).toBe(true);
     expect(options(block.text)).toEqual(options(r.output));
   },
 };

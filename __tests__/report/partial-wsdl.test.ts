@@ -17,12 +17,13 @@ import { CHROMIUM, openReport, withBrowser } from './browser';
 const REPO = path.join(__dirname, '..', '..');
 const JEST = require.resolve('jest/bin/jest');
 const FIXTURE = path.join(REPO, '__tests__', 'fixtures', 'wsdl', 'rpc-literal');
-const IMPORT_LINE = 'partial/greeter.wsdl:13: import ./xsd/header.xsd not loaded (no such file): what it declares is typed (anything)';
+const IMPORT_LINE = 'partial/greeter.wsdl:13: import ./xsd/header.xsd not loaded (no such file, looked for at partial/xsd/header.xsd): what it declares is typed (anything)';
 const MISSING_LINE = 'partial/greeter.wsdl: 1 declaration not found, the nodes it types are (anything): element {urn:accord:rpclit:headers}trace';
 // An import named as markup, with a bidirectional override (which reorders a line): shown as text, escaped, never run.
 const HOSTILE = '<img src=x onerror="window.__pwned=1">\u202e.xsd';
 const HOSTILE_XML = HOSTILE.replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
-const HOSTILE_LINE = 'hostile/greeter.wsdl:13: import ./xsd/<img src=x onerror="window.__pwned=1">\\u{202e}.xsd not loaded (no such file): what it declares is typed (anything)';
+const HOSTILE_LINE =
+  'hostile/greeter.wsdl:13: import ./xsd/<img src=x onerror="window.__pwned=1">\\u{202e}.xsd not loaded (no such file, looked for at hostile/xsd/<img src=x onerror="window.__pwned=1">\\u{202e}.xsd): what it declares is typed (anything)';
 
 let dir: string;
 let server: Running;

@@ -415,6 +415,12 @@ const AUDITED: Record<string, Record<string, Hostile[]>> = {
     [String.raw`/^[a-z]:[\\/]/i`]: [h('a')],
     [String.raw`/^[a-z][a-z0-9+.-]+:/i`]: [h('a', '', '/')],
   },
+  'wsdl/fetch.ts': {
+    [String.raw`/\.[^.]*$/`]: [h('.', '', 'x'), h('a', '.', '.x')],
+    [String.raw`/[^A-Za-z0-9]/g`]: [h('!')],
+    [String.raw`/[^A-Za-z0-9._-]/g`]: [h('!')],
+    [String.raw`/^[._-]+/`]: [h('.', '', 'a')],
+  },
   'wsdl/names.ts': {
     [String.raw`/^[A-Za-z_][A-Za-z0-9_.-]*$/`]: [h('a', '', '!')],
     [String.raw`/[^A-Za-z0-9_.-]/g`]: [h('!')],

@@ -8,10 +8,13 @@ import { runAccord } from '../helpers/cli-run';
 
 /**
  * A WSDL whose imported schema is gone: every command that reads a WSDL says so, one line per
- * import, on standard error; `import wsdl --strict` refuses it.
+ * import, with where it was looked for; each refuses it (exit 2) unless --allow-unresolved, which
+ * writes or serves it with one warning line per node that is (anything).
  */
 const FIXTURE = path.join(__dirname, '..', 'fixtures', 'wsdl', 'rpc-literal');
-const IMPORT_LINE = /^accord import wsdl: wsdl\/greeter\.wsdl:13: import \.\/xsd\/header\.xsd not loaded \(no such file\): what it declares is typed \(anything\)$/m;
+const IMPORT_LINE =
+  /^accord import wsdl: wsdl\/greeter\.wsdl:13: import \.\/xsd\/header\.xsd not loaded \(no such file, looked for at wsdl\/xsd\/header\.xsd\): what it declares is typed \(anything\)$/m;
+const WARNING = /^accord import wsdl: warning: wsdl\/greeter\.wsdl: node h:trace is \(anything\), accepting any content: element \{urn:accord:rpclit:headers\}trace not found$/m;
 
 let dir: string;
 beforeEach(() => {
@@ -23,16 +26,30 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const accord = (...argv: string[]) => runAccord(argv, dir);
 
-test('import wsdl writes what it can, and says on standard error which import was not loaded', async () => {
-  const r = await accord('import', 'wsdl', 'wsdl/greeter.wsdl', '-o', 'greeter.spec');
+test('import wsdl refuses a partial import by default: exit 2, each import named with where it was looked for and how to fix it, nothing written', async () => {
+  const refused = await accord('import', 'wsdl', 'wsdl/greeter.wsdl', '-o', 'greeter.spec');
+  expect(refused.code).toBe(2);
+  expect(refused.out).toBe('');
+  expect(refused.err).toMatch(
+    /^accord import wsdl: wsdl\/greeter\.wsdl can only be imported in part; nothing written:\n {2}wsdl\/greeter\.wsdl:13: import \.\/xsd\/header\.xsd not loaded \(no such file, looked for at wsdl\/xsd\/header\.xsd\)/,
+  );
+  expect(refused.err).toMatch(
+    /^ {2}put each file where it was looked for, or import the WSDL by its URL .*; --allow-unresolved accepts the rest as \(anything\), which takes any content$/m,
+  );
+  expect(existsSync(path.join(dir, 'greeter.spec'))).toBe(false);
+});
+
+test('import wsdl --allow-unresolved writes what it can, and says on standard error which import was not loaded and each node that is (anything)', async () => {
+  const r = await accord('import', 'wsdl', 'wsdl/greeter.wsdl', '-o', 'greeter.spec', '--allow-unresolved');
   expect(r.code).toBe(0);
   expect(existsSync(path.join(dir, 'greeter.spec'))).toBe(true);
   expect(r.out).toMatch(/^GreeterService: .*, 1 import unresolved$/m);
   expect(r.err).toMatch(IMPORT_LINE);
   expect(r.err).toMatch(/^accord import wsdl: wsdl\/greeter\.wsdl: 1 declaration not found, the nodes it types are \(anything\): element \{urn:accord:rpclit:headers\}trace$/m);
-  expect(r.err.trim().split('\n')).toHaveLength(2);
+  expect(r.err).toMatch(WARNING);
+  expect(r.err.trim().split('\n')).toHaveLength(3);
   // The contract on standard output: the lines stay on standard error.
-  const piped = await accord('import', 'wsdl', 'wsdl/greeter.wsdl', '-o', '-');
+  const piped = await accord('import', 'wsdl', 'wsdl/greeter.wsdl', '-o', '-', '--allow-unresolved');
   expect(piped.code).toBe(0);
   expect(piped.out).not.toMatch(/not loaded/);
   expect(piped.err).toMatch(IMPORT_LINE);
@@ -43,7 +60,7 @@ test('import wsdl --strict refuses a partial import: exit 2, the imports listed,
   expect(r.code).toBe(2);
   expect(r.out).toBe('');
   expect(r.err).toMatch(
-    /^accord import wsdl: --strict: wsdl\/greeter\.wsdl can only be imported in part; nothing written:\n {2}wsdl\/greeter\.wsdl:13: import \.\/xsd\/header\.xsd not loaded/,
+    /^accord import wsdl: wsdl\/greeter\.wsdl can only be imported in part; nothing written:\n {2}wsdl\/greeter\.wsdl:13: import \.\/xsd\/header\.xsd not loaded/,
   );
   expect(existsSync(path.join(dir, 'greeter.spec'))).toBe(false);
   // A whole import passes --strict.
@@ -53,15 +70,17 @@ test('import wsdl --strict refuses a partial import: exit 2, the imports listed,
   expect(whole.code).toBe(0);
 });
 
-test('import wsdl --strict refuses a node typed (anything) because its declaration is nowhere, with no import missing', async () => {
+test('import wsdl refuses a node typed (anything) because its declaration is nowhere, with no import missing', async () => {
   // No schemaLocation at all: nothing is unresolved, yet the header element is not declared anywhere.
   const wsdl = path.join(dir, 'wsdl', 'greeter.wsdl');
   writeFileSync(wsdl, readFileSync(wsdl, 'utf8').replace(/\s+schemaLocation="\.\/xsd\/header\.xsd"/, ''));
-  const plain = await accord('import', 'wsdl', 'wsdl/greeter.wsdl', '-o', 'greeter.spec');
+  const plain = await accord('import', 'wsdl', 'wsdl/greeter.wsdl', '-o', 'greeter.spec', '--allow-unresolved');
   expect(plain.code).toBe(0);
+  expect(plain.err).toMatch(WARNING);
   expect(plain.err).toMatch(/^accord import wsdl: wsdl\/greeter\.wsdl: 1 declaration not found, the nodes it types are \(anything\): element \{urn:accord:rpclit:headers\}trace$/m);
-  const strict = await accord('import', 'wsdl', 'wsdl/greeter.wsdl', '-o', 'strict.spec', '--strict');
+  const strict = await accord('import', 'wsdl', 'wsdl/greeter.wsdl', '-o', 'strict.spec');
   expect(strict.code).toBe(2);
+  expect(strict.err).toMatch(/^ {2}wsdl\/greeter\.wsdl: 1 declaration not found/m);
   expect(existsSync(path.join(dir, 'strict.spec'))).toBe(false);
 });
 
@@ -69,22 +88,33 @@ test('a hostile location is shown escaped and cut', async () => {
   const wsdl = path.join(dir, 'wsdl', 'greeter.wsdl');
   writeFileSync(wsdl, readFileSync(wsdl, 'utf8').replace('./xsd/header.xsd', `./x&#x202e;${'a'.repeat(300)}.xsd`));
   const r = await accord('import', 'wsdl', 'wsdl/greeter.wsdl', '-o', 'greeter.spec');
-  expect(r.code).toBe(0);
+  expect(r.code).toBe(2);
   expect(r.err).not.toContain('\u202e');
   expect(r.err).toMatch(/import \.\/x\\u\{202e\}a+… \(\d+ more characters\) not loaded/);
 });
 
-const NOT_LOADED = /greeter\.wsdl:13: import \.\/xsd\/header\.xsd not loaded \(no such file\): what it declares is typed \(anything\)$/;
+const NOT_LOADED = /greeter\.wsdl:13: import \.\/xsd\/header\.xsd not loaded \(no such file, looked for at .*wsdl\/xsd\/header\.xsd\): what it declares is typed \(anything\)$/;
 
-test('accord stub x.wsdl says at start, once, which import was not loaded (startStub and the command)', async () => {
+test('accord stub x.wsdl refuses a partial WSDL; with --allow-unresolved it says at start, once, which import was not loaded and each (anything) node (startStub and the command)', async () => {
+  const refused = await startStub({ contracts: path.join(dir, 'wsdl', 'greeter.wsdl'), log: () => undefined }).then(
+    () => 'started',
+    (e: Error) => e.message,
+  );
+  expect(refused).toMatch(/can only be imported in part; not served:/);
+  const cli = await accord('stub', 'wsdl/greeter.wsdl', '--port', '0');
+  expect(cli.code).toBe(2);
+  expect(cli.err).toMatch(/^accord stub: .*wsdl\/greeter\.wsdl: can only be imported in part; not served:\n {2}.*wsdl\/greeter\.wsdl:13: import \.\/xsd\/header\.xsd not loaded/);
   const log: string[] = [];
-  const stub = await startStub({ contracts: path.join(dir, 'wsdl', 'greeter.wsdl'), log: (l) => log.push(l) });
+  const stub = await startStub({ contracts: path.join(dir, 'wsdl', 'greeter.wsdl'), log: (l) => log.push(l), allowUnresolved: true });
   await stub.close();
-  expect(log).toHaveLength(2);
+  expect(log).toHaveLength(3);
   expect(log[0]).toMatch(/^accord stub: .*wsdl\/greeter\.wsdl:13: import \.\/xsd\/header\.xsd not loaded/);
   expect(log[0]).toMatch(NOT_LOADED);
   expect(log[1]).toMatch(/^accord stub: .*wsdl\/greeter\.wsdl: 1 declaration not found/);
-  const child = await startStubProcess(['--port', '0', path.join(dir, 'wsdl', 'greeter.wsdl')]);
+  expect(log[2]).toMatch(
+    /^accord stub: warning: .*wsdl\/greeter\.wsdl: node h:trace is \(anything\), accepting any content: element \{urn:accord:rpclit:headers\}trace not found$/,
+  );
+  const child = await startStubProcess(['--port', '0', '--allow-unresolved', path.join(dir, 'wsdl', 'greeter.wsdl')]);
   child.child.kill('SIGTERM');
   await child.exited;
   const said = child
@@ -95,10 +125,16 @@ test('accord stub x.wsdl says at start, once, which import was not loaded (start
   expect(said[0]).toMatch(NOT_LOADED);
 }, 30_000);
 
-test('accord validate --wsdl says which import was not loaded, on standard error, and still gives its verdict', async () => {
+test('accord validate --wsdl refuses a partial WSDL; with --allow-unresolved it says which import was not loaded, on standard error, and still gives its verdict', async () => {
   writeFileSync(path.join(dir, 'hello.xml'), '<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><x/></soap:Body></soap:Envelope>');
-  const r = await accord('validate', 'hello.xml', '--wsdl', 'wsdl/greeter.wsdl');
-  expect(r.err).toMatch(/^accord validate: --wsdl: wsdl\/greeter\.wsdl:13: import \.\/xsd\/header\.xsd not loaded \(no such file\): what it declares is typed \(anything\)$/m);
+  const refused = await accord('validate', 'hello.xml', '--wsdl', 'wsdl/greeter.wsdl');
+  expect(refused.code).toBe(2);
+  expect(refused.err).toMatch(/^accord validate: --wsdl wsdl\/greeter\.wsdl can only be imported in part; nothing validated:$/m);
+  const r = await accord('validate', 'hello.xml', '--wsdl', 'wsdl/greeter.wsdl', '--allow-unresolved');
+  expect(r.err).toMatch(
+    /^accord validate: --wsdl: wsdl\/greeter\.wsdl:13: import \.\/xsd\/header\.xsd not loaded \(no such file, looked for at wsdl\/xsd\/header\.xsd\): what it declares is typed \(anything\)$/m,
+  );
+  expect(r.err).toMatch(/^accord validate: --wsdl: warning: wsdl\/greeter\.wsdl: node h:trace is \(anything\)/m);
   expect(r.out).not.toMatch(/not loaded/);
   expect(r.code).toBe(1);
 });
@@ -109,7 +145,7 @@ test('accord compatible refuses a WSDL it can import only in part: exit 2, the i
   expect(r.code).toBe(2);
   expect(r.out).not.toMatch(/compatible/i);
   expect(r.err).toMatch(/wsdl\/greeter\.wsdl: can only be imported in part, and \(anything\) takes every change as compatible: no verdict/);
-  expect(r.err).toMatch(/^ {2}wsdl\/greeter\.wsdl:13: import \.\/xsd\/header\.xsd not loaded \(no such file\)/m);
+  expect(r.err).toMatch(/^ {2}wsdl\/greeter\.wsdl:13: import \.\/xsd\/header\.xsd not loaded \(no such file, looked for at .*wsdl\/xsd\/header\.xsd\)/m);
   // Either side.
   const older = await accord('compatible', 'wsdl/greeter.wsdl', 'whole/greeter.wsdl');
   expect(older.code).toBe(2);
@@ -122,7 +158,7 @@ test('accord compatible refuses a WSDL it can import only in part: exit 2, the i
   expect(whole.code).toBe(0);
 });
 
-test('accord compatible --allow-partial compares what was loaded and lists what was not', async () => {
+test('accord compatible --allow-unresolved (or its older name --allow-partial) compares what was loaded and lists what was not', async () => {
   // Both versions miss the same schema; the newer one also adds a required response node elsewhere.
   cpSync(path.join(dir, 'wsdl'), path.join(dir, 'newer'), { recursive: true });
   const file = path.join(dir, 'newer', 'greeter.wsdl');
@@ -136,7 +172,11 @@ test('accord compatible --allow-partial compares what was loaded and lists what 
   const same = await accord('compatible', 'wsdl/greeter.wsdl', 'wsdl/greeter.wsdl', '--allow-partial');
   expect(same.code).toBe(0);
   // Listed once in the report (both versions name the import alike), not again on standard error.
-  expect(same.out.match(/^Not compared \(--allow-partial\): wsdl\/greeter\.wsdl:13: import \.\/xsd\/header\.xsd not loaded \(no such file\)/gm)).toHaveLength(1);
+  expect(same.out.match(/^Not compared \(--allow-partial\): wsdl\/greeter\.wsdl:13: import \.\/xsd\/header\.xsd not loaded \(no such file/gm)).toHaveLength(1);
+  // And each node that is (anything), once.
+  expect(same.out.match(/^Not compared \(--allow-partial\): wsdl\/greeter\.wsdl: node h:trace is \(anything\)/gm)).toHaveLength(1);
+  const shared = await accord('compatible', 'wsdl/greeter.wsdl', 'wsdl/greeter.wsdl', '--allow-unresolved');
+  expect([shared.code, shared.out]).toEqual([0, same.out]);
   expect(same.out).toMatch(/The newer contract is backward compatible/);
   expect(same.err).toBe('');
   const broken = await accord('compatible', 'wsdl/greeter.wsdl', 'newer/greeter.wsdl', '--allow-partial');
@@ -151,7 +191,7 @@ test('accord compatible --allow-partial compares what was loaded and lists what 
   // The refusal says how to go on.
   const refused = await accord('compatible', 'wsdl/greeter.wsdl', 'newer/greeter.wsdl');
   expect(refused.code).toBe(2);
-  expect(refused.err).toMatch(/or compare the rest with --allow-partial/);
+  expect(refused.err).toMatch(/or compare the rest with --allow-unresolved/);
 });
 
 test("the coverage summary of a Jest run says which import of the contract's WSDL was not loaded", () => {
@@ -159,7 +199,9 @@ test("the coverage summary of a Jest run says which import of the contract's WSD
   const source = readFileSync(spec, 'utf8');
   const found = findWsdl(spec, source, dir);
   const summary = formatCoverage([contractCoverage(spec, readOutline(spec, source), [], found)], dir);
-  expect(summary).toMatch(/^ {4}not read: wsdl\/greeter\.wsdl:13: import \.\/xsd\/header\.xsd not loaded \(no such file\): what it declares is typed \(anything\)$/m);
+  expect(summary).toMatch(
+    /^ {4}not read: wsdl\/greeter\.wsdl:13: import \.\/xsd\/header\.xsd not loaded \(no such file, looked for at wsdl\/xsd\/header\.xsd\): what it declares is typed \(anything\)$/m,
+  );
   cpSync(path.join(FIXTURE, 'xsd', 'header.xsd'), path.join(dir, 'wsdl', 'xsd', 'header.xsd'));
   const whole = formatCoverage([contractCoverage(spec, readOutline(spec, source), [], findWsdl(spec, source, dir))], dir);
   expect(whole).not.toMatch(/not read/);

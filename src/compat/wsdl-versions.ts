@@ -57,13 +57,13 @@ export function readWsdlSide(
 ): WsdlSide {
   try {
     const { text, summary } = wsdl().importWsdl(source.path);
-    const partial = wsdl().isPartial(summary) ? wsdl().partialLines(summary, source.shown) : undefined;
+    const partial = wsdl().isPartial(summary) ? [...wsdl().partialLines(summary, source.shown), ...wsdl().holeLines(summary, source.shown)] : undefined;
     if (partial && !allowPartial) {
       throw new AccordError(
         'ACCORD_ERR_WSDL',
-        'can only be imported in part, and (anything) takes every change as compatible: no verdict. Put what it imports where it says (accord never reaches the network), or compare the rest with --allow-partial:',
+        'can only be imported in part, and (anything) takes every change as compatible: no verdict. Put each file it imports where it was looked for (or import the WSDL by its URL with accord import wsdl, which fetches what it imports), or compare the rest with --allow-unresolved:',
         { file: summary.file },
-        { details: partial },
+        { details: wsdl().partialLines(summary, source.shown) },
       );
     }
     const set: LoadedSet = wsdl().loadWsdl(source.path);

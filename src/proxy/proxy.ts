@@ -75,99 +75,20 @@ export interface RunningProxy {
 }
 
 /**
- * A WSDL (or any document) by GET, bounded by PROXY_LIMITS.documentBytes and wsdlFetchMs: its text, or
- * why not in a few words (not there, too slow, too big). What `accord proxy` types a recording by.
+ * The WSDL at `url` and every schema or WSDL it imports from the same origin (JAX-WS's `?xsd=1`),
+ * fetched by the importer's one fetcher (`wsdl/fetch.ts`) within PROXY_LIMITS.wsdlFetchMs and
+ * wsdlDocuments, as files of one folder (`files[0]` the WSDL). An import that cannot be fetched means
+ * no WSDL (`why`): the recorded values type better than (anything). `shown` names a URL in the reason
+ * given (the service's, not the proxy's).
  */
-export async function fetchDocument(url: string, timeoutMs: number = PROXY_LIMITS.wsdlFetchMs): Promise<{ text: string } | { why: string }> {
-  const signal = AbortSignal.timeout(timeoutMs);
-  try {
-    const answer = await request(url, { method: 'GET', headers: { accept: 'text/xml, application/xml, */*' }, signal });
-    if (answer.statusCode !== 200) {
-      answer.body.resume();
-      return { why: `${url} answered ${answer.statusCode}` };
-    }
-    const whole = await readUpTo(answer.body, PROXY_LIMITS.documentBytes);
-    if (!whole.complete) {
-      answer.body.destroy();
-      return { why: `${url} is longer than ${PROXY_LIMITS.documentBytes} bytes` };
-    }
-    const read = messageText(
-      whole.bytes,
-      String(answer.headers['content-type'] ?? 'text/xml'),
-      answer.headers['content-encoding'] as string | undefined,
-      PROXY_LIMITS.documentBytes,
-    );
-    return 'problem' in read ? { why: `${url}: ${read.problem}` } : { text: read.text };
-  } catch (e) {
-    return { why: signal.aborted ? `${url} did not answer within ${timeoutMs / 1000} s` : `${url}: ${(e as Error).message}` };
-  }
-}
-
-/** A WSDL and the documents it imports, as files of one folder: `files[0]` is the WSDL, the others are named by its references. */
-export interface WsdlSet {
-  files: { name: string; text: string }[];
-}
-
-/**
- * The WSDL at `url` and every schema or WSDL it imports, includes or redefines from the same origin
- * (JAX-WS's `?xsd=1`, relative files), each by fetchDocument, their references rewritten to the local
- * names the files get, so the importer (which never reaches the network) reads the whole set. Bounded
- * by PROXY_LIMITS: wsdlFetchMs for all of them, wsdlDocuments of them, documentBytes each. A reference
- * to another origin is left as it is. `shown` names a URL in the reason given (the service's, not the proxy's).
- */
-export async function fetchWsdlSet(url: string, shown: (url: string) => string = (u) => u): Promise<WsdlSet | { why: string }> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the DOM is loaded only when a WSDL is fetched
-  const docs = require('../wsdl/locations') as typeof import('../wsdl/locations');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- likewise
-  const { parseDom } = require('../wsdl/dom') as typeof import('../wsdl/dom');
-  const deadline = Date.now() + PROXY_LIMITS.wsdlFetchMs;
-  const origin = new URL(url).origin;
-  const names = new Map<string, string>([[url, 'service.wsdl']]);
-  const queue = [url];
-  const files: { name: string; text: string }[] = [];
-  while (queue.length > 0) {
-    const at = queue.shift()!;
-    const left = deadline - Date.now();
-    if (left <= 0) return { why: `${shown(at)} did not answer within ${PROXY_LIMITS.wsdlFetchMs / 1000} s` };
-    const got = await fetchDocument(at, left);
-    if ('why' in got) return { why: got.why.split(at).join(shown(at)) };
-    let doc;
-    try {
-      doc = parseDom(got.text, shown(at));
-    } catch (e) {
-      if (e instanceof AccordError) return { why: e.describe() };
-      throw e;
-    }
-    let tooMany = false;
-    docs.rewriteLocations(doc, {
-      address: () => undefined,
-      reference: (value, el) => {
-        let target: URL;
-        try {
-          target = new URL(value.trim(), at);
-        } catch {
-          return undefined;
-        }
-        if (target.origin !== origin) return undefined;
-        target.hash = '';
-        const key = target.href;
-        let name = names.get(key);
-        if (name === undefined) {
-          if (names.size >= PROXY_LIMITS.wsdlDocuments) {
-            tooMany = true;
-            return undefined;
-          }
-          name = `import-${names.size}.${el.namespaceURI === 'http://www.w3.org/2001/XMLSchema' ? 'xsd' : 'wsdl'}`;
-          names.set(key, name);
-          queue.push(key);
-        }
-        return name;
-      },
-    });
-    if (tooMany) return { why: `${shown(url)} imports more than ${PROXY_LIMITS.wsdlDocuments} documents` };
-    files.push({ name: names.get(at)!, text: docs.serializeDocument(doc) });
-  }
-  return { files };
+export async function fetchWsdlSet(url: string, shown: (url: string) => string = (u) => u): Promise<{ files: { name: string; text: string }[] } | { why: string }> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the fetcher (and its DOM) is loaded only when a WSDL is fetched
+  const { fetchWsdlSet: fetchSet } = require('../wsdl/fetch') as typeof import('../wsdl/fetch');
+  const got = await fetchSet(url, { shown, limits: { totalMs: PROXY_LIMITS.wsdlFetchMs, documents: PROXY_LIMITS.wsdlDocuments, documentBytes: PROXY_LIMITS.documentBytes } });
+  if ('why' in got) return got;
+  const first = got.notFetched.find((n) => n.url === undefined || new URL(n.url).origin === new URL(url).origin);
+  if (first) return { why: first.reason };
+  return { files: got.files };
 }
 
 interface HarBody {

@@ -14,9 +14,11 @@ export type ContractSource = string | Contract;
  * folders so a loop cannot hang start-up), in sorted order so the first of two
  * overlapping scenarios is the same on every machine. All parse errors are
  * reported together: a stub silently missing half a contract is worse than none.
- * `warn` is told, a line each, what a WSDL given could not import (its nodes are then (anything)).
+ * A WSDL given that can be imported only in part is refused (its nodes would be (anything), answering
+ * and accepting anything) unless `allowUnresolved`; then `warn` is told, a line each, what it could
+ * not import and each node that is (anything).
  */
-export function loadContracts(sources: readonly ContractSource[], warn?: (line: string) => void): Contract[] {
+export function loadContracts(sources: readonly ContractSource[], warn?: (line: string) => void, options: { allowUnresolved?: boolean } = {}): Contract[] {
   const contracts: Contract[] = [];
   const errors: AccordError[] = [];
   // `accord stub contracts/ contracts/soap/x.spec` names x.spec twice: it is served once.
@@ -39,7 +41,7 @@ export function loadContracts(sources: readonly ContractSource[], warn?: (line: 
       if (seen.has(key)) continue;
       seen.add(key);
       try {
-        contracts.push(isWsdl(file) ? loadWsdlContract(file, warn) : loadContract(file));
+        contracts.push(isWsdl(file) ? loadWsdlContract(file, warn, options.allowUnresolved === true) : loadContract(file));
       } catch (e) {
         gather(errors, e);
       }
@@ -60,11 +62,19 @@ function isWsdl(file: string): boolean {
  * WSDLs directly. Line numbers in reports are those of that contract. The importer (and its
  * DOM) is loaded only when a WSDL is given.
  */
-function loadWsdlContract(file: string, warn: ((line: string) => void) | undefined): Contract {
+function loadWsdlContract(file: string, warn: ((line: string) => void) | undefined, allowUnresolved: boolean): Contract {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (see above)
-  const { importWsdl, partialLines } = require('../wsdl') as typeof import('../wsdl');
+  const { holeLines, importWsdl, isPartial, PARTIAL_HINT, partialLines } = require('../wsdl') as typeof import('../wsdl');
   const { text, summary } = importWsdl(file, { everyPort: true });
-  if (warn) for (const line of partialLines(summary, shownFile)) warn(line);
+  if (isPartial(summary) && !allowUnresolved) {
+    throw new AccordError(
+      'ACCORD_ERR_WSDL',
+      'can only be imported in part; not served:',
+      { file: shownFile(file) },
+      { details: [...partialLines(summary, shownFile), PARTIAL_HINT] },
+    );
+  }
+  if (warn) for (const line of [...partialLines(summary, shownFile), ...holeLines(summary, shownFile).map((l) => `warning: ${l}`)]) warn(line);
   return parseContractCached(text, file);
 }
 

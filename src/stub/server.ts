@@ -68,6 +68,12 @@ export interface StubOptions {
   onReload?: (result: ReloadResult) => void;
   /** Only expectations and examples (example files, Examples rows) answer; any other request gets 400 saying why. Default false. */
   strict?: boolean;
+  /**
+   * Serve a WSDL that can be imported only in part (an import not loaded, a declaration found nowhere): its
+   * nodes are (anything), which answer and accept any content; one warning line per such node. Default
+   * false: such a WSDL is refused (ACCORD_ERR_WSDL), naming what was not loaded.
+   */
+  allowUnresolved?: boolean;
   /** Wait before every answer (an expectation's own delay replaces it): milliseconds, or `{ min, max }` for a random wait. */
   delayMs?: Delay;
   /**
@@ -146,7 +152,7 @@ export async function startStub(options: StubOptions): Promise<RunningStub> {
   const log = (line: string) => write(inert(printable(line)));
   // Said at each load (start, and each reload with --watch): parts of a WSDL's contract are (anything).
   const warn = (line: string) => log(`accord stub: ${line}`);
-  const state = new StubState(serveable(sources, warn), maxBodyBytes);
+  const state = new StubState(serveable(sources, warn, options.allowUnresolved), maxBodyBytes);
   const host = options.host ?? '127.0.0.1';
   const tls = tlsPair(options.tls, host);
   const handler = makeHandler(state, {
@@ -175,7 +181,7 @@ export async function startStub(options: StubOptions): Promise<RunningStub> {
   const reload = (): ReloadResult => {
     let result: ReloadResult;
     try {
-      state.table = serveable(sources, warn);
+      state.table = serveable(sources, warn, options.allowUnresolved);
       result = { ok: true, served: state.table.routes.map((r) => r.scenario), notServed: state.table.notServed };
     } catch (e) {
       if (!(e instanceof AccordError)) throw e;
@@ -265,8 +271,8 @@ function httpsServer(tls: { cert: string; key: string }, timeouts: { requestTime
 }
 
 /** The route table of the sources, refusing a set of contracts with nothing to serve. */
-function serveable(sources: readonly ContractSource[], warn: (line: string) => void): RouteTable {
-  const table = buildRoutes(loadContracts(sources, warn));
+function serveable(sources: readonly ContractSource[], warn: (line: string) => void, allowUnresolved?: boolean): RouteTable {
+  const table = buildRoutes(loadContracts(sources, warn, { allowUnresolved }));
   if (table.routes.length === 0) {
     throw new AccordError(
       'ACCORD_ERR_USAGE',

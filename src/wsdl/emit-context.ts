@@ -108,7 +108,7 @@ export interface EmitContext {
   readonly stack: string[];
   note(message: string): void;
   /** A declaration the WSDL uses and no loaded schema holds: noted, and counted as a partial import (`--strict`). */
-  missing(subject: string, message: string): void;
+  missing(subject: string, message: string, node?: string): void;
   /** `(anything)`, counted. */
   anything(): Pattern;
   prefixFor(ns: string): string;

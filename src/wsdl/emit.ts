@@ -30,6 +30,14 @@ export interface EmitStats {
   notes: string[];
   /** Declarations used and not found (their schema not loaded, or not declared): what made the import partial. */
   missing: string[];
+  /** The nodes written (anything) because of a missing declaration, each once: `trace: element {urn:x}trace not found`. */
+  holes: Hole[];
+}
+
+/** A node written (anything) because `subject` (`element {urn:x}trace`) was not found; `node` its name where it has one. */
+export interface Hole {
+  node?: string;
+  subject: string;
 }
 
 /**
@@ -75,7 +83,8 @@ export class Emitter implements EmitContext {
     this.stats.notes.push(message);
   }
 
-  missing(subject: string, message: string): void {
+  missing(subject: string, message: string, node?: string): void {
+    if (!this.stats.holes.some((h) => h.node === node && h.subject === subject)) this.stats.holes.push(node === undefined ? { subject } : { node, subject });
     if (this.noted.has(message)) return;
     this.note(message);
     if (!this.stats.missing.includes(subject)) this.stats.missing.push(subject);
@@ -110,7 +119,11 @@ export class Emitter implements EmitContext {
   /** An element whose declaration is missing: `(anything)`, keeping the bounds of the place it stands in (an optional header stays optional). */
   unresolvedNode(name: string, q: QName, what: string, occurs: Occurs = ONCE): Child {
     if (!isXmlName(q.local)) return this.illegalName(q.local);
-    this.missing(`${what} {${q.ns}}${q.local}`, `${what} {${q.ns}}${q.local} not found${this.index.hasNamespace(q.ns) ? '' : ' (its schema was not loaded)'}: marked (anything)`);
+    this.missing(
+      `${what} {${q.ns}}${q.local}`,
+      `${what} {${q.ns}}${q.local} not found${this.index.hasNamespace(q.ns) ? '' : ' (its schema was not loaded)'}: marked (anything)`,
+      name,
+    );
     return this.finish(name, undefined, { attrs: [], children: [], text: this.anything() }, occurs, false);
   }
 
@@ -281,7 +294,7 @@ export class Emitter implements EmitContext {
     if (named) return { typeRef: named, attrs: [], children: [] };
     const decl = this.index.find('type', q);
     if (!decl) {
-      this.missing(`type {${q.ns}}${q.local}`, `type {${q.ns}}${q.local} not found${this.index.hasNamespace(q.ns) ? '' : ' (its schema was not loaded)'}: marked (anything)`);
+      this.missing(`type {${q.ns}}${q.local}`, `type {${q.ns}}${q.local} not found${this.index.hasNamespace(q.ns) ? '' : ' (its schema was not loaded)'}: marked (anything)`, hint);
       return { attrs: [], children: [], text: this.anything() };
     }
     if (decl.el.localName === 'complexType') return this.complexContent(decl.el, hint);

@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { parseContract } from '../contract/load';
 import { AccordError, InternalError } from '../errors';
 import { declaredPrefixes, NS } from './dom';
-import { Emitter, type EmitStats } from './emit';
+import { Emitter, type EmitStats, type Hole } from './emit';
 import { ANYTHING, element, isComment, type Child, type Occurs } from './emit-context';
 import { ONCE, OPTIONAL } from '../pattern/occurs';
 import type { XmlElementPattern } from '../pattern/types';
@@ -51,6 +51,8 @@ export interface ImportSummary {
    * what makes an import partial (`accord import wsdl --strict` refuses it).
    */
   missing: string[];
+  /** One entry per node written (anything) because of what is in `missing`: the node's name and the declaration not found. */
+  holes: Hole[];
   soapVersions: SoapVersion[];
   /** "SOAP 1.1 written; the same operations also have SOAP 1.2 ports" and the like. */
   choices: string[];
@@ -84,7 +86,12 @@ export function importWsdl(file: string, options: ImportOptions = {}): ImportRes
   for (const d of set.wsdls) for (const [ns, p] of declaredPrefixes(d.root)) if (!suggested.has(ns)) suggested.set(ns, p);
   for (const s of set.schemas) for (const [ns, p] of declaredPrefixes(s.el)) if (!suggested.has(ns)) suggested.set(ns, p);
   const prefixes = new Prefixes(suggested, [ENVELOPE_PREFIX, 'xsi', 'xsd', 'xml', 'xmlns', 'soap', 'soap12', 'SOAP-ENV', 'SOAP-ENC', 'wsdl']);
-  const stats: EmitStats = { anything: 0, notes: [...set.notes, ...model.notes], missing: [...(model.missing ?? [])] };
+  const stats: EmitStats = {
+    anything: 0,
+    notes: [...set.notes, ...model.notes],
+    missing: [...(model.missing ?? [])],
+    holes: (model.missing ?? []).map((m) => ({ node: 'Body', subject: m })),
+  };
   if (usesMtom(set)) {
     stats.notes.push(
       'MTOM/XOP: the service may send binary (base64Binary) content as an xop:Include attachment in a multipart/related message; accord reads such a message as the envelope with the content inline, as the contract writes it',
@@ -138,6 +145,7 @@ export function importWsdl(file: string, options: ImportOptions = {}): ImportRes
     types: emitter.types.size,
     anything: stats.anything,
     missing: stats.missing,
+    holes: stats.holes,
     soapVersions: [...new Set(chosen.map((o) => o.soapVersion))],
     choices,
     defaultPath,

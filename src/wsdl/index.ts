@@ -1,4 +1,4 @@
 export { importWsdl, DEFAULT_PATH, type ImportOptions, type ImportResult, type ImportSummary } from './import';
-export { describeImport, isPartial, partialLines } from './summary';
+export { describeImport, holeLines, isPartial, PARTIAL_HINT, partialLines } from './summary';
 export { loadWsdl, type Unresolved } from './load';
 export type { SoapVersion } from './model';

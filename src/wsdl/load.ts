@@ -36,6 +36,8 @@ export interface Unresolved {
   file: string;
   line?: number;
   reason: string;
+  /** The file it was looked for at (a relative location, resolved from the importing file's folder). */
+  looked?: string;
 }
 
 export interface LoadedSet {
@@ -58,7 +60,13 @@ const SCHEMA_LOCATION_ELEMENTS = ['import', 'include', 'redefine', 'override'];
  */
 export function loadWsdl(file: string): LoadedSet {
   if (isUrl(file) && !/^[a-z]:[\\/]/i.test(file)) {
-    throw new AccordError('ACCORD_ERR_USAGE', 'accord never reaches the network: save the WSDL (and the files it imports) locally and give the local path', { file });
+    throw new AccordError(
+      'ACCORD_ERR_USAGE',
+      isHttp(file)
+        ? 'a WSDL by URL is fetched by `accord import wsdl <URL>`, which writes it and what it imports beside the contract: give the path of that copy here'
+        : 'not a local file: give the path of the WSDL',
+      { file },
+    );
   }
   const rootDoc = readDoc(file);
   if (rootDoc.kind === 'xsd') {
@@ -82,8 +90,8 @@ class Loader {
     this.seen.set(rootDoc.file, rootDoc);
   }
 
-  private unresolved(location: string, from: LoadedDoc, line: number | undefined, reason: string): undefined {
-    this.set.unresolved.push({ location, file: from.file, line, reason });
+  private unresolved(location: string, from: LoadedDoc, line: number | undefined, reason: string, looked?: string): undefined {
+    this.set.unresolved.push(looked === undefined ? { location, file: from.file, line, reason } : { location, file: from.file, line, reason, looked });
     return undefined;
   }
 
@@ -91,13 +99,13 @@ class Loader {
   private follow(from: LoadedDoc, el: Element, location: string): LoadedDoc | undefined {
     const loc = location.trim();
     const line = lineOf(el);
-    if (isUrl(loc)) return this.unresolved(loc, from, line, 'a URL: accord never reaches the network');
+    if (isUrl(loc)) return this.unresolved(loc, from, line, isHttp(loc) ? "a URL, not fetched: `accord import wsdl <the WSDL's URL>` fetches it with the WSDL" : 'a URL, not read');
     const path = resolvePath(dirname(from.file), decodePercent(loc));
     let key: string;
     try {
       key = realpathSync(path);
     } catch {
-      return this.unresolved(loc, from, line, 'no such file');
+      return this.unresolved(loc, from, line, 'no such file', path);
     }
     const known = this.seen.get(key);
     if (known) return known;
@@ -204,6 +212,11 @@ function qualifyWsdl11(root: Element): void {
     (el as { namespaceURI: string | null }).namespaceURI = NS.wsdl11;
     for (const k of kids(el)) if (!k.namespaceURI) stack.push(k);
   }
+}
+
+function isHttp(location: string): boolean {
+  const l = location.slice(0, 6).toLowerCase();
+  return l.startsWith('http:') || l.startsWith('https:');
 }
 
 /** `http:`, `https:`, `ftp:`, `urn:`, `//host`: anything but a local path (a Windows drive letter is a path). */

@@ -19,7 +19,7 @@ export function isPartial(s: Pick<ImportSummary, 'unresolved' | 'missing'>): boo
 export function partialLines(s: Pick<ImportSummary, 'file' | 'unresolved' | 'missing'>, shown: (file: string) => string): string[] {
   const lines = s.unresolved.map(
     (u) =>
-      `${printable(shown(u.file), { multiline: false })}${u.line ? `:${u.line}` : ''}: import ${excerpt(u.location)} not loaded (${printable(u.reason, { multiline: false })}): what it declares is typed (anything)`,
+      `${printable(shown(u.file), { multiline: false })}${u.line ? `:${u.line}` : ''}: import ${excerpt(u.location)} not loaded (${printable(u.reason, { multiline: false })}${u.looked === undefined ? '' : `, looked for at ${printable(shown(u.looked), { multiline: false })}`}): what it declares is typed (anything)`,
   );
   if (s.missing.length > 0) {
     const n = s.missing.length;
@@ -30,6 +30,21 @@ export function partialLines(s: Pick<ImportSummary, 'file' | 'unresolved' | 'mis
     );
   }
   return lines;
+}
+
+/** Said after a partial import's lines when it is refused: what to do about it. */
+export const PARTIAL_HINT =
+  'put each file where it was looked for, or import the WSDL by its URL (`accord import wsdl <URL>` fetches what it imports and writes it beside the contract); --allow-unresolved accepts the rest as (anything), which takes any content';
+
+/**
+ * One line per node written (anything) because its declaration was not found, for a
+ * partial import accepted with `--allow-unresolved`: such a node checks nothing, and must not go unsaid.
+ */
+export function holeLines(s: Pick<ImportSummary, 'file' | 'holes'>, shown: (file: string) => string): string[] {
+  const file = printable(shown(s.file), { multiline: false });
+  return s.holes.map(
+    (h) => `${file}: ${h.node === undefined ? 'a node' : `node ${excerpt(h.node, 100)}`} is (anything), accepting any content: ${excerpt(h.subject, 200)} not found`,
+  );
 }
 
 /**

@@ -28,11 +28,13 @@ interface Options {
   consumers?: string;
   consumersDecide?: boolean;
   allowPartial?: boolean;
+  allowUnresolved?: boolean;
 }
 
 const CONSUMERS_HELP = "the consumers' examples (the shared repository's consumers/ folder, the default when it is there): say which consumers each break breaks";
 const DECIDE_HELP = 'a change that breaks only what no consumer uses passes (exit 0)';
-const PARTIAL_HELP = 'compare a WSDL whose imports cannot all be loaded (a URL, a missing file): what they declare is not compared, and the report lists it';
+const PARTIAL_HELP =
+  'compare a WSDL whose imports cannot all be loaded (a URL, a missing file): what they declare is (anything), not compared, and the report lists each such node';
 
 /**
  * `accord compatible ...`: is the newer version of a contract backward
@@ -51,7 +53,8 @@ export function registerCompatible(program: Command, io: Io): void {
     .option('--format <format>', `how to print the verdict: ${FORMATS.join(', ')}`)
     .option('--consumers <folder>', CONSUMERS_HELP)
     .option('--consumers-decide', DECIDE_HELP)
-    .option('--allow-partial', PARTIAL_HELP)
+    .option('--allow-unresolved', PARTIAL_HELP)
+    .option('--allow-partial', 'the same as --allow-unresolved (its older name)')
     .addHelpText(
       'after',
       `
@@ -97,7 +100,8 @@ Exit codes: 0 compatible, 1 not backward compatible, 2 usage or input error.`,
     .option('--format <format>', `how to print the verdict: ${FORMATS.join(', ')}`)
     .option('--consumers <folder>', CONSUMERS_HELP)
     .option('--consumers-decide', DECIDE_HELP)
-    .option('--allow-partial', PARTIAL_HELP)
+    .option('--allow-unresolved', PARTIAL_HELP)
+    .option('--allow-partial', 'the same as --allow-unresolved (its older name)')
     .action(async (file: string, opts: Options, cmd: Command) => {
       await check(() => sources().workingTreePairs(file, io.cwd), merged(opts, cmd), io, commandPath(cmd));
     });
@@ -111,7 +115,8 @@ Exit codes: 0 compatible, 1 not backward compatible, 2 usage or input error.`,
     .option('--format <format>', `how to print the verdict: ${FORMATS.join(', ')}`)
     .option('--consumers <folder>', CONSUMERS_HELP)
     .option('--consumers-decide', DECIDE_HELP)
-    .option('--allow-partial', PARTIAL_HELP)
+    .option('--allow-unresolved', PARTIAL_HELP)
+    .option('--allow-partial', 'the same as --allow-unresolved (its older name)')
     .action(async (file: string, newerRef: string, olderRef: string, opts: Options, cmd: Command) => {
       if (await sources().swappedCommits(file, newerRef, olderRef, io.cwd)) {
         io.stderr(
@@ -124,14 +129,15 @@ Exit codes: 0 compatible, 1 not backward compatible, 2 usage or input error.`,
 
 /** `--json` and `--format` may be written before `git` (options of `compatible`) or after the subcommand. */
 function merged(opts: Options, cmd: Command): Options {
-  let { json, format, consumers, consumersDecide, allowPartial } = opts;
+  let { json, format, consumers, consumersDecide } = opts;
+  let allowPartial = opts.allowPartial || opts.allowUnresolved;
   for (let c: Command | null = cmd.parent; c; c = c.parent) {
     const o = c.opts() as Options;
     json ||= o.json;
     format ??= o.format;
     consumers ??= o.consumers;
     consumersDecide ||= o.consumersDecide;
-    allowPartial ||= o.allowPartial;
+    allowPartial ||= o.allowPartial || o.allowUnresolved;
   }
   return { json, format, consumers, consumersDecide, allowPartial };
 }
@@ -148,7 +154,7 @@ function formatOf(opts: Options, said: string): Format {
 async function check(pairs: () => FilePair[] | Promise<FilePair[]>, opts: Options, io: Io, said: string): Promise<void> {
   const format = formatOf(opts, said);
   try {
-    await compare(pairs, format, io, consumersFolder(opts, io, said), opts.allowPartial === true, said);
+    await compare(pairs, format, io, consumersFolder(opts, io, said), opts.allowPartial === true || opts.allowUnresolved === true, said);
   } catch (e) {
     // Exit 1 has printed its report; a mistake (exit 2) still gives CI a document it can read, and the message on stderr.
     const usage = e instanceof AccordError || (e instanceof ExitError && e.exitCode === EXIT_USAGE);

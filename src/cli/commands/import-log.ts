@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { lstatSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { AccordError } from '../../errors';
+import { printable } from '../../printable';
 import { checkOutputFile, writeOutputFile } from '../../files';
 import type { ImportLogOptions } from '../../logs';
 import { EXIT_FAILED, EXIT_USAGE, ExitError, asUsage, writeDocument, type Io } from '../exit';
@@ -25,6 +26,8 @@ export interface LogCommandOptions extends Pick<ImportLogOptions, 'path' | 'exam
   onWsdlProblem?: (why: string) => void;
   /** The command named in what is said on standard error (default `accord import log`; the proxy's recording says `accord proxy`). */
   command?: string;
+  /** --allow-unresolved: use a --wsdl that can be imported only in part, its nodes (anything), one warning line per such node. */
+  allowUnresolved?: boolean;
 }
 
 /** `accord import log <logfile>...`: logged SOAP (and HAR JSON) traffic becomes a contract. */
@@ -37,6 +40,7 @@ export function registerImportLog(program: Command, io: Io): void {
     .option('--path <path>', 'the request path of every SOAP scenario (default: the logged address, else /ws)')
     .option('--examples', 'keep the logged request values as an Examples table, and each logged call in <output>_examples/ (a stub replays it)')
     .option('--wsdl <file>', "type the operations by the service's WSDL: the contract is the WSDL's and the logged calls its example files")
+    .option('--allow-unresolved', 'with --wsdl: use a WSDL whose imports cannot all be read; those nodes are (anything), which takes any content; one warning line per such node')
     .option('--max-examples <n>', 'most Examples rows per scenario (default: 50)')
     .option('--redact <node>', 'never write values of this node (repeatable); passwords and wsse:Security content are always redacted', collect)
     .option('--include <url-prefix>', 'HAR files: only entries whose URL starts with this (repeatable), e.g. https://api.example.com/', collect)
@@ -170,7 +174,7 @@ export async function runImportLog(files: string[], opts: LogCommandOptions, io:
 /** The WSDL's contract as `accord import wsdl` writes it, every SOAP port; undefined (said) when --wsdl cannot be imported and a fallback is wanted. */
 function wsdlContract(opts: LogCommandOptions, io: Io, output: string | undefined): string | undefined {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only with --wsdl
-  const { importWsdl, isPartial, partialLines } = require('../../wsdl') as typeof import('../../wsdl');
+  const { holeLines, importWsdl, isPartial, PARTIAL_HINT, partialLines } = require('../../wsdl') as typeof import('../../wsdl');
   const file = path.resolve(io.cwd, opts.wsdl!);
   const source = opts.wsdlSource ?? (output ? path.relative(path.dirname(output), file) : path.basename(file));
   try {
@@ -179,13 +183,15 @@ function wsdlContract(opts: LogCommandOptions, io: Io, output: string | undefine
     // A copy (the proxy's of the WSDL it fetched) is named as the service's; the files beside it by their own names.
     const named = (f: string) => (opts.wsdlSource === undefined ? shown(io, f) : f === file ? opts.wsdlSource : path.basename(f));
     const command = opts.command ?? 'accord import log';
-    io.stderr(
-      partialLines(summary, named)
-        .map((l) => `${command}: --wsdl: ${l}\n`)
-        .join(''),
-    );
-    // A WSDL the proxy found itself is refused when partial, as when one of its imports cannot be fetched: the recorded values type better than (anything).
-    if (opts.wsdlSource !== undefined && opts.onWsdlProblem) {
+    const partial = partialLines(summary, named);
+    if (!opts.allowUnresolved && !opts.onWsdlProblem) {
+      const head = `${command}: --wsdl ${printable(opts.wsdl!, { multiline: false })} can only be imported in part; nothing written:`;
+      throw new ExitError(EXIT_USAGE, [head, ...partial.map((l) => `  ${l}`), `  ${PARTIAL_HINT}`].join('\n'));
+    }
+    const holes = opts.allowUnresolved ? holeLines(summary, named).map((l) => `warning: ${l}`) : [];
+    io.stderr([...partial, ...holes].map((l) => `${command}: --wsdl: ${l}\n`).join(''));
+    // The proxy refuses a partial WSDL, as when one of its imports cannot be fetched: the recorded values type better than (anything).
+    if (!opts.allowUnresolved && opts.onWsdlProblem) {
       opts.onWsdlProblem('it can only be imported in part');
       return undefined;
     }

@@ -9,6 +9,8 @@ import { parseTarget } from '../../http/forward';
 import { apiText, type Scenario } from '../../contract/model';
 import type { NotServed, ReloadResult } from '../../stub';
 import { EXIT_USAGE, ExitError, asUsage, type Io } from '../exit';
+import { isHttpUrl } from '../../http/target';
+import { fetchWsdlFiles, removeFetched, type FetchedWsdl } from './import-wsdl-url';
 
 /**
  * `accord stub <contract-or-folder>...`: serves the contracts until SIGINT or
@@ -22,7 +24,7 @@ export function registerStub(program: Command, io: Io): void {
     .description('serve contracts as a stub: answers requests that match a scenario, explains the ones that do not')
     .argument(
       '[contracts...]',
-      '.spec files, folders searched recursively for them, or .wsdl files (default: the contracts accord.config.json consumes, after accord contracts pull)',
+      '.spec files, folders searched recursively for them, .wsdl files, or WSDL URLs (fetched with what they import) (default: the contracts accord.config.json consumes, after accord contracts pull)',
     )
     .option('-p, --port <port>', 'port to listen on (0 picks a free one)', '9000')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
@@ -48,6 +50,7 @@ export function registerStub(program: Command, io: Io): void {
       '--ws-security <file>',
       'check WS-Security (UsernameToken, Timestamp, X.509 signature) with the users and trusted certificates in this JSON file; see docs/ws-security.md',
     )
+    .option('--allow-unresolved', 'serve a .wsdl whose imports cannot all be read: those nodes are (anything), answering and accepting any content; one warning line per such node')
     .option('-w, --watch', 'reload when a contract or example file changes (a change that does not load keeps the previous version serving)')
     .addHelpText('after', '\nExamples:\n  accord stub contracts/\n  accord stub contracts/soap/api_pet_v1.spec --port 8080 --verbose\n  accord stub contracts/ --watch\n')
     .action(async (paths: string[], opts: StubCliOptions) => {
@@ -62,7 +65,22 @@ export function registerStub(program: Command, io: Io): void {
       const delayMs = opts.delay === undefined ? undefined : asUsage('accord stub', () => parseDelay(opts.delay!));
       // Paths stay as typed when they are relative to this process, so reports name files the way the user does.
       const given = paths.length > 0 ? paths : consumed(io.cwd);
-      const contracts = io.cwd === process.cwd() ? given : given.map((p) => path.resolve(io.cwd, p));
+      const local = io.cwd === process.cwd() ? given : given.map((p) => (isHttpUrl(p) ? p : path.resolve(io.cwd, p)));
+      // A WSDL by URL (`accord stub http://host/orders?wsdl`): fetched with what it imports (as `accord import wsdl <URL>` does) into a temporary folder, served from there.
+      const fetched: FetchedWsdl[] = [];
+      const contracts: string[] = [];
+      for (const p of local) {
+        if (!isHttpUrl(p)) {
+          contracts.push(p);
+          continue;
+        }
+        const f = await fetchWsdlFiles(p, { allowUnresolved: opts.allowUnresolved }, 'accord stub', io, 'not served').catch((e: unknown) => {
+          fetched.forEach(removeFetched);
+          throw e;
+        });
+        fetched.push(f);
+        contracts.push(f.wsdl);
+      }
       const onReload = (r: ReloadResult) => {
         if (r.ok) io.stdout(`accord stub: contracts changed, reloaded. ${servedLines(r.served, r.notServed, io.cwd).join('\n')}\n`);
         else io.stderr(`accord stub: contracts changed but do not load; still serving the previous version:\n${r.error.describe()}\n`);
@@ -77,12 +95,16 @@ export function registerStub(program: Command, io: Io): void {
         allowedHosts: opts.allowHost,
         watch: opts.watch,
         strict: opts.strict,
+        allowUnresolved: opts.allowUnresolved,
         delayMs,
         tls,
         wsSecurity,
         passThrough: opts.passthrough,
         onReload,
         log: (line) => io.stderr(`${line}\n`),
+      }).catch((e: unknown) => {
+        fetched.forEach(removeFetched);
+        throw e;
       });
       const lines = [`accord stub listening on ${stub.url}`, ...servedLines(stub.served, stub.notServed, io.cwd)];
       if (opts.watch) lines.push('Watching the contracts for changes.');
@@ -101,6 +123,7 @@ export function registerStub(program: Command, io: Io): void {
       const signal = await stopped;
       io.stderr(`accord stub: ${signal} received, closing\n`);
       await stub.close();
+      fetched.forEach(removeFetched);
     });
 }
 
@@ -126,6 +149,7 @@ interface StubCliOptions {
   allowHost: string[];
   watch?: boolean;
   strict?: boolean;
+  allowUnresolved?: boolean;
   passthrough?: string;
   delay?: string;
   tls?: boolean;

@@ -4,6 +4,7 @@ import { loadContract, parseContract } from '../../contract/load';
 import type { Contract } from '../../contract/model';
 import { FILE_LIMITS, readInputXml, readStreamText } from '../../files';
 import { formatVerdict, validateMessage } from '../../validate';
+import { printable } from '../../printable';
 import { EXIT_FAILED, EXIT_USAGE, ExitError, type Io } from '../exit';
 
 const STDIN = '-';
@@ -13,6 +14,7 @@ interface ValidateFlags {
   wsdl?: string;
   operation?: string;
   response?: boolean;
+  allowUnresolved?: boolean;
 }
 
 export function registerValidate(program: Command, io: Io, stdin: NodeJS.ReadableStream = process.stdin): void {
@@ -23,6 +25,7 @@ export function registerValidate(program: Command, io: Io, stdin: NodeJS.Readabl
     .option('--contract <file.spec>', 'the contract to validate against')
     .option('--wsdl <file.wsdl>', 'a WSDL, imported in memory as `accord import wsdl` would write it')
     .option('--operation <name>', 'only the scenarios of this name or SOAP operation')
+    .option('--allow-unresolved', 'with --wsdl: use a WSDL whose imports cannot all be read; those nodes are (anything), which fit any content; one warning line per such node')
     .option('--response', 'the message is a response (default: a request)')
     .addHelpText('after', '\nExamples:\n  accord validate getPet.xml --contract petstore.spec\n  curl -s … | accord validate - --wsdl service.wsdl --operation getPet --response\n')
     .action(async (message: string, flags: ValidateFlags) => {
@@ -40,14 +43,21 @@ export function registerValidate(program: Command, io: Io, stdin: NodeJS.Readabl
 function loadSource(flags: ValidateFlags, io: Io): Contract {
   if (flags.contract !== undefined) return loadContract(path.resolve(io.cwd, flags.contract));
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the importer is loaded only when a WSDL is given
-  const { importWsdl, partialLines } = require('../../wsdl') as typeof import('../../wsdl');
+  const { holeLines, importWsdl, isPartial, PARTIAL_HINT, partialLines } = require('../../wsdl') as typeof import('../../wsdl');
   const { text, summary } = importWsdl(path.resolve(io.cwd, flags.wsdl!));
   // A message "fits" a node typed (anything) whatever it holds: the verdict is only as whole as the import.
   const shown = (f: string) => {
     const r = path.relative(io.cwd, f);
     return r.startsWith('..') || path.isAbsolute(r) ? f : r;
   };
-  for (const line of partialLines(summary, shown)) io.stderr(`accord validate: --wsdl: ${line}\n`);
+  if (isPartial(summary) && !flags.allowUnresolved) {
+    const lines = [...partialLines(summary, shown), PARTIAL_HINT].map((l) => `  ${l}`);
+    throw new ExitError(
+      EXIT_USAGE,
+      [`accord validate: --wsdl ${printable(flags.wsdl!, { multiline: false })} can only be imported in part; nothing validated:`, ...lines].join('\n'),
+    );
+  }
+  for (const line of [...partialLines(summary, shown), ...holeLines(summary, shown).map((l) => `warning: ${l}`)]) io.stderr(`accord validate: --wsdl: ${line}\n`);
   return parseContract(text, flags.wsdl!);
 }
 
