@@ -110,7 +110,8 @@ export const PATTERN_INCLUSION_LIMITS = { automatonStates: 5_000 } as const;
  * bounded by the stub's body limit too); scopes (`/_scope/<id>/`) held at once, the least recently
  * used without expectations forgotten first; requests whose choice (and answer) the stub remembers, the longest body so
  * remembered, the longest answer kept with it; named state (scenario-state.ts): machines per scope,
- * states one machine may name, characters of a machine or state name; how long one call of the
+ * states one machine may name, characters of a machine or state name; characters of the consumer
+ * name or test title an expectation set over the API carries (for the export); how long one call of the
  * pass-through (`--passthrough`) to the real service may take, headers and body.
  */
 export const STUB_LIMITS = {
@@ -125,6 +126,7 @@ export const STUB_LIMITS = {
   stateMachines: 100,
   statesPerMachine: 100,
   stateNameChars: 64,
+  setByChars: 500,
   passThroughMs: 30_000,
 } as const;
 
