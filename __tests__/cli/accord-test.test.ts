@@ -88,6 +88,14 @@ describe("accord test runs contracts through the project's Jest with the preset"
     expect(r.code).toBe(1);
   }, 60_000);
 
+  it('a service not there: the hint names --base-url, which was given, not ACCORD_BASE_URL', async () => {
+    const dir = made(['jest']);
+    const r = await accord(dir, ['contracts/pets', '--base-url', 'http://127.0.0.1:1']);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('connection refused by http://127.0.0.1:1: is the service running? (is --base-url its address?)');
+    expect(r.out).not.toContain('set ACCORD_BASE_URL');
+  }, 60_000);
+
   it('--negative sends invalid requests too', async () => {
     const dir = made(['jest']);
     const r = await accord(dir, ['contracts/soap/api_pet_v1.spec', '--base-url', service.url, '--negative', '-t', 'Get a pet by id', '--timeout', '5000']);

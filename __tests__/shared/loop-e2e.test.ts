@@ -182,6 +182,11 @@ zeepTest(
     expect(red.out).toContain('✕ consumer shop-node › shows order 7 (plain)');
     expect(red.out).toContain('✕ consumer shop-python › test_order_7_plain');
     expect(red.out).toContain('expected a number, found "n/a"');
+    // Files named from the project folder, not as absolute paths of the build machine (issue 36, point 6).
+    expect(red.out).toMatch(
+      /consumer shop-python's example \.accord\/provides\/contracts\/contracts\/orders\/api_orders_v1_consumers\/shop-python\/\S+\.json \(scenario "getOrder"\)/,
+    );
+    expect(red.out).not.toContain(prov);
   },
   240_000,
 );
