@@ -174,7 +174,14 @@ function recordResult(projects, test, result) {
   const outcomes = (result.testResults || []).map((t) => ({ title: t.title, status: t.status }));
   projects
     .get(config)
-    .set(result.testFilePath, { outcomes, outline: result.accordOutline, tests: result.testResults || [], exchanges: result.accordExchanges, consumers: result.accordConsumers });
+    .set(result.testFilePath, {
+      outcomes,
+      outline: result.accordOutline,
+      tests: result.testResults || [],
+      exchanges: result.accordExchanges,
+      consumers: result.accordConsumers,
+      skipped: result.accordSkipped,
+    });
 }
 
 module.exports = AccordCoverageReporter;

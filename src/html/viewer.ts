@@ -211,7 +211,7 @@ export const VIEWER_SCRIPT = String.raw`
     }
     if (data.consumers && data.consumers.length) {
       add(app, el('h2', null, 'Consumer examples'));
-      add(app, table(['consumer', 'example', 'contract', 'scenario', 'status'], data.consumers.map(function (e) { return [e.consumer, e.example, e.contract, e.scenario, badge(e.status)]; })));
+      add(app, table(['consumer', 'example', 'file', 'contract', 'scenario', 'status'], data.consumers.map(function (e) { return [e.consumer, e.example, e.file || '', e.contract, e.scenario, badge(e.status)]; })));
     }
 
     add(app, el('h2', null, 'Scenarios'));

@@ -227,7 +227,16 @@ function consumerTests(g: Record<string, unknown>, config: () => RunnerConfig, o
   const describeName = opened.contract.name || 'contract';
   for (const c of cases) {
     const fullName = `${describeName} ${c.title}`;
-    replayed.push({ consumer: c.consumer, example: c.name, contract: opened.file, scenario: c.testCase?.scenario.name ?? '', fullName, fits: c.testCase !== undefined });
+    replayed.push({
+      consumer: c.consumer,
+      example: c.name,
+      contract: opened.file,
+      scenario: c.testCase?.scenario.name ?? '',
+      fullName,
+      fits: c.testCase !== undefined,
+      file: c.file,
+      ...(c.testCase === undefined ? { problem: consumerProblem({ ...c, file: shownPath(c.file) }) } : {}),
+    });
     if (c.testCase === undefined) {
       if (!cfg.silent) process.stderr.write(printable(`accord: warning: ${consumerProblem({ ...c, file: shownPath(c.file) })}\n`));
       declare.skip?.(c.title, async () => {});
