@@ -172,9 +172,14 @@ function recordResult(projects, test, result) {
   const config = (test && test.context && test.context.config) || null;
   if (!projects.has(config)) projects.set(config, new Map());
   const outcomes = (result.testResults || []).map((t) => ({ title: t.title, status: t.status }));
-  projects
-    .get(config)
-    .set(result.testFilePath, { outcomes, outline: result.accordOutline, tests: result.testResults || [], exchanges: result.accordExchanges, consumers: result.accordConsumers });
+  projects.get(config).set(result.testFilePath, {
+    outcomes,
+    outline: result.accordOutline,
+    tests: result.testResults || [],
+    exchanges: result.accordExchanges,
+    consumers: result.accordConsumers,
+    skipped: result.accordSkipped,
+  });
 }
 
 module.exports = AccordCoverageReporter;

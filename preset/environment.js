@@ -14,7 +14,7 @@ const { isWip } = require('../dist/runner/wip.js');
  * of our own would mix two Jest versions in one run (fake timers, mocks).
  */
 function nodeEnvironmentFor(rootDir) {
-  const places = [rootDir && createRequire(path.join(rootDir, 'package.json')), require].filter(Boolean);
+  const places = [rootDir && createRequire(path.join(rootDir, 'package.json')), runningJest(), require].filter(Boolean);
   for (const req of places) {
     try {
       return req('jest-environment-node').TestEnvironment;
@@ -23,6 +23,23 @@ function nodeEnvironmentFor(rootDir) {
     }
   }
   throw new Error('accord-contracts needs jest-environment-node, which Jest 29 and 30 install: install jest in this project (npm install --save-dev jest)');
+}
+
+/**
+ * With `accord test` on the Jest accord-contracts brings (the project has none): that Jest's own
+ * jest-environment-node, found through the packages that depend on it (jest → jest-cli →
+ * jest-config), wherever npm placed them. ACCORD_JEST is that Jest's package.json.
+ */
+function runningJest() {
+  const start = process.env.ACCORD_JEST;
+  if (!start) return undefined;
+  try {
+    let req = createRequire(start);
+    for (const dep of ['jest-cli', 'jest-config']) req = createRequire(req.resolve(`${dep}/package.json`));
+    return req;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

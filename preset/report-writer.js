@@ -32,7 +32,7 @@ class HtmlReport {
       const rel = path.relative(root, c.file).split(path.sep).join('/');
       // The WSDL named as the contract is, from the rootDir: a report is an artifact, not a map of the build machine.
       const wsdl = c.wsdl && { ...c.wsdl, file: path.relative(root, c.wsdl.file).split(path.sep).join('/') };
-      entry.contracts.push(report.reportContract(rel, wsdl ? { ...c, wsdl } : c, f.tests || [], f.exchanges || {}));
+      entry.contracts.push(report.reportContract(rel, wsdl ? { ...c, wsdl } : c, f.tests || [], f.exchanges || {}, f.skipped || {}));
       if (Array.isArray(f.consumers)) entry.consumers.push(...f.consumers);
     }
   }

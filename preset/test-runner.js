@@ -64,7 +64,12 @@ module.exports = async function accordTestRunner(globalConfig, config, environme
   if (exchanges instanceof Map && exchanges.size > 0) result.accordExchanges = Object.fromEntries(exchanges);
   // The consumer examples the file replayed, with their owners and outcomes, for the report's consumer table.
   const replayed = environment.global[CONSUMERS_GLOBAL];
-  if (Array.isArray(replayed) && replayed.length > 0) result.accordConsumers = replayedConsumers(replayed, result.testResults || [], config.rootDir);
+  if (Array.isArray(replayed) && replayed.length > 0) {
+    result.accordConsumers = replayedConsumers(replayed, result.testResults || [], config.rootDir);
+    // Why each example that no longer fits was skipped, by full test name: the report's line for it says so.
+    const skipped = replayed.filter((r) => !r.fits && r.problem);
+    if (skipped.length > 0) result.accordSkipped = Object.fromEntries(skipped.map((r) => [r.fullName, r.problem]));
+  }
   const missing = missingReporter(globalConfig, config);
   if (missing) {
     result.testExecError = { message: missing, stack: '' };

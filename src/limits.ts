@@ -119,7 +119,8 @@ export const PATTERN_INCLUSION_LIMITS = { automatonStates: 5_000 } as const;
  * remembered, the longest answer kept with it; named state (scenario-state.ts): machines per scope,
  * states one machine may name, machine and state names held at once by every scope together (a
  * full scope holds 10,000: without it 1,000 full scopes took ~2.8 GB), characters of a machine or
- * state name; how long one call of the
+ * state name; characters of the consumer name or test title an expectation set over the API carries
+ * (for the export); how long one call of the
  * pass-through (`--passthrough`) to the real service may take, headers and body.
  */
 export const STUB_LIMITS = {
@@ -135,6 +136,7 @@ export const STUB_LIMITS = {
   statesPerMachine: 100,
   stateNames: 100_000,
   stateNameChars: 64,
+  setByChars: 500,
   passThroughMs: 30_000,
 } as const;
 

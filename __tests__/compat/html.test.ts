@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { compareVersions, formatHtml, versionTexts } from '../../src/compat';
 import { plainPairs } from '../../src/compat/sources';
-import { baseWsdl, PET_NAME } from './wsdl-pairs';
+import { baseWsdl, PET_NAME, schema, TYPES_XSD } from './wsdl-pairs';
 
 /** `accord compatible --format html`: the page's data for each file (the browser test looks at the page itself). */
 const OLDER = 'Feature: Math\n\n  Scenario: Square\n    When POST /square\n    And request-body (number)\n    Then status 200\n    And response-body (number)\n';
@@ -54,6 +54,39 @@ test('a WSDL pair is shown side by side as its WSDL files, each finding in the W
       expect.objectContaining({ rule: 'response-node-added', newerLine: ageLine }),
       expect.objectContaining({ rule: 'response-node-added', newerLine: ageLine }),
     ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a WSDL pair whose change is in an imported XSD shows that XSD, each finding on its line there (issue 36, point 6)', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'accord-html-xsd-'));
+  try {
+    const split = baseWsdl().replace(schema(), schema(undefined, '      <xsd:include schemaLocation="types.xsd"/>'));
+    const aged = TYPES_XSD.replace(PET_NAME, `${PET_NAME}\n          <xsd:element name="age" type="xsd:int"/>`);
+    expect(aged).not.toBe(TYPES_XSD);
+    for (const [side, xsd] of [
+      ['old', TYPES_XSD],
+      ['new', aged],
+    ]) {
+      mkdirSync(path.join(dir, side));
+      writeFileSync(path.join(dir, side, 'pets.wsdl'), split);
+      writeFileSync(path.join(dir, side, 'types.xsd'), xsd);
+    }
+    const [pair] = plainPairs('old/pets.wsdl', 'new/pets.wsdl', dir);
+    const report = compareVersions(pair);
+    const html = formatHtml([report], new Map([[pair.file, versionTexts(pair, report)]]));
+    const [file] = (
+      dataOf(html) as unknown as {
+        files: { findings: { rule: string; file?: string; fileLine?: number; newerLine?: number }[]; others?: { file: string; version: string; lines: string[] }[] }[];
+      }
+    ).files;
+    const ageLine = aged.split('\n').findIndex((l) => l.includes('name="age"')) + 1;
+    expect(file.findings.length).toBeGreaterThan(0);
+    for (const f of file.findings) expect(f).toEqual(expect.objectContaining({ rule: 'response-node-added', file: 'new/types.xsd', fileLine: ageLine }));
+    // Not marked on a line of the WSDL, which did not change.
+    for (const f of file.findings) expect(f.newerLine).toBeUndefined();
+    expect(file.others).toEqual([{ file: 'new/types.xsd', version: 'newer', lines: aged.split('\n') }]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

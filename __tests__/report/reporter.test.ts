@@ -121,9 +121,17 @@ test("the provider's replayed consumer examples are in the report with their own
     expect(r.status).toBe(1);
     const data = dataOf(readFileSync(path.join(at, 'report.html'), 'utf8'));
     expect(data.consumers).toEqual([
-      { consumer: 'billing-ui', example: 'an order', contract: 'orders.spec', scenario: 'Get an order', status: 'passed' },
-      { consumer: 'legacy', example: 'an old call', contract: 'orders.spec', scenario: '', status: 'skipped-no-longer-fits' },
-      { consumer: 'mobile', example: 'order thirteen', contract: 'orders.spec', scenario: 'Get an order', status: 'failed' },
+      { consumer: 'billing-ui', example: 'an order', file: 'orders_consumers/billing-ui/one.json', contract: 'orders.spec', scenario: 'Get an order', status: 'passed' },
+      {
+        consumer: 'legacy',
+        example: 'an old call',
+        file: 'orders_consumers/legacy/old.json',
+        contract: 'orders.spec',
+        scenario: '',
+        status: 'skipped-no-longer-fits',
+        problem: expect.stringContaining("consumer legacy's example orders_consumers/legacy/old.json no longer fits the contract"),
+      },
+      { consumer: 'mobile', example: 'order thirteen', file: 'orders_consumers/mobile/thirteen.json', contract: 'orders.spec', scenario: 'Get an order', status: 'failed' },
     ]);
     // The failed consumer example's exchange is in the report too, its answer marked.
     const failed = data.contracts[0].tests.find((t) => t.title === 'consumer mobile › order thirteen')!;

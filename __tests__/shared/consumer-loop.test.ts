@@ -311,11 +311,31 @@ test("the report: the provider's run against the drifting provider shows the con
   const html = readFileSync(file, 'utf8');
   const data = JSON.parse(/<script type="application\/json" id="accord-data">([^<]*)<\/script>/.exec(html)![1]) as TestReportData;
   const contract = PROVIDED.split(path.sep).join('/');
+  const examples = contract.replace('.spec', '_consumers');
+  // Each with its example file (issue 36, point 6); the one that no longer fits with why.
   expect(data.consumers).toEqual([
-    { consumer: 'billing-ui', example: 'shows the total with a coupon', contract, scenario: 'getOrder', status: 'failed' },
-    { consumer: 'legacy', example: 'an order by reference', contract, scenario: '', status: 'skipped-no-longer-fits' },
-    { consumer: 'mobile', example: 'lists an order again', contract, scenario: 'getOrder', status: 'passed' },
+    {
+      consumer: 'billing-ui',
+      example: 'shows the total with a coupon',
+      file: expect.stringMatching(`^${examples}/billing-ui/getorder-[0-9a-f]{12}\\.json$`),
+      contract,
+      scenario: 'getOrder',
+      status: 'failed',
+    },
+    {
+      consumer: 'legacy',
+      example: 'an order by reference',
+      file: `${examples}/legacy/old.json`,
+      contract,
+      scenario: '',
+      status: 'skipped-no-longer-fits',
+      problem: expect.stringContaining(`consumer legacy's example ${examples}/legacy/old.json no longer fits the contract`),
+    },
+    { consumer: 'mobile', example: 'lists an order again', file: expect.stringMatching(`^${examples}/mobile/`), contract, scenario: 'getOrder', status: 'passed' },
   ]);
+  // Its line in the contract's list opens to why it was skipped, not to an empty panel.
+  const legacyLine = data.contracts.flatMap((c) => c.tests).find((t) => t.title.startsWith('consumer legacy'));
+  expect(legacyLine?.message).toContain('no longer fits the contract');
 
   // What a person sees, in headless Chromium (as the browser suite: skipped with one line where it is absent).
   if (!existsSync(CHROMIUM)) {
@@ -331,9 +351,9 @@ test("the report: the provider's run against the drifting provider shows the con
     const page = await openReport(browser, file, problems);
     const owners = page.locator('h2:has-text("Consumer examples") + table');
     await expect(page.locator('.summary').innerText()).resolves.toMatch(/consumer examples: 3[\s\S]*consumer examples failed: 1[\s\S]*no longer fit: 1/);
-    await expect(owners.innerText()).resolves.toMatch(/billing-ui\s+shows the total with a coupon\s+\S+api_orders_v1\.spec\s+getOrder\s+FAILED/);
-    await expect(owners.innerText()).resolves.toMatch(/legacy\s+an order by reference\s+\S+api_orders_v1\.spec\s+SKIPPED: no longer fits, the consumer's to fix/);
-    await expect(owners.innerText()).resolves.toMatch(/mobile\s+lists an order again\s+\S+api_orders_v1\.spec\s+getOrder\s+PASSED/);
+    await expect(owners.innerText()).resolves.toMatch(/billing-ui\s+shows the total with a coupon\s+\S+\.json\s+\S+api_orders_v1\.spec\s+getOrder\s+FAILED/);
+    await expect(owners.innerText()).resolves.toMatch(/legacy\s+an order by reference\s+\S+old\.json\s+\S+api_orders_v1\.spec\s+SKIPPED: no longer fits, the consumer's to fix/);
+    await expect(owners.innerText()).resolves.toMatch(/mobile\s+lists an order again\s+\S+\.json\s+\S+api_orders_v1\.spec\s+getOrder\s+PASSED/);
     // The failed one, opened: billing-ui's request, and the provider's drifting <total> marked.
     const failed = page.locator('.row[data-status="failed"]');
     await expect(failed.count()).resolves.toBe(1);

@@ -13,6 +13,8 @@ export interface VersionTexts {
   newer?: string;
   olderFile?: string;
   newerFile?: string;
+  /** Other files findings are in (an imported XSD), by the name findings give them, with the version each is of. */
+  files?: Readonly<Record<string, { version: 'older' | 'newer'; text: string }>>;
 }
 
 /**
@@ -26,7 +28,7 @@ export function formatHtml(reports: readonly FileReport[], texts: ReadonlyMap<st
   const files = reports.map((r) => {
     const t = texts.get(r.file) ?? {};
     const lines = (text: string | undefined) => (text ? text.slice(0, REPORT_LIMITS.sourceChars).split(/\r?\n/).map(one) : undefined);
-    const cut = [t.older, t.newer].some((x) => x !== undefined && x.length > REPORT_LIMITS.sourceChars);
+    const cut = [t.older, t.newer, ...Object.values(t.files ?? {}).map((o) => o.text)].some((x) => x !== undefined && x.length > REPORT_LIMITS.sourceChars);
     const findings = r.verdict.results.flatMap((res) =>
       res.findings.map((f) => {
         const file = f.location.file;
@@ -43,9 +45,16 @@ export function formatHtml(reports: readonly FileReport[], texts: ReadonlyMap<st
           where: one(findingWhere(r, f)),
           newerLine: inFile && f.location.version === 'newer' ? f.location.line : undefined,
           olderLine: inFile && f.location.version === 'older' ? f.location.line : olderIn ? f.location.olderLine : undefined,
+          // In another file shown below (an imported XSD): which, and on which line of it.
+          ...(!inFile && file !== undefined && t.files?.[file] ? { file: one(file), fileLine: f.location.line } : {}),
+          ...(!olderIn && f.location.olderFile !== undefined && t.files?.[f.location.olderFile]
+            ? { olderFileName: one(f.location.olderFile), olderFileLine: f.location.olderLine }
+            : {}),
         };
       }),
     );
+    // Each other file a finding is in, with its text: the page marks the finding on its line there.
+    const others = findings.length > 0 ? Object.entries(t.files ?? {}).map(([name, o]) => ({ file: one(name), version: o.version, lines: lines(o.text) })) : [];
     const note =
       r.status === 'new'
         ? `${r.file} is a new contract: it has no version in ${r.note}, so there is nothing it can break.`
@@ -65,6 +74,7 @@ export function formatHtml(reports: readonly FileReport[], texts: ReadonlyMap<st
       // Only a file with findings is shown side by side: a folder of unchanged contracts stays a short page.
       olderLines: findings.length > 0 ? lines(t.older) : undefined,
       newerLines: findings.length > 0 ? lines(t.newer) : undefined,
+      ...(others.length > 0 ? { others } : {}),
       sourceCut: cut && findings.length > 0 ? `The versions are shown up to ${REPORT_LIMITS.sourceChars} characters each.` : undefined,
     };
   });

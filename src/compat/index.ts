@@ -7,7 +7,7 @@ import { versionHint } from './naming';
 import type { FileReport } from './report';
 import type { FilePair, Version } from './sources';
 import type { Verdict } from './model';
-import { locateInWsdl, readWsdlSide, wsdlText, type WsdlSide } from './wsdl-versions';
+import { locateInWsdl, readWsdlSide, sourceFileText, wsdlText, type WsdlSide } from './wsdl-versions';
 import type { VersionTexts } from './html';
 
 export { checkCompatibility, judge } from './check';
@@ -20,12 +20,27 @@ export { formatHtml, type VersionTexts } from './html';
 export { formatError, formatGithub, formatJunit, formatSarif, type CiFormat } from './ci-formats';
 export type { Verdict, Finding, Change, ScenarioDiff, ContractDiff, Rule, CompatNote } from './model';
 
-/** What the HTML report shows side by side for a pair: the contract texts, or a WSDL pair's WSDL files and how its findings name them. */
-export function versionTexts(pair: FilePair): VersionTexts {
+/**
+ * What the HTML report shows side by side for a pair: the contract texts, or a WSDL pair's WSDL
+ * files and how its findings name them; with the report, also the text of each other file a
+ * finding is in (an imported XSD), so the page shows every finding on its line in its own file.
+ */
+export function versionTexts(pair: FilePair, report?: FileReport): VersionTexts {
   const side = (v: Version | undefined) => (v?.wsdl ? wsdlText(v.wsdl) : v?.text ? { text: v.text, shown: undefined } : undefined);
   const older = side(pair.older);
   const newer = side(pair.newer);
-  return { older: older?.text, newer: newer?.text, olderFile: older?.shown, newerFile: newer?.shown };
+  const files: Record<string, { version: 'older' | 'newer'; text: string }> = {};
+  const add = (version: 'older' | 'newer', shown: string | undefined) => {
+    const wsdl = pair[version]?.wsdl;
+    if (!wsdl || shown === undefined || files[shown] || shown === (version === 'older' ? older : newer)?.shown) return;
+    const text = sourceFileText(wsdl, shown);
+    if (text !== undefined) files[shown] = { version, text };
+  };
+  for (const f of report?.verdict.results.flatMap((r) => r.findings) ?? []) {
+    add(f.location.version, f.location.file);
+    add('older', f.location.olderFile);
+  }
+  return { older: older?.text, newer: newer?.text, olderFile: older?.shown, newerFile: newer?.shown, ...(Object.keys(files).length > 0 ? { files } : {}) };
 }
 
 const LENIENT: BuildOptions = { checkExamples: false };

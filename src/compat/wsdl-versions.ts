@@ -23,6 +23,8 @@ export interface WsdlSource {
   path: string;
   /** An absolute path of a loaded file, as the user should see it ("HEAD:wsdl/types.xsd", "wsdl/types.xsd"). */
   shown(file: string): string;
+  /** The file on disk a name given by `shown` stands for, when it is one of this source's; undefined otherwise. */
+  pathOf?(shown: string): string | undefined;
   /** Removes what was written for it (a commit's files). */
   dispose?(): void;
 }
@@ -160,7 +162,12 @@ function placeIn(side: WsdlSide, scenario: string, findingPath: string): (WsdlPl
 export async function wsdlAtCommit(root: string, commit: string, rel: string, where: string): Promise<WsdlSource> {
   const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'accord-wsdl-')));
   const dispose = () => rmSync(dir, { recursive: true, force: true });
-  const source: WsdlSource = { path: path.join(dir, rel), shown: (f) => `${where}:${path.relative(dir, f).split(path.sep).join('/')}`, dispose };
+  const source: WsdlSource = {
+    path: path.join(dir, rel),
+    shown: (f) => `${where}:${path.relative(dir, f).split(path.sep).join('/')}`,
+    pathOf: (s) => inside(dir, s.startsWith(`${where}:`) ? s.slice(where.length + 1) : undefined),
+    dispose,
+  };
   try {
     const written = new Set<string>();
     const fetch = async (file: string): Promise<boolean> => {
@@ -199,7 +206,34 @@ export async function wsdlAtCommit(root: string, commit: string, rel: string, wh
 
 /** A working-tree WSDL: read where it is, named relative to the current folder. */
 export function wsdlOnDisk(file: string, cwd: string): WsdlSource {
-  return { path: path.resolve(cwd, file), shown: (f) => path.relative(cwd, f).split(path.sep).join('/') || f };
+  const wsdlPath = path.resolve(cwd, file);
+  // Only files beside the WSDL (its imports), never any file a finding might name.
+  return {
+    path: wsdlPath,
+    shown: (f) => path.relative(cwd, f).split(path.sep).join('/') || f,
+    pathOf: (s) => inside(path.dirname(wsdlPath), path.relative(path.dirname(wsdlPath), path.resolve(cwd, s))),
+  };
+}
+
+/** `rel` under `dir`, or undefined when it leaves it. */
+function inside(dir: string, rel: string | undefined): string | undefined {
+  if (rel === undefined || rel === '' || path.isAbsolute(rel) || rel.split(/[\\/]/).includes('..')) return undefined;
+  return path.join(dir, rel);
+}
+
+/**
+ * The text of another file of the source (an imported XSD a finding is in), by the name findings
+ * give it; undefined when it is not one of the source's files or cannot be read.
+ */
+export function sourceFileText(source: WsdlSource, shown: string): string | undefined {
+  const file = source.pathOf?.(shown);
+  if (!file || file === source.path) return undefined;
+  try {
+    return readInputXml(file, { what: 'XSD', limit: FILE_LIMITS.wsdlBytes });
+  } catch (e) {
+    if (e instanceof AccordError) return undefined;
+    throw e;
+  }
 }
 
 function decodeLocation(loc: string): string {

@@ -211,7 +211,7 @@ export const VIEWER_SCRIPT = String.raw`
     }
     if (data.consumers && data.consumers.length) {
       add(app, el('h2', null, 'Consumer examples'));
-      add(app, table(['consumer', 'example', 'contract', 'scenario', 'status'], data.consumers.map(function (e) { return [e.consumer, e.example, e.contract, e.scenario, badge(e.status)]; })));
+      add(app, table(['consumer', 'example', 'file', 'contract', 'scenario', 'status'], data.consumers.map(function (e) { return [e.consumer, e.example, e.file || '', e.contract, e.scenario, badge(e.status)]; })));
     }
 
     add(app, el('h2', null, 'Scenarios'));
@@ -273,6 +273,15 @@ export const VIEWER_SCRIPT = String.raw`
       add(panes, add(el('div', 'pane'), el('h3', null, 'older: ' + (f.older || '(none)')), sourceView(f.olderLines, older, 'no older version')));
       add(panes, add(el('div', 'pane'), el('h3', null, 'newer: ' + (f.newer || '(none)')), sourceView(f.newerLines, newer, 'no newer version')));
       g.appendChild(panes);
+      // The other files findings are in (an imported XSD), each finding on its line there.
+      (f.others || []).forEach(function (o) {
+        var marks = [];
+        f.findings.forEach(function (x) {
+          if (x.file === o.file && x.fileLine) marks.push({ line: x.fileLine, rule: x.rule, message: x.message, reason: x.reason, consumers: x.consumers });
+          if (x.olderFileName === o.file && x.olderFileLine) marks.push({ line: x.olderFileLine, rule: x.rule, message: x.message, reason: x.reason, consumers: x.consumers });
+        });
+        add(g, add(el('div', 'pane'), el('h3', null, o.version + ': ' + o.file), sourceView(o.lines, marks, 'not readable')));
+      });
       if (f.sourceCut) add(g, el('div', 'cut', f.sourceCut));
       app.appendChild(g);
     });

@@ -61,7 +61,10 @@ export function requestUrl(baseUrl: string, req: Pick<HttpRequest, 'path' | 'que
   try {
     return new URL(pathWithQuery(req).replace(/^\//, ''), baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
   } catch {
-    throw new AccordError('ACCORD_ERR_USAGE', `base URL "${baseUrl}" is not a valid URL (set ACCORD_BASE_URL, e.g. http://127.0.0.1:8080)`);
+    throw new AccordError(
+      'ACCORD_ERR_USAGE',
+      `base URL "${baseUrl}" is not a valid URL (${givenBy('--base-url') ? 'give --base-url' : 'set ACCORD_BASE_URL to'} one such as http://127.0.0.1:8080)`,
+    );
   }
 }
 
@@ -96,13 +99,23 @@ export async function send(baseUrl: string, req: HttpRequest, options: SendOptio
   }
 }
 
+/**
+ * Whether the user gave the setting as this option of `accord test` (which passes it on as an
+ * ACCORD_* variable and says so in ACCORD_GIVEN_AS): the hint then names the option they typed,
+ * not a variable they never set.
+ */
+function givenBy(option: string): boolean {
+  return (process.env.ACCORD_GIVEN_AS ?? '').split(',').includes(option);
+}
+
 function describeNetworkError(e: unknown, origin: string, timeoutMs: number): string {
   const err = e as { code?: string; name?: string; message?: string; cause?: { code?: string } };
   const code = err.code ?? err.cause?.code;
-  if (code === 'ECONNREFUSED') return `connection refused by ${origin}: is the service running? (set ACCORD_BASE_URL to its address)`;
+  if (code === 'ECONNREFUSED')
+    return `connection refused by ${origin}: is the service running? (${givenBy('--base-url') ? 'is --base-url its address?' : 'set ACCORD_BASE_URL to its address'})`;
   if (code === 'ENOTFOUND') return `host of ${origin} not found`;
   if (err.name === 'TimeoutError' || err.name === 'AbortError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-    return `no answer from ${origin} within ${timeoutMs} ms (set ACCORD_TIMEOUT_MS to wait longer)`;
+    return `no answer from ${origin} within ${timeoutMs} ms (${givenBy('--timeout') ? 'give a longer --timeout' : 'set ACCORD_TIMEOUT_MS'} to wait longer)`;
   }
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return `connection to ${origin} closed before a complete answer`;
   return `request to ${origin} failed: ${code ?? err.message ?? String(e)}`;

@@ -9,6 +9,7 @@ import { parseJson } from '../json/parse';
 import { MAX_NEGATIVE_PER_SCENARIO } from '../limits';
 import { printable, printableBody } from '../printable';
 import { DEFAULT_REDACTION, headerLines, type Redaction } from './redact';
+import { shownPath } from './error-display';
 import { parseXml, parseXmlOrUndefined } from '../xml/parse';
 import { serializeXml } from '../xml/serialize';
 import { textOf, type XmlElement } from '../xml/tree';
@@ -301,7 +302,7 @@ export async function runNegative(
   options.onExchange?.({ request: req, target, response: res });
   if (isRejection(res)) return undefined;
   const lines = [
-    `The provider accepted an invalid request (mutation: ${m.name}) of scenario "${tc.name}" (${tc.scenario.file}:${tc.row?.line ?? tc.scenario.line}):`,
+    `The provider accepted an invalid request (mutation: ${m.name}) of scenario "${tc.name}" (${shownPath(tc.scenario.file)}:${tc.row?.line ?? tc.scenario.line}):`,
     `it answered ${res.status}; expected a 4xx status or a SOAP Fault (500 with a Fault envelope)`,
     '',
     'Request sent:',

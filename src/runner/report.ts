@@ -54,6 +54,10 @@ export interface ConsumerExample {
   contract: string;
   scenario: string;
   status: string;
+  /** The example file, from the rootDir: which file to open (or to tell the consumer about). */
+  file?: string;
+  /** Why it no longer fits the contract, when it does not. */
+  problem?: string;
 }
 
 /** A consumer example a test file replayed (runtime.ts records it; the preset's test runner adds its outcome with `replayedConsumers`). */
@@ -67,6 +71,10 @@ export interface ReplayedConsumer {
   /** The test's full name (describe block and title), as Jest reports it. */
   fullName: string;
   fits: boolean;
+  /** The example file, as the runtime read it. */
+  file?: string;
+  /** Why it no longer fits the contract, when it does not (what the provider's run warns). */
+  problem?: string;
 }
 
 /**
@@ -77,8 +85,14 @@ export function replayedConsumers(replayed: readonly ReplayedConsumer[], tests: 
   const outcome = new Map(tests.map((t) => [t.fullName, t.status]));
   return replayed.map((r) => {
     const status = !r.fits ? 'skipped-no-longer-fits' : outcome.get(r.fullName) === 'passed' ? 'passed' : outcome.get(r.fullName) === 'failed' ? 'failed' : 'skipped';
-    const contract = path.relative(root, r.contract).split(path.sep).join('/');
-    return { consumer: r.consumer, example: r.example, contract: contract.startsWith('..') ? r.contract : contract, scenario: r.scenario, status };
+    const rel = (f: string) => {
+      const shown = path.relative(root, f).split(path.sep).join('/');
+      return shown.startsWith('..') ? f : shown;
+    };
+    const out: ConsumerExample = { consumer: r.consumer, example: r.example, contract: rel(r.contract), scenario: r.scenario, status };
+    if (r.file !== undefined) out.file = rel(r.file);
+    if (!r.fits && r.problem !== undefined) out.problem = r.problem;
+    return out;
   });
 }
 
@@ -178,12 +192,23 @@ export function reportTest(t: JestTest, exchange: ReportExchange | undefined): R
 }
 
 /** One contract file's part of the report, from its coverage (coverage.ts), its tests and their exchanges. */
-export function reportContract(file: string, c: ContractCoverage, tests: readonly JestTest[], exchanges: Record<string, ReportExchange>): ReportContract {
+export function reportContract(
+  file: string,
+  c: ContractCoverage,
+  tests: readonly JestTest[],
+  exchanges: Record<string, ReportExchange>,
+  skipped: Readonly<Record<string, string>> = {},
+): ReportContract {
   const out: ReportContract = {
     file: printable(file, { multiline: false }),
     feature: printable(c.feature, { multiline: false }),
     coverage: { scenarios: c.scenarios, passed: c.passed, failed: c.failed, wip: c.wip, skipped: c.skipped, notRun: c.notRun, negative: c.negative },
-    tests: tests.map((t) => reportTest(t, Object.hasOwn(exchanges, t.fullName) ? exchanges[t.fullName] : undefined)),
+    tests: tests.map((t) => {
+      const shown = reportTest(t, Object.hasOwn(exchanges, t.fullName) ? exchanges[t.fullName] : undefined);
+      // A consumer example that no longer fits was never sent: its line opens to why, not to an empty panel.
+      if (shown.message === undefined && !shown.exchange && Object.hasOwn(skipped, t.fullName)) shown.message = printable(skipped[t.fullName]);
+      return shown;
+    }),
   };
   if (c.wsdl) {
     out.wsdl = { file: printable(c.wsdl.file), operations: c.wsdl.list.map((o) => ({ name: printable(o.name), status: o.status, faults: o.faults.length })) };
@@ -213,6 +238,8 @@ export function testReportData(contracts: ReportContract[], options: { title?: s
       contract: printable(String(e.contract)),
       scenario: printable(String(e.scenario)),
       status: printable(String(e.status)),
+      ...(e.file !== undefined ? { file: printable(String(e.file)) } : {}),
+      ...(e.problem !== undefined ? { problem: printable(String(e.problem)) } : {}),
     }));
   return data;
 }

@@ -9,6 +9,7 @@ import { printable, printableBody } from '../printable';
 import { DEFAULT_REDACTION, headerLines, type Redaction } from './redact';
 import { echoesRequest, matchEchoedResponse } from './echo';
 import { prepareOutgoing } from './soap-extras';
+import { shownPath } from './error-display';
 import type { WsRunnerConfig } from './ws-config';
 
 export interface RunOptions extends SendOptions {
@@ -65,7 +66,8 @@ const MAX_SHOWN_BODY = 2000;
  */
 export function formatCaseReport(r: CaseResult, baseUrl: string, redaction: Redaction = DEFAULT_REDACTION): string {
   const s = r.testCase.scenario;
-  const lines: string[] = scenarioHeading(s, { name: r.testCase.name, line: r.testCase.row?.line, at: baseUrl });
+  // The contract named from the project folder, not as an absolute path of the build machine.
+  const lines: string[] = scenarioHeading({ ...s, file: shownPath(s.file) }, { name: r.testCase.name, line: r.testCase.row?.line, at: baseUrl });
   if (r.error) lines.push(`  ${r.error}`);
   lines.push(...formatMismatches(r.mismatches));
   if (r.request && r.target) {

@@ -5,7 +5,7 @@ import { inert, printable } from '../printable';
 import type { HttpRequest } from '../http/message';
 import { CONFIG_GLOBAL, CONSUMERS_GLOBAL, OUTLINE_GLOBAL, REPORT_GLOBAL, resolveRunnerConfig, type RunnerConfig } from './config';
 import { contractOutline, type ContractOutline } from './coverage';
-import { reportError } from './error-display';
+import { reportError, shownPath } from './error-display';
 import { REPORT_LIMITS } from '../limits';
 import { reportExchange, type ReplayedConsumer, type ReportExchange } from './report';
 import { formatCaseReport, runCase } from './run-case';
@@ -115,7 +115,7 @@ function body(g: Record<string, unknown>, config: () => RunnerConfig, opened: Op
     // Provider states are set up only when the settings let the case run at all.
     const failure = settingsProblem(cfg) ?? (await withStates(tc, cfg.ws?.states, () => check(tc, cfg, exchangeRecorder(g, fullName))));
     if (tc.scenario.wip) {
-      const where = formatLocation({ file: tc.scenario.file, line });
+      const where = formatLocation({ file: shownPath(tc.scenario.file), line });
       const message = inert(
         printable(`@WIP "${tc.name}" (${where}) is in progress and skipped; ${failure === undefined ? 'it would have PASSED' : `it would have FAILED:\n${failure}`}`),
       );
@@ -227,9 +227,18 @@ function consumerTests(g: Record<string, unknown>, config: () => RunnerConfig, o
   const describeName = opened.contract.name || 'contract';
   for (const c of cases) {
     const fullName = `${describeName} ${c.title}`;
-    replayed.push({ consumer: c.consumer, example: c.name, contract: opened.file, scenario: c.testCase?.scenario.name ?? '', fullName, fits: c.testCase !== undefined });
+    replayed.push({
+      consumer: c.consumer,
+      example: c.name,
+      contract: opened.file,
+      scenario: c.testCase?.scenario.name ?? '',
+      fullName,
+      fits: c.testCase !== undefined,
+      file: c.file,
+      ...(c.testCase === undefined ? { problem: consumerProblem({ ...c, file: shownPath(c.file) }) } : {}),
+    });
     if (c.testCase === undefined) {
-      if (!cfg.silent) process.stderr.write(printable(`accord: warning: ${consumerProblem(c)}\n`));
+      if (!cfg.silent) process.stderr.write(printable(`accord: warning: ${consumerProblem({ ...c, file: shownPath(c.file) })}\n`));
       declare.skip?.(c.title, async () => {});
       continue;
     }
@@ -247,7 +256,7 @@ function consumerTests(g: Record<string, unknown>, config: () => RunnerConfig, o
             ? `it needs the provider in state ${c.needsState} (the state its stub expectation required): give the provider's run a states module (testEnvironmentOptions.accord.states) with a handler of that name`
             : undefined) ??
           (await withStates(tc, run.ws?.states, () => check(tc, run, exchangeRecorder(g, fullName), replay)));
-        if (failure !== undefined) throw reportError(`consumer ${c.consumer}'s example ${c.file} (scenario "${tc.scenario.name}"):\n${failure}`, c.file, 1);
+        if (failure !== undefined) throw reportError(`consumer ${c.consumer}'s example ${shownPath(c.file)} (scenario "${tc.scenario.name}"):\n${failure}`, c.file, 1);
       },
       caseTimeout(cfg),
     );

@@ -26,6 +26,11 @@ export interface ProjectConfig {
   file: string;
   root: string;
   sources: ContractSource[];
+  /**
+   * `accord test`'s settings (what `testEnvironmentOptions.accord` holds for the preset: baseUrl,
+   * environments, auth, tls, wsSecurity, coverageThreshold, report, …), checked by the runner.
+   */
+  test?: Record<string, unknown>;
 }
 
 export const CONFIG_FILE = 'accord.config.json';
@@ -62,7 +67,11 @@ function readJson(file: string): unknown {
 function fromValue(value: unknown, file: string, root: string): ProjectConfig {
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw problem(file, 'the settings must be an object such as { "sources": [...] }');
   const v = value as Record<string, unknown>;
-  for (const k of Object.keys(v)) if (k !== 'sources') throw problem(file, `unknown setting ${quoted(k)}: the settings are "sources"`);
+  for (const k of Object.keys(v)) if (k !== 'sources' && k !== 'test') throw problem(file, `unknown setting ${quoted(k)}: the settings are "sources" and "test"`);
+  if (v.test !== undefined && (!v.test || typeof v.test !== 'object' || Array.isArray(v.test)))
+    throw problem(file, '"test" must be an object such as { "baseUrl": "http://127.0.0.1:8080" } (accord test\'s settings)');
+  const test = v.test as Record<string, unknown> | undefined;
+  if (v.sources === undefined && test) return { file, root, sources: [], test };
   if (!Array.isArray(v.sources)) throw problem(file, '"sources" must be a list of { "git": ..., "branch" | "tag" | "commit": ..., "provides": [...], "consumes": [...] }');
   const sources = v.sources.map((s, i) => source(s, `${file}: sources[${i}]`));
   const names = new Set<string>();
@@ -70,7 +79,7 @@ function fromValue(value: unknown, file: string, root: string): ProjectConfig {
     if (names.has(s.name)) throw problem(file, `two sources are named ${quoted(s.name)}: give one a "name"`);
     names.add(s.name);
   }
-  return { file, root, sources };
+  return { file, root, sources, ...(test ? { test } : {}) };
 }
 
 function source(value: unknown, where: string): ContractSource {

@@ -20,7 +20,7 @@ import { answerFromTemplate, boundedRowAnswer, fillRow, type Counter, type RowTe
 import { DispatchMemo, keepable, keyText, sameKey, type Choice, type RequestKey } from './decide/memo';
 import type { FixedExample } from './answer/example-files';
 import type { NotServed, Route, RouteTable } from './decide/route';
-import { adminRefusal, answerAdmin, isAdminPath } from './admin/api';
+import { adminRefusal, answerAdmin, isAdminPath, type OnExpected } from './admin/api';
 import { acceptedOf, handleOf, refOf, type Expectation, type ExpectationHandle, type ExpectationInput } from './admin/expectations';
 import { checkDelay, delayOf, malformed, type Delay, type FaultKind } from './answer/faults';
 import type { CallFilter, JournalAnswer, JournalEntry } from './admin/journal';
@@ -93,6 +93,17 @@ export interface StubOptions {
    * generated; a request that fits no scenario still gets the stub's 400/404.
    */
   passThrough?: string | PassThroughSettings;
+  /**
+   * Export each expectation set through the stub's HTTP API as a consumer example
+   * (client/export-examples.ts), as connectStub exports a Jest test's: `true` for
+   * `.accord/consumer-examples` under the working folder, or a folder. The consumer's name and the
+   * test's title come with each expectation (its `consumer` and `test` keys), else `consumer`.
+   * What `ACCORD_EXPORT_EXAMPLES=1 accord stub` sets, for a consumer whose tests are not Node's (zeep, JAX-WS, .NET).
+   * An expectation connectStub exported already (it says so) is not written twice.
+   */
+  exportExamples?: boolean | string;
+  /** The consumer's name noted in each exported example that does not give its own. */
+  consumer?: string;
 }
 
 /** What a reload did: the new scenarios serving, or why the previous ones still are. */
@@ -168,6 +179,7 @@ export async function startStub(options: StubOptions): Promise<RunningStub> {
     delay: options.delayMs === undefined ? undefined : checkDelay(options.delayMs, (why) => new AccordError('ACCORD_ERR_USAGE', `delayMs ${why}`)),
     wsSecurity: wsSecurityOf(options.wsSecurity),
     passThrough: passThroughOf(options.passThrough, maxBodyBytes),
+    onExpected: exportOf(options),
   });
   const timeouts = { requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS };
   const guard = malformedGuard(HEADERS_TIMEOUT_MS);
@@ -316,6 +328,23 @@ interface HandlerOptions {
   certificate?: string;
   wsSecurity?: StubWsSecurity;
   passThrough?: PassThrough;
+  /** With `exportExamples`: writes each expectation set through the API as a consumer example. */
+  onExpected?: OnExpected;
+}
+
+/** The writer of expectations set over the API, when exporting; undefined otherwise. */
+function exportOf(options: StubOptions): OnExpected | undefined {
+  if (options.exportExamples === undefined || options.exportExamples === false) return undefined;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- only a stub that exports loads the writer
+  const ex = require('./client/export-examples') as typeof import('./client/export-examples');
+  const cwd = process.cwd();
+  const settings = ex.exportSettings(options.exportExamples, options.consumer, {}, cwd);
+  if (!settings) return undefined;
+  return (input, accepted, by) => {
+    const outcome = ex.exportExpectation(input, accepted, by.consumer ? { ...settings, consumer: by.consumer } : settings, cwd, by.test);
+    // Left out: one line saying why, so a consumer never believes a promise was published that was not.
+    if ('omitted' in outcome) process.stderr.write(printable(ex.omittedLine(accepted, outcome.omitted, by.test)));
+  };
 }
 
 function makeHandler(state: StubState, o: HandlerOptions) {
@@ -395,7 +424,11 @@ function makeHandler(state: StubState, o: HandlerOptions) {
         }
         text = read.text;
       }
-      if (admin) return answerAdmin(scope, req.method ?? 'GET', req.url ?? '/', text, res, o.certificate);
+      if (admin) {
+        // connectStub exports in the test's own process (with the test's title) and says so: not written twice.
+        const onExpected = req.headers['x-accord-exported'] === undefined ? o.onExpected : undefined;
+        return answerAdmin(scope, req.method ?? 'GET', req.url ?? '/', text, res, o.certificate, onExpected);
+      }
       if (o.wsdlFiles.length > 0 && req.method === 'GET' && answerWsdl(req, res, o, table)) return;
       const body = new ParsedBody(text);
       if (text.length > XML_SLICE && looksLikeXml(text)) {

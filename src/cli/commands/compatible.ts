@@ -199,7 +199,7 @@ async function compare(
         if (consumers && report.status === 'compared') report.consumers = compat().consumerImpact(report.verdict, consumerFits(pair, consumers.folder));
         reports.push(report);
         // The HTML report shows both versions side by side (a WSDL pair: the WSDL files, read before their temp copies go).
-        if (format === 'html') texts.set(pair.file, compat().versionTexts(pair));
+        if (format === 'html') texts.set(pair.file, compat().versionTexts(pair, report));
       } catch (e) {
         gather(errors, e);
       } finally {

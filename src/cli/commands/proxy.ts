@@ -126,7 +126,7 @@ export function registerProxy(program: Command, io: Io): void {
           if (reportFile) asUsage('accord proxy', () => writeOutputFile(reportFile, text, { force: true, shown: opts.report }));
           else writeDocument(io, text);
         }
-        io.stderr(`accord proxy: ${signal} received; ${reports.summaryLine(summary)}${reportFile ? `; report in ${opts.report}` : ''}\n`);
+        io.stderr(`accord proxy: ${signal}; ${reports.summaryLine(summary)}${reportFile ? `; report in ${opts.report}` : ''}\n`);
         if (!out) {
           if (drift) throw new ExitError(EXIT_FAILED);
           return;
@@ -137,7 +137,7 @@ export function registerProxy(program: Command, io: Io): void {
       const notes = [proxy.dropped ? `${proxy.dropped} more not recorded` : '', proxy.cutOff ? `${proxy.cutOff} cut off, still waiting on the target when stopped` : ''].filter(
         (x) => x !== '',
       );
-      io.stderr(`accord proxy: ${signal} received; recorded ${n} call${n === 1 ? '' : 's'}${notes.length ? ` (${notes.join('; ')})` : ''}\n`);
+      io.stderr(`accord proxy: ${signal}; recorded ${n} call${n === 1 ? '' : 's'}${notes.length ? ` (${notes.join('; ')})` : ''}\n`);
       if (n === 0) throw new ExitError(EXIT_USAGE, 'accord proxy: no call was recorded; nothing written');
       // The raw recording holds whatever the calls carried: readable by its owner only, kept or not. The contract is redacted.
       const temp = harFile && !(fetched && 'files' in fetched) ? undefined : mkdtempSync(path.join(tmpdir(), 'accord-proxy-'));

@@ -100,6 +100,7 @@ export function registerStub(program: Command, io: Io): void {
         tls,
         wsSecurity,
         passThrough: opts.passthrough,
+        ...exportOption(io),
         onReload,
         log: (line) => io.stderr(`${line}\n`),
       }).catch((e: unknown) => {
@@ -111,6 +112,11 @@ export function registerStub(program: Command, io: Io): void {
       if (opts.strict) lines.push('Strict: only expectations and examples answer.');
       if (opts.passthrough) lines.push(`Pass-through: requests no expectation or example answers go to ${printable(opts.passthrough)}; drift is logged.`);
       if (wsSecurity) lines.push(`Checking WS-Security with ${opts.wsSecurity}.`);
+      const exporting = exportOption(io);
+      if (exporting.exportExamples)
+        lines.push(
+          `Exporting each expectation set through ${stub.url}/_accord/expectations as a consumer example, into ${printable(path.relative(io.cwd, exporting.exportExamples) || '.')}${exporting.consumer ? ` (consumer ${printable(exporting.consumer)})` : ''}.`,
+        );
       if (opts.tls && stub.certificate) {
         // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only with --tls
         const { fingerprint } = require('../../stub/tls') as typeof import('../../stub/tls');
@@ -121,10 +127,22 @@ export function registerStub(program: Command, io: Io): void {
       const stopped = untilSignal();
       io.stdout(`${lines.join('\n')}\n`);
       const signal = await stopped;
-      io.stderr(`accord stub: ${signal} received, closing\n`);
+      io.stderr(`accord stub: ${signal}, closing\n`);
       await stub.close();
       fetched.forEach(removeFetched);
     });
+}
+
+/**
+ * ACCORD_EXPORT_EXAMPLES (and ACCORD_CONSUMER), as a Jest consumer's run reads them: the stub
+ * exports what is set through its API, for consumers whose tests are not Node's.
+ */
+function exportOption(io: Io): { exportExamples?: string; consumer?: string } {
+  if (!process.env.ACCORD_EXPORT_EXAMPLES) return {};
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when exporting
+  const { exportSettings } = require('../../stub/client/export-examples') as typeof import('../../stub/client/export-examples');
+  const settings = exportSettings(undefined, undefined, process.env, io.cwd);
+  return settings ? { exportExamples: settings.dir, ...(settings.consumer ? { consumer: settings.consumer } : {}) } : {};
 }
 
 /** With no paths: what accord.config.json consumes, as `accord contracts pull` left it. */
@@ -195,14 +213,33 @@ export function wholeNumber(text: string, option: string, max: number, command =
   return n;
 }
 
-export function untilSignal(): Promise<NodeJS.Signals> {
+/**
+ * Resolves with what stopped the server: SIGINT, SIGTERM, or (under `npx`/`npm exec` only) the
+ * parent gone. `npx accord stub &` then `kill $!` kills npm, whose `sh -c` goes with it without
+ * passing the signal on: the stub, left to init, would hold its port until the machine restarts.
+ * So a server started by npm exec stops when the process that started it goes (its parent
+ * changes: a Unix orphan is handed to init or a subreaper). Not otherwise: `accord stub &` from a
+ * script that then ends is a stub meant to outlive it.
+ */
+export function untilSignal(env: NodeJS.ProcessEnv = process.env): Promise<string> {
   return new Promise((resolve) => {
-    const on = (signal: NodeJS.Signals) => {
+    const parent = process.ppid;
+    const watch =
+      env.npm_command === 'exec' && process.platform !== 'win32'
+        ? setInterval(() => process.ppid !== parent && stop(`the process that started it under npm exec (pid ${parent}) is gone`), PARENT_POLL_MS)
+        : undefined;
+    watch?.unref();
+    const stop = (why: string) => {
       process.off('SIGINT', on);
       process.off('SIGTERM', on);
-      resolve(signal);
+      if (watch) clearInterval(watch);
+      resolve(why);
     };
+    const on = (signal: NodeJS.Signals) => stop(`${signal} received`);
     process.on('SIGINT', on);
     process.on('SIGTERM', on);
   });
 }
+
+/** How often a server started by npm exec looks whether its parent is still there. */
+const PARENT_POLL_MS = 500;

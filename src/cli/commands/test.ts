@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { InternalError } from '../../errors';
+import { AccordError, InternalError } from '../../errors';
 import { isHttpUrl } from '../../http/target';
 import { EXIT_FAILED, EXIT_USAGE, ExitError, type Io } from '../exit';
 import { quoted } from '../../printable';
@@ -17,14 +17,22 @@ interface TestCliOptions {
   reporter?: string[];
 }
 
-const REPORTERS = ['default', 'junit'] as const;
+const REPORTERS = ['default', 'junit', 'html'] as const;
+/** Where `--reporter html` writes the report when accord.config.json's `test.report` names no file. */
+const HTML_REPORT = 'accord-report.html';
+/** Jest's own configuration files: accord test does not read them, and says so. */
+const JEST_CONFIGS = ['jest.config.js', 'jest.config.ts', 'jest.config.mjs', 'jest.config.cjs', 'jest.config.cts', 'jest.config.mts', 'jest.config.json'];
 
 /**
- * `accord test [contracts...] --base-url <url>`: the contracts run through the project's own
- * Jest with accord's preset, for a provider that has no Jest configuration of its own (a Java
- * or .NET service): same tests, output, exit codes, coverage and JUnit report as
- * `jest --preset accord-contracts`, in one line of CI. The configuration is passed to Jest as
- * JSON (`--config`), so nothing is written into the project.
+ * `accord test [contracts...] --base-url <url>`: the contracts run through Jest with accord's
+ * preset, for a provider that has no Jest configuration of its own (a Java or .NET service,
+ * perhaps with no package.json at all): same tests, output, exit codes, coverage and JUnit report
+ * as `jest --preset accord-contracts`, in one line of CI. The project's own Jest when it has one,
+ * else the Jest accord-contracts depends on (so `npx accord-contracts test` needs nothing
+ * installed). accord's settings come from accord.config.json (its `test` block: what
+ * `testEnvironmentOptions.accord` holds for the preset); a Jest config file is not read, and a
+ * note says so. The configuration is passed to Jest as JSON (`--config`), so nothing is written
+ * into the project.
  */
 export function registerTest(program: Command, io: Io): void {
   program
@@ -36,10 +44,14 @@ export function registerTest(program: Command, io: Io): void {
     .option('--seed <n>', 'seed of generated values (ACCORD_SEED)')
     .option('--negative', 'also send invalid requests, which the service must refuse (ACCORD_NEGATIVE)')
     .option('--timeout <ms>', 'time allowed for each request, in milliseconds (ACCORD_TIMEOUT_MS)')
-    .option('--reporter <name>', "junit: also write junit.xml with jest-junit (repeatable; default: Jest's own output)", (v: string, p?: string[]) => [...(p ?? []), v])
+    .option(
+      '--reporter <name>',
+      `junit: also write junit.xml; html: also write the HTML report (${HTML_REPORT}, or accord.config.json's test.report) (repeatable; Jest's output and the coverage summary always)`,
+      (v: string, p?: string[]) => [...(p ?? []), v],
+    )
     .addHelpText(
       'after',
-      '\nExamples:\n  accord test --base-url http://127.0.0.1:8080\n  accord test contracts/soap --base-url http://127.0.0.1:8080 --reporter junit\n  accord test contracts -t "Get a pet" --base-url http://127.0.0.1:8080 -- --ci --runInBand\n',
+      '\nSettings (base URL, environments, auth, TLS, WS-Security, coverage gate, report) are read from accord.config.json: { "test": { "baseUrl": ..., "auth": ... } }; see README, "accord test".\n\nExamples:\n  npx accord-contracts test contracts --base-url http://127.0.0.1:8080 --reporter junit --reporter html\n  accord test contracts/soap --base-url http://127.0.0.1:8080 --reporter junit\n  accord test contracts -t "Get a pet" --base-url http://127.0.0.1:8080 -- --ci --runInBand\n',
     )
     .action(async (contracts: string[], opts: TestCliOptions, cmd: Command) => {
       const jestArgs = afterDashDash(cmd);
@@ -58,13 +70,21 @@ function afterDashDash(cmd: Command): string[] {
   return at < 0 ? [] : raw.slice(at + 1);
 }
 
-async function runTests(contracts: string[], opts: TestCliOptions, jestArgs: string[], io: Io): Promise<number> {
+async function runTests(contracts: string[], opts: TestCliOptions, given: string[], io: Io): Promise<number> {
   const usage = (message: string) => new ExitError(EXIT_USAGE, `accord test: ${message}`);
   const env: Record<string, string> = {};
+  const cwd = io.cwd;
+  const settings = testSettings(cwd, usage);
   const baseUrl = opts.baseUrl ?? process.env.ACCORD_BASE_URL;
-  if (baseUrl === undefined || baseUrl === '') throw usage('give the service to test: --base-url http://127.0.0.1:8080 (or set ACCORD_BASE_URL)');
-  if (!isHttpUrl(baseUrl)) throw usage(`--base-url must be an http:// or https:// URL such as http://127.0.0.1:8080, found ${quoted(baseUrl)}`);
-  env.ACCORD_BASE_URL = baseUrl;
+  if ((baseUrl === undefined || baseUrl === '') && settings.baseUrl === undefined && settings.environments === undefined)
+    throw usage('give the service to test: --base-url http://127.0.0.1:8080 (or ACCORD_BASE_URL, or "baseUrl" in accord.config.json\'s "test")');
+  if (baseUrl !== undefined && baseUrl !== '') {
+    if (!isHttpUrl(baseUrl)) throw usage(`--base-url must be an http:// or https:// URL such as http://127.0.0.1:8080, found ${quoted(baseUrl)}`);
+    env.ACCORD_BASE_URL = baseUrl;
+  }
+  // The options typed, so the runner's hints name them (not "set ACCORD_BASE_URL" to one who typed --base-url).
+  const givenAs = [opts.baseUrl !== undefined && '--base-url', opts.timeout !== undefined && '--timeout'].filter((x): x is string => typeof x === 'string');
+  if (givenAs.length > 0) env.ACCORD_GIVEN_AS = givenAs.join(',');
   if (opts.seed !== undefined) {
     if (!isWhole(opts.seed.startsWith('-') ? opts.seed.slice(1) : opts.seed)) throw usage(`--seed must be a whole number, found ${quoted(opts.seed)}`);
     env.ACCORD_SEED = opts.seed;
@@ -76,29 +96,49 @@ async function runTests(contracts: string[], opts: TestCliOptions, jestArgs: str
   if (opts.negative) env.ACCORD_NEGATIVE = '1';
   const reporters = opts.reporter ?? [];
   const unknown = reporters.find((r) => !(REPORTERS as readonly string[]).includes(r));
-  if (unknown !== undefined) throw usage(`unknown --reporter ${quoted(unknown)}: use ${REPORTERS.join(' or ')}`);
+  if (unknown !== undefined) throw usage(`unknown --reporter ${quoted(unknown)}: use ${REPORTERS.join(', ')}`);
 
-  const cwd = io.cwd;
+  const root = packageRoot();
   const project = createRequire(path.join(cwd, 'package.json'));
-  const jest = resolveFrom(project, 'jest/package.json');
-  if (!jest)
-    throw usage('Jest is not installed in this project, and accord test runs the contracts with it (accord-contracts has Jest as an optional peer): npm install --save-dev jest');
-  const junit = reporters.includes('junit') ? resolveFrom(project, 'jest-junit') : undefined;
-  if (reporters.includes('junit') && !junit)
-    throw usage('jest-junit is not installed in this project, and --reporter junit writes its report with it: npm install --save-dev jest-junit');
+  const own = createRequire(path.join(root, 'package.json'));
+  // The project's Jest when it has one (its version, its plugins); else the one accord-contracts depends on.
+  const jest = resolveFrom(project, 'jest/package.json') ?? resolveFrom(own, 'jest/package.json');
+  if (!jest) throw usage('Jest is not installed, and accord test runs the contracts with it: npm install --save-dev jest (accord-contracts normally brings it)');
+  const junit = reporters.includes('junit') ? (resolveFrom(project, 'jest-junit') ?? resolveFrom(own, 'jest-junit')) : undefined;
+  if (reporters.includes('junit') && !junit) throw usage('jest-junit is not installed, and --reporter junit writes its report with it: npm install --save-dev jest-junit');
+
+  const { jestArgs, extraReporters } = takeReporters(given);
+  if (!jestArgs.some((a) => a === '--config' || a === '-c' || a.startsWith('--config='))) {
+    const config = jestConfigOf(cwd);
+    if (config)
+      io.stderr(
+        `accord test: ${config} is not read (accord test runs with its own Jest configuration); accord's settings go in accord.config.json under "test" (base URL, environments, auth, TLS, WS-Security, coverage gate, report), or run jest --preset accord-contracts to use ${config}\n`,
+      );
+  }
 
   const testMatch = contracts.length === 0 ? ['**/*.spec'] : contracts.map((c) => matchOf(c, cwd, usage));
-  const root = packageRoot();
   // The preset's own configuration (absolute paths), not `preset: <path>`: Jest resolves a preset from the rootDir's node_modules.
-  const { createPreset } = createRequire(path.join(root, 'package.json'))('./preset/create-preset.js') as { createPreset: () => Record<string, unknown> };
+  const { createPreset } = own('./preset/create-preset.js') as { createPreset: () => Record<string, unknown> };
+  const preset = createPreset();
+  const accord: Record<string, unknown> = { ...settings };
+  if (reporters.includes('html') && accord.report === undefined) accord.report = HTML_REPORT;
   const config = {
-    ...createPreset(),
+    ...preset,
     rootDir: cwd,
     roots: [cwd],
     testMatch,
-    reporters: ['default', path.join(root, 'preset', 'coverage-reporter.js'), ...(junit ? [junit] : [])],
+    ...(Object.keys(accord).length > 0 ? { testEnvironmentOptions: { ...(preset.testEnvironmentOptions as object | undefined), accord } } : {}),
+    reporters: [
+      'default',
+      path.join(root, 'preset', 'coverage-reporter.js'),
+      ...(junit ? [[junit, junitOptions(root)]] : []),
+      // Reporters given after `--` (--reporters) join accord's rather than replacing them: junit.xml and the coverage summary stay.
+      ...extraReporters.filter((r) => r !== 'default'),
+    ],
   };
   const bin = path.join(path.dirname(jest), binOf(jest));
+  // The preset's environment takes jest-environment-node from this Jest when the project has none (preset/environment.js).
+  env.ACCORD_JEST = jest;
   const args = [bin, '--config', JSON.stringify(config), '--rootDir', cwd, ...(opts.testNamePattern !== undefined ? ['-t', opts.testNamePattern] : []), ...jestArgs];
   return new Promise<number>((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: 'inherit' });
@@ -106,6 +146,60 @@ async function runTests(contracts: string[], opts: TestCliOptions, jestArgs: str
     // Killed by a signal (Ctrl+C reaches Jest too): a run that did not finish did not pass.
     child.on('exit', (code) => resolve(code ?? EXIT_FAILED));
   });
+}
+
+/**
+ * jest-junit's settings for a CI's test view: each case's `classname` is its contract's feature
+ * (the describe block) and its `name` the scenario, not both "Feature scenario"; a `file` attribute
+ * (the contract, from the project folder) lets the view group by file and link to it; @WIP
+ * properties from the preset. JEST_JUNIT_* variables still win, as jest-junit documents.
+ */
+function junitOptions(root: string): Record<string, string> {
+  return {
+    classNameTemplate: '{classname}',
+    titleTemplate: '{title}',
+    addFileAttribute: 'true',
+    testCasePropertiesDirectory: path.join(root, 'preset'),
+    testCasePropertiesFile: 'jest-junit-properties.js',
+  };
+}
+
+/** `--reporters X` and `--reporters=X` taken out of Jest's arguments, to be added to accord's own rather than replace them. */
+function takeReporters(args: string[]): { jestArgs: string[]; extraReporters: string[] } {
+  const jestArgs: string[] = [];
+  const extraReporters: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--reporters' && i + 1 < args.length) extraReporters.push(args[++i]);
+    else if (a.startsWith('--reporters=')) extraReporters.push(a.slice('--reporters='.length));
+    else jestArgs.push(a);
+  }
+  return { jestArgs, extraReporters };
+}
+
+/** The Jest configuration this folder has (a jest.config.* file or package.json's "jest"), by name; undefined when none. */
+function jestConfigOf(cwd: string): string | undefined {
+  const file = JEST_CONFIGS.find((f) => existsSync(path.join(cwd, f)));
+  if (file) return file;
+  const pkg = path.join(cwd, 'package.json');
+  try {
+    if (existsSync(pkg) && 'jest' in (JSON.parse(readFileSync(pkg, 'utf8')) as object)) return 'package.json\'s "jest"';
+  } catch {
+    // Not JSON: Jest would say so if it read it; accord test does not.
+  }
+  return undefined;
+}
+
+/** accord.config.json's `test` block (the runner's settings), or nothing. */
+function testSettings(cwd: string, usage: (m: string) => ExitError): Record<string, unknown> & { baseUrl?: unknown; environments?: unknown } {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only by accord test
+  const { readProjectConfig } = require('../../shared/config') as typeof import('../../shared/config');
+  try {
+    return readProjectConfig(cwd)?.test ?? {};
+  } catch (e) {
+    if (e instanceof AccordError) throw usage(e.describe());
+    throw e;
+  }
 }
 
 function resolveFrom(req: NodeJS.Require, id: string): string | undefined {

@@ -2,8 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
 import { AccordError } from '../../errors';
 import { readJson } from '../../json/parse';
-import { printable } from '../../printable';
-import { acceptedOf, describeExpectation, type Expectation, type ExpectationInput } from './expectations';
+import { hasControl, printable } from '../../printable';
+import { STUB_LIMITS } from '../../limits';
+import { acceptedOf, describeExpectation, type Accepted, type Expectation, type ExpectationInput } from './expectations';
 import { isObject } from '../answer/fit-example';
 import type { CallFilter, JournalEntry } from './journal';
 import { stateName } from '../decide/scenario-state';
@@ -22,7 +23,20 @@ export function isAdminPath(url: string): boolean {
   return url.charCodeAt(1) === 95 && (url.startsWith(ADMIN_PREFIXES[0]) || url.startsWith(ADMIN_PREFIXES[1]));
 }
 
-export function answerAdmin(state: ScopeState, method: string, url: string, text: string, res: ServerResponse, certificate?: string): void {
+/**
+ * Told of each expectation accepted through the API, with who set it: the `consumer` and `test`
+ * keys of the posted JSON (what a zeep, Java or .NET consumer gives, as Jest gives its test's
+ * title), so the stub can export it as connectStub does (export-examples.ts).
+ */
+export type OnExpected = (input: ExpectationInput, accepted: Accepted, by: SetBy) => void;
+
+/** Who set an expectation over the API: the consumer's name and the test's title, when given. */
+export interface SetBy {
+  consumer?: string;
+  test?: string;
+}
+
+export function answerAdmin(state: ScopeState, method: string, url: string, text: string, res: ServerResponse, certificate?: string, onExpected?: OnExpected): void {
   const target = splitTarget(url);
   let path = target.path;
   while (path.endsWith('/')) path = path.slice(0, -1);
@@ -30,7 +44,11 @@ export function answerAdmin(state: ScopeState, method: string, url: string, text
   const m = method.toUpperCase();
   try {
     if (path === '/_accord/expectations') {
-      if (m === 'POST') return created(res, state.expect(jsonOf(text)));
+      if (m === 'POST')
+        return created(
+          res,
+          expectFrom(state, jsonOf(text), (v) => v, onExpected),
+        );
       if (m === 'GET') return jsonList(res, state.expectations.list(), describeExpectation);
       if (m === 'DELETE') {
         state.expectations.clear();
@@ -74,7 +92,7 @@ export function answerAdmin(state: ScopeState, method: string, url: string, text
     } else if (path === '/_accord/certificate') {
       if (m === 'GET') return certificate ? plain(res, 200, certificate, 'application/x-pem-file') : text404(res, 'accord stub: this stub serves plain HTTP: no certificate\n');
     } else if (path === '/_specmatic/expectations') {
-      if (m === 'POST') return created(res, state.expect(fromSpecmatic(jsonOf(text))), 200);
+      if (m === 'POST') return created(res, expectFrom(state, jsonOf(text), fromSpecmatic, onExpected), 200);
     } else {
       return text404(res, `accord stub: ${method} ${path} is not part of the stub's API (see docs/stub.md)\n`);
     }
@@ -193,6 +211,32 @@ function itemJson<T>(item: T, shape: (item: T) => unknown): string {
     if (!(e instanceof RangeError)) throw e;
     return JSON.stringify({ omitted: 'too large to send as JSON' });
   }
+}
+
+/**
+ * An expectation posted to the API, registered: the `consumer` and `test` keys (who set it, for
+ * the export) are taken off before the rest is read as an expectation, and checked as a name
+ * and a title are (a string, printable, bounded).
+ */
+function expectFrom(state: ScopeState, posted: unknown, read: (v: unknown) => unknown, onExpected: OnExpected | undefined): Expectation {
+  if (!isObject(posted) || (posted.consumer === undefined && posted.test === undefined)) {
+    const e = state.expect(read(posted));
+    if (onExpected) onExpected(e.input, acceptedOf(e), {});
+    return e;
+  }
+  const { consumer, test, ...rest } = posted;
+  const by: SetBy = {};
+  if (consumer !== undefined) by.consumer = setByText(consumer, 'consumer', 'the consumer\'s name, such as "billing-ui"');
+  if (test !== undefined) by.test = setByText(test, 'test', 'the title of the test that set it');
+  const e = state.expect(read(rest));
+  if (onExpected) onExpected(e.input, acceptedOf(e), by);
+  return e;
+}
+
+function setByText(v: unknown, key: string, what: string): string {
+  if (typeof v !== 'string' || v.trim() === '' || v.length > STUB_LIMITS.setByChars || hasControl(v))
+    throw new AccordError('ACCORD_ERR_USAGE', `expectation has a "${key}" that is not ${what}: one line of printable text, at most ${STUB_LIMITS.setByChars} characters`);
+  return v;
 }
 
 /** Specmatic's expectation JSON, read into accord's. */

@@ -59,10 +59,16 @@ export function connectStub(url: string | undefined, options: ConnectOptions = {
   const base = url.endsWith('/') ? url.slice(0, -1) : url;
   // A scope of a scope is a scope of the stub: its path is replaced, not nested.
   const root = base.includes('/_scope/') ? base.slice(0, base.indexOf('/_scope/')) : base;
-  const call = async (method: string, path: string, body = '', query: [string, string][] = []): Promise<HttpResponse> =>
+  const call = async (method: string, path: string, body = '', query: [string, string][] = [], extra: Record<string, string> = {}): Promise<HttpResponse> =>
     // Loaded on first use: the HTTP client (undici) doubled the stub's start-up, and a stub that is only served never needs it.
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose; require, not import(), so Jest needs no VM modules
-    (require('../../http/client') as typeof import('../../http/client')).send(base, { method, path, query, headers: body ? { 'content-type': 'application/json' } : {}, body });
+    (require('../../http/client') as typeof import('../../http/client')).send(base, {
+      method,
+      path,
+      query,
+      headers: body ? { 'content-type': 'application/json', ...extra } : extra,
+      body,
+    });
   const ok = (r: HttpResponse, what: string): HttpResponse => {
     if (r.status >= 300) throw new AccordError('ACCORD_ERR_HTTP', `${what}: the stub at ${base} answered ${r.status}: ${r.body.trim()}`);
     return r;
@@ -70,7 +76,8 @@ export function connectStub(url: string | undefined, options: ConnectOptions = {
   return {
     url: base,
     async expect(input) {
-      const r = await call('POST', '/_accord/expectations', JSON.stringify(input));
+      // This process exports it (with the test's title): a stub that exports too is told, so it is not written twice.
+      const r = await call('POST', '/_accord/expectations', JSON.stringify(input), [], exportsHere(options) ? { 'x-accord-exported': '1' } : {});
       if (r.status === 400) throw new AccordError('ACCORD_ERR_USAGE', r.body.trim().replace('accord stub: ', ''));
       const accepted = JSON.parse(ok(r, 'setting an expectation').body) as { id: string; scenario: ScenarioRef; fault?: { scenario?: ScenarioRef; status: number } };
       exported(input, accepted, options);
@@ -132,13 +139,20 @@ export type TemplateValue =
   | '{{today}}'
   | '{{uuid}}'
   | '{{sequence}}';
-/** An accepted expectation written as a consumer example when exporting is on; named after the Jest test that set it, when there is one. */
-export function exported(input: ExpectationInput, accepted: ExportAccepted, options: ConnectOptions = {}): void {
-  if (options.exportExamples === undefined && !process.env.ACCORD_EXPORT_EXAMPLES) return;
+/** The export settings of this process (ACCORD_EXPORT_EXAMPLES or the option), when it exports. */
+function exportsHere(options: ConnectOptions): import('./export-examples').ExportSettings | undefined {
+  if (options.exportExamples === undefined && !process.env.ACCORD_EXPORT_EXAMPLES) return undefined;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- only a consumer that exports loads the writer
   const ex = require('./export-examples') as typeof import('./export-examples');
-  const settings = ex.exportSettings(options.exportExamples, options.consumer, process.env, process.cwd());
+  return ex.exportSettings(options.exportExamples, options.consumer, process.env, process.cwd());
+}
+
+/** An accepted expectation written as a consumer example when exporting is on; named after the Jest test that set it, when there is one. */
+export function exported(input: ExpectationInput, accepted: ExportAccepted, options: ConnectOptions = {}): void {
+  const settings = exportsHere(options);
   if (!settings) return;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded by exportsHere already
+  const ex = require('./export-examples') as typeof import('./export-examples');
   const jest = (globalThis as { expect?: { getState?: () => { currentTestName?: string } } }).expect;
   const test = jest?.getState?.().currentTestName;
   const outcome = ex.exportExpectation(input, accepted, settings, process.cwd(), test);
