@@ -241,12 +241,25 @@ it('reaches only the configured service: absolute-form and a foreign Host do not
   expect(climb.body).toBe('accord stub: pass-through: a path may not climb above /base of the target ("/../")\n');
   const encoded = await raw(stub.url, req('/%2e%2e/etc', new URL(stub.url).host));
   expect(encoded.status).toBe(400);
-  expect(service.seen).toHaveLength(1);
+  // Climbs to a service that decodes `%2f`, or drops a segment's `;parameters` (`..;` is `..` to Tomcat): refused too.
+  for (const t of ['/..;/etc', '/..%2fetc/x', '/x/..%2F..%2Fetc', '/..%5cetc/x', '/%252e%252e/etc']) {
+    const r = await raw(stub.url, req(t, new URL(stub.url).host));
+    expect({ t, status: r.status }).toEqual({ t, status: 400 });
+  }
+  // An encoded slash that stays inside is passed on as written.
+  expect((await raw(stub.url, req('/a%2fb/c', new URL(stub.url).host))).status).toBe(200);
+  expect(service.seen.map((s) => s.url)).toEqual(['/base/a/b', '/base/a%2fb/c']);
   expect(stub.calls().map((c) => [c.answeredBy, c.status])).toEqual([
     ['pass-through', 200],
     ['pass-through', 400],
     ['pass-through', 400],
     ['pass-through', 400],
+    ['pass-through', 400],
+    ['pass-through', 400],
+    ['pass-through', 400],
+    ['pass-through', 400],
+    ['pass-through', 400],
+    ['pass-through', 200],
   ]);
 });
 
