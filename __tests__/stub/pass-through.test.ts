@@ -284,3 +284,47 @@ it('forwards credentials but hides them in the journal; hop-by-hop headers stay 
   expect(entry.headers['x-tenant']).toBe('acme');
   expect(JSON.stringify(stub.calls())).not.toContain('real-Token-1');
 });
+
+it('a drift line, the journal and --verbose hide the credentials sent, also when the service echoes them escaped', async () => {
+  const TOKEN = 'real/Token&Q1';
+  const QUERY = 'q-Secret/77';
+  // A wrong answer (a text id) that echoes the bearer token JSON-escaped and base64url'd, and the query's token percent-encoded.
+  const service: Upstream = serve(
+    await plainService((res) => {
+      const seen = service.seen[service.seen.length - 1];
+      const token = String(seen.headers.authorization).slice('Bearer '.length);
+      const echoed = `${JSON.stringify(token).slice(1, -1).replace(/\//g, '\\/').replace(/&/g, '\\u0026')} ${Buffer.from(`x${token}`).toString('base64url')} ${encodeURIComponent(QUERY)}`;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(`{"id": "${echoed}"}`);
+    }),
+  );
+  const contract = parseContract(
+    'Feature: Items\n\n  Scenario: Get items\n    When GET /items?access_token=(string)\n    Then status 200\n    And response-body {"id": "(number)"}\n',
+    'items.spec',
+  );
+  const lines: string[] = [];
+  const stub = await startStub({ contracts: contract, passThrough: service.url, verbose: true, log: (l) => lines.push(l) });
+  open.push(stub);
+  const target = `/items?access_token=${encodeURIComponent(QUERY)}`;
+  const r = await raw(stub.url, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nauthorization: Bearer ${TOKEN}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+  expect(r.status).toBe(200);
+  // The service got the real request.
+  expect(service.seen.map((s) => [s.url, s.headers.authorization])).toEqual([[target, `Bearer ${TOKEN}`]]);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const drift = lines.filter((l) => l.startsWith('drift:'));
+  expect(drift).toHaveLength(1);
+  expect(drift[0]).toContain('GET /items?access_token=***');
+  // A base64 run keeps the characters it shares with its neighbours (`eH***E`), nothing of the token.
+  expect(drift[0]).toMatch(/found "\*\*\* [\w-]{0,3}\*\*\*[\w-]? \*\*\*"/);
+  const shown = [...lines, JSON.stringify(stub.calls())].join('\n');
+  for (const f of [
+    TOKEN,
+    QUERY,
+    encodeURIComponent(QUERY),
+    JSON.stringify(TOKEN).slice(1, -1).replace(/\//g, '\\/'),
+    'real\\/Token',
+    Buffer.from(`x${TOKEN}`).toString('base64url').slice(2, 12),
+  ]) {
+    expect({ f, shown: shown.includes(f) }).toEqual({ f, shown: false });
+  }
+  expect(lines.some((l) => l.includes('passed through') && l.startsWith('GET /items?access_token=***'))).toBe(true);
+});
