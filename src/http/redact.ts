@@ -220,33 +220,40 @@ export const DEFAULT_REDACTION = redaction();
 
 /**
  * `text` with each of `secrets` (MIN_REDACTED_LENGTH or longer), in any of its encoded forms, replaced by ***.
- * One pass over the text per secret, longest first (so a secret that contains another is replaced whole):
- * a single expression of every secret is slower by far, irregexp then tries each alternative at each character.
+ * The text is read once into a decoded view (each `%XX`, `%25XX`, `\uXXXX`, JSON short escape and XML
+ * character reference read as the character it stands for, `+` and a space as one, every character kept
+ * with where it came from), each secret is looked for in that view as decoded the same way, and as it is
+ * in the text itself; the places found are replaced, longest first where they overlap. Linear in the text
+ * (one decoding pass, indexOf per secret form); no expression is built from a secret.
  */
 export function redactSecrets(text: string, secrets: Iterable<string>): string {
-  let out = text;
-  for (const re of secretPatterns(secrets)) {
-    re.lastIndex = 0;
-    out = out.replace(re, REDACTED);
+  const values = [...new Set(secrets)].filter((s) => s.length >= MIN_REDACTED_LENGTH);
+  if (values.length === 0 || text.length < MIN_REDACTED_LENGTH) return text;
+  const forms = new Set<string>();
+  for (const v of values) {
+    forms.add(v);
+    for (const b of base64Forms(v)) forms.add(b);
   }
-  return out;
-}
-
-/** The compiled patterns of the last few sets of secrets (a run's set changes only when an OAuth2 token is fetched). */
-const compiled = new Map<string, RegExp[]>();
-const COMPILED_KEPT = 16;
-
-function secretPatterns(secrets: Iterable<string>): RegExp[] {
-  const values = [...new Set(secrets)].filter((s) => s.length >= MIN_REDACTED_LENGTH).sort((a, b) => b.length - a.length);
-  if (values.length === 0) return [];
-  const key = values.join('\0');
-  let res = compiled.get(key);
-  if (res === undefined) {
-    res = values.map((v) => new RegExp([v, ...base64Forms(v)].map(encodedForms).join('|'), 'g'));
-    if (compiled.size >= COMPILED_KEPT) compiled.delete(compiled.keys().next().value!);
-    compiled.set(key, res);
+  const spans: [number, number][] = [];
+  for (const f of forms) for (let i = text.indexOf(f); i >= 0; i = text.indexOf(f, i + f.length)) spans.push([i, i + f.length]);
+  if (mayBeEncoded(text)) {
+    const view = decodedView(text);
+    for (const f of forms) {
+      const d = decodedView(f).text;
+      if (d.length === 0) continue;
+      for (let i = view.text.indexOf(d); i >= 0; i = view.text.indexOf(d, i + d.length)) spans.push([view.from[i], view.to[i + d.length - 1]]);
+    }
   }
-  return res;
+  if (spans.length === 0) return text;
+  spans.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  let out = '';
+  let at = 0;
+  for (const [from, to] of spans) {
+    if (to <= at) continue;
+    out += from >= at ? `${text.slice(at, from)}${REDACTED}` : '';
+    at = to;
+  }
+  return out + text.slice(at);
 }
 
 /**
@@ -258,59 +265,145 @@ function base64Forms(value: string): string[] {
   const bytes = Buffer.from(value, 'utf8');
   const out: string[] = [];
   for (let k = 0; k < 3; k++) {
-    const all = Buffer.concat([Buffer.alloc(k), bytes])
-      .toString('base64')
-      .replace(/=+$/, '');
+    // Cut at `end`, before any padding.
+    const all = Buffer.concat([Buffer.alloc(k), bytes]).toString('base64');
     const total = k + bytes.length;
     const start = k === 0 ? 0 : k === 1 ? 2 : 3;
     const end = Math.floor(total / 3) * 4 + (total % 3 === 0 ? 0 : total % 3 === 1 ? 1 : 2);
     const run = all.slice(start, end);
     if (run.length < MIN_BASE64_CHARS) continue;
     out.push(run);
-    const urlSafe = run.replace(/\+/g, '-').replace(/\//g, '_');
+    const urlSafe = run.replaceAll('+', '-').replaceAll('/', '_');
     if (urlSafe !== run) out.push(urlSafe);
   }
   return out;
 }
 
-/** A regular expression source matching `value` with each character as it is or in any one encoded form. */
-function encodedForms(value: string): string {
-  let out = '';
-  for (const ch of value) out += charForms(ch);
-  return out;
+/** Whether `text` holds a character that starts an encoded form (else the text is its own decoded view). */
+function mayBeEncoded(text: string): boolean {
+  return text.includes('%') || text.includes('\\') || text.includes('&') || text.includes('+');
 }
 
-const JSON_SHORT: Record<string, string> = { '"': '\\"', '\\': '\\\\', '/': '\\/', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-const XML_NAMED: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+const UTF16 = new TextDecoder('utf-16le');
+const JSON_SHORT: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+const XML_NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+/** The longest named or numeric character reference read (`&#x10FFFF;` and some leading zeros). */
+const MAX_REFERENCE = 16;
 
-/** Every form of one character: a group of literal alternatives, no nested repetition (linear to match). */
-function charForms(ch: string): string {
-  const cp = ch.codePointAt(0)!;
-  const forms = [escapeRegex(ch)];
-  if (ch === ' ') forms.push('\\+');
-  // Percent-encoded UTF-8, each byte once or twice encoded (`%2F`, `%2f`, `%252F`).
-  forms.push([...Buffer.from(ch, 'utf8')].map((b) => `%(?:25)?${hexClass(b, 2)}`).join(''));
-  // JSON: the short escapes and \uXXXX of each UTF-16 unit.
-  if (JSON_SHORT[ch]) forms.push(escapeRegex(JSON_SHORT[ch]));
-  let units = '';
-  for (let i = 0; i < ch.length; i++) units += `\\\\u${hexClass(ch.charCodeAt(i), 4)}`;
-  forms.push(units);
-  // XML: named and numeric character references.
-  if (XML_NAMED[ch]) forms.push(escapeRegex(XML_NAMED[ch]));
-  forms.push(`&#[xX]0*${hexClass(cp, 1)};`, `&#0*${cp};`);
-  return `(?:${forms.join('|')})`;
+/**
+ * `text` decoded one form at a time, as a service may have encoded each character (percent-encoding,
+ * once or twice, of UTF-8; JSON escapes; XML character references), with `+` read as a space; for
+ * each UTF-16 unit of the view, where in `text` the form it came from starts (`from`) and ends (`to`).
+ */
+function decodedView(text: string): { text: string; from: Int32Array; to: Int32Array } {
+  const from = new Int32Array(text.length);
+  const to = new Int32Array(text.length);
+  // No view is longer than its text: each form is at least as long as the units it stands for.
+  const units = new Uint16Array(text.length);
+  let n = 0;
+  const emit = (chars: string, start: number, end: number) => {
+    for (let k = 0; k < chars.length; k++) {
+      from[n] = start;
+      to[n] = end;
+      units[n++] = chars.charCodeAt(k);
+    }
+  };
+  let i = 0;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    // Only `%`, `\` and `&` start a form; any other unit is itself (`+` read as a space).
+    if (c !== 0x25 && c !== 0x5c && c !== 0x26) {
+      from[n] = i;
+      to[n] = i + 1;
+      units[n++] = c === 0x2b ? 0x20 : c;
+      i++;
+      continue;
+    }
+    if (c === 0x25) {
+      const got = percentChar(text, i);
+      if (got) {
+        emit(got.char === '+' ? ' ' : got.char, i, got.end);
+        i = got.end;
+        continue;
+      }
+    } else if (c === 0x5c) {
+      const next = text[i + 1];
+      if (next === 'u' && isHex(text, i + 2, 4)) {
+        const ch = String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16));
+        emit(ch === '+' ? ' ' : ch, i, i + 6);
+        i += 6;
+        continue;
+      }
+      if (next !== undefined && JSON_SHORT[next] !== undefined) {
+        emit(JSON_SHORT[next], i, i + 2);
+        i += 2;
+        continue;
+      }
+    } else {
+      const semi = text.indexOf(';', i + 1);
+      if (semi > i + 1 && semi - i <= MAX_REFERENCE) {
+        const ch = referenceChar(text.slice(i + 1, semi));
+        if (ch !== undefined) {
+          emit(ch === '+' ? ' ' : ch, i, semi + 1);
+          i = semi + 1;
+          continue;
+        }
+      }
+    }
+    from[n] = i;
+    to[n] = i + 1;
+    units[n++] = c;
+    i++;
+  }
+  return { text: UTF16.decode(units.subarray(0, n)), from, to };
 }
 
-/** `n` in hexadecimal, at least `width` digits, each letter digit matching either case: `2[fF]`. */
-function hexClass(n: number, width: number): string {
-  return n
-    .toString(16)
-    .padStart(width, '0')
-    .replace(/[a-f]/g, (d) => `[${d}${d.toUpperCase()}]`);
+function isHex(text: string, at: number, count: number): boolean {
+  if (at + count > text.length) return false;
+  for (let k = at; k < at + count; k++) {
+    const c = text.charCodeAt(k) | 0x20;
+    if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66))) return false;
+  }
+  return true;
 }
 
-function escapeRegex(s: string): string {
-  return s.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+/** The byte of a `%XX` or `%25XX` at `at`, and where it ends. */
+function percentByte(text: string, at: number): { byte: number; end: number } | undefined {
+  if (text[at] !== '%') return undefined;
+  // Encoded twice: `%252F` is `%2F` to a service that decodes once more.
+  if (text.startsWith('25', at + 1) && isHex(text, at + 3, 2)) return { byte: parseInt(text.slice(at + 3, at + 5), 16), end: at + 5 };
+  if (isHex(text, at + 1, 2)) return { byte: parseInt(text.slice(at + 1, at + 3), 16), end: at + 3 };
+  return undefined;
+}
+
+/** The character percent-encoded (as UTF-8, its bytes each once or twice encoded) at `at`, and where it ends. */
+function percentChar(text: string, at: number): { char: string; end: number } | undefined {
+  const first = percentByte(text, at);
+  if (!first) return undefined;
+  if (first.byte < 0x80) return { char: String.fromCharCode(first.byte), end: first.end };
+  const count = first.byte >= 0xf0 ? 4 : first.byte >= 0xe0 ? 3 : first.byte >= 0xc0 ? 2 : 0;
+  if (count === 0) return undefined;
+  const bytes = [first.byte];
+  let end = first.end;
+  for (let k = 1; k < count; k++) {
+    const b = percentByte(text, end);
+    if (!b || (b.byte & 0xc0) !== 0x80) return undefined;
+    bytes.push(b.byte);
+    end = b.end;
+  }
+  const char = Buffer.from(bytes).toString('utf8');
+  return char.includes('\uFFFD') ? undefined : { char, end };
+}
+
+/** The character a reference (between `&` and `;`) stands for: named, `#x` hexadecimal or `#` decimal. */
+function referenceChar(name: string): string | undefined {
+  if (XML_NAMED[name] !== undefined) return XML_NAMED[name];
+  if (name[0] !== '#') return undefined;
+  const hex = name[1] === 'x' || name[1] === 'X';
+  const digits = name.slice(hex ? 2 : 1);
+  if (digits === '' || !(hex ? isHex(digits, 0, digits.length) : [...digits].every((d) => d >= '0' && d <= '9'))) return undefined;
+  const cp = parseInt(digits, hex ? 16 : 10);
+  return cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : undefined;
 }
 
 /**
@@ -324,19 +417,24 @@ export function requestSecrets(headers: Record<string, string | string[] | undef
     if (v === undefined || !isSecretHeader(name)) continue;
     for (const value of Array.isArray(v) ? v : [v]) {
       out.push(value);
-      if (/^(cookie|set-cookie)2?$/i.test(name)) {
-        const pairs = name.toLowerCase().startsWith('set-') ? [value.split(';')[0]] : value.split(';');
+      const lower = name.toLowerCase();
+      if (lower === 'cookie' || lower === 'cookie2' || lower === 'set-cookie' || lower === 'set-cookie2') {
+        const pairs = lower.startsWith('set-') ? [value.split(';')[0]] : value.split(';');
         for (const p of pairs) {
           const eq = p.indexOf('=');
           if (eq >= 0) out.push(p.slice(eq + 1).trim());
         }
         continue;
       }
-      const scheme = /^\s*(\S+)\s+(\S+)\s*$/.exec(value);
-      if (!scheme) continue;
-      out.push(scheme[2]);
-      if (scheme[1].toLowerCase() === 'basic') {
-        const pair = Buffer.from(scheme[2], 'base64').toString('utf8');
+      // `Bearer <token>`, `Basic <base64>`: the credential after the scheme, alone too.
+      const words = value
+        .trim()
+        .split(' ')
+        .filter((w) => w !== '');
+      if (words.length !== 2) continue;
+      out.push(words[1]);
+      if (words[0].toLowerCase() === 'basic') {
+        const pair = Buffer.from(words[1], 'base64').toString('utf8');
         const colon = pair.indexOf(':');
         if (colon >= 0) out.push(pair, pair.slice(colon + 1));
       }
