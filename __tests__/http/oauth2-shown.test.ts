@@ -1,4 +1,6 @@
+import { parseContract, testCases } from '../../src/contract/load';
 import { OAuth2Tokens } from '../../src/http/oauth2';
+import { formatCaseReport, runCase } from '../../src/runner/run-case';
 import { resolveRunnerConfig } from '../../src/runner/config';
 import { startServer, type Running } from '../helpers/servers';
 
@@ -39,4 +41,14 @@ test('a token URL the settings refuse is quoted without its credentials', () => 
   expect(text).toContain('tokenUrl must be an http:// or https:// URL');
   expect(text).not.toContain('pw-Shown-5');
   expect(text).not.toContain('q-Shown-6');
+});
+
+test("a failure's heading names the base URL without a user name, password or credential query values", async () => {
+  const contract = parseContract('Feature: P\n\n  Scenario: Get\n    When GET /pets\n    Then status 200\n', 'p.spec');
+  const base = `http://svc:pw-Base-1@${new URL(idp.url).host}/?api_key=k-Base-2`;
+  const r = await runCase(testCases(contract)[0], { baseUrl: base, timeoutMs: 5_000 });
+  const report = formatCaseReport(r, base);
+  expect(report).toContain(`http://***@${new URL(idp.url).host}/?api_key=***`);
+  expect(report).not.toContain('pw-Base-1');
+  expect(report).not.toContain('k-Base-2');
 });

@@ -160,7 +160,7 @@ export function bodySecrets(text: string): string[] {
   return found;
 }
 
-/** A path whose query parameters named like credentials or sessions (`access_token`, `sessionid`, `apikey`) have their values redacted. */
+/** A path whose query parameters named like credentials or sessions (`access_token`, `sessionid`, `api_key`, `client_secret`) have their values redacted. */
 export function redactQuery(path: string): string {
   const q = path.indexOf('?');
   if (q < 0) return path;
@@ -176,7 +176,7 @@ export function redactQuery(path: string): string {
       } catch {
         // Not percent-encoded properly: judged as written.
       }
-      return isSecretHeader(name) ? `${kv.slice(0, eq)}=${encodeURIComponent(REDACTED)}` : kv;
+      return isSecretHeader(name) || isCredentialName(name) ? `${kv.slice(0, eq)}=${encodeURIComponent(REDACTED)}` : kv;
     });
   return `${path.slice(0, q + 1)}${params.join('&')}`;
 }
