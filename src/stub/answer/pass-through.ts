@@ -6,7 +6,7 @@ import { checkAnswer, driftLine, hideMismatch, type AnswerCheck } from '../../ht
 import { forwardedHeaders, parseTarget, targetUrl, type ForwardTarget } from '../../http/forward';
 import type { HttpRequest } from '../../http/message';
 import { messageText } from '../../http/message-text';
-import { isSecretHeader, REDACTED, redactQuery, redactSecrets, requestSecrets } from '../../http/redact';
+import { isCredentialName, isSecretHeader, REDACTED, redactQuery, redactSecrets, requestSecrets } from '../../http/redact';
 import { STUB_LIMITS } from '../../limits';
 import { WHERE, type Mismatch } from '../../pattern/match/mismatch';
 import { printable } from '../../printable';
@@ -155,7 +155,7 @@ export class PassThrough {
 function hidden(r: HttpRequest): HttpRequest {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(r.headers)) headers[k] = isSecretHeader(k) ? REDACTED : v;
-  return { ...r, headers, query: r.query.map(([k, v]) => [k, isSecretHeader(k) ? REDACTED : v]) };
+  return { ...r, headers, query: r.query.map(([k, v]) => [k, isSecretHeader(k) || isCredentialName(k) ? REDACTED : v]) };
 }
 
 /** The whole body, or undefined once it passes `max` bytes (the rest is not read). */
