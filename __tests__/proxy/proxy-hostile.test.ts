@@ -72,6 +72,13 @@ it('forwards only to the target, under its path prefix: other hosts and paths th
     '/%2e%2e/x',
     '/%2E%2E%2fx/../../x',
     '/..\\x',
+    // What a service that decodes the path, folds `//` or drops `;parameters` (Tomcat, Spring) sees as a climb.
+    '/pets/..;/..;/x',
+    '/..;x/x',
+    '/pets%2f..%2f..%2fx',
+    '/pets/..%5C..%5Cx',
+    '/%252e%252e/x',
+    '/pets//../../x',
     '*',
   ];
   for (const t of targets) {

@@ -146,9 +146,6 @@ const AUDITED: Record<string, Record<string, Hostile[]>> = {
   'files/decode.ts': {
     [String.raw`/^<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/`]: [h(' ', '<?xml', ''), h('encoding="', '<?xml '), h('a', '<?xml encoding="', '')],
   },
-  'http/client.ts': {
-    [String.raw`/^\//`]: [h('/')],
-  },
   'http/oauth2.ts': {
     [String.raw`/^[\x20-\x7e]{1,64}$/`]: [h('a', '', '\n')],
     [String.raw`/[\r\n\0]/`]: [h('a')],
@@ -239,7 +236,7 @@ const AUDITED: Record<string, Record<string, Hostile[]>> = {
   },
   'http/forward.ts': {
     [String.raw`/[/\\]/`]: [h('a')],
-    [String.raw`/%2e/gi`]: [h('%2'), h('%2e')],
+    [String.raw`/%([0-9a-f]{2})/gi`]: [h('%'), h('%2'), h('%2e')],
   },
   'http/redact.ts': {
     [String.raw`/^(authorization|proxy-authorization|cookie|set-cookie|cookie2|set-cookie2)$|session|token|api-?key|secret|passw|credential|^x-auth/i`]: [
@@ -249,12 +246,8 @@ const AUDITED: Record<string, Record<string, Hostile[]>> = {
     ],
     [String.raw`/(?<![\d])\d(?:[ -]?\d){12,18}(?![\d])/g`]: [h('1'), h('1 '), h('1-'), h('1 ', 'x', '1'), h('4111111111111111 ')],
     [String.raw`/\d/g`]: [h('1')],
-    [String.raw`/(password|passwd|passphrase|secret|apikey|api_key|token)$|^(pwd|pin|cvv|cvc|sid)$|password|session|cookie/i`]: [
-      h('passw'),
-      h('token', '', 'x'),
-      h('sessio'),
-      h('cooki'),
-    ],
+    [String.raw`/(password|passwd|passphrase|secret|apikey|api_key|token)$|^(pwd|pin|cvv|cvc|sid|auth|authorization)$|password|session|cookie|credential|secret|access_?key|private_?key/i`]:
+      [h('passw'), h('token', '', 'x'), h('sessio'), h('cooki'), h('credentia'), h('access_'), h('private')],
   },
   'proxy/proxy.ts': {
     [String.raw`/^[A-Za-z0-9.\-:[\]]{1,255}$/`]: [h('a'), h('[', '', '/')],

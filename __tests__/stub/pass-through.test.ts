@@ -241,12 +241,25 @@ it('reaches only the configured service: absolute-form and a foreign Host do not
   expect(climb.body).toBe('accord stub: pass-through: a path may not climb above /base of the target ("/../")\n');
   const encoded = await raw(stub.url, req('/%2e%2e/etc', new URL(stub.url).host));
   expect(encoded.status).toBe(400);
-  expect(service.seen).toHaveLength(1);
+  // Climbs to a service that decodes `%2f`, or drops a segment's `;parameters` (`..;` is `..` to Tomcat): refused too.
+  for (const t of ['/..;/etc', '/..%2fetc/x', '/x/..%2F..%2Fetc', '/..%5cetc/x', '/%252e%252e/etc']) {
+    const r = await raw(stub.url, req(t, new URL(stub.url).host));
+    expect({ t, status: r.status }).toEqual({ t, status: 400 });
+  }
+  // An encoded slash that stays inside is passed on as written.
+  expect((await raw(stub.url, req('/a%2fb/c', new URL(stub.url).host))).status).toBe(200);
+  expect(service.seen.map((s) => s.url)).toEqual(['/base/a/b', '/base/a%2fb/c']);
   expect(stub.calls().map((c) => [c.answeredBy, c.status])).toEqual([
     ['pass-through', 200],
     ['pass-through', 400],
     ['pass-through', 400],
     ['pass-through', 400],
+    ['pass-through', 400],
+    ['pass-through', 400],
+    ['pass-through', 400],
+    ['pass-through', 400],
+    ['pass-through', 400],
+    ['pass-through', 200],
   ]);
 });
 
@@ -270,4 +283,48 @@ it('forwards credentials but hides them in the journal; hop-by-hop headers stay 
   expect(entry.headers['x-api-key']).toBe('***');
   expect(entry.headers['x-tenant']).toBe('acme');
   expect(JSON.stringify(stub.calls())).not.toContain('real-Token-1');
+});
+
+it('a drift line, the journal and --verbose hide the credentials sent, also when the service echoes them escaped', async () => {
+  const TOKEN = 'real/Token&Q1';
+  const QUERY = 'q-Secret/77';
+  // A wrong answer (a text id) that echoes the bearer token JSON-escaped and base64url'd, and the query's token percent-encoded.
+  const service: Upstream = serve(
+    await plainService((res) => {
+      const seen = service.seen[service.seen.length - 1];
+      const token = String(seen.headers.authorization).slice('Bearer '.length);
+      const echoed = `${JSON.stringify(token).slice(1, -1).replace(/\//g, '\\/').replace(/&/g, '\\u0026')} ${Buffer.from(`x${token}`).toString('base64url')} ${encodeURIComponent(QUERY)}`;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(`{"id": "${echoed}"}`);
+    }),
+  );
+  const contract = parseContract(
+    'Feature: Items\n\n  Scenario: Get items\n    When GET /items?access_token=(string)\n    Then status 200\n    And response-body {"id": "(number)"}\n',
+    'items.spec',
+  );
+  const lines: string[] = [];
+  const stub = await startStub({ contracts: contract, passThrough: service.url, verbose: true, log: (l) => lines.push(l) });
+  open.push(stub);
+  const target = `/items?access_token=${encodeURIComponent(QUERY)}`;
+  const r = await raw(stub.url, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nauthorization: Bearer ${TOKEN}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+  expect(r.status).toBe(200);
+  // The service got the real request.
+  expect(service.seen.map((s) => [s.url, s.headers.authorization])).toEqual([[target, `Bearer ${TOKEN}`]]);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const drift = lines.filter((l) => l.startsWith('drift:'));
+  expect(drift).toHaveLength(1);
+  expect(drift[0]).toContain('GET /items?access_token=***');
+  // A base64 run keeps the characters it shares with its neighbours (`eH***E`), nothing of the token.
+  expect(drift[0]).toMatch(/found "\*\*\* [\w-]{0,3}\*\*\*[\w-]? \*\*\*"/);
+  const shown = [...lines, JSON.stringify(stub.calls())].join('\n');
+  for (const f of [
+    TOKEN,
+    QUERY,
+    encodeURIComponent(QUERY),
+    JSON.stringify(TOKEN).slice(1, -1).replace(/\//g, '\\/'),
+    'real\\/Token',
+    Buffer.from(`x${TOKEN}`).toString('base64url').slice(2, 12),
+  ]) {
+    expect({ f, shown: shown.includes(f) }).toEqual({ f, shown: false });
+  }
+  expect(lines.some((l) => l.includes('passed through') && l.startsWith('GET /items?access_token=***'))).toBe(true);
 });

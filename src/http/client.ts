@@ -3,8 +3,9 @@ import type { Dispatcher } from 'undici';
 import { Agent, EnvHttpProxyAgent, request } from './undici';
 import { AccordError } from '../errors';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from '../limits';
+import { baseTarget, targetUrl, type ForwardTarget } from './forward';
 import { messageText } from './message-text';
-import { isBinary } from '../printable';
+import { isBinary, quoted } from '../printable';
 import { pathWithQuery, type HttpRequest, type HttpResponse } from './message';
 import { readBoundedBody } from './read-body';
 
@@ -55,17 +56,24 @@ export function createDispatcher(tls: TlsFiles = {}, env: NodeJS.ProcessEnv = pr
 
 /**
  * Where a request goes: its path under the base URL's own path, so a service behind
- * http://host/prefix gets /prefix/ws for the contract's /ws.
+ * http://host/prefix gets /prefix/ws for the contract's /ws. A path is only ever a path there
+ * (forward.ts's one join): one that would name another host (`//host:port/x` resolved as a
+ * reference) or climb above the base URL's path is refused, so credentials go only to the base URL.
  */
 export function requestUrl(baseUrl: string, req: Pick<HttpRequest, 'path' | 'query'>): URL {
+  let base: ForwardTarget;
   try {
-    return new URL(pathWithQuery(req).replace(/^\//, ''), baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+    base = baseTarget(baseUrl);
   } catch {
     throw new AccordError(
       'ACCORD_ERR_USAGE',
       `base URL "${baseUrl}" is not a valid URL (${givenBy('--base-url') ? 'give --base-url' : 'set ACCORD_BASE_URL to'} one such as http://127.0.0.1:8080)`,
     );
   }
+  const at = targetUrl(base, pathWithQuery(req));
+  if ('refused' in at)
+    throw new AccordError('ACCORD_ERR_USAGE', `request path ${quoted(req.path, 200)} refused: ${at.refused}; a request goes only to ${base.origin}${base.prefix}`);
+  return new URL(at.url);
 }
 
 /** Sends one request; every way it can fail comes back as an AccordError with a plain sentence. */

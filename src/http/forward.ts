@@ -33,24 +33,28 @@ export function parseTarget(text: string, option: string): ForwardTarget {
   return { url, origin: url.origin, prefix: url.pathname.endsWith('/') ? url.pathname.slice(0, -1) : url.pathname };
 }
 
+/** A runner's base URL (ACCORD_BASE_URL, already checked to be http(s) with a host) as the one place its requests go. */
+export function baseTarget(baseUrl: string): ForwardTarget {
+  const url = new URL(baseUrl);
+  return { url, origin: url.origin, prefix: url.pathname.endsWith('/') ? url.pathname.slice(0, -1) : url.pathname };
+}
+
 /**
- * The URL to ask the target for a request target (`req.url`), or why it is refused. Only the
- * target is ever called: a request must name a path (origin-form, so an absolute URI, `*` or an
- * authority cannot name another host; the Host header is never read); its dot segments are
- * resolved and may not climb above the root, so every URL is the target's origin and prefix
- * followed by the request's path.
+ * The URL to ask the target for a request target (`req.url`, a runner's path and query), or why it
+ * is refused. The one join of a base URL and a path, for the runner, the consumers' replay, the
+ * stub's pass-through and the proxy: the path is appended to the target's origin and prefix as text,
+ * never resolved as a reference (`//host`, `/\host` and `/https:host` are paths on the target). A
+ * request must name a path (origin-form, so an absolute URI, `*` or an authority cannot name another
+ * host; the Host header is never read); its dot segments may not climb above the prefix, counted as
+ * a service that decodes the path might see it (`%2e%2e`, `%2f` and `%5c` decoded, twice encoded
+ * too, `\` a separator, a segment's `;parameters` dropped: `..;x` is `..` to Tomcat), so every URL
+ * is the target's origin and prefix followed by the request's path.
  */
 export function targetUrl(t: ForwardTarget, raw: string): { url: string; path: string } | { refused: string } {
   if (!raw.startsWith('/')) return { refused: `forwards only to ${t.origin}${t.prefix}: a request must name a path starting with "/"` };
   const q = raw.indexOf('?');
   const p = q < 0 ? raw : raw.slice(0, q);
-  let depth = 0;
-  for (const seg of p.slice(1).split(/[/\\]/)) {
-    const s = seg.replace(/%2e/gi, '.');
-    if (s === '..') depth--;
-    else if (s !== '.') depth++;
-    if (depth < 0) return { refused: `a path may not climb above ${t.prefix || '/'} of the target ("/../")` };
-  }
+  if (climbs(p)) return { refused: `a path may not climb above ${t.prefix || '/'} of the target ("/../")` };
   let u: URL;
   try {
     u = new URL(`http://proxy.invalid${raw}`);
@@ -61,11 +65,30 @@ export function targetUrl(t: ForwardTarget, raw: string): { url: string; path: s
   const path = `${u.pathname}${u.search}`;
   const url = `${t.origin}${t.prefix}${path}`;
   // Checked again on the URL as built: only the target's origin, only under its prefix.
-  const built = new URL(url);
-  if (built.origin !== t.origin || !(t.prefix === '' || built.pathname === t.prefix || built.pathname.startsWith(`${t.prefix}/`))) {
+  const built = URL.canParse(url) ? new URL(url) : undefined;
+  if (!built || built.origin !== t.origin || !(t.prefix === '' || built.pathname === t.prefix || built.pathname.startsWith(`${t.prefix}/`))) {
     return { refused: 'the request target leaves the target service' };
   }
   return { url, path };
+}
+
+/** Percent-decoding rounds a path is looked at through: `%252e%252e` is `..` to a service that decodes twice. */
+const DECODE_ROUNDS = 3;
+
+/** Whether `path` (no query) climbs above its root to a service that decodes it, splits it on `/` or `\\`, or drops `;parameters`. */
+function climbs(path: string): boolean {
+  let seen = path;
+  for (let i = 0; i < DECODE_ROUNDS && seen.includes('%'); i++) seen = seen.replace(/%([0-9a-f]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+  let depth = 0;
+  for (const seg of seen.slice(1).split(/[/\\]/)) {
+    const semi = seg.indexOf(';');
+    const s = semi < 0 ? seg : seg.slice(0, semi);
+    // An empty segment is not a level: a service may fold `//` into `/`.
+    if (s === '..') depth--;
+    else if (s !== '.' && s !== '') depth++;
+    if (depth < 0) return true;
+  }
+  return false;
 }
 
 /** Hop-by-hop (RFC 9110 §7.6.1, and the older ones still sent), plus what undici sets itself (`host`) or refuses (`expect`). */

@@ -4,6 +4,7 @@ import { AccordError } from '../errors';
 import { MAX_TOKEN_RESPONSE_BYTES } from '../limits';
 import { excerpt } from '../printable';
 import { readBoundedBody } from './read-body';
+import { redactSecrets, shownUrl } from './redact';
 
 /** OAuth2 client credentials (RFC 6749 4.4): where the token comes from and who asks for it. */
 export interface OAuth2Options {
@@ -59,7 +60,8 @@ export class OAuth2Tokens {
       // RFC 6749 2.3.1: each part form-encoded before base64.
       headers.authorization = `Basic ${Buffer.from(`${formEncode(o.clientId)}:${formEncode(o.clientSecret)}`).toString('base64')}`;
     }
-    const fail = (why: string) => new AccordError('ACCORD_ERR_HTTP', `OAuth2 token request to ${o.tokenUrl} failed: ${why}`);
+    // The token URL as a message may show it (no user name or password, no `client_secret=` value), the secret nowhere.
+    const fail = (why: string) => new AccordError('ACCORD_ERR_HTTP', redactSecrets(`OAuth2 token request to ${shownUrl(o.tokenUrl)} failed: ${why}`, [o.clientSecret]));
     const started = now();
     this.requests++;
     try {

@@ -2,7 +2,7 @@ import type { Contract, Scenario } from '../contract/model';
 import { checkAnswer, driftLine, hideMismatch } from '../http/drift';
 import type { HttpRequest } from '../http/message';
 import { messageText } from '../http/message-text';
-import { isSecretHeader, REDACTED, redactBody, redactQuery } from '../http/redact';
+import { bodySecrets, isSecretHeader, REDACTED, redactBody, redactQuery, redactSecrets, requestSecrets } from '../http/redact';
 import { PROXY_LIMITS } from '../limits';
 import { type Mismatch, WHERE } from '../pattern/match/mismatch';
 import { printable } from '../printable';
@@ -120,11 +120,17 @@ export class DriftWatch {
       return;
     }
     this.summary.broken++;
+    // The request's credentials (headers, cookies, query values, credential-named body nodes) hidden by value
+    // in all that is shown of the finding, in whatever encoding the service echoed them (http/redact.ts).
+    const secrets = [...requestSecrets(request.headers, request.query), ...bodySecrets(request.body)];
+    const shown = (text: string) => redactSecrets(text, secrets);
     const requestLine = `${request.method} ${redactQuery(x.path)}`;
     const line = printable(
-      check.verdict === 'unreadable'
-        ? `drift: ${requestLine}: ${check.mismatches[0].path}: expected a body accord can read, found ${check.mismatches[0].actual}`
-        : driftLine(check, requestLine),
+      shown(
+        check.verdict === 'unreadable'
+          ? `drift: ${requestLine}: ${check.mismatches[0].path}: expected a body accord can read, found ${check.mismatches[0].actual}`
+          : driftLine(check, requestLine),
+      ),
       { multiline: false },
     );
     this.tell(line);
@@ -136,9 +142,12 @@ export class DriftWatch {
       kind: check.verdict === 'unknown-request' ? 'unknown-request' : 'drift',
       scenario: scenario && { name: scenario.name, file: scenario.file, line: scenario.line },
       line,
-      mismatches: check.mismatches.map(hideMismatch),
-      request: { method: request.method, path: redactQuery(x.path), headers: hidden(request.headers), ...kept('problem' in reqText ? '' : reqText.text) },
-      response: { status: x.response.status, headers: hidden(responseHeaders), ...kept('problem' in resText ? '' : resText.text) },
+      mismatches: check.mismatches.map((m) => {
+        const h = hideMismatch(m);
+        return { ...h, actual: shown(h.actual) };
+      }),
+      request: { method: request.method, path: shown(redactQuery(x.path)), headers: hidden(request.headers, shown), ...kept('problem' in reqText ? '' : reqText.text, shown) },
+      response: { status: x.response.status, headers: hidden(responseHeaders, shown), ...kept('problem' in resText ? '' : resText.text, shown) },
     });
   }
 }
@@ -153,14 +162,14 @@ function flat(h: Record<string, string | string[] | undefined>): Record<string, 
   return out;
 }
 
-function hidden(h: Record<string, string>): Record<string, string> {
+function hidden(h: Record<string, string>, shown: (text: string) => string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(h)) out[k] = isSecretHeader(k) ? REDACTED : v;
+  for (const [k, v] of Object.entries(h)) out[k] = isSecretHeader(k) ? REDACTED : shown(v);
   return out;
 }
 
 /** A body as a finding keeps it: redacted, then cut at PROXY_LIMITS.findingBodyChars. */
-function kept(text: string): { body: string; bodyCut?: true } {
-  const body = redactBody(text);
+function kept(text: string, shown: (text: string) => string): { body: string; bodyCut?: true } {
+  const body = shown(redactBody(text));
   return body.length > PROXY_LIMITS.findingBodyChars ? { body: body.slice(0, PROXY_LIMITS.findingBodyChars), bodyCut: true } : { body };
 }

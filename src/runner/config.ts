@@ -7,6 +7,7 @@ import type { OAuth2Options } from '../http/oauth2';
 import { DEFAULT_TIMEOUT_MS, FILE_LIMITS } from '../limits';
 import { closest } from '../suggest';
 import { resolveWsConfig, WS_OPTIONS, type WsRunnerConfig } from './ws-config';
+import { shownUrl } from '../http/redact';
 import { isHttpUrl } from '../http/target';
 
 /**
@@ -394,7 +395,9 @@ function readAuth(v: unknown, where: string, secrets: Secrets): Auth | undefined
   }
   let tokenUrl: string | undefined;
   if (typeof v.tokenUrl !== 'string' || !isHttpUrl(v.tokenUrl))
-    problems.push(`${where}.tokenUrl must be an http:// or https:// URL such as https://login.example.com/oauth2/token, found ${JSON.stringify(v.tokenUrl)}`);
+    problems.push(
+      `${where}.tokenUrl must be an http:// or https:// URL such as https://login.example.com/oauth2/token, found ${typeof v.tokenUrl === 'string' ? JSON.stringify(shownUrl(v.tokenUrl)) : JSON.stringify(v.tokenUrl)}`,
+    );
   else if (new URL(v.tokenUrl).username || new URL(v.tokenUrl).password) problems.push(`${where}.tokenUrl must not hold a user name or password: give clientId and clientSecret`);
   else tokenUrl = v.tokenUrl;
   const clientId = secrets.plain(v.clientId, `${where}.clientId`, 'client id');

@@ -6,6 +6,7 @@ import { matchResponse } from '../http/match-response';
 import type { HttpRequest, HttpResponse } from '../http/message';
 import { formatMismatches, type Mismatch } from '../pattern/match/mismatch';
 import { printable, printableBody } from '../printable';
+import { shownUrl } from '../http/redact';
 import { DEFAULT_REDACTION, headerLines, type Redaction } from './redact';
 import { echoesRequest, matchEchoedResponse } from './echo';
 import { prepareOutgoing } from './soap-extras';
@@ -66,8 +67,9 @@ const MAX_SHOWN_BODY = 2000;
  */
 export function formatCaseReport(r: CaseResult, baseUrl: string, redaction: Redaction = DEFAULT_REDACTION): string {
   const s = r.testCase.scenario;
-  // The contract named from the project folder, not as an absolute path of the build machine.
-  const lines: string[] = scenarioHeading({ ...s, file: shownPath(s.file) }, { name: r.testCase.name, line: r.testCase.row?.line, at: baseUrl });
+  // The contract named from the project folder, not as an absolute path of the build machine; a base URL with a user
+  // name or a credential-named query value is shown without them.
+  const lines: string[] = scenarioHeading({ ...s, file: shownPath(s.file) }, { name: r.testCase.name, line: r.testCase.row?.line, at: shownUrl(baseUrl) });
   if (r.error) lines.push(`  ${r.error}`);
   lines.push(...formatMismatches(r.mismatches));
   if (r.request && r.target) {
@@ -81,7 +83,7 @@ export function formatCaseReport(r: CaseResult, baseUrl: string, redaction: Reda
     if (ct) lines.push(`  content-type: ${ct}`);
     if (r.response.body) lines.push(indent(printableBody(r.response.body, r.response.binary, MAX_SHOWN_BODY)));
   }
-  const hint = doubledPathHint(r, baseUrl);
+  const hint = doubledPathHint(r, shownUrl(baseUrl));
   if (hint) lines.push('', hint);
   return printable(redaction.text(lines.join('\n')));
 }

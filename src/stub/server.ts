@@ -7,6 +7,7 @@ import { messageText } from '../http/message-text';
 import { DEFAULT_MAX_BODY_BYTES, XML_SLICE } from '../limits';
 import { looksLikeXml } from '../xml/parse';
 import type { HttpRequest, HttpResponse } from '../http/message';
+import { redactQuery } from '../http/redact';
 import { inert, printable } from '../printable';
 import { loadContracts, type ContractSource } from './contracts';
 import { statefulExample } from './answer/example-files';
@@ -380,7 +381,7 @@ function makeHandler(state: StubState, o: HandlerOptions) {
       allowOrigin(req, res);
       if (isPreflight(req)) {
         answerPreflight(req, res);
-        if (o.verbose) o.log(`${req.method} ${req.url} -> 204 CORS preflight`);
+        if (o.verbose) o.log(`${req.method} ${redactQuery(req.url ?? '')} -> 204 CORS preflight`);
         return;
       }
     }
@@ -461,7 +462,7 @@ function guarded(req: IncomingMessage, res: ServerResponse, log: (line: string) 
 
 function refuse(req: IncomingMessage, res: ServerResponse, o: HandlerOptions, started: number, status: number, why: string, headers: Record<string, string> = {}): void {
   send(res, status, `accord stub: ${why}\n`, headers);
-  if (o.verbose) o.log(`${req.method} ${req.url} -> ${status} ${why} (${(performance.now() - started).toFixed(2)} ms)`);
+  if (o.verbose) o.log(`${req.method} ${redactQuery(req.url ?? '')} -> ${status} ${why} (${(performance.now() - started).toFixed(2)} ms)`);
 }
 
 /** `bytes`: the request's body as it came, when its answer may be kept for the same request again (decide/repeat.ts); false when not. */
@@ -853,8 +854,9 @@ function generatedFor(route: Route, seed: string): (extra: Record<string, string
 }
 
 /** `POST /ws?x=1`: how reports and log lines name a request. */
+/** A request as a log line names it: credential-named query values (`access_token`) hidden. */
 function requestLine(request: HttpRequest, url: string): string {
-  return `${request.method} ${url}`;
+  return `${request.method} ${redactQuery(url)}`;
 }
 
 function strictReport(requestLine: string, route: Route): string {
@@ -883,12 +885,12 @@ function internalError(res: ServerResponse, requestLine: string, e: unknown, log
 function tooLarge(req: IncomingMessage, res: ServerResponse, o: HandlerOptions, started: number): void {
   // Closing the connection is the only way to stop a client that is still sending.
   send(res, 413, `accord stub: request body larger than ${o.maxBodyBytes} bytes (the stub's limit; raise it with --max-body-bytes)\n`, { connection: 'close' });
-  if (o.verbose) o.log(`${req.method} ${req.url} -> 413 body over ${o.maxBodyBytes} bytes (${(performance.now() - started).toFixed(2)} ms)`);
+  if (o.verbose) o.log(`${req.method} ${redactQuery(req.url ?? '')} -> 413 body over ${o.maxBodyBytes} bytes (${(performance.now() - started).toFixed(2)} ms)`);
 }
 
 function undecodable(req: IncomingMessage, res: ServerResponse, o: HandlerOptions, started: number, problem: string): void {
   send(res, 400, `accord stub: ${problem}\n`);
-  if (o.verbose) o.log(`${req.method} ${req.url} -> 400 ${problem} (${(performance.now() - started).toFixed(2)} ms)`);
+  if (o.verbose) o.log(`${req.method} ${redactQuery(req.url ?? '')} -> 400 ${problem} (${(performance.now() - started).toFixed(2)} ms)`);
 }
 
 /** The stub's own answers (400, 404, 405, 413, 500) quote the request; printable, since they are read on a terminal too. */

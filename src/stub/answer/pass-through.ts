@@ -6,7 +6,7 @@ import { checkAnswer, driftLine, hideMismatch, type AnswerCheck } from '../../ht
 import { forwardedHeaders, parseTarget, targetUrl, type ForwardTarget } from '../../http/forward';
 import type { HttpRequest } from '../../http/message';
 import { messageText } from '../../http/message-text';
-import { isSecretHeader, REDACTED } from '../../http/redact';
+import { isCredentialName, isSecretHeader, REDACTED, redactQuery, redactSecrets, requestSecrets } from '../../http/redact';
 import { STUB_LIMITS } from '../../limits';
 import { WHERE, type Mismatch } from '../../pattern/match/mismatch';
 import { printable } from '../../printable';
@@ -71,9 +71,19 @@ export class PassThrough {
     journal: Journal,
     log: (line: string) => void,
   ): Promise<void> {
-    const line = `${asked.method} ${req.url ?? '/'}`;
+    // What is shown of the exchange (the log line, the journal's report and drift) has the request's credentials
+    // hidden by value, in every encoding the service may have echoed them in (http/redact.ts).
+    const secrets = requestSecrets(req.headers, asked.query);
+    const shown = (text: string) => redactSecrets(text, secrets);
+    const line = shown(`${asked.method} ${redactQuery(req.url ?? '/')}`);
     const record = (status: number | undefined, extra: { report?: string; drift?: Mismatch[]; scenario?: Scenario }) =>
-      journal.record(hidden(asked), { status, answeredBy: 'pass-through', scenario: refOf(extra.scenario ?? scenario), report: extra.report, drift: extra.drift });
+      journal.record(hidden(asked), {
+        status,
+        answeredBy: 'pass-through',
+        scenario: refOf(extra.scenario ?? scenario),
+        report: extra.report,
+        drift: extra.drift?.map((m) => ({ ...m, actual: shown(m.actual) })),
+      });
     const fail = (status: number, why: string) => {
       const report = printable(`accord stub: pass-through: ${why}`, { multiline: false });
       log(`${line} -> ${status} ${report}`);
@@ -131,7 +141,7 @@ export class PassThrough {
         ? { verdict: 'drift', scenario, mismatches: [{ path: WHERE.responseBody, expected: 'a body accord can read', actual: text.problem }] }
         : checkAnswer([scenario, ...others], asked, { status: answer.statusCode, headers: flat, body: text.text });
     if (check.verdict === 'fits') return record(answer.statusCode, { scenario: check.scenario });
-    const report = printable(driftLine(check, line), { multiline: false });
+    const report = printable(shown(driftLine(check, line)), { multiline: false });
     log(report);
     record(answer.statusCode, { report, drift: check.mismatches.map(hideMismatch) });
   }
@@ -145,7 +155,7 @@ export class PassThrough {
 function hidden(r: HttpRequest): HttpRequest {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(r.headers)) headers[k] = isSecretHeader(k) ? REDACTED : v;
-  return { ...r, headers, query: r.query.map(([k, v]) => [k, isSecretHeader(k) ? REDACTED : v]) };
+  return { ...r, headers, query: r.query.map(([k, v]) => [k, isSecretHeader(k) || isCredentialName(k) ? REDACTED : v]) };
 }
 
 /** The whole body, or undefined once it passes `max` bytes (the rest is not read). */
