@@ -47,6 +47,8 @@ export interface PathSegment {
 export interface QueryParam {
   name: string;
   pattern: Pattern;
+  /** Must be sent: a scenario narrowed to an Examples row whose cell gives it (contract/narrow-row.ts). Declared ones are otherwise optional. */
+  required?: boolean;
 }
 
 export interface HeaderSpec {

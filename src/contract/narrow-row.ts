@@ -30,10 +30,11 @@ export function narrowToRow(s: Scenario, row: ExampleRow): Scenario {
     request: {
       ...r,
       segments: r.segments.map((seg) => (seg.pattern && values.has(seg.name) ? { ...seg, pattern: n.literal(seg.pattern, values.get(seg.name)!, false) } : seg)),
-      query: r.query.map((q) => (values.has(q.name) ? { ...q, pattern: n.literal(q.pattern, values.get(q.name)!, false) } : q)),
+      // A row that gives a query parameter or an optional header is a request that sends it: one that does not is not this row's.
+      query: r.query.map((q) => (values.has(q.name) ? { ...q, pattern: n.literal(q.pattern, values.get(q.name)!, false), required: true } : q)),
       headers: r.headers.map((h) => {
         const v = values.get(h.name) ?? values.get(h.name.toLowerCase());
-        return v === undefined ? h : { ...h, pattern: n.literal(h.pattern, v, false) };
+        return v === undefined ? h : { ...h, pattern: n.literal(h.pattern, v, false), optional: false };
       }),
       body: whole !== undefined ? wholeBody(whole) : r.body && n.pattern(r.body, false),
       formFields: r.formFields.map((f) => (values.has(f.name) ? { ...f, pattern: n.literal(f.pattern, values.get(f.name)!, false) } : f)),
