@@ -160,7 +160,7 @@ class Narrower {
     if (!fits) return p;
     const made = this.untyped(p, cell, json);
     const as = made.kind === 'literal' ? this.scalarOf(p) : undefined;
-    return as === undefined ? made : { ...made, as } as Pattern;
+    return as === undefined ? made : ({ ...made, as } as Pattern);
   }
 
   /** The scalar type a place's value is of (`(number)`, `(Id)` naming `(decimal)`, an enumeration's base), if it is one. */
