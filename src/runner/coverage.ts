@@ -61,6 +61,8 @@ export interface ContractCoverage {
   skipped: number;
   notRun: number;
   negative: NegativeCounts;
+  /** The replayed consumers' examples (runtime.ts): a failed one fails the scenario it fits. */
+  consumers?: { passed: number; failed: number; notRun: number };
   list: ScenarioCoverage[];
   /** The WSDL the contract describes: its operations, those that ran and passed, and those with no scenario. */
   wsdl?: { file: string; operations: number; passed: number; uncovered: string[]; list: OperationCoverage[]; partial?: string[] };
@@ -89,6 +91,8 @@ export interface ContractOutline {
   scenarios: { name: string; line: number; wip: boolean; fault: boolean; skip?: string }[];
   /** A test's title (the case's name, and its title when not run) and the index of its scenario. */
   titles: [string, number][];
+  /** The titles of the tests that replay consumers' examples (runtime.ts), each a test of the scenario it fits. */
+  consumers?: [string, number][];
   /** Why the contract could not be read. */
   error?: string;
 }
@@ -138,13 +142,22 @@ export function contractCoverage(file: string, outline: ContractOutline, outcome
   if (outline.error !== undefined)
     return { file, feature: '', scenarios: 0, passed: 0, failed: 0, wip: 0, skipped: 0, notRun: 0, negative: negative(), list: [], error: outline.error };
   const byTitle = new Map(outline.titles);
+  const byConsumer = new Map(outline.consumers ?? []);
   const seen = new Map<number, string[]>();
   const negatives = new Map<number, NegativeCounts>();
   const total = negative();
+  const consumers = negative();
   for (const o of outcomes) {
     const s = byTitle.get(o.title);
     if (s !== undefined) {
       seen.set(s, [...(seen.get(s) ?? []), o.status]);
+      continue;
+    }
+    const c = byConsumer.get(o.title);
+    if (c !== undefined) {
+      // A consumer's example is a test of the scenario it fits: the scenario did not pass when the provider failed it.
+      seen.set(c, [...(seen.get(c) ?? []), o.status]);
+      consumers[o.status === 'passed' ? 'passed' : o.status === 'failed' ? 'failed' : 'notRun']++;
       continue;
     }
     const of = negativeOf(o.title);
@@ -174,6 +187,7 @@ export function contractCoverage(file: string, outline: ContractOutline, outcome
     skipped: count('skipped'),
     notRun: count('not run'),
     negative: total,
+    ...(byConsumer.size > 0 ? { consumers } : {}),
     list,
   };
   if (wsdl && 'problem' in wsdl) out.wsdlMissing = wsdl;
@@ -301,6 +315,8 @@ export function formatCoverage(list: readonly ContractCoverage[], root: string, 
     lines.push(`  ${file}: ${plural(c.scenarios, 'scenario')}: ${counts(c)}`);
     const n = c.negative;
     if (n.passed + n.failed + n.notRun > 0) lines.push(`    negative tests: ${n.passed} passed, ${n.failed} failed, ${n.notRun} not run`);
+    const k = c.consumers;
+    if (k) lines.push(`    consumers' examples: ${k.passed} passed, ${k.failed} failed, ${k.notRun} not run`);
     if (c.wsdl) {
       const ops = c.wsdl.list;
       const of = (st: OperationStatus) => ops.filter((o) => o.status === st);
