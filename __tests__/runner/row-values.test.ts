@@ -78,7 +78,7 @@ ${ENVELOPE('/orders', FAULT)}
     And response-body {"id": "(number)", "name": "(string)", "balance": "(number)", "vip": "(boolean)"}
 
     Examples:
-      | id | name | balance | vip   | X-Region |
+      | id | name | balance | vip   | x-region |
       | 3  | Ada  | 1.0     | false | eu       |
 `;
 
@@ -184,7 +184,7 @@ test("a provider (or accord's stub) that answers the rows' values, written its o
   expect(o).toContain('RESPONSE.BODY name: expected "Ada" (Examples row 1, column name), found "Bob"');
   expect(o).toContain('RESPONSE.BODY balance: expected 1 (Examples row 1, column balance), found 2');
   expect(o).toContain('RESPONSE.BODY vip: expected false (Examples row 1, column vip), found true');
-  expect(o).toContain('RESPONSE.HEADER X-Region: expected "eu" (Examples row 1, column X-Region), found "us"');
+  expect(o).toContain('RESPONSE.HEADER X-Region: expected "eu" (Examples row 1, column x-region), found "us"');
   // The way back for a team whose rows were the stub's only.
   expect(o).toContain('tag the Scenario Outline or its Examples block @stub-values');
 }, 120_000);
