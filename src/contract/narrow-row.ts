@@ -124,7 +124,7 @@ class Narrower {
     const value = this.values.get(p.local);
     let content: XmlContent[];
     const text = value === undefined ? undefined : this.textOnly(p.content);
-    const narrowed = value === undefined || text === undefined ? undefined : this.typed ? this.literal(text, value, false) : ({ kind: 'literal', value } as Pattern);
+    const narrowed = value === undefined || text === undefined ? undefined : this.literal(text, value, false);
     if (narrowed !== undefined && narrowed !== text) content = [{ kind: 'xml-text', pattern: narrowed }];
     else content = p.content.map((c) => (c.kind === 'xml' ? this.element(c) : c.kind === 'xml-text' ? { ...c, pattern: this.pattern(c.pattern, false) } : c));
     return { ...p, attributes, content };
@@ -146,11 +146,11 @@ class Narrower {
 
   /**
    * The cell as a literal of the pattern's type: in JSON "10" for a (number) is the number 10.
-   * Narrowing a response, a cell that does not fit the place leaves its pattern (the stub
-   * generates a value there), and the literal compares as the place's scalar type.
+   * A cell that does not fit the place leaves its pattern (the runner sends, and the stub answers,
+   * a generated value there); narrowing a response, the literal compares as the place's scalar type.
    */
   literal(p: Pattern, cell: string, json: boolean): Pattern {
-    if (!this.typed) return this.untyped(p, cell, json);
+    // Only where the cell fits, as the generator puts it (a request's `owner.id` uuid is not the row's `id` 30), for the request too.
     let fits: boolean;
     try {
       fits = exampleValue(cell, p, this.scope, json ? 'json' : 'text') !== undefined;
@@ -159,6 +159,7 @@ class Narrower {
     }
     if (!fits) return p;
     const made = this.untyped(p, cell, json);
+    if (!this.typed) return made;
     const as = made.kind === 'literal' ? this.scalarOf(p) : undefined;
     return as === undefined ? made : ({ ...made, as } as Pattern);
   }
