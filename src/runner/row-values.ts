@@ -24,12 +24,15 @@ export function matchRowResponse(tc: TestCase, sent: HttpRequest, res: HttpRespo
   const cells = [...rowCells(tc), ...echoedValues(tc, sent).map((c) => ({ column: c.column, value: c.value, source: `the request's ${c.template}` }))];
   if (cells.length === 0) return plain;
   const narrowed = narrowResponse(tc.scenario, new Map(cells.map((c) => [c.column, c.value])));
-  const known = new Set(plain.map((m) => `${m.path}\n${m.expected}`));
-  return matchResponse(narrowed, res).map((m) => {
-    if (known.has(`${m.path}\n${m.expected}`)) return m;
+  // Where the answer is not even of the declared type, that is what is said (`expected a number, found "10"`), not the value.
+  const wrongType = new Set(plain.map((m) => m.path));
+  const out = [...plain];
+  for (const m of matchResponse(narrowed, res)) {
+    if (wrongType.has(m.path)) continue;
     const cell = cells.find((c) => sameShown(m.expected, c.value));
-    return cell ? { ...m, expected: `${m.expected} (${cell.source})` } : m;
-  });
+    out.push(cell ? { ...m, expected: `${m.expected} (${cell.source})` } : m);
+  }
+  return out;
 }
 
 /** The row's response cells the provider is held to, each with the words that name it. */
