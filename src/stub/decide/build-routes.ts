@@ -1,4 +1,5 @@
 import { validateHeaderName } from 'node:http';
+import { isTemplateCell } from '../../contract/check-examples';
 import { isFaultScenario, type Contract, type ExampleRow, type Scenario } from '../../contract/model';
 import { AccordError, formatLocation, throwGathered } from '../../errors';
 import { contentTypeFor } from '../../http/content-type';
@@ -150,7 +151,8 @@ function isHeaderName(name: string): boolean {
  * request of `| gadget | XYZ |`; tried first, the row that gives `name=XYZ` answers its own request.
  */
 function mostGivenFirst(rows: readonly ExampleRow[]): ExampleRow[] {
-  const given = (r: ExampleRow) => [...r.values.values()].filter((v) => v !== '').length;
+  // `{{…}}` cells constrain no request, so they do not count.
+  const given = (r: ExampleRow) => [...r.values.values()].filter((v) => v !== '' && !isTemplateCell(v)).length;
   return rows
     .map((row, i) => ({ row, i, n: given(row) }))
     .sort((a, b) => b.n - a.n || a.i - b.i)
