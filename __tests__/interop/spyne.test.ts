@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startStub, type RunningStub } from '../../src/stub';
 import { importWsdl } from '../../src/wsdl';
+import { childEnv } from '../helpers/child-env';
+import { runJest, writePresetProject } from '../helpers/jest-app';
 import {
   clientFailures,
   expectContractsPass,
@@ -54,6 +56,18 @@ withStacks(['spyne', 'zeep', 'suds', 'php-soap', 'soap-lite'], 'spyne Orders ser
 
   test('the imported contracts pass against spyne itself', async () => {
     await expectContractsPass(path.join(dir, 'contracts'), service.url, /✓ getOrder/);
+  }, 120_000);
+
+  test('negative tests: a request spyne fails on (500, its error page, no Fault) is said to have failed, with what came back, not to have been accepted', async () => {
+    writePresetProject(dir);
+    const r = await runJest(process.execPath, [require.resolve('jest/bin/jest'), '--ci', '--verbose'], {
+      cwd: dir,
+      env: childEnv({ ACCORD_BASE_URL: service.url, ACCORD_NEGATIVE: '1' }),
+    });
+    expect(r.status).toBe(1);
+    expect(r.output).toContain('The provider failed on an invalid request (mutation: missing Envelope/Body/getOrder) of scenario "getOrder"');
+    expect(r.output).toContain('it answered 500 with no SOAP Fault (a server error, not a rejection), a body starting "A server error occurred.');
+    expect(r.output).not.toContain('The provider accepted an invalid request (mutation: missing Envelope/Body/getOrder)');
   }, 120_000);
 
   const wsdlUrl = (from: 'spec' | 'wsdl', v: '11' | '12') => (from === 'wsdl' ? `${stubs.wsdl!.url}/soap${v}?wsdl` : `file://${path.join(dir, `orders${v}-spec-stub.wsdl`)}`);

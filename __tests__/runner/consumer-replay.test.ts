@@ -95,3 +95,13 @@ test("a consumer's example that fits but gets a wrong answer fails at the exampl
   expect(run.output).toContain('RESPONSE.BODY');
   expect(run.status).toBe(1);
 }, 120_000);
+
+test("the coverage summary counts a consumer's failed example against its scenario: not 100 % passed", async () => {
+  const run = await runJestApp(dir, { baseUrl: service.url }, childEnv());
+  expect(run.status).toBe(1);
+  // getOrder's own test passed, but the provider failed billing-ui's example of it.
+  expect(run.output).toContain('orders.spec: 1 scenario: 0 passed, 1 failed, 0 WIP, 0 skipped, 0 not run');
+  expect(run.output).toContain("consumers' examples: 1 passed, 1 failed, 0 not run");
+  expect(run.output).toContain('all contracts: 1 scenario: 0 passed, 1 failed, 0 WIP, 0 skipped, 0 not run (0 % of those not WIP or skipped passed)');
+  expect(run.output).not.toContain('100 %');
+}, 120_000);

@@ -258,3 +258,40 @@ test('the outline the runtime records while running a file is the one the report
   expect(g[OUTLINE_GLOBAL]).toEqual(readOutline('bad.spec', 'Feature: x\n  Scenario: y\n    When FETCH /\n'));
   expect(contractCoverage('bad.spec', readOutline('bad.spec', 'Feature: x\n  Scenario: y\n    When FETCH /\n'), []).error).toMatch(/bad\.spec/);
 });
+
+/** Two scenarios of pets.wsdl named by what a team tests, not by the operation; the second a copy-paste slip that sends getPet again. */
+const NAMED_FREELY = `Feature: Pets
+
+  Background:
+    When POST /ws/pets
+    And request-header SOAPAction "urn:getPet"
+    And request-body <soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Body><p:getPet xmlns:p="http://example.com/pets"><p:id>(number)</p:id></p:getPet></soapenv:Body></soapenv:Envelope>
+    Then status 200
+    And response-body (anything)
+
+  Scenario Outline: getPet for known pets
+    Examples:
+      | id |
+      | 7  |
+
+  Scenario: listPets
+`;
+
+test('an operation is counted by what the scenario sends (Body element, SOAPAction), not by the scenario’s name', async () => {
+  const root = app('named-freely', { 'contracts/pets.spec': NAMED_FREELY, 'pets.wsdl': baseWsdl() });
+  try {
+    const r = await jestIn(root, { wsdl: { 'contracts/pets.spec': 'pets.wsdl' } });
+    expect(r.status).toBe(0);
+    // getPet is covered by "getPet for known pets" (and the slip); listPets, which nothing sends, by none.
+    expect(r.output).toContain('pets.wsdl: 2 operations: 1 passed, 0 failed, 0 WIP, 0 skipped, 0 not run, 1 with no scenario');
+    expect(r.output).toContain('no scenario: listPets');
+    const doc = JSON.parse(readFileSync(path.join(root, 'accord-coverage.json'), 'utf8'));
+    expect(doc.contracts[0].wsdl.uncovered).toEqual(['listPets']);
+    expect(doc.contracts[0].wsdl.list.map((o: { name: string; status: string }) => [o.name, o.status])).toEqual([
+      ['getPet', 'passed'],
+      ['listPets', 'no scenario'],
+    ]);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}, 120_000);

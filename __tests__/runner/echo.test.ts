@@ -53,11 +53,13 @@ function answer(req: Received) {
   if (req.method === 'POST') {
     const id = /<[\w]*:?id>([^<]*)</.exec(req.body)?.[1] ?? '0';
     const given = mode === 'wrong id' ? String(Number(id) + 1) : id;
-    const name = mode === 'wrong note' ? 'pet 1' : `pet ${id}`;
+    // The plain row (id 7) promises Rex, a dog, sold (row-values.ts); the templated row a name made from the id.
+    const plain = id === '7';
+    const name = mode === 'wrong note' ? 'pet 1' : plain ? 'Rex' : `pet ${id}`;
     return {
       body:
         '<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Header/><s:Body>' +
-        `<p:getPetResponse xmlns:p="http://example.com/petstore"><p:id>${given}</p:id><p:name>${name}</p:name><p:type>cat</p:type><p:status>any</p:status></p:getPetResponse>` +
+        `<p:getPetResponse xmlns:p="http://example.com/petstore"><p:id>${given}</p:id><p:name>${name}</p:name><p:type>${plain ? 'dog' : 'cat'}</p:type><p:status>${plain ? 'sold' : 'any'}</p:status></p:getPetResponse>` +
         '</s:Body></s:Envelope>',
     };
   }
@@ -99,9 +101,11 @@ test('a provider that echoes what it was sent passes every row, SOAP and JSON', 
 test('a provider that answers another id fails, naming the place, the value sent and the value found', async () => {
   const run = await jest('wrong id');
   expect(run.status).toBe(1);
-  // The plain row (id 7) is checked by type only, as before: it passes.
-  expect(run.output).toMatch(/Tests:\s+3 failed, 1 passed, 4 total/);
-  const sent = /<pet:id>(\d+)<\/pet:id>/.exec(run.output)?.[1];
+  // The plain row (id 7) is held to its own id too (row-values.ts).
+  expect(run.output).toMatch(/Tests:\s+4 failed, 4 total/);
+  expect(run.output).toContain('RESPONSE.BODY Envelope/Body/getPetResponse/id: expected "7" (Examples row 1, column id), found "8"');
+  // The templated row's request is the second one shown.
+  const sent = [...run.output.matchAll(/<pet:id>(\d+)<\/pet:id>/g)].map((m) => m[1])[1];
   expect(sent).toBeDefined();
   expect(run.output).toContain(`RESPONSE.BODY Envelope/Body/getPetResponse/id: expected "${sent}" (the request's {{request.body.getPetRequest/id}}), found "${Number(sent) + 1}"`);
   const path = /GET \/orders\/(\d+)\?page=/.exec(run.output)?.[1];

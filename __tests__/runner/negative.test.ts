@@ -107,6 +107,7 @@ describe('jest with negative: true', () => {
   let dir: string;
   let stub: RunningStub;
   let lax: Running;
+  let crashing: Running;
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'accord-negative-'));
@@ -118,10 +119,19 @@ describe('jest with negative: true', () => {
       type: 'text/xml',
       body: '<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Body><getPetResponse><ok>true</ok></getPetResponse></soapenv:Body></soapenv:Envelope>',
     }));
+    // As spyne 1.2 answers a value its code did not expect: 500 and a Python stack trace, no Fault.
+    crashing = await startServer((req) =>
+      req.body.includes('accord-wrong-type')
+        ? { status: 500, type: 'text/plain', body: 'Traceback (most recent call last):\n  File "app.py", line 12, in get_pet\nValueError: invalid literal for int()' }
+        : {
+            type: 'text/xml',
+            body: '<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Body><getPetResponse><ok>true</ok></getPetResponse></soapenv:Body></soapenv:Envelope>',
+          },
+    );
   });
 
   afterAll(async () => {
-    await Promise.all([stub?.close(), lax?.close()]);
+    await Promise.all([stub?.close(), lax?.close(), crashing?.close()]);
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -147,5 +157,16 @@ describe('jest with negative: true', () => {
     const off = await jest(lax.url);
     expect(off.output).toMatch(/Tests: +1 passed, 1 total/);
     expect(off.status).toBe(0);
+  }, 120_000);
+
+  test('a provider that crashes on an invalid request (500, a stack trace, no Fault) fails the test, which says so rather than "accepted"', async () => {
+    const r = await jest(crashing.url, {}, { negative: true });
+    expect(r.status).toBe(1);
+    expect(r.output).toContain('✕ getPet [negative: wrong type Envelope/Body/getPet/id]');
+    expect(r.output).toContain('The provider failed on an invalid request (mutation: wrong type Envelope/Body/getPet/id) of scenario "getPet"');
+    expect(r.output).toContain('it answered 500 with no SOAP Fault (a server error, not a rejection), a body starting "Traceback (most recent call last):"');
+    expect(r.output).not.toContain('The provider accepted an invalid request (mutation: wrong type Envelope/Body/getPet/id)');
+    // The others it took: those are "accepted".
+    expect(r.output).toContain('The provider accepted an invalid request (mutation: missing Envelope/Body/getPet/id)');
   }, 120_000);
 });

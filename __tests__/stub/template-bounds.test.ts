@@ -4,7 +4,7 @@ import path from 'node:path';
 import { loadContract, testCases } from '../../src/contract/load';
 import { AccordError } from '../../src/errors';
 import { TEMPLATE_LIMITS } from '../../src/limits';
-import { matchEchoedResponse } from '../../src/runner/echo';
+import { matchRowResponse } from '../../src/runner/row-values';
 import { connectStub, startStub, type RunningStub } from '../../src/stub';
 import { REPO, post } from './helpers';
 
@@ -130,11 +130,11 @@ describe('an Examples row of the contract (any client can trigger it)', () => {
   });
 });
 
-describe("the provider's run of a row that echoes the request (runner/echo.ts)", () => {
+describe("the provider's run of a row that echoes the request (runner/echo.ts, row-values.ts)", () => {
   it('fails, saying the bound, when the echoed cells would pass it: never a pass unchecked', () => {
     const tc = testCases(loadContract(SPEC)).find((t) => t.row?.values.get('kind') === 'many')!;
     const sent = { method: 'POST', path: '/notes', query: [], headers: {}, body: `<note><kind>many</kind><text>${'z'.repeat(MiB)}</text></note>` };
-    const mismatches = matchEchoedResponse(tc, sent, { status: 200, headers: {}, body: '<echo><copies>short</copies></echo>' });
+    const mismatches = matchRowResponse(tc, sent, { status: 200, headers: {}, body: '<echo><copies>short</copies></echo>' });
     expect(mismatches.some((m) => m.actual.includes(`more than ${TEMPLATE_LIMITS.answerChars} characters (TEMPLATE_LIMITS.answerChars`))).toBe(true);
   });
 });

@@ -315,7 +315,8 @@ function exampleRows(gs: GherkinScenario): ExampleRow[] {
         if (/^\(\$[\w.]+\)$/.test(v)) return;
         values.set(header[i], v);
       });
-      rows.push({ line: r.location.line, values });
+      const tags = ex.tags.map((t) => t.name);
+      rows.push(tags.length > 0 ? { line: r.location.line, values, tags } : { line: r.location.line, values });
     }
   }
   return rows;

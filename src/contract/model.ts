@@ -47,6 +47,8 @@ export interface PathSegment {
 export interface QueryParam {
   name: string;
   pattern: Pattern;
+  /** Must be sent: a scenario narrowed to an Examples row whose cell gives it (contract/narrow-row.ts). Declared ones are otherwise optional. */
+  required?: boolean;
 }
 
 export interface HeaderSpec {
@@ -85,6 +87,8 @@ export interface ResponseSpec {
 export interface ExampleRow {
   line: number;
   values: ReadonlyMap<string, string>;
+  /** The tags of its `Examples:` block (`@stub-values`), when it has any. */
+  tags?: readonly string[];
 }
 
 export interface Scenario {
@@ -141,6 +145,26 @@ export const FAULT_TAG = '@fault';
 
 export function isFaultScenario(s: Pick<Scenario, 'tags'>): boolean {
   return s.tags.some((t) => t.toLowerCase() === FAULT_TAG);
+}
+
+/**
+ * An Examples row's response cells are what the stub answers and, in the provider's run, what the
+ * provider must answer. This tag (on the Feature, a Rule, the Scenario Outline or its `Examples:`
+ * block) makes them the stub's answers only, checked by type in the provider's run:
+ * `@stub-values` for every column, `@stub-values:city,name` for those columns.
+ */
+export const STUB_VALUES_TAG = '@stub-values';
+
+/** The columns whose response cells are the stub's only, by the `@stub-values` tags of a row's scenario and Examples block: all of them, or those named. */
+export function stubValueColumns(tags: readonly string[]): 'all' | ReadonlySet<string> {
+  const named = new Set<string>();
+  for (const t of tags) {
+    const lower = t.toLowerCase();
+    if (lower === STUB_VALUES_TAG) return 'all';
+    if (!lower.startsWith(`${STUB_VALUES_TAG}:`)) continue;
+    for (const c of t.slice(STUB_VALUES_TAG.length + 1).split(',')) if (c.trim() !== '') named.add(c.trim());
+  }
+  return named;
 }
 
 /** Why the runner declares a fault scenario without Examples rows but does not run it. */

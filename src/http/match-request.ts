@@ -33,6 +33,7 @@ export function matchRequest(s: Scenario, req: HttpRequest, body: ParsedBody, pa
   for (const q of r.query) {
     const v = req.query.find(([k]) => k === q.name);
     if (v) append(out, matchText(q.pattern, v[1], s.scope, at(WHERE.requestQuery, q.name)));
+    else if (q.required) out.push({ path: at(WHERE.requestQuery, q.name), expected: `query parameter ${q.name}`, actual: 'no such query parameter' });
   }
   for (const [k] of req.query) {
     if (!declared.has(k)) out.push({ path: at(WHERE.requestQuery, k), expected: 'no such query parameter', actual: `unexpected query parameter "${k}"` });

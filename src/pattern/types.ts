@@ -83,6 +83,11 @@ export interface UnionPattern {
 export interface LiteralPattern {
   kind: 'literal';
   value: string | number | boolean | null;
+  /**
+   * Equal as a value of this type rather than as text (`10.50` is `10.5` for a decimal): an
+   * Examples cell held against a provider's answer (contract/narrow-row.ts). Never written in a contract.
+   */
+  as?: ScalarType;
 }
 
 export interface EnumPattern {

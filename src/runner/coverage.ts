@@ -1,9 +1,11 @@
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { caseTitle, parseContract, parseContractCached, testCases } from '../contract/load';
-import { isFaultScenario, type Contract, type TestCase } from '../contract/model';
+import { isFaultScenario, type Contract, type Scenario, type TestCase } from '../contract/model';
 import { AccordError } from '../errors';
+import { buildRequest } from '../http/build-request';
 import { inert, printable } from '../printable';
+import { parseXmlOrUndefined } from '../xml/parse';
 
 /**
  * Contract coverage after a `jest --preset` run: for each contract, how many
@@ -61,6 +63,8 @@ export interface ContractCoverage {
   skipped: number;
   notRun: number;
   negative: NegativeCounts;
+  /** The replayed consumers' examples (runtime.ts): a failed one fails the scenario it fits. */
+  consumers?: { passed: number; failed: number; notRun: number };
   list: ScenarioCoverage[];
   /** The WSDL the contract describes: its operations, those that ran and passed, and those with no scenario. */
   wsdl?: { file: string; operations: number; passed: number; uncovered: string[]; list: OperationCoverage[]; partial?: string[] };
@@ -86,9 +90,11 @@ export interface CoverageThreshold {
 export interface ContractOutline {
   feature: string;
   /** `skip`: why accord declares every case of the scenario but runs none. */
-  scenarios: { name: string; line: number; wip: boolean; fault: boolean; skip?: string }[];
+  scenarios: { name: string; line: number; wip: boolean; fault: boolean; skip?: string; request?: OperationRequest }[];
   /** A test's title (the case's name, and its title when not run) and the index of its scenario. */
   titles: [string, number][];
+  /** The titles of the tests that replay consumers' examples (runtime.ts), each a test of the scenario it fits. */
+  consumers?: [string, number][];
   /** Why the contract could not be read. */
   error?: string;
 }
@@ -106,7 +112,8 @@ export function contractOutline(contract: Contract, cases: readonly TestCase[] =
   }
   const scenarios = contract.scenarios.map((s, i) => {
     const reason = skip.get(i);
-    return { name: s.name, line: s.line, wip: s.wip, fault: isFaultScenario(s), ...(reason === undefined ? {} : { skip: reason }) };
+    const request = operationRequest(s);
+    return { name: s.name, line: s.line, wip: s.wip, fault: isFaultScenario(s), ...(reason === undefined ? {} : { skip: reason }), ...(request ? { request } : {}) };
   });
   return { feature: contract.name, scenarios, titles };
 }
@@ -121,8 +128,44 @@ export function readOutline(file: string, source: string): ContractOutline {
   }
 }
 
-/** What the reporter knows of a contract's WSDL: its operations, or why they are not known. */
-export type WsdlFound = { file: string; operations: string[]; partial?: string[] } | { file: string; named: string; problem: string };
+/** What the reporter knows of a contract's WSDL: its operations (and the request of each, in the same order), or why they are not known. */
+export type WsdlFound = { file: string; operations: string[]; requests?: (OperationRequest | undefined)[]; partial?: string[] } | { file: string; named: string; problem: string };
+
+/**
+ * Which operation a SOAP request is: the local name of the Body's first element and the action
+ * (SOAPAction, or a SOAP 1.2 Content-Type's `action`), as the request accord sends for the
+ * scenario has them. Coverage counts an operation by what a scenario sends, not by its name.
+ */
+export interface OperationRequest {
+  element: string;
+  action?: string;
+}
+
+/** The operation a scenario's request is, or undefined when it is not a SOAP request accord can build. */
+export function operationRequest(s: Scenario): OperationRequest | undefined {
+  if (s.unsupported !== undefined || !s.request.body) return undefined;
+  let req;
+  try {
+    req = buildRequest({ scenario: s, row: s.examples[0], name: s.name }, 0);
+  } catch (e) {
+    if (e instanceof AccordError) return undefined;
+    throw e;
+  }
+  const env = parseXmlOrUndefined(req.body);
+  if (!env || env.local !== 'Envelope') return undefined;
+  const kids = (el: typeof env) => el.children.filter((c): c is typeof env => c.type === 'element');
+  const body = kids(env).find((c) => c.local === 'Body');
+  const first = body && kids(body)[0];
+  if (!first) return undefined;
+  const soapAction = req.headers['soapaction']?.trim().replace(/^"|"$/g, '');
+  const action = soapAction || /;\s*action="?([^";]+)"?/i.exec(req.headers['content-type'] ?? '')?.[1];
+  return action ? { element: first.local, action } : { element: first.local };
+}
+
+/** Whether a scenario's request is the operation's: the same Body element, and the same action where both have one. */
+function sameOperation(op: OperationRequest, sc: OperationRequest): boolean {
+  return op.element === sc.element && (op.action === undefined || sc.action === undefined || op.action === sc.action);
+}
 
 const NEGATIVE = ' [negative: ';
 
@@ -138,13 +181,22 @@ export function contractCoverage(file: string, outline: ContractOutline, outcome
   if (outline.error !== undefined)
     return { file, feature: '', scenarios: 0, passed: 0, failed: 0, wip: 0, skipped: 0, notRun: 0, negative: negative(), list: [], error: outline.error };
   const byTitle = new Map(outline.titles);
+  const byConsumer = new Map(outline.consumers ?? []);
   const seen = new Map<number, string[]>();
   const negatives = new Map<number, NegativeCounts>();
   const total = negative();
+  const consumers = negative();
   for (const o of outcomes) {
     const s = byTitle.get(o.title);
     if (s !== undefined) {
       seen.set(s, [...(seen.get(s) ?? []), o.status]);
+      continue;
+    }
+    const c = byConsumer.get(o.title);
+    if (c !== undefined) {
+      // A consumer's example is a test of the scenario it fits: the scenario did not pass when the provider failed it.
+      seen.set(c, [...(seen.get(c) ?? []), o.status]);
+      consumers[o.status === 'passed' ? 'passed' : o.status === 'failed' ? 'failed' : 'notRun']++;
       continue;
     }
     const of = negativeOf(o.title);
@@ -174,11 +226,12 @@ export function contractCoverage(file: string, outline: ContractOutline, outcome
     skipped: count('skipped'),
     notRun: count('not run'),
     negative: total,
+    ...(byConsumer.size > 0 ? { consumers } : {}),
     list,
   };
   if (wsdl && 'problem' in wsdl) out.wsdlMissing = wsdl;
   else if (wsdl) {
-    const ops = wsdl.operations.map((op) => operationCoverage(op, list));
+    const ops = wsdl.operations.map((op, i) => operationCoverage(op, wsdl.requests?.[i], list, outline.scenarios));
     out.wsdl = {
       file: wsdl.file,
       operations: ops.length,
@@ -193,13 +246,19 @@ export function contractCoverage(file: string, outline: ContractOutline, outcome
 }
 
 /**
- * An operation is covered by the scenarios of its name (as `accord import wsdl` names them) and its
- * faults by the `@fault` scenarios named `<operation> fault <fault>`. It failed when one of them
- * failed, passed when one of its own scenarios passed, and otherwise takes the status of its own.
+ * An operation is covered by the scenarios whose request is the operation's (its Body element and
+ * action, operationRequest), whatever they are named, and its faults by the `@fault` scenarios with
+ * that request. A scenario whose request accord cannot read as SOAP counts by its name, as
+ * `accord import wsdl` names them (`<operation>`, `<operation> fault <fault>`). It failed when one
+ * of them failed, passed when one of its own scenarios passed, and otherwise takes the status of its own.
  */
-function operationCoverage(name: string, list: readonly ScenarioCoverage[]): OperationCoverage {
-  const own = list.filter((s) => !s.fault && s.name === name);
-  const faults = list.filter((s) => s.fault && s.name.startsWith(`${name} fault `)).map((s) => ({ name: s.name, status: s.status }));
+function operationCoverage(name: string, request: OperationRequest | undefined, list: readonly ScenarioCoverage[], outlined: ContractOutline['scenarios']): OperationCoverage {
+  const isOf = (i: number, byName: boolean) => {
+    const sc = outlined[i]?.request;
+    return request && sc ? sameOperation(request, sc) : byName;
+  };
+  const own = list.filter((s, i) => !s.fault && isOf(i, s.name === name));
+  const faults = list.filter((s, i) => s.fault && isOf(i, s.name.startsWith(`${name} fault `))).map((s) => ({ name: s.name, status: s.status }));
   const has = (st: ScenarioStatus) => own.some((s) => s.status === st);
   let status: OperationStatus;
   if (own.length === 0) status = 'no scenario';
@@ -268,8 +327,8 @@ export function findWsdl(file: string, source: string, root: string, mapped?: st
   if (!existsSync(named.file)) return { ...named, problem: `the WSDL was not found at ${path.relative(root, named.file) || named.file}: ${how}` };
   try {
     const shown = (f: string) => path.relative(root, f) || f;
-    const { operations, partial } = wsdlOperations(named.file, shown);
-    return partial.length > 0 ? { file: named.file, operations, partial } : { file: named.file, operations };
+    const { operations, requests, partial } = wsdlOperations(named.file, shown);
+    return partial.length > 0 ? { file: named.file, operations, requests, partial } : { file: named.file, operations, requests };
   } catch (e) {
     if (!(e instanceof AccordError)) throw e;
     return { ...named, problem: `the WSDL ${path.relative(root, named.file) || named.file} could not be read: ${e.describe().split('\n')[0]}` };
@@ -301,6 +360,8 @@ export function formatCoverage(list: readonly ContractCoverage[], root: string, 
     lines.push(`  ${file}: ${plural(c.scenarios, 'scenario')}: ${counts(c)}`);
     const n = c.negative;
     if (n.passed + n.failed + n.notRun > 0) lines.push(`    negative tests: ${n.passed} passed, ${n.failed} failed, ${n.notRun} not run`);
+    const k = c.consumers;
+    if (k) lines.push(`    consumers' examples: ${k.passed} passed, ${k.failed} failed, ${k.notRun} not run`);
     if (c.wsdl) {
       const ops = c.wsdl.list;
       const of = (st: OperationStatus) => ops.filter((o) => o.status === st);
@@ -419,10 +480,8 @@ const wsdl = () => require('../wsdl') as typeof import('../wsdl');
  * The operations of a WSDL, named as the importer names its scenarios (its `@fault` scenarios are faults of these, not operations),
  * and what it imports and could not be read (an operation there is not counted), one line each.
  */
-export function wsdlOperations(file: string, shown: (file: string) => string): { operations: string[]; partial: string[] } {
+export function wsdlOperations(file: string, shown: (file: string) => string): { operations: string[]; requests: (OperationRequest | undefined)[]; partial: string[] } {
   const { text, summary } = wsdl().importWsdl(file);
-  const operations = parseContract(text, `${file}.spec`)
-    .scenarios.filter((s) => !isFaultScenario(s))
-    .map((s) => s.name);
-  return { operations, partial: wsdl().partialLines(summary, shown) };
+  const scenarios = parseContract(text, `${file}.spec`).scenarios.filter((s) => !isFaultScenario(s));
+  return { operations: scenarios.map((s) => s.name), requests: scenarios.map(operationRequest), partial: wsdl().partialLines(summary, shown) };
 }

@@ -7,7 +7,7 @@ import { matchRequest, splitPath } from '../http/match-request';
 import type { HttpRequest, HttpResponse } from '../http/message';
 import { parseJson } from '../json/parse';
 import { MAX_NEGATIVE_PER_SCENARIO } from '../limits';
-import { printable, printableBody } from '../printable';
+import { printable, printableBody, quoted } from '../printable';
 import { DEFAULT_REDACTION, headerLines, type Redaction } from './redact';
 import { shownPath } from './error-display';
 import { parseXml, parseXmlOrUndefined } from '../xml/parse';
@@ -256,6 +256,23 @@ export function isRejection(res: HttpResponse): boolean {
   }
 }
 
+/**
+ * What a provider did with an invalid request it did not reject, in words: a 2xx or 3xx took it; a
+ * 5xx that is not a SOAP Fault (spyne's 500 with a Python stack trace, a proxy's 502) is the
+ * provider failing on it, which is no rejection either, but is not "accepted".
+ */
+function notRejected(res: HttpResponse): string {
+  return res.status >= 500 ? 'The provider failed on an invalid request' : 'The provider accepted an invalid request';
+}
+
+/** `it answered 500 with no SOAP Fault, a body starting "Traceback (most recent call last):"`. */
+function cameBack(res: HttpResponse): string {
+  if (res.status < 500) return `it answered ${res.status}`;
+  const first = (res.binary ? '' : res.body).trim().split('\n')[0] ?? '';
+  const body = first === '' ? 'an empty body' : `a body starting ${quoted(first, 120)}`;
+  return `it answered ${res.status} with no SOAP Fault (a server error, not a rejection), ${body}`;
+}
+
 /** What a negative test sent and got, for the HTML report (the runtime shows it as it shows a scenario's exchange). */
 export interface NegativeExchange {
   request: HttpRequest;
@@ -302,8 +319,8 @@ export async function runNegative(
   options.onExchange?.({ request: req, target, response: res });
   if (isRejection(res)) return undefined;
   const lines = [
-    `The provider accepted an invalid request (mutation: ${m.name}) of scenario "${tc.name}" (${shownPath(tc.scenario.file)}:${tc.row?.line ?? tc.scenario.line}):`,
-    `it answered ${res.status}; expected a 4xx status or a SOAP Fault (500 with a Fault envelope)`,
+    `${notRejected(res)} (mutation: ${m.name}) of scenario "${tc.name}" (${shownPath(tc.scenario.file)}:${tc.row?.line ?? tc.scenario.line}):`,
+    `${cameBack(res)}; expected a 4xx status or a SOAP Fault (500 with a Fault envelope)`,
     '',
     'Request sent:',
     `  ${req.method} ${req.path}`,

@@ -8,7 +8,7 @@ import { formatMismatches, type Mismatch } from '../pattern/match/mismatch';
 import { printable, printableBody } from '../printable';
 import { shownUrl } from '../http/redact';
 import { DEFAULT_REDACTION, headerLines, type Redaction } from './redact';
-import { echoesRequest, matchEchoedResponse } from './echo';
+import { fromRowCell, matchRowResponse, STUB_VALUES_HINT } from './row-values';
 import { prepareOutgoing } from './soap-extras';
 import { shownPath } from './error-display';
 import type { WsRunnerConfig } from './ws-config';
@@ -49,8 +49,8 @@ export async function runCase(tc: TestCase, options: RunOptions): Promise<CaseRe
     const out = prepareOutgoing(tc, request, options.ws, { url: url.href });
     request = out.shown;
     const response = await send(options.baseUrl, out.request, options);
-    // A row whose response cells echo the request: the answer must have the values of the request just sent there (echo.ts).
-    const mismatches = echoesRequest(tc) ? matchEchoedResponse(tc, out.request, response) : matchResponse(tc.scenario, response);
+    // An Examples row's response cells, and those that echo the request, are what the answer must hold there (row-values.ts).
+    const mismatches = tc.row ? matchRowResponse(tc, out.request, response) : matchResponse(tc.scenario, response);
     if (out.check) mismatches.push(...out.check(response));
     return { testCase: tc, passed: mismatches.length === 0, request, target, response, mismatches };
   } catch (e) {
@@ -72,6 +72,7 @@ export function formatCaseReport(r: CaseResult, baseUrl: string, redaction: Reda
   const lines: string[] = scenarioHeading({ ...s, file: shownPath(s.file) }, { name: r.testCase.name, line: r.testCase.row?.line, at: shownUrl(baseUrl) });
   if (r.error) lines.push(`  ${r.error}`);
   lines.push(...formatMismatches(r.mismatches));
+  if (fromRowCell(r.mismatches)) lines.push(`  ${STUB_VALUES_HINT}`);
   if (r.request && r.target) {
     lines.push('', 'Request sent:', `  ${r.request.method} ${r.target}`);
     lines.push(...headerLines(r.request.headers, redaction));

@@ -225,6 +225,9 @@ function consumerTests(g: Record<string, unknown>, config: () => RunnerConfig, o
   // Who owns each replayed example, for the HTML report (the preset's test runner adds how each fared).
   const replayed = (g[CONSUMERS_GLOBAL] ??= []) as ReplayedConsumer[];
   const describeName = opened.contract.name || 'contract';
+  // Each replayed example is a test of the scenario it fits, for contract coverage (coverage.ts).
+  const outline = g[OUTLINE_GLOBAL] as ContractOutline | undefined;
+  const scenarios = opened.contract.scenarios;
   for (const c of cases) {
     const fullName = `${describeName} ${c.title}`;
     replayed.push({
@@ -243,6 +246,8 @@ function consumerTests(g: Record<string, unknown>, config: () => RunnerConfig, o
       continue;
     }
     const tc = c.testCase;
+    const at = scenarios.findIndex((s) => s === tc.scenario || (s.line === tc.scenario.line && s.name === tc.scenario.name));
+    if (outline && !outline.error && at >= 0) (outline.consumers ??= []).push([c.title, at]);
     const given = c.request!;
     const replay = (built: HttpRequest) => replayRequest(given, built, tc.scenario);
     declare(

@@ -2,6 +2,7 @@ import { unreachable } from '../../errors';
 import { append, type Mismatch, shown } from './mismatch';
 import { resolve } from '../resolve';
 import { describeScalar, normaliseSpace, violatedFacet } from '../scalars/facets';
+import { sameScalarValue } from '../scalars/equal';
 import { jsonAccepts, SCALARS } from '../scalars/index';
 import type { EnumPattern, Pattern, ScalarPattern, Scope, TextListPattern } from '../types';
 import { describePattern } from '../describe';
@@ -24,7 +25,9 @@ export function matchText(pattern: Pattern, text: string | undefined, scope: Sco
     case 'union':
       return p.members.some((m) => matchText(m, text, scope, path).length === 0) ? [] : [{ path, expected: `one of ${describePattern(p)}`, actual: shown(text) }];
     case 'literal':
-      return String(p.value ?? '') === text ? [] : [{ path, expected: shown(String(p.value ?? '')), actual: shown(text) }];
+      return String(p.value ?? '') === text || (p.as !== undefined && sameScalarValue(p.as, String(p.value ?? ''), text))
+        ? []
+        : [{ path, expected: shown(String(p.value ?? '')), actual: shown(text) }];
     case 'enum':
       return enumHas(p, text) ? [] : [{ path, expected: `one of ${p.values.map((v) => shown(v)).join(', ')}`, actual: shown(text) }];
     case 'optional':
@@ -64,7 +67,9 @@ export function matchJson(pattern: Pattern, value: unknown, scope: Scope, path =
     case 'union':
       return typeof value === 'string' ? matchText(p, value, scope, here) : [{ path: here, expected: describePattern(p), actual: shown(value) }];
     case 'literal':
-      return value === p.value ? [] : [{ path: here, expected: shown(p.value), actual: shown(value) }];
+      return value === p.value || (p.as !== undefined && jsonAccepts(p.as, value) && typeof value !== 'object' && sameScalarValue(p.as, String(p.value), String(value)))
+        ? []
+        : [{ path: here, expected: shown(p.value), actual: shown(value) }];
     case 'enum':
       return p.values.includes(String(value)) && (p.base === 'number' ? typeof value === 'number' : typeof value === 'string')
         ? []

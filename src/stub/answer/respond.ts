@@ -19,7 +19,8 @@ export function respond(route: Route, row: ExampleRow | undefined, rng: Random, 
   const ctx: GenerateContext = { scope: s.scope, rng, examples: values, placed };
   const headers: Record<string, string> = {};
   for (const h of s.response.headers) {
-    const example = values?.get(h.name);
+    // Header names compare without case, as the row's columns name them (check-examples.ts, narrow-row.ts).
+    const example = values?.get(h.name) ?? (values ? [...values].find(([k]) => k.toLowerCase() === h.name.toLowerCase())?.[1] : undefined);
     if (h.optional && example === '') continue;
     if (example !== undefined) placed?.(example.length);
     headers[h.name.toLowerCase()] = example ?? generateText(h.pattern, ctx);

@@ -1,4 +1,5 @@
 import { validateHeaderName } from 'node:http';
+import { isTemplateCell } from '../../contract/check-examples';
 import { isFaultScenario, type Contract, type ExampleRow, type Scenario } from '../../contract/model';
 import { AccordError, formatLocation, throwGathered } from '../../errors';
 import { contentTypeFor } from '../../http/content-type';
@@ -90,7 +91,7 @@ function buildRoute(s: Scenario): Route {
     requestKind: r.body ? bodyKind(r.body, s.scope) : undefined,
     soap: soapVersionOfPattern(r.body, s.scope),
     required: requiredNodes(r.body, s.scope),
-    rows: s.examples.map((row) => ({ row, scenario: narrowToRow(s, row) })),
+    rows: mostGivenFirst(s.examples).map((row) => ({ row, scenario: narrowToRow(s, row) })),
     examplesOnly: isFaultScenario(s),
     fixed: [],
     responseKind,
@@ -142,4 +143,18 @@ function isHeaderName(name: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The rows in the order the stub tries them: those that give more values first, in their order
+ * otherwise. An empty cell leaves a query parameter out, so `| gadget | |` also matches the
+ * request of `| gadget | XYZ |`; tried first, the row that gives `name=XYZ` answers its own request.
+ */
+function mostGivenFirst(rows: readonly ExampleRow[]): ExampleRow[] {
+  // `{{…}}` cells constrain no request, so they do not count.
+  const given = (r: ExampleRow) => [...r.values.values()].filter((v) => v !== '' && !isTemplateCell(v)).length;
+  return rows
+    .map((row, i) => ({ row, i, n: given(row) }))
+    .sort((a, b) => b.n - a.n || a.i - b.i)
+    .map((x) => x.row);
 }
