@@ -124,7 +124,7 @@ describe('faults', () => {
     const res = await post(`${stub.url}/ws`, petRequest('52'));
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/xml; charset=utf-8');
-    expect(res.body).toMatch(/^<soapenv:Envelope/);
+    expect(res.body).toMatch(/^<\?xml version="1\.0" encoding="utf-8"\?><soapenv:Envelope/);
     expect(() => parseXml(res.body)).toThrow();
   });
 

@@ -156,7 +156,7 @@ describe('compiled XML response templates', () => {
       const body = await answer.text();
       expect(answer.status).toBe(200);
       expect(body).toMatch(
-        /^<r:Result xmlns:r="urn:r"><r:id>12<\/r:id><r:owner><r:id>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}<\/r:id><\/r:owner><\/r:Result>$/,
+        /^<\?xml version="1\.0" encoding="utf-8"\?><r:Result xmlns:r="urn:r"><r:id>12<\/r:id><r:owner><r:id>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}<\/r:id><\/r:owner><\/r:Result>$/,
       );
     } finally {
       await stub.close();

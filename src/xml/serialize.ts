@@ -7,6 +7,13 @@ const NEEDS_TEXT_ESCAPE = /[&<>]/;
 const NEEDS_ATTR_ESCAPE = /[&<"]/;
 
 // Most values need no escaping; testing first spares a replace (and a new string) per value.
+/**
+ * The XML declaration every SOAP stack here writes before an envelope (CXF, .NET, Axis, PHP, spyne):
+ * accord's stub writes it too, since some clients (soap4r) cannot read an envelope without one when
+ * Content-Type names a charset. Stub answers are always UTF-8.
+ */
+export const XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>';
+
 export function escapeText(s: string): string {
   return NEEDS_TEXT_ESCAPE.test(s) ? s.replace(/[&<>]/g, (c) => TEXT_ESCAPES[c]) : s;
 }

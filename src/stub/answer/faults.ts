@@ -5,6 +5,7 @@ import { SOAP12_ENVELOPE, type HttpRequest, type HttpResponse } from '../../http
 import { WHERE } from '../../pattern/match/mismatch';
 import { createRandom } from '../../pattern/generate/random';
 import { elementChildren } from '../../xml/tree';
+import { XML_DECLARATION } from '../../xml/serialize';
 import { respond } from './respond';
 import { isProbeMismatch } from './typed-request';
 import type { Route, RouteTable } from '../decide/route';
@@ -102,9 +103,9 @@ function isFaultRoute(route: Route): boolean {
 
 function standardFault(soap12: boolean): HttpResponse {
   const body = soap12
-    ? `<env:Envelope xmlns:env="${SOAP12_ENVELOPE}"><env:Body><env:Fault><env:Code><env:Value>env:Receiver</env:Value></env:Code>` +
+    ? `${XML_DECLARATION}<env:Envelope xmlns:env="${SOAP12_ENVELOPE}"><env:Body><env:Fault><env:Code><env:Value>env:Receiver</env:Value></env:Code>` +
       `<env:Reason><env:Text xml:lang="en">Fault set by an accord stub expectation</env:Text></env:Reason></env:Fault></env:Body></env:Envelope>`
-    : `<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault><faultcode>soap:Server</faultcode>` +
+    : `${XML_DECLARATION}<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault><faultcode>soap:Server</faultcode>` +
       `<faultstring>Fault set by an accord stub expectation</faultstring></soap:Fault></soap:Body></soap:Envelope>`;
   return { status: 500, headers: { 'content-type': soap12 ? 'application/soap+xml; charset=utf-8' : 'text/xml; charset=utf-8' }, body };
 }

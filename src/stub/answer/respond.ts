@@ -3,6 +3,7 @@ import type { HttpResponse } from '../../http/message';
 import { generateBody, generateText, type GenerateContext } from '../../pattern/generate/index';
 import { createRandom, seedFrom, type Random } from '../../pattern/generate/random';
 import type { Route } from '../decide/route';
+import { XML_DECLARATION } from '../../xml/serialize';
 
 /**
  * The answer to a request that matched `route`: the scenario's status, its
@@ -29,6 +30,8 @@ export function respond(route: Route, row: ExampleRow | undefined, rng: Random, 
   if (s.response.body) {
     const template = route.templates.get(row);
     body = template ? template(rng, values, placed) : generateBody(s.response.body, ctx).text;
+    // A generated XML answer starts as a real service's does (XML_DECLARATION); an example file's is sent as given.
+    if (route.responseKind === 'xml' && body !== '') body = XML_DECLARATION + body;
     if (route.contentType) headers['content-type'] = route.contentType;
   }
   return { status: s.response.status, headers, body };
