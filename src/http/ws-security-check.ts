@@ -2,7 +2,7 @@ import { X509Certificate, timingSafeEqual } from 'node:crypto';
 import { WS_SECURITY_LIMITS } from '../limits';
 import { textOf, elementChildren, type XmlElement } from '../xml/tree';
 import { SOAP11_ENVELOPE, SOAP12_ENVELOPE, type HttpResponse } from './message';
-import { escapeText } from '../xml/serialize';
+import { escapeText, XML_DECLARATION } from '../xml/serialize';
 import { printable } from '../printable';
 import { BASE64_BINARY, PASSWORD_DIGEST, PASSWORD_TEXT, WSSE, WSU, namespaceOf, passwordDigest, soapParts, type WsSecurityToken } from './ws-security';
 import { WSA } from './ws-addressing';
@@ -317,12 +317,12 @@ export function wsSecurityFault(soap12: boolean, r: WsSecurityRefusal): HttpResp
     const body = soap12
       ? `<env:Envelope xmlns:env="${SOAP12_ENVELOPE}"><env:Body><env:Fault><env:Code><env:Value>env:MustUnderstand</env:Value></env:Code><env:Reason><env:Text xml:lang="en">${reason}</env:Text></env:Reason></env:Fault></env:Body></env:Envelope>`
       : `<soap:Envelope xmlns:soap="${SOAP11_ENVELOPE}"><soap:Body><soap:Fault><faultcode>soap:MustUnderstand</faultcode><faultstring>${reason}</faultstring></soap:Fault></soap:Body></soap:Envelope>`;
-    return { status: 500, headers: { 'content-type': soap12 ? 'application/soap+xml; charset=utf-8' : 'text/xml; charset=utf-8' }, body };
+    return { status: 500, headers: { 'content-type': soap12 ? 'application/soap+xml; charset=utf-8' : 'text/xml; charset=utf-8' }, body: XML_DECLARATION + body };
   }
   const body = soap12
     ? `<env:Envelope xmlns:env="${SOAP12_ENVELOPE}" xmlns:wsse="${WSSE}"><env:Body><env:Fault><env:Code><env:Value>env:Sender</env:Value>` +
       `<env:Subcode><env:Value>wsse:${r.code}</env:Value></env:Subcode></env:Code><env:Reason><env:Text xml:lang="en">${reason}</env:Text></env:Reason></env:Fault></env:Body></env:Envelope>`
     : `<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" xmlns:wsse="${WSSE}"><soap:Body><soap:Fault><faultcode>wsse:${r.code}</faultcode>` +
       `<faultstring>${reason}</faultstring></soap:Fault></soap:Body></soap:Envelope>`;
-  return { status: soap12 ? 400 : 500, headers: { 'content-type': soap12 ? 'application/soap+xml; charset=utf-8' : 'text/xml; charset=utf-8' }, body };
+  return { status: soap12 ? 400 : 500, headers: { 'content-type': soap12 ? 'application/soap+xml; charset=utf-8' : 'text/xml; charset=utf-8' }, body: XML_DECLARATION + body };
 }
