@@ -294,6 +294,44 @@ const AUDITED: Record<string, Record<string, Hostile[]>> = {
     [String.raw`/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/\S+$/`]: [h('a', '', ':'), h('a', 'a://', ' ')],
     [String.raw`/\s/`]: [h('a')],
   },
+  'pattern/scalars/temporal.ts': {
+    [String.raw`/^(-?\d{4,})-(\d{2})-(\d{2})()()()(Z|[+-]\d{2}:?\d{2})?$/`]: [h('1', '', 'x'), h('1', '2024-01-01T00:00:00.'), h('1', '00:00:'), h('-')],
+    [String.raw`/^(-?\d{4,})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2}(?:\.\d{1,9})?))?(Z|[+-]\d{2}:?\d{2})?$/`]: [
+      h('1', '', 'x'),
+      h('1', '2024-01-01T00:00:00.'),
+      h('1', '00:00:'),
+      h('-'),
+    ],
+    [String.raw`/^()()()(\d{2}):(\d{2})(?::(\d{2}(?:\.\d{1,9})?))?(Z|[+-]\d{2}:?\d{2})?$/`]: [h('1', '', 'x'), h('1', '2024-01-01T00:00:00.'), h('1', '00:00:'), h('-')],
+    [String.raw`/^(-?\d{4,})()()()()()(Z|[+-]\d{2}:?\d{2})?$/`]: [h('1', '', 'x'), h('1', '2024-01-01T00:00:00.'), h('1', '00:00:'), h('-')],
+    [String.raw`/^(-?\d{4,})-(\d{2})()()()()(Z|[+-]\d{2}:?\d{2})?$/`]: [h('1', '', 'x'), h('1', '2024-01-01T00:00:00.'), h('1', '00:00:'), h('-')],
+    [String.raw`/^()--(\d{2})()()()()(Z|[+-]\d{2}:?\d{2})?$/`]: [h('1', '', 'x'), h('1', '2024-01-01T00:00:00.'), h('1', '00:00:'), h('-')],
+    [String.raw`/^()--(\d{2})-(\d{2})()()()(Z|[+-]\d{2}:?\d{2})?$/`]: [h('1', '', 'x'), h('1', '2024-01-01T00:00:00.'), h('1', '00:00:'), h('-')],
+    [String.raw`/^()()---(\d{2})()()()(Z|[+-]\d{2}:?\d{2})?$/`]: [h('1', '', 'x'), h('1', '2024-01-01T00:00:00.'), h('1', '00:00:'), h('-')],
+    [String.raw`/^(-)?P(?:(\d{1,9})Y)?(?:(\d{1,9})M)?(?:(\d{1,9})D)?(?:T(?:(\d{1,9})H)?(?:(\d{1,9})M)?(?:(\d{1,9}(?:\.\d{1,9})?)S)?)?$/`]: [
+      h('1', 'P', 'x'),
+      h('1Y', 'P'),
+      h('1', 'PT1.', 'S'),
+    ],
+  },
+  'pattern/scalars/equal.ts': {
+    [String.raw`/^\+/`]: [h('+'), h('1')],
+    [String.raw`/^\d{4}-/`]: [h('1')],
+    [String.raw`/(Z|[+-]\d\d:?\d\d)$/`]: [h('+00:0'), h('+0'), h('Z', '', 'x')],
+  },
+  'runner/row-values.ts': {
+    [String.raw`/^ \(Examples row \S+, column [^)]*\)$/`]: [h('a', ' (Examples row '), h('a', ' (Examples row 1, column ', ')x'), h(' (Examples row 1, column ')],
+  },
+  'runner/coverage.ts': {
+    [String.raw`/^"|"$/g`]: [h('"'), h('a')],
+    [String.raw`/;\s*action="?([^";]+)"?/i`]: [h(' ', ';'), h(';'), h('a', ';action='), h('; action', '', '')],
+  },
+  'shared/config.ts': {
+    [String.raw`/^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i`]: [h('a', 'con.'), h('.', 'con')],
+  },
+  'compat/wsdl-versions.ts': {
+    [String.raw`/[\\/]/`]: [h('a')],
+  },
   'pattern/scalars/facets.ts': {
     [String.raw`/^[A-Za-z]+$/`]: [h('a', '', '=')],
     [String.raw`/^\d{1,9}$/`]: [h('1', '', 'x')],
@@ -394,6 +432,10 @@ const AUDITED: Record<string, Record<string, Hostile[]>> = {
     [String.raw`/\[\]$/`]: [h('[]', '', 'x')],
   },
   'wsdl/dom.ts': {
+    [String.raw`/entity not found:\s*&([^;\s]{1,200});/`]: [h(' ', 'entity not found:'), h('a', 'entity not found: &'), h('entity not found:')],
+    [String.raw`/^<!(?:ENTITY|ATTLIST|ELEMENT|NOTATION)\s/`]: [h('a', '<!ENTITY'), h(' ', '<!')],
+    [String.raw`/\s/`]: [h('a')],
+    [String.raw`/[^\r\n]/g`]: [h('a'), h('\n')],
     [String.raw`/&#(?:x([0-9a-fA-F]{1,8})|([0-9]{1,10}));/g`]: [h('&#'), h('&#x1'), h('1', '&#'), h('f', '&#x')],
     [String.raw`/^\[xmldom [^\]]*\]\s*/`]: [h('a', '[xmldom ', '')],
   },

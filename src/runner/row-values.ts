@@ -54,7 +54,11 @@ function rowCells(tc: TestCase): { column: string; value: string; source: string
 
 /** Whether the mismatches came from a row's cell: the failure then says how to make cells the stub's only. */
 export function fromRowCell(mismatches: readonly Mismatch[]): boolean {
-  return mismatches.some((m) => / \(Examples row \S+, column [^)]*\)$/.test(m.expected));
+  // From the last mark on, anchored at both ends: unanchored, the expression would read on from every mark in a long text.
+  return mismatches.some((m) => {
+    const at = m.expected.lastIndexOf(' (Examples row ');
+    return at >= 0 && /^ \(Examples row \S+, column [^)]*\)$/.test(m.expected.slice(at));
+  });
 }
 
 /** The hint under such a failure. */
