@@ -452,9 +452,9 @@ export function shownUrl(url: string): string {
   } catch {
     return redactQuery(url);
   }
-  if (u.username || u.password) {
-    u.username = REDACTED;
-    u.password = '';
-  }
+  // Nothing to hide in the user part: the URL as it was given (`new URL` would add a `/` to a bare origin).
+  if (!u.username && !u.password) return redactQuery(url);
+  u.username = REDACTED;
+  u.password = '';
   return redactQuery(u.href);
 }
