@@ -28,17 +28,43 @@ const zeepTest = haveZeep || process.env.ACCORD_REQUIRE_INTEROP === '1' ? test :
 const envelope = (inner: string) => `<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Body>${inner}</soapenv:Body></soapenv:Envelope>`;
 const getOrder = (id: number) => envelope(`<o:getOrder xmlns:o="urn:orders"><o:orderId>${id}</o:orderId></o:getOrder>`);
 const total = (t: number | string) => envelope(`<o:getOrderResponse xmlns:o="urn:orders"><o:total>${t}</o:total></o:getOrderResponse>`);
+const notFound = (id: number) =>
+  envelope(
+    `<soapenv:Fault><faultcode>soapenv:Client</faultcode><faultstring>no order ${id}</faultstring><detail><o:OrderNotFound xmlns:o="urn:orders"><o:orderId>${id}</o:orderId></o:OrderNotFound></detail></soapenv:Fault>`,
+  );
 
 /**
- * The kinds of expectation each consumer sets, and whether the answer is the consumer's (plain) or
- * the contract's (typed: response left out, a generated total). The fault, templated and
- * named-state kinds slot in here as rows (`kind`, the expectation's extra keys) once their export
- * is settled in export-examples.ts and their replay in runner/consumers.ts.
+ * The kinds of expectation each consumer sets, and what the answer is: the consumer's own (plain), the
+ * contract's (typed: response left out, a generated total), the request's orderId echoed
+ * (templated: `{{request.body.getOrder/orderId}}`), or the operation's declared SOAP fault (fault:
+ * `fault: 'soap-fault'`, exported as an example of the @fault scenario). The state, delay and
+ * connection-fault kinds are covered, every one, in __tests__/runner/consumer-kinds.test.ts.
  */
-const KINDS: { kind: 'plain' | 'typed'; orderId: number; total?: number }[] = [
+type Kind = 'plain' | 'typed' | 'templated' | 'fault';
+const KINDS: { kind: Kind; orderId: number; total?: number }[] = [
   { kind: 'plain', orderId: 7, total: 70 },
   { kind: 'typed', orderId: 9 },
+  { kind: 'templated', orderId: 1001 },
+  { kind: 'fault', orderId: 404 },
 ];
+
+/** The expectation a Node consumer sets for a kind, as the text of a JavaScript object. */
+function nodeExpectation(k: (typeof KINDS)[number]): string {
+  const q = JSON.stringify;
+  const request = `request: { method: 'POST', path: '/orders', body: ${q(getOrder(k.orderId))} }`;
+  if (k.kind === 'fault') return `{ ${request}, fault: 'soap-fault' }`;
+  if (k.kind === 'templated') return `{ ${request}, response: { status: 200, body: ${q(total('{{request.body.getOrder/orderId}}'))} } }`;
+  return k.total === undefined ? `{ ${request} }` : `{ ${request}, response: { status: 200, body: ${q(total(k.total))} } }`;
+}
+
+/** What the Node consumer's test then checks of the soap client's answer. */
+function nodeCheck(k: (typeof KINDS)[number]): string {
+  const call = `client.getOrderAsync({ orderId: ${k.orderId} })`;
+  if (k.kind === 'fault') return `await expect(${call}).rejects.toMatchObject({ root: { Envelope: { Body: { Fault: expect.anything() } } } });`;
+  const answer = `const [answer] = await ${call};`;
+  if (k.kind === 'templated') return `${answer} expect(Number(answer.total)).toBe(${k.orderId});`;
+  return k.total === undefined ? `${answer} expect(Number.isFinite(Number(answer.total))).toBe(true);` : `${answer} expect(Number(answer.total)).toBe(${k.total});`;
+}
 
 /** The Node consumer's Jest test: the `soap` package's client pointed at a scope of an in-process stub. */
 function nodeConsumerTest(): string {
@@ -51,10 +77,9 @@ afterAll(() => stub.close());
 ${KINDS.map(
   (k) => `test(${q(`shows order ${k.orderId} (${k.kind})`)}, async () => {
   const stubbed = connectStub(stub.url).scope();
-  await stubbed.expect({ request: { method: 'POST', path: '/orders', body: ${q(getOrder(k.orderId))} }${k.total === undefined ? '' : `, response: { status: 200, body: ${q(total(k.total))} }`} });
+  await stubbed.expect(${nodeExpectation(k)});
   const client = await soap.createClientAsync(${q(WSDL)}, { endpoint: stubbed.url + '/orders' });
-  const [answer] = await client.getOrderAsync({ orderId: ${k.orderId} });
-  ${k.total === undefined ? 'expect(Number.isFinite(Number(answer.total))).toBe(true);' : `expect(Number(answer.total)).toBe(${k.total});`}
+  ${nodeCheck(k)}
 });`,
 ).join('\n')}
 `;
@@ -112,7 +137,12 @@ beforeAll(async () => {
   bare = path.join(bareDir, 'contracts.git');
   spawnSync('git', ['clone', '-q', '--bare', shared.dir, bare]);
   const id = (body: string) => Number(/orderId>(\d+)</.exec(body)?.[1] ?? '0');
-  provider = await startServer((req) => ({ body: total(id(req.body) * 10) }));
+  // The real service's logic: order 404 does not exist (its declared fault), orders from 1000 on cost their number, others ten times it.
+  provider = await startServer((req) => {
+    const n = id(req.body);
+    if (n === 404) return { status: 500, body: notFound(n) };
+    return { body: total(n >= 1000 ? n : n * 10) };
+  });
   // After a change that broke the contract: the total is no longer a number.
   broken = await startServer(() => ({ body: total('n/a') }));
 });
@@ -141,7 +171,7 @@ zeepTest(
     expect(accord(py, 'contracts', 'pull').code).toBe(0);
     const stub = await stubCommand(py, { ACCORD_EXPORT_EXAMPLES: '1' });
     try {
-      const cases = KINDS.map((k) => ({ test: `test_order_${k.orderId}_${k.kind}`, orderId: k.orderId, total: k.total ?? null }));
+      const cases = KINDS.map((k) => ({ test: `test_order_${k.orderId}_${k.kind}`, kind: k.kind, orderId: k.orderId, total: k.total ?? null }));
       const zeep = await run(PYTHON, [path.join(FIXTURES, 'consumer_zeep.py'), stub.url, WSDL, JSON.stringify(cases)], py);
       if (zeep.code !== 0) throw new Error(`${zeep.out}\n${stub.out()}`);
       expect(zeep.out).toContain('ok test_order_7_plain: 70');
@@ -152,6 +182,10 @@ zeepTest(
     const examples = readdirSync(exported).map((f) => JSON.parse(readFileSync(path.join(exported, f), 'utf8')) as Record<string, unknown>);
     expect(examples).toHaveLength(KINDS.length);
     expect(examples).toContainEqual(expect.objectContaining({ name: 'test_order_7_plain', consumer: 'shop-python', scenario: 'getOrder' }));
+    // Set over the HTTP API too, the fault is an example of the fault scenario with its status: never a promise of an ordinary answer.
+    expect(examples).toContainEqual(
+      expect.objectContaining({ name: 'test_order_404_fault', scenario: 'getOrder fault OrderNotFound', 'http-response': expect.objectContaining({ status: 500 }) }),
+    );
 
     // 3. Both publish into their part of the shared (bare) repository.
     for (const [dir, consumer] of [
@@ -181,6 +215,10 @@ zeepTest(
     expect(red.code).toBe(1);
     expect(red.out).toContain('✕ consumer shop-node › shows order 7 (plain)');
     expect(red.out).toContain('✕ consumer shop-python › test_order_7_plain');
+    // The fault examples too: a provider that no longer answers the declared fault breaks both consumers' fault handling.
+    expect(red.out).toContain('✕ consumer shop-node › shows order 404 (fault)');
+    expect(red.out).toContain('✕ consumer shop-python › test_order_404_fault');
+    expect(red.out).toContain('✕ consumer shop-python › test_order_1001_templated');
     expect(red.out).toContain('expected a number, found "n/a"');
     // Files named from the project folder, not as absolute paths of the build machine (issue 36, point 6).
     expect(red.out).toMatch(
