@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import type { ExampleRow, Scenario } from '../contract/model';
 import { AccordError, internalErrorText } from '../errors';
 import { ParsedBody } from '../http/body';
@@ -23,7 +24,7 @@ import type { NotServed, Route, RouteTable } from './decide/route';
 import { adminRefusal, answerAdmin, isAdminPath } from './admin/api';
 import { acceptedOf, handleOf, refOf, type Expectation, type ExpectationHandle, type ExpectationInput } from './admin/expectations';
 import { checkDelay, delayOf, malformed, type Delay, type FaultKind } from './answer/faults';
-import type { CallFilter, JournalAnswer, JournalEntry } from './admin/journal';
+import type { CallFilter, JournalAnswer, JournalEntry, JournalRequest } from './admin/journal';
 import { SCOPE_PREFIX, StubState, type ScopeState } from './admin/scope-state';
 import type { Repeatable } from './decide/repeat';
 import { stateFilter, stateName, stuckReport } from './decide/scenario-state';
@@ -34,6 +35,7 @@ import { answerAddressed, WSA } from '../http/ws-addressing';
 import { splitTarget } from '../http/target';
 import { exported } from './client/connect';
 import type { PassThrough, PassThroughSettings, RawRequest } from './answer/pass-through';
+import type { ClientCertificates, PresentedCertificate } from './client-certificates';
 
 export interface StubOptions {
   /** `.spec` files, folders searched recursively for them, or parsed contracts. */
@@ -75,6 +77,11 @@ export interface StubOptions {
    * `certificate`, or GET /_accord/certificate), or your own `{ cert, key }` (PEM text).
    */
   tls?: true | { cert: string; key: string };
+  /**
+   * With `tls`: ask clients for a certificate signed by `ca` (PEM), `required` (default) or not
+   * (client-certificates.ts). The journal's `clientCertificate` says which one each request came with.
+   */
+  clientCertificates?: ClientCertificates;
   /**
    * Check WS-Security (ws-security.ts): the users, trusted certificates and clock skew, and what
    * each scenario asks for beyond its own `@ws-security:…` tags. A request that fails gets a SOAP Fault.
@@ -149,6 +156,7 @@ export async function startStub(options: StubOptions): Promise<RunningStub> {
   const state = new StubState(serveable(sources, warn), maxBodyBytes);
   const host = options.host ?? '127.0.0.1';
   const tls = tlsPair(options.tls, host);
+  if (options.clientCertificates && !tls) throw new AccordError('ACCORD_ERR_USAGE', 'client certificates (clientCertificates, --tls-client-ca) need HTTPS: give tls too');
   const handler = makeHandler(state, {
     verbose: options.verbose ?? false,
     log,
@@ -162,6 +170,7 @@ export async function startStub(options: StubOptions): Promise<RunningStub> {
     delay: options.delayMs === undefined ? undefined : checkDelay(options.delayMs, (why) => new AccordError('ACCORD_ERR_USAGE', `delayMs ${why}`)),
     wsSecurity: wsSecurityOf(options.wsSecurity),
     passThrough: passThroughOf(options.passThrough, maxBodyBytes),
+    clientCertificates: options.clientCertificates !== undefined,
   });
   const timeouts = { requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS };
   const guard = malformedGuard(HEADERS_TIMEOUT_MS);
@@ -169,7 +178,7 @@ export async function startStub(options: StubOptions): Promise<RunningStub> {
     guard.track(req, res);
     guarded(req, res, log, () => handler(req, res));
   };
-  const server: Server = tls ? httpsServer(tls, timeouts, listener) : createServer(timeouts, listener);
+  const server: Server = tls ? httpsServer(tls, options.clientCertificates, timeouts, listener, log) : createServer(timeouts, listener);
   guard.attach(server);
   const port = await listen(server, options.port ?? 0, host);
   const reload = (): ReloadResult => {
@@ -253,11 +262,22 @@ function passThroughOf(given: StubOptions['passThrough'], maxBodyBytes: number):
   return new PassThrough(typeof given === 'string' ? { target: given } : given, maxBodyBytes);
 }
 
-function httpsServer(tls: { cert: string; key: string }, timeouts: { requestTimeout: number; headersTimeout: number }, handler: RequestListener): Server {
+function httpsServer(
+  tls: { cert: string; key: string },
+  clients: ClientCertificates | undefined,
+  timeouts: { requestTimeout: number; headersTimeout: number },
+  handler: RequestListener,
+  log: (line: string) => void,
+): Server {
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- node:https (with tls and crypto) is loaded only for HTTPS: it cost every plain stub's start-up
     const { createServer: createHttpsServer } = require('node:https') as typeof import('node:https');
-    return createHttpsServer({ ...timeouts, cert: tls.cert, key: tls.key }, handler);
+    if (!clients) return createHttpsServer({ ...timeouts, cert: tls.cert, key: tls.key }, handler);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for mutual TLS
+    const mutual = require('./client-certificates') as typeof import('./client-certificates');
+    const server = createHttpsServer({ ...timeouts, cert: tls.cert, key: tls.key, ...mutual.clientCertificateOptions(clients) }, handler);
+    mutual.watchClientCertificates(server, clients, log);
+    return server;
   } catch (e) {
     // OpenSSL's words for a file that is not a certificate or key, or a key that is not the certificate's.
     throw new AccordError('ACCORD_ERR_USAGE', `cannot serve HTTPS with this certificate and key: ${(e as Error).message}`, {}, { cause: e });
@@ -310,11 +330,13 @@ interface HandlerOptions {
   certificate?: string;
   wsSecurity?: StubWsSecurity;
   passThrough?: PassThrough;
+  /** Clients are asked for certificates: the journal records each request's. */
+  clientCertificates: boolean;
 }
 
 function makeHandler(state: StubState, o: HandlerOptions) {
   // Whether answers may be repeated to the same request (decide/repeat.ts): not when every request is to be logged, delayed or checked (a replayed WS-Security nonce is refused).
-  const repeats = !o.verbose && !o.wsSecurity && o.delay === undefined;
+  const repeats = !o.verbose && !o.wsSecurity && o.delay === undefined && !o.clientCertificates;
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     // The table as it is when the request arrives: a reload meanwhile does not change its answer.
     const table = state.table;
@@ -437,7 +459,8 @@ function answer(
   bytes: Buffer | undefined | false,
 ): void {
   const url = req.url ?? '/';
-  const request = toHttpRequest(req, url, body.text);
+  const request: JournalRequest = toHttpRequest(req, url, body.text);
+  if (o.clientCertificates) request.clientCertificate = clientCertificateOf(req);
   let outcome: ReturnType<DispatchMemo['dispatch']> | undefined;
   let taken: Expectation | undefined;
   let stuck: ReturnType<typeof stuckOf>;
@@ -833,6 +856,11 @@ function send(res: ServerResponse, status: number, report: string, headers: Reco
   const text = printable(report);
   res.writeHead(status, { 'content-type': TEXT, 'content-length': String(Buffer.byteLength(text)), ...headers });
   res.end(text);
+}
+
+function clientCertificateOf(req: IncomingMessage): PresentedCertificate | null {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded with mutual TLS, already by httpsServer
+  return (require('./client-certificates') as typeof import('./client-certificates')).presented(req.socket as TLSSocket);
 }
 
 function toHttpRequest(req: IncomingMessage, target: string, body: string): HttpRequest {
