@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import type { ExampleRow, Scenario } from '../contract/model';
+import { isFaultScenario, type ExampleRow, type Scenario } from '../contract/model';
 import { AccordError, internalErrorText } from '../errors';
 import { ParsedBody } from '../http/body';
 import { messageText } from '../http/message-text';
@@ -507,7 +507,7 @@ function answer(
       moved = said.state;
       if (report) send(res, r.status, report);
       else {
-        const sent = addressed(r, body);
+        const sent = addressed(r, body, taken.faultScenario ?? taken.route.scenario);
         deliver(res, sent, delayOf(taken.delay ?? o.delay), o.log, taken.fault, mtomRequests.has(req) ? taken.route.scenario : undefined);
         // Kept for the same request again when the expectation gives it again: permanent and plain (with a state rule, the scope has state: see keepForRepeat).
         const again = bytes !== false && r === taken.answered?.response && taken.remaining === undefined && !taken.delay && !taken.fault;
@@ -538,7 +538,7 @@ function answer(
         report,
       });
       if (report) send(res, r.status, report);
-      else deliver(res, addressed(r, body), delayOf(o.delay), o.log, undefined, mtomRequests.has(req) ? example.route.scenario : undefined);
+      else deliver(res, addressed(r, body, example.route.scenario), delayOf(o.delay), o.log, undefined, mtomRequests.has(req) ? example.route.scenario : undefined);
     } else if (stuck) {
       scope.journal.record(request, { status: 409, answeredBy: 'none', report: stuck.report, state: stuck.step });
       send(res, 409, stuck.report);
@@ -585,7 +585,7 @@ function answer(
         scope.journal.record(request, said);
         if (report) send(res, r.status, report);
         else {
-          const sent = addressed(r, body);
+          const sent = addressed(r, body, route.scenario);
           deliver(res, sent, delayOf(o.delay), o.log, undefined, mtomRequests.has(req) ? route.scenario : undefined);
           // Kept for the same request again when the memo keeps it (a pure function of the request), and no state can change it.
           if (bytes !== false && r === outcome.answer && !table.stateful) keepForRepeat(state, scope, table, req, request, url, bytes, said, sent, undefined);
@@ -713,10 +713,10 @@ function stuckOf(scope: ScopeState, table: RouteTable, line: string, waiting: re
 }
 
 /** An answer to a WS-Addressing request says which one it answers (RelatesTo) and its Action; a plain request costs one substring search. */
-function addressed(r: HttpResponse, body: ParsedBody): HttpResponse {
+function addressed(r: HttpResponse, body: ParsedBody, scenario: Scenario): HttpResponse {
   if (!body.text.includes(WSA)) return r;
   const xml = body.asXml();
-  return xml instanceof AccordError ? r : answerAddressed(xml, r);
+  return xml instanceof AccordError ? r : answerAddressed(xml, r, { tags: scenario.tags, fault: isFaultScenario(scenario) });
 }
 
 /** The scenario a request would be answered by (for the WS-Security check, which needs to know what it asks for). */
