@@ -35,13 +35,14 @@ const SPEC = `Feature: Pets
 
 const STATES = `const fs = require('node:fs');
 const log = (line) => fs.appendFileSync(process.env.STATES_LOG, line + '\\n');
-const admin = (body) => fetch(process.env.PROVIDER_URL + '/admin', { method: 'POST', body: JSON.stringify(body) });
+// The provider the run sends to, as the runner tells each handler: no second setting to keep in step.
+const admin = (scenario, body) => fetch(scenario.baseUrl + '/admin', { method: 'POST', body: JSON.stringify(body) });
 module.exports = {
-  cleanDatabase: async () => { log('clean'); await admin({ op: 'clean' }); },
+  cleanDatabase: async (value, scenario) => { log('clean'); await admin(scenario, { op: 'clean' }); },
   petId: async (value, scenario) => {
     log('set petId=' + value + ' for ' + scenario.name + ' with name=' + scenario.facts.name);
-    await admin({ op: 'add', id: Number(value), name: scenario.facts.name });
-    return async () => { log('remove petId=' + value); await admin({ op: 'remove', id: Number(value) }); };
+    await admin(scenario, { op: 'add', id: Number(value), name: scenario.facts.name });
+    return async () => { log('remove petId=' + value); await admin(scenario, { op: 'remove', id: Number(value) }); };
   },
   name: () => undefined,
 };
@@ -80,7 +81,7 @@ afterAll(async () => {
 async function jest(accord: Record<string, unknown>): Promise<{ status: number; output: string; log: string }> {
   const logFile = path.join(dir, `states-${Math.random().toString(16).slice(2)}.log`);
   writeFileSync(logFile, '');
-  const run = await runJestApp(dir, { baseUrl: provider.url, ...accord }, childEnv({ STATES_LOG: logFile, PROVIDER_URL: provider.url }));
+  const run = await runJestApp(dir, { baseUrl: provider.url, ...accord }, childEnv({ STATES_LOG: logFile }));
   return { ...run, log: readFileSync(logFile, 'utf8') };
 }
 

@@ -55,7 +55,7 @@ it('the importer tags the contract; the runner writes the headers and checks the
   expect(sent).toContain(`<wsa:To xmlns:wsa="${WSA}">${stub.url}/ws</wsa:To>`);
   expect(sent).toContain(`<wsa:ReplyTo xmlns:wsa="${WSA}"><wsa:Address>${WSA}/anonymous</wsa:Address></wsa:ReplyTo>`);
   expect(r.response!.body).toContain(`<wsa:RelatesTo xmlns:wsa="${WSA}">${id}</wsa:RelatesTo>`);
-  expect(r.response!.body).toContain(`<wsa:Action xmlns:wsa="${WSA}">http://example.com/petstore/getPetResponse</wsa:Action>`);
+  expect(r.response!.body).toContain(`<wsa:Action xmlns:wsa="${WSA}">http://example.com/petstore/PetPortType/getPetResponse</wsa:Action>`);
 });
 
 it('a provider that does not say which request it answers fails the case', async () => {

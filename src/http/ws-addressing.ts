@@ -16,6 +16,14 @@ export const WSA = 'http://www.w3.org/2005/08/addressing';
 export const WSA_ANONYMOUS = `${WSA}/anonymous`;
 export const WSA_FAULT_ACTION = `${WSA}/soap/fault`;
 export const WS_ADDRESSING_TAG = '@ws-addressing';
+/** `@wsa-action:<uri>` on a scenario: the Action its answer carries (imported from the WSDL's wsaw:Action, or its default pattern). */
+export const WSA_ACTION_TAG = '@wsa-action:';
+
+/** The Action a scenario's tags declare for its answer, if any. */
+export function declaredReplyAction(tags: readonly string[]): string | undefined {
+  const t = tags.find((x) => x.toLowerCase().startsWith(WSA_ACTION_TAG));
+  return t === undefined ? undefined : t.slice(WSA_ACTION_TAG.length) || undefined;
+}
 
 export function wantsAddressing(tags: readonly string[]): boolean {
   return tags.some((t) => t.toLowerCase() === WS_ADDRESSING_TAG);
@@ -83,7 +91,7 @@ export function replyAction(action: string, fault: boolean): string {
  * The answer with wsa:Action and wsa:RelatesTo in its Header, when the request carried a
  * wsa:MessageID and the answer is a SOAP envelope; else the answer as it was (never changed in place).
  */
-export function answerAddressed(request: XmlElement, r: HttpResponse): HttpResponse {
+export function answerAddressed(request: XmlElement, r: HttpResponse, scenario?: { tags: readonly string[]; fault: boolean }): HttpResponse {
   const wsa = addressingOf(request);
   const id = wsa.get('MessageID');
   if (!id) return r;
@@ -93,7 +101,9 @@ export function answerAddressed(request: XmlElement, r: HttpResponse): HttpRespo
   // An answer that says which request it answers already (a template echoing MessageID) is left as it is.
   if (!soap || addressingOf(root).has('RelatesTo')) return r;
   const fault = soap.body !== undefined && elementChildren(soap.body)[0]?.local === 'Fault';
-  const action = replyAction(wsa.get('Action') ?? 'urn:accord:request', fault);
+  // The scenario's declared Action (the WSDL's) when the answer is what it declares: its output, or its fault.
+  const declared = scenario && scenario.fault === fault ? declaredReplyAction(scenario.tags) : undefined;
+  const action = declared ?? replyAction(wsa.get('Action') ?? 'urn:accord:request', fault);
   const h = header(root, root.prefix);
   const added = blocks(`<wsa:Action>${escapeText(action)}</wsa:Action><wsa:RelatesTo>${escapeText(id)}</wsa:RelatesTo>`);
   for (const b of added) b.attributes.push({ name: 'xmlns:wsa', prefix: 'xmlns', local: 'wsa', value: WSA });

@@ -113,7 +113,7 @@ function body(g: Record<string, unknown>, config: () => RunnerConfig, opened: Op
     const fullName = `${opened.contract?.name || 'contract'} ${tc.name}`;
     if (tc.scenario.wip) markWip(g, fullName);
     // Provider states are set up only when the settings let the case run at all.
-    const failure = settingsProblem(cfg) ?? (await withStates(tc, cfg.ws?.states, () => check(tc, cfg, exchangeRecorder(g, fullName))));
+    const failure = settingsProblem(cfg) ?? (await withStates(tc, cfg.ws?.states, () => check(tc, cfg, exchangeRecorder(g, fullName)), cfg.baseUrl));
     if (tc.scenario.wip) {
       const where = formatLocation({ file: shownPath(tc.scenario.file), line });
       const message = inert(
@@ -186,16 +186,20 @@ function negativeBody(g: Record<string, unknown>, tc: TestCase, m: Mutation, con
     const record = exchangeRecorder(g, fullName);
     const failure =
       setup ??
-      (await withStates(tc, cfg.ws?.states, () =>
-        runNegative(tc, m, cfg.baseUrl!, {
-          timeoutMs: cfg.timeoutMs,
-          dispatcher: session!.dispatcher,
-          addHeaders: session!.headers,
-          redaction: session!.redaction,
-          ws: cfg.ws,
-          // Shown in the HTML report like a scenario's exchange: what was sent, what came back.
-          onExchange: record && ((x) => record(() => reportExchange({ testCase: tc, passed: false, mismatches: [], ...x }, session!.redaction))),
-        }),
+      (await withStates(
+        tc,
+        cfg.ws?.states,
+        () =>
+          runNegative(tc, m, cfg.baseUrl!, {
+            timeoutMs: cfg.timeoutMs,
+            dispatcher: session!.dispatcher,
+            addHeaders: session!.headers,
+            redaction: session!.redaction,
+            ws: cfg.ws,
+            // Shown in the HTML report like a scenario's exchange: what was sent, what came back.
+            onExchange: record && ((x) => record(() => reportExchange({ testCase: tc, passed: false, mismatches: [], ...x }, session!.redaction))),
+          }),
+        cfg.baseUrl,
       ));
     if (failure !== undefined) throw reportError(failure, tc.scenario.file, line);
   };
@@ -260,7 +264,7 @@ function consumerTests(g: Record<string, unknown>, config: () => RunnerConfig, o
           (c.needsState !== undefined && !run.ws?.states
             ? `it needs the provider in state ${c.needsState} (the state its stub expectation required): give the provider's run a states module (testEnvironmentOptions.accord.states) with a handler of that name`
             : undefined) ??
-          (await withStates(tc, run.ws?.states, () => check(tc, run, exchangeRecorder(g, fullName), replay)));
+          (await withStates(tc, run.ws?.states, () => check(tc, run, exchangeRecorder(g, fullName), replay), run.baseUrl));
         if (failure !== undefined) throw reportError(`consumer ${c.consumer}'s example ${shownPath(c.file)} (scenario "${tc.scenario.name}"):\n${failure}`, c.file, 1);
       },
       caseTimeout(cfg),

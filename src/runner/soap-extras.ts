@@ -11,7 +11,7 @@ import { base64Elements, packXop } from '../http/xop-write';
 /** A contract tag: send the request as MTOM/XOP (the importer writes it when the WSDL's policy asks for MTOM). */
 export const MTOM_TAG = '@mtom';
 import type { Mismatch } from '../pattern/match/mismatch';
-import type { WsRunnerConfig } from './ws-config';
+import { DEFAULT_TTL_SECONDS, type RunnerWsSecurity, type WsRunnerConfig } from './ws-config';
 
 /**
  * What the runner does to a SOAP request on its way out, beyond the contract: WS-Security
@@ -79,7 +79,8 @@ export function securityTokens(tc: TestCase, ws: WsRunnerConfig): WsSecurityToke
 }
 
 function securityFor(tokens: WsSecurityToken[], ws: WsRunnerConfig, broken?: SecurityBreak): WsSecurityWrite {
-  const c = ws.wsSecurity;
+  // A Timestamp needs no settings: without any, it is written with the default lifetime (wsSecurity.timestampTtlSeconds sets another).
+  const c = ws.wsSecurity ?? (tokens.every((t) => t === 'Timestamp') ? ({ timestampTtlSeconds: DEFAULT_TTL_SECONDS } as RunnerWsSecurity) : undefined);
   if (!c)
     throw new AccordError(
       'ACCORD_ERR_USAGE',

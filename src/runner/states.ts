@@ -12,11 +12,20 @@ import type { ScenarioFact, TestCase } from '../contract/model';
  *   };
  *
  * Before a case runs each of its facts' handlers is called in order with the fact's value (a
- * string, or undefined) and `{ name, file, facts }`; what a handler gives back, when it is a
+ * string, or undefined) and `{ name, file, facts, baseUrl }`; what a handler gives back, when it is a
  * function, is called after the case (last set up, first torn down), pass or fail. A fact with no
  * handler fails the case saying so. Without a states module, facts are read and ignored, as before.
  */
-export type StateHandler = (value: string | undefined, scenario: { name: string; file: string; facts: Record<string, string | undefined> }) => unknown;
+export type StateHandler = (value: string | undefined, scenario: StateContext) => unknown;
+
+/** What a handler is told besides the fact's value: the scenario, all its facts, and the base URL of the provider the case is sent to. */
+export interface StateContext {
+  name: string;
+  file: string;
+  facts: Record<string, string | undefined>;
+  /** The base URL this run sends to (the chosen environment's, or ACCORD_BASE_URL), so a handler reaches the same provider. */
+  baseUrl: string | undefined;
+}
 
 const loaded = new Map<string, Record<string, unknown> | Error>();
 
@@ -50,7 +59,7 @@ function describeFact(f: ScenarioFact, tc: TestCase): string {
  * Runs `run` with the case's facts set up, and torn down after; the failure text, or undefined.
  * A case without facts, or with no states module configured, just runs.
  */
-export async function withStates(tc: TestCase, statesFile: string | undefined, run: () => Promise<string | undefined>): Promise<string | undefined> {
+export async function withStates(tc: TestCase, statesFile: string | undefined, run: () => Promise<string | undefined>, baseUrl?: string): Promise<string | undefined> {
   const facts = tc.scenario.facts ?? [];
   if (!statesFile || facts.length === 0) return run();
   const mod = load(statesFile);
@@ -65,7 +74,7 @@ export async function withStates(tc: TestCase, statesFile: string | undefined, r
   }
   const all: Record<string, string | undefined> = {};
   for (const f of facts) all[f.name] = f.value;
-  const info = { name: tc.name, file: tc.scenario.file, facts: all };
+  const info: StateContext = { name: tc.name, file: tc.scenario.file, facts: all, baseUrl };
   const teardowns: { fact: ScenarioFact; fn: () => unknown }[] = [];
   let failure: string | undefined;
   try {

@@ -18,7 +18,8 @@ import { readSecret, readTokenRules, unknownKeys, type TokenRules } from '../htt
 export const WS_OPTIONS = ['wsSecurity', 'addressing', 'mtom', 'states'] as const;
 
 const WS_SECURITY_KEYS = ['username', 'password', 'certificate', 'privateKey', 'passphrase', 'timestampTtlSeconds', 'use', 'contracts'] as const;
-const DEFAULT_TTL_SECONDS = 300;
+/** How long a written Timestamp is valid when wsSecurity.timestampTtlSeconds does not say. */
+export const DEFAULT_TTL_SECONDS = 300;
 
 export interface RunnerWsSecurity {
   username?: string;

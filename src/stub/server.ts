@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ExampleRow, Scenario } from '../contract/model';
+import type { TLSSocket } from 'node:tls';
+import { isFaultScenario, type ExampleRow, type Scenario } from '../contract/model';
 import { AccordError, internalErrorText } from '../errors';
 import { ParsedBody } from '../http/body';
 import { messageText } from '../http/message-text';
@@ -24,7 +25,7 @@ import type { NotServed, Route, RouteTable } from './decide/route';
 import { adminRefusal, answerAdmin, isAdminPath, type OnExpected } from './admin/api';
 import { acceptedOf, handleOf, refOf, type Expectation, type ExpectationHandle, type ExpectationInput } from './admin/expectations';
 import { checkDelay, delayOf, malformed, type Delay, type FaultKind } from './answer/faults';
-import type { CallFilter, JournalAnswer, JournalEntry } from './admin/journal';
+import type { CallFilter, JournalAnswer, JournalEntry, JournalRequest } from './admin/journal';
 import { SCOPE_PREFIX, StubState, type ScopeState } from './admin/scope-state';
 import type { Repeatable } from './decide/repeat';
 import { stateFilter, stateName, stuckReport } from './decide/scenario-state';
@@ -35,6 +36,7 @@ import { answerAddressed, WSA } from '../http/ws-addressing';
 import { splitTarget } from '../http/target';
 import { exported } from './client/connect';
 import type { PassThrough, PassThroughSettings, RawRequest } from './answer/pass-through';
+import type { ClientCertificates, PresentedCertificate } from './client-certificates';
 
 export interface StubOptions {
   /** `.spec` files, folders searched recursively for them, or parsed contracts. */
@@ -82,6 +84,11 @@ export interface StubOptions {
    * `certificate`, or GET /_accord/certificate), or your own `{ cert, key }` (PEM text).
    */
   tls?: true | { cert: string; key: string };
+  /**
+   * With `tls`: ask clients for a certificate signed by `ca` (PEM), `required` (default) or not
+   * (client-certificates.ts). The journal's `clientCertificate` says which one each request came with.
+   */
+  clientCertificates?: ClientCertificates;
   /**
    * Check WS-Security (ws-security.ts): the users, trusted certificates and clock skew, and what
    * each scenario asks for beyond its own `@ws-security:…` tags. A request that fails gets a SOAP Fault.
@@ -167,6 +174,7 @@ export async function startStub(options: StubOptions): Promise<RunningStub> {
   const state = new StubState(serveable(sources, warn, options.allowUnresolved), maxBodyBytes);
   const host = options.host ?? '127.0.0.1';
   const tls = tlsPair(options.tls, host);
+  if (options.clientCertificates && !tls) throw new AccordError('ACCORD_ERR_USAGE', 'client certificates (clientCertificates, --tls-client-ca) need HTTPS: give tls too');
   const handler = makeHandler(state, {
     verbose: options.verbose ?? false,
     log,
@@ -181,6 +189,7 @@ export async function startStub(options: StubOptions): Promise<RunningStub> {
     wsSecurity: wsSecurityOf(options.wsSecurity),
     passThrough: passThroughOf(options.passThrough, maxBodyBytes),
     onExpected: exportOf(options),
+    clientCertificates: options.clientCertificates !== undefined,
   });
   const timeouts = { requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS };
   const guard = malformedGuard(HEADERS_TIMEOUT_MS);
@@ -188,7 +197,7 @@ export async function startStub(options: StubOptions): Promise<RunningStub> {
     guard.track(req, res);
     guarded(req, res, log, () => handler(req, res));
   };
-  const server: Server = tls ? httpsServer(tls, timeouts, listener) : createServer(timeouts, listener);
+  const server: Server = tls ? httpsServer(tls, options.clientCertificates, timeouts, listener, log) : createServer(timeouts, listener);
   guard.attach(server);
   const port = await listen(server, options.port ?? 0, host);
   const reload = (): ReloadResult => {
@@ -272,11 +281,22 @@ function passThroughOf(given: StubOptions['passThrough'], maxBodyBytes: number):
   return new PassThrough(typeof given === 'string' ? { target: given } : given, maxBodyBytes);
 }
 
-function httpsServer(tls: { cert: string; key: string }, timeouts: { requestTimeout: number; headersTimeout: number }, handler: RequestListener): Server {
+function httpsServer(
+  tls: { cert: string; key: string },
+  clients: ClientCertificates | undefined,
+  timeouts: { requestTimeout: number; headersTimeout: number },
+  handler: RequestListener,
+  log: (line: string) => void,
+): Server {
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- node:https (with tls and crypto) is loaded only for HTTPS: it cost every plain stub's start-up
     const { createServer: createHttpsServer } = require('node:https') as typeof import('node:https');
-    return createHttpsServer({ ...timeouts, cert: tls.cert, key: tls.key }, handler);
+    if (!clients) return createHttpsServer({ ...timeouts, cert: tls.cert, key: tls.key }, handler);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for mutual TLS
+    const mutual = require('./client-certificates') as typeof import('./client-certificates');
+    const server = createHttpsServer({ ...timeouts, cert: tls.cert, key: tls.key, ...mutual.clientCertificateOptions(clients) }, handler);
+    mutual.watchClientCertificates(server, clients, log);
+    return server;
   } catch (e) {
     // OpenSSL's words for a file that is not a certificate or key, or a key that is not the certificate's.
     throw new AccordError('ACCORD_ERR_USAGE', `cannot serve HTTPS with this certificate and key: ${(e as Error).message}`, {}, { cause: e });
@@ -331,6 +351,8 @@ interface HandlerOptions {
   passThrough?: PassThrough;
   /** With `exportExamples`: writes each expectation set through the API as a consumer example. */
   onExpected?: OnExpected;
+  /** Clients are asked for certificates: the journal records each request's. */
+  clientCertificates: boolean;
 }
 
 /** The writer of expectations set over the API, when exporting; undefined otherwise. */
@@ -350,7 +372,7 @@ function exportOf(options: StubOptions): OnExpected | undefined {
 
 function makeHandler(state: StubState, o: HandlerOptions) {
   // Whether answers may be repeated to the same request (decide/repeat.ts): not when every request is to be logged, delayed or checked (a replayed WS-Security nonce is refused).
-  const repeats = !o.verbose && !o.wsSecurity && o.delay === undefined;
+  const repeats = !o.verbose && !o.wsSecurity && o.delay === undefined && !o.clientCertificates;
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     // The table as it is when the request arrives: a reload meanwhile does not change its answer.
     const table = state.table;
@@ -478,7 +500,8 @@ function answer(
   bytes: Buffer | undefined | false,
 ): void {
   const url = req.url ?? '/';
-  const request = toHttpRequest(req, url, body.text);
+  const request: JournalRequest = toHttpRequest(req, url, body.text);
+  if (o.clientCertificates) request.clientCertificate = clientCertificateOf(req);
   let outcome: ReturnType<DispatchMemo['dispatch']> | undefined;
   let taken: Expectation | undefined;
   let stuck: ReturnType<typeof stuckOf>;
@@ -529,7 +552,7 @@ function answer(
       moved = said.state;
       if (report) sendReport(res, r, report, o.log);
       else {
-        const sent = addressed(r, body);
+        const sent = addressed(r, body, taken.faultScenario ?? taken.route.scenario);
         deliver(res, sent, delayOf(taken.delay ?? o.delay), o.log, taken.fault, mtomRequests.has(req) ? taken.route.scenario : undefined);
         // Kept for the same request again when the expectation gives it again: permanent and plain (with a state rule, the scope has state: see keepForRepeat).
         const again = bytes !== false && r === taken.answered?.response && taken.remaining === undefined && !taken.delay && !taken.fault;
@@ -560,7 +583,7 @@ function answer(
         report,
       });
       if (report) sendReport(res, r, report, o.log);
-      else deliver(res, addressed(r, body), delayOf(o.delay), o.log, undefined, mtomRequests.has(req) ? example.route.scenario : undefined);
+      else deliver(res, addressed(r, body, example.route.scenario), delayOf(o.delay), o.log, undefined, mtomRequests.has(req) ? example.route.scenario : undefined);
     } else if (stuck) {
       scope.journal.record(request, { status: 409, answeredBy: 'none', report: stuck.report, state: stuck.step });
       send(res, 409, stuck.report);
@@ -607,7 +630,7 @@ function answer(
         scope.journal.record(request, said);
         if (report) sendReport(res, r, report, o.log);
         else {
-          const sent = addressed(r, body);
+          const sent = addressed(r, body, route.scenario);
           deliver(res, sent, delayOf(o.delay), o.log, undefined, mtomRequests.has(req) ? route.scenario : undefined);
           // Kept for the same request again when the memo keeps it (a pure function of the request), and no state can change it.
           if (bytes !== false && r === outcome.answer && !table.stateful) keepForRepeat(state, scope, table, req, request, url, bytes, said, sent, undefined);
@@ -754,10 +777,10 @@ function stuckOf(scope: ScopeState, table: RouteTable, line: string, waiting: re
 }
 
 /** An answer to a WS-Addressing request says which one it answers (RelatesTo) and its Action; a plain request costs one substring search. */
-function addressed(r: HttpResponse, body: ParsedBody): HttpResponse {
+function addressed(r: HttpResponse, body: ParsedBody, scenario: Scenario): HttpResponse {
   if (!body.text.includes(WSA)) return r;
   const xml = body.asXml();
-  return xml instanceof AccordError ? r : answerAddressed(xml, r);
+  return xml instanceof AccordError ? r : answerAddressed(xml, r, { tags: scenario.tags, fault: isFaultScenario(scenario) });
 }
 
 /** The scenario a request would be answered by (for the WS-Security check, which needs to know what it asks for). */
@@ -898,6 +921,11 @@ function send(res: ServerResponse, status: number, report: string, headers: Reco
   const text = printable(report);
   res.writeHead(status, { 'content-type': TEXT, 'content-length': String(Buffer.byteLength(text)), ...headers });
   res.end(text);
+}
+
+function clientCertificateOf(req: IncomingMessage): PresentedCertificate | null {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded with mutual TLS, already by httpsServer
+  return (require('./client-certificates') as typeof import('./client-certificates')).presented(req.socket as TLSSocket);
 }
 
 function toHttpRequest(req: IncomingMessage, target: string, body: string): HttpRequest {

@@ -113,13 +113,22 @@ export function importWsdl(file: string, options: ImportOptions = {}): ImportRes
     return (o.soapVersion !== first.soapVersion ? ` (SOAP ${o.soapVersion})` : '') + (o.path !== first.path ? ` at ${o.path ?? DEFAULT_PATH}` : '');
   };
 
+  // WS-Addressing: each scenario names the Action its answer carries (the WSDL's, else the default pattern).
+  const addressing = usesAddressing(set);
   const scenarios = chosen.flatMap((o): ScenarioDraft[] => {
     const request = messageNodes(o, o.input, emitter);
     const response = o.output ? messageNodes(o, o.output, emitter) : undefined;
     const name = ((usedNames.get(o.name) ?? 0) > 1 ? `${o.interfaceName} ${o.name}` : o.name) + suffix(o);
     // One scenario per fault, right after its operation's: the same request, answered with the Fault.
-    const faults = o.faults.map((f): ScenarioDraft => ({ op: o, name: `${name} fault ${f.name}`, request, response: faultMessage(o, f, emitter), fault: f.name }));
-    return [{ op: o, name, request, response }, ...faults];
+    const faults = o.faults.map((f): ScenarioDraft => ({
+      op: o,
+      name: `${name} fault ${f.name}`,
+      request,
+      response: faultMessage(o, f, emitter),
+      fault: f.name,
+      replyAction: addressing ? f.action : undefined,
+    }));
+    return [{ op: o, name, request, response, replyAction: addressing && response ? o.replyAction : undefined }, ...faults];
   });
   emitter.flush();
 
@@ -133,7 +142,7 @@ export function importWsdl(file: string, options: ImportOptions = {}): ImportRes
     types: emitter.types,
     declarations: prefixes.declarations(),
     defaultPath: DEFAULT_PATH,
-    tags: [...(usesAddressing(set) ? ['@ws-addressing'] : []), ...(mtomPolicy(set) ? ['@mtom'] : [])],
+    tags: [...(addressing ? ['@ws-addressing'] : []), ...(mtomPolicy(set) ? ['@mtom'] : [])],
   });
 
   const summary: ImportSummary = {

@@ -26,6 +26,8 @@ export interface MessageModel {
 export interface FaultModel {
   name: string;
   parts: PartModel[];
+  /** WS-Addressing: the Action of this fault (`wsaw:Action`/`wsam:Action` on the wsdl:fault, else the default pattern). */
+  action?: string;
 }
 
 /** One SOAP operation as bound to one port: what the contract writer needs, whatever the WSDL version. */
@@ -46,6 +48,8 @@ export interface OperationModel {
   input: MessageModel;
   /** Undefined for a one-way operation. */
   output?: MessageModel;
+  /** WS-Addressing: the Action of the answer (`wsaw:Action`/`wsam:Action` on the output, else the default pattern). */
+  replyAction?: string;
   faults: FaultModel[];
 }
 

@@ -6,6 +6,7 @@ import { envelope } from './envelope';
 import type { OperationModel } from './model';
 import { FAULT_STATUS } from './fault';
 import { FAULT_TAG } from '../contract/model';
+import { WSA_ACTION_TAG } from '../http/ws-addressing';
 
 /** A message as patterns: the header entries and the body (nodes, or a pattern written in place, such as (anything)). */
 export interface MessageNodes {
@@ -20,6 +21,8 @@ export interface ScenarioDraft {
   response?: MessageNodes;
   /** For a fault scenario: the fault's name (the response is its Fault envelope). */
   fault?: string;
+  /** With WS-Addressing: the Action the answer carries (`@wsa-action:<uri>`). */
+  replyAction?: string;
 }
 
 export interface ContractDraft {
@@ -95,13 +98,14 @@ export function writeContract(d: ContractDraft): string {
     if (s.fault !== undefined) {
       steps.push({ kind: 'status', status: FAULT_STATUS });
       if (!allResponses) steps.push({ kind: 'body', side: 'response', pattern: ref('ResponseEnvelope') });
-      return { comments: [FAULT_COMMENT], tags: [FAULT_TAG], name: s.name, steps };
+      return { comments: [FAULT_COMMENT], tags: [FAULT_TAG, ...actionTag(s)], name: s.name, steps };
     }
     // One-way: an empty 202 Accepted, as WS-I Basic Profile, JAX-WS, CXF and .NET answer.
     if (!o.output) steps.push({ kind: 'status', status: 202 });
     else if (!allResponses) steps.push({ kind: 'body', side: 'response', pattern: ref('ResponseEnvelope') });
     const comments = o.output ? [] : ['one-way operation: 202 Accepted, no response body'];
-    return { comments, name: s.name, steps };
+    const tags = actionTag(s);
+    return { comments, ...(tags.length > 0 && { tags }), name: s.name, steps };
   });
 
   return printContract(
@@ -114,6 +118,11 @@ export function writeContract(d: ContractDraft): string {
     },
     { docIndent: 0, inlineTypes: false },
   );
+}
+
+/** The answer's WS-Addressing Action, as a tag; none without one, or when it holds a space (a tag cannot). */
+function actionTag(s: ScenarioDraft): string[] {
+  return s.replyAction !== undefined && !/\s/.test(s.replyAction) ? [`${WSA_ACTION_TAG}${s.replyAction}`] : [];
 }
 
 /** How the request names its operation: SOAPAction (SOAP 1.1) or the Content-Type's action (SOAP 1.2). */

@@ -188,7 +188,13 @@ class Wsdl11Reader {
     const action = soapOp ? attr(soapOp, 'soapAction') : undefined;
     const input = this.message(pin, bin, style, opName, false);
     const output = pout ? this.message(pout, bout, style, opName, true) : undefined;
-    const faults: FaultModel[] = kids(op, NS.wsdl11, 'fault').map((f) => ({ name: attr(f, 'name') ?? 'fault', parts: this.partsOf(f) }));
+    const tns = facts.portType.tns;
+    const faults: FaultModel[] = kids(op, NS.wsdl11, 'fault').map((f) => {
+      const name = attr(f, 'name') ?? 'fault';
+      return { name, parts: this.partsOf(f), action: declaredAction(f) ?? defaultAction(tns, [ptName, opName, 'Fault', name]) };
+    });
+    // WS-Addressing Metadata 4.4.4: an output's default name is the operation's name and "Response" (WSDL 1.1 2.4.5).
+    const replyAction = pout ? (declaredAction(pout) ?? defaultAction(tns, [ptName, attr(pout, 'name') ?? `${opName}Response`])) : undefined;
     return {
       name: opName,
       interfaceKey: qkey({ ns: facts.portType.tns, local: ptName }),
@@ -202,6 +208,7 @@ class Wsdl11Reader {
       use: inBody && attr(inBody, 'use') === 'encoded' ? 'encoded' : 'literal',
       input,
       output,
+      replyAction,
       faults,
     };
   }
@@ -269,4 +276,31 @@ class Wsdl11Reader {
     }
     return { headers, fromOwnMessage };
   }
+}
+
+/** The namespaces of the Action attribute on a WSDL 1.1 input, output or fault: WS-Addressing's WSDL binding (2006/05, its 2006/02 draft), Metadata (2007/05), and the 2004/08 submission. */
+const ACTION_NAMESPACES = [
+  'http://www.w3.org/2006/05/addressing/wsdl',
+  'http://www.w3.org/2007/05/addressing/metadata',
+  'http://www.w3.org/2006/02/addressing/wsdl',
+  'http://schemas.xmlsoap.org/ws/2004/08/addressing',
+];
+
+function declaredAction(el: Element): string | undefined {
+  for (const ns of ACTION_NAMESPACES) {
+    const v = el.getAttributeNS(ns, 'Action')?.trim();
+    if (v) return v;
+  }
+  return undefined;
+}
+
+/**
+ * The default action pattern (WS-Addressing Metadata 4.4.4): the target namespace, then the names,
+ * each after the delimiter, ":" for a URN namespace and "/" otherwise, none after a namespace that
+ * already ends with it.
+ */
+export function defaultAction(tns: string, names: string[]): string {
+  const delimiter = /^urn:/i.test(tns) ? ':' : '/';
+  const base = tns.endsWith(delimiter) ? tns : `${tns}${delimiter}`;
+  return base + names.join(delimiter);
 }

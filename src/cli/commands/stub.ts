@@ -46,6 +46,8 @@ export function registerStub(program: Command, io: Io): void {
     .option('--tls', 'serve HTTPS with a self-signed certificate made at start-up (its PEM at GET /_accord/certificate)')
     .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM); needs --tls-key')
     .option('--tls-key <file>', 'the private key (PEM) of --tls-cert')
+    .option('--tls-client-ca <file>', 'with --tls or --tls-cert: require a client certificate signed by this CA (PEM); the journal records which one each request came with')
+    .option('--tls-client-optional', 'with --tls-client-ca: serve clients without a certificate too (one that does not verify is still refused)')
     .option(
       '--ws-security <file>',
       'check WS-Security (UsernameToken, Timestamp, X.509 signature) with the users and trusted certificates in this JSON file; see docs/ws-security.md',
@@ -59,6 +61,7 @@ export function registerStub(program: Command, io: Io): void {
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (see above); require, not import(), so Jest needs no VM modules
       const { startStub, parseDelay } = require('../../stub') as typeof import('../../stub');
       const tls = tlsOption(opts);
+      const clientCertificates = clientCertificatesOption(opts, tls !== undefined);
       // Checked here so the message names the option the user typed, not the library's passThrough.
       if (opts.passthrough !== undefined) asUsage('accord stub', () => parseTarget(opts.passthrough!, '--passthrough'));
       const wsSecurity = opts.wsSecurity === undefined ? undefined : asUsage('accord stub', () => wsSecurityFile(path.resolve(io.cwd, opts.wsSecurity!)));
@@ -98,6 +101,7 @@ export function registerStub(program: Command, io: Io): void {
         allowUnresolved: opts.allowUnresolved,
         delayMs,
         tls,
+        clientCertificates,
         wsSecurity,
         passThrough: opts.passthrough,
         ...exportOption(io),
@@ -117,6 +121,7 @@ export function registerStub(program: Command, io: Io): void {
         lines.push(
           `Exporting each expectation set through ${stub.url}/_accord/expectations as a consumer example, into ${printable(path.relative(io.cwd, exporting.exportExamples) || '.')}${exporting.consumer ? ` (consumer ${printable(exporting.consumer)})` : ''}.`,
         );
+      if (clientCertificates) lines.push(`Client certificates signed by ${opts.tlsClientCa}: ${clientCertificates.required ? 'required' : 'optional'}.`);
       if (opts.tls && stub.certificate) {
         // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only with --tls
         const { fingerprint } = require('../../stub/tls') as typeof import('../../stub/tls');
@@ -173,7 +178,19 @@ interface StubCliOptions {
   tls?: boolean;
   tlsCert?: string;
   tlsKey?: string;
+  tlsClientCa?: string;
+  tlsClientOptional?: boolean;
   wsSecurity?: string;
+}
+
+function clientCertificatesOption(opts: StubCliOptions, https: boolean): { ca: string; required: boolean } | undefined {
+  if (opts.tlsClientCa === undefined) {
+    if (opts.tlsClientOptional) throw new ExitError(EXIT_USAGE, 'accord stub: --tls-client-optional goes with --tls-client-ca');
+    return undefined;
+  }
+  if (!https) throw new ExitError(EXIT_USAGE, 'accord stub: --tls-client-ca needs HTTPS: give --tls, or --tls-cert and --tls-key');
+  const ca = asUsage('accord stub', () => readInputText(opts.tlsClientCa!, { what: 'client CA certificate', limit: FILE_LIMITS.pemBytes }));
+  return { ca, required: !opts.tlsClientOptional };
 }
 
 function wsSecurityFile(file: string) {

@@ -3,6 +3,7 @@ import { STUB_LIMITS } from '../../limits';
 import type { ScenarioRef } from './expectations';
 import type { FaultKind } from '../answer/faults';
 import { xmlSelected } from './body-filter';
+import type { PresentedCertificate } from '../client-certificates';
 
 /**
  * Every request the stub answered, with what answered it, for a consumer's test
@@ -52,7 +53,15 @@ export interface JournalEntry {
   drift?: { path: string; expected: string; actual: string }[];
   /** The scope it was sent to (`/_scope/<id>/…`, the prefix left out of `path`); absent for the stub's root. */
   scope?: string;
+  /**
+   * With client certificates asked for (`--tls-client-ca`): the one the client presented (its subject, issuer and
+   * SHA-256 fingerprint), or null for none (`--tls-client-optional`). Absent when the stub does not ask.
+   */
+  clientCertificate?: PresentedCertificate | null;
 }
+
+/** A request as the journal records it: with the client certificate its connection presented, when asked for. */
+export type JournalRequest = HttpRequest & { clientCertificate?: PresentedCertificate | null };
 
 /** What `stub.calls()` and `GET /_accord/requests?…` select by; every given field must hold. */
 export interface CallFilter {
@@ -79,7 +88,7 @@ export interface CallFilter {
 }
 
 /** What the journal records of an answer (the rest of an entry is the request's). */
-export type JournalAnswer = Omit<JournalEntry, 'seq' | 'time' | 'method' | 'path' | 'query' | 'headers' | 'body'>;
+export type JournalAnswer = Omit<JournalEntry, 'seq' | 'time' | 'method' | 'path' | 'query' | 'headers' | 'body' | 'clientCertificate'>;
 
 /** The entries every scope's journal shares, so the journal's bound is the stub's, whatever the number of scopes. */
 export class JournalRing {
@@ -100,7 +109,7 @@ export class Journal {
     private readonly scope?: string,
   ) {}
 
-  record(req: HttpRequest, answer: JournalAnswer): void {
+  record(req: JournalRequest, answer: JournalAnswer): void {
     const cut = req.body.length > STUB_LIMITS.journalBodyChars;
     // One literal of one shape (absent fields undefined, which JSON leaves out): the stub's hot path records every request.
     const entry: JournalEntry = {
@@ -123,6 +132,7 @@ export class Journal {
       state: answer.state,
       drift: answer.drift,
       scope: this.scope,
+      clientCertificate: req.clientCertificate,
     };
     const ring = this.ring;
     ring.entries[++ring.total % ring.entries.length] = entry;
