@@ -47,6 +47,8 @@ export interface OperationModel {
   /** Undefined for a one-way operation. */
   output?: MessageModel;
   faults: FaultModel[];
+  /** WSDL 1.1: where policies that apply to the request may be attached (binding, binding operation, its input), for `policy.ts`. */
+  policySubjects?: Element[];
 }
 
 export interface ServiceModel {

@@ -203,6 +203,7 @@ class Wsdl11Reader {
       input,
       output,
       faults,
+      policySubjects: bin ? [binding.el, bop, bin] : [binding.el, bop],
     };
   }
 
