@@ -1,6 +1,7 @@
 import type { Element } from '@xmldom/xmldom';
 import { placeOf, isElement } from './dom';
 import type { LoadedSet } from './load';
+import { HTTPS_TAG } from '../http/ws-security';
 
 /**
  * WS-Policy attached to a WSDL 1.1 binding (WS-PolicyAttachment), read into the contract tags
@@ -31,9 +32,6 @@ const MTOM: [string, string][] = [
   ['http://schemas.xmlsoap.org/ws/2004/09/policy/optimizedmimeserialization', 'OptimizedMimeSerialization'],
   ['http://www.w3.org/2007/08/soap12-mtom-policy', 'MTOM'],
 ];
-
-/** The tag a TransportBinding writes: the runner refuses to send such a scenario to a base URL that is not https. */
-export const HTTPS_TAG = '@https';
 
 /** Alternatives beyond this many (a policy's ExactlyOne/All product) are not formed: the first ones are taken. */
 const MAX_ALTERNATIVES = 64;
@@ -229,7 +227,7 @@ export class PolicyReader {
         return no('a signature with a symmetric (encrypted or derived) key; accord signs with an X.509 key pair only (sp:AsymmetricBinding)');
       case 'SignedParts': {
         // accord's signature covers the Body and the Timestamp: more headers than that, or a signature with no binding to make it, is not supported.
-        const headers = inner.filter((e) => e.localName === 'Header');
+        const headers = kidsOf(a).filter((e) => e.localName === 'Header');
         const everything = kidsOf(a).length === 0;
         if (headers.length > 0 || everything)
           no(
