@@ -2,6 +2,7 @@ import type { Element } from '@xmldom/xmldom';
 import { placeOf, isElement } from './dom';
 import type { LoadedSet } from './load';
 import { HTTPS_TAG } from '../http/ws-security';
+import { POLICY_LIMITS } from '../limits';
 
 /**
  * WS-Policy attached to a WSDL 1.1 binding (WS-PolicyAttachment), read into the contract tags
@@ -33,10 +34,8 @@ const MTOM: [string, string][] = [
   ['http://www.w3.org/2007/08/soap12-mtom-policy', 'MTOM'],
 ];
 
-/** Alternatives beyond this many (a policy's ExactlyOne/All product) are not formed: the first ones are taken. */
-const MAX_ALTERNATIVES = 64;
-/** PolicyReferences followed inside one another before the chain is called circular. */
-const MAX_REFERENCE_DEPTH = 8;
+const MAX_ALTERNATIVES = POLICY_LIMITS.alternatives;
+const MAX_REFERENCE_DEPTH = POLICY_LIMITS.referenceDepth;
 
 type Alternative = Element[];
 
@@ -54,6 +53,8 @@ export class PolicyReader {
   private readonly byId = new Map<string, Element>();
   private readonly reported = new Set<Element>();
   private readonly noted = new Set<string>();
+  /** Each policy element's normal form, formed once however many operations and references reach it. */
+  private readonly normal = new Map<Element, Alternative[]>();
 
   constructor(set: LoadedSet) {
     for (const d of set.wsdls) {
@@ -122,6 +123,14 @@ export class PolicyReader {
 
   /** A policy expression in normal form: its alternatives, each a list of assertions (WS-Policy 1.5, 4.3). */
   private normalise(el: Element, out: OperationPolicy, depth: number): Alternative[] {
+    const known = this.normal.get(el);
+    if (known) return known;
+    const formed = this.form(el, out, depth);
+    this.normal.set(el, formed);
+    return formed;
+  }
+
+  private form(el: Element, out: OperationPolicy, depth: number): Alternative[] {
     const ns = el.namespaceURI ?? '';
     if (WSP.includes(ns)) {
       if (el.localName === 'PolicyReference') {
@@ -161,7 +170,7 @@ export class PolicyReader {
   private choose(alternatives: Alternative[], out: OperationPolicy): Alternative {
     if (alternatives.length === 0) return [];
     if (alternatives.length === 1) return alternatives[0];
-    const full = alternatives.findIndex((a) => a.every((x) => this.supported(x)));
+    const full = alternatives.findIndex((a) => a.every((x) => this.supported(x, out)));
     const index = full < 0 ? 0 : full;
     const at = alternatives[index][0] ?? alternatives[0][0];
     this.once(
@@ -171,25 +180,21 @@ export class PolicyReader {
     return alternatives[index];
   }
 
-  private supported(a: Element): boolean {
-    const probe: OperationPolicy = { tags: [], unsupported: [], notes: [] };
-    const reported = new Set(this.reported);
-    const noted = new Set(this.noted);
-    this.assertion(a, new Set(), probe, false, true);
-    this.reported.clear();
-    for (const s of reported) this.reported.add(s);
-    this.noted.clear();
-    for (const s of noted) this.noted.add(s);
-    return probe.unsupported.length === 0;
+  /** Whether accord supports an assertion fully; notes and unfollowed references found on the way are said as usual. */
+  private supported(a: Element, out: OperationPolicy): boolean {
+    const failures: string[] = [];
+    const before = out.unsupported.length;
+    this.assertion(a, new Set(), out, false, failures);
+    return failures.length === 0 && out.unsupported.length === before;
   }
 
   /** One assertion into tags, or a line saying it is not supported. */
-  private assertion(a: Element, tags: Set<string>, out: OperationPolicy, signed: boolean, probing = false): void {
+  private assertion(a: Element, tags: Set<string>, out: OperationPolicy, signed: boolean, probing?: string[]): void {
     const ns = a.namespaceURI ?? '';
     const local = a.localName ?? '';
     const no = (why: string) => {
       if (probing) {
-        out.unsupported.push(why);
+        probing.push(why);
         return;
       }
       if (this.reported.has(a)) return;
