@@ -37,7 +37,7 @@ export function prepareOutgoing(tc: TestCase, req: HttpRequest, ws: WsRunnerConf
   let request = req;
   let check: Outgoing['check'];
   // A WS-SecurityPolicy TransportBinding: the provider takes the request over TLS only, and a test over plain HTTP would check something else.
-  if (wantsHttps(tc.scenario.tags) && !/^https:/i.test(at.url))
+  if (wantsHttps(tc.scenario.tags) && !at.url.toLowerCase().startsWith('https:'))
     throw new AccordError(
       'ACCORD_ERR_USAGE',
       `the contract asks for HTTPS (@https, the WSDL's sp:TransportBinding) and the request would go to ${at.url.slice(0, 200)}: set testEnvironmentOptions.accord.baseUrl to the provider's https:// address`,
