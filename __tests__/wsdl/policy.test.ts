@@ -47,6 +47,36 @@ describe('a CXF-style policy by reference on the binding', () => {
   });
 });
 
+test('the same policy attached to the port, or named by wsp:PolicyURIs on the portType operation input, applies alike', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'accord-policy-'));
+  try {
+    const text = readFileSync(fixture('cxf-username-transport.wsdl'), 'utf8').replace('    <wsp:PolicyReference URI="#UsernameTokenOverHttps"/>\n', '');
+    writeFileSync(
+      path.join(dir, 'port.wsdl'),
+      text.replace(
+        '<wsdl:port name="GreeterPort" binding="tns:GreeterBinding">',
+        '<wsdl:port name="GreeterPort" binding="tns:GreeterBinding"><wsp:PolicyReference URI="#UsernameTokenOverHttps"/>',
+      ),
+    );
+    writeFileSync(
+      path.join(dir, 'porttype.wsdl'),
+      text.replace('<wsdl:input message="tns:greetMe"/>', '<wsdl:input message="tns:greetMe" wsp:PolicyURIs="#UsernameTokenOverHttps"/>'),
+    );
+    writeFileSync(path.join(dir, 'none.wsdl'), text);
+    for (const f of ['port.wsdl', 'porttype.wsdl']) {
+      expect(
+        featureLine(importWsdl(path.join(dir, f)).text)
+          .split(' ')
+          .sort(),
+      ).toEqual(['@https', '@ws-security:PasswordDigest', '@ws-security:Timestamp']);
+    }
+    // A policy no subject names asks nothing.
+    expect(featureLine(importWsdl(path.join(dir, 'none.wsdl')).text)).toBe('');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 describe('a WCF-style policy with alternatives', () => {
   const r = importWsdl(fixture('wcf-alternatives.wsdl'));
 
