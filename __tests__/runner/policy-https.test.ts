@@ -4,7 +4,9 @@ import path from 'node:path';
 import { parseContract, testCases } from '../../src/contract/load';
 import { createDispatcher } from '../../src/http/client';
 import { runCase } from '../../src/runner/run-case';
+import { startStub } from '../../src/stub';
 import { selfSignedCertificate } from '../../src/stub/tls';
+import { stubWsSecurity } from '../../src/stub/ws-security';
 import { importWsdl } from '../../src/wsdl/import';
 import { startServer, type Running } from '../helpers/servers';
 
@@ -57,4 +59,38 @@ test('over HTTPS the same case is sent and passes', async () => {
   expect(r.error).toBeUndefined();
   expect(r.passed).toBe(true);
   expect(secureCalls).toBe(1);
+});
+
+test('the tests send what the policy asks and a TLS stub of the same WSDL checks it: digest and Timestamp pass, a wrong password fails', async () => {
+  const wsdl = path.join(__dirname, '..', 'fixtures', 'wsdl', 'policy', 'cxf-username-transport.wsdl');
+  const env = { ...process.env, ACCORD_TEST_ALICE_PASSWORD: 'wonder land' };
+  const stub = await startStub({
+    contracts: [wsdl],
+    log: () => {},
+    tls: true,
+    wsSecurity: stubWsSecurity({ users: { alice: { env: 'ACCORD_TEST_ALICE_PASSWORD' } } }, { env }),
+  });
+  try {
+    const [tc] = testCases(parseContract(importWsdl(wsdl).text, 'greeter.spec'));
+    const dispatcher = createDispatcher({ ca: stub.certificate });
+    const ws = (password: string) => ({
+      addressing: false,
+      mtom: false,
+      wsSecurity: { username: 'alice', password, timestampTtlSeconds: 300, rules: { use: [], contracts: new Map() } },
+    });
+    const good = await runCase(tc, { baseUrl: stub.url, dispatcher, ws: ws('wonder land') });
+    expect(good.error).toBeUndefined();
+    expect(good.passed).toBe(true);
+    expect(good.request?.body).toContain('#PasswordDigest');
+    expect(good.request?.body).toContain('Timestamp');
+    const bad = await runCase(tc, { baseUrl: stub.url, dispatcher, ws: ws('guess') });
+    expect(bad.passed).toBe(false);
+    expect(stub.calls().map((c) => c.status)).toEqual([200, 500]);
+    // Without settings the case fails saying what to set, sending nothing unsecured.
+    const unset = await runCase(tc, { baseUrl: stub.url, dispatcher });
+    expect(unset.error).toContain('the contract asks for WS-Security');
+    expect(stub.calls()).toHaveLength(2);
+  } finally {
+    await stub.close();
+  }
 });
