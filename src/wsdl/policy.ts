@@ -62,7 +62,11 @@ export class PolicyReader {
         const all = d.doc.getElementsByTagNameNS(ns, 'Policy');
         for (let i = 0; i < all.length; i++) {
           const p = all[i];
-          const id = p.getAttributeNS(WSU, 'Id') || p.getAttribute('Id') || p.getAttributeNS('http://www.w3.org/XML/1998/namespace', 'id');
+          const id =
+            p.getAttributeNS(WSU, 'Id') ||
+            p.getAttribute('Id') ||
+            p.getAttributeNS('http://www.w3.org/XML/1998/namespace', 'id') ||
+            WSP.map((w) => p.getAttributeNS(w, 'Id')).find(Boolean);
           if (id && !this.byId.has(`#${id}`)) this.byId.set(`#${id}`, p);
           const name = p.getAttribute('Name');
           if (name && !this.byId.has(name)) this.byId.set(name, p);
