@@ -122,6 +122,28 @@ describe('policies per operation', () => {
     expect(tags.get('Audit')).toEqual(['@mtom', '@ws-addressing']);
   });
 
+  it("an operation's fault scenario carries its policy's tags (the same request, answered with the Fault)", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'accord-policy-'));
+    try {
+      const text = readFileSync(fixture('per-operation.wsdl'), 'utf8')
+        .replace('<message name="Status">', '<message name="RefundRefused"><part name="p" element="tns:RefundResponse"/></message>\n  <message name="Status">')
+        .replace(
+          '<operation name="Refund"><input message="tns:Refund"/><output message="tns:RefundResponse"/></operation>',
+          '<operation name="Refund"><input message="tns:Refund"/><output message="tns:RefundResponse"/><fault name="refused" message="tns:RefundRefused"/></operation>',
+        )
+        .replace(
+          '<input><soap:body use="literal"/></input>\n      <output><soap:body use="literal"/></output>\n    </operation>\n    <operation name="Status">',
+          '<input><soap:body use="literal"/></input>\n      <output><soap:body use="literal"/></output>\n      <fault name="refused"><soap:fault name="refused" use="literal"/></fault>\n    </operation>\n    <operation name="Status">',
+        );
+      writeFileSync(path.join(dir, 'faults.wsdl'), text);
+      const t = scenarioTags(importWsdl(path.join(dir, 'faults.wsdl')).text);
+      expect(t.get('Refund fault refused')).toEqual(expect.arrayContaining(['@ws-security:UsernameToken']));
+      expect(t.get('Status')).not.toContain('@ws-security:UsernameToken');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reports a reference to a policy outside the loaded files, never fetching it', () => {
     expect(r.summary.unsupportedPolicy).toEqual([
       expect.stringMatching(
