@@ -100,6 +100,13 @@ export const FILE_LIMITS = {
  * `repeat` or repetitions expanding past `expandedSize` characters are refused (the facet is left
  * out of an import, with a note). RE2 itself refuses counts above 1000.
  */
+/**
+ * WS-Policy read from a WSDL: alternatives formed from one operation's policies (ExactlyOne × All;
+ * beyond it, the first ones are taken), and PolicyReferences followed inside one another before the
+ * chain is called circular and reported.
+ */
+export const POLICY_LIMITS = { alternatives: 64, referenceDepth: 8 } as const;
+
 export const XSD_PATTERN_LIMITS = { sourceChars: 4096, nesting: 32, repeat: 1000, expandedSize: 100_000 } as const;
 
 /**

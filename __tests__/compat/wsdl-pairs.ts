@@ -168,6 +168,18 @@ function addOperation(t: string, name: string, input: string, output: string, ac
   );
 }
 
+const GET_PET_INPUT = '    <operation name="getPet">\n      <soap:operation soapAction="urn:getPet"/>\n      <input><soap:body use="literal"/></input>';
+const WSP = 'xmlns:wsp="http://www.w3.org/ns/ws-policy" xmlns:sp="http://docs.oasis-open.org/ws-sx/ws-securitypolicy/200702"';
+const USERNAME_POLICY = '<sp:SupportingTokens><wsp:Policy><sp:UsernameToken/></wsp:Policy></sp:SupportingTokens>';
+const TRANSPORT_POLICY =
+  '<sp:TransportBinding><wsp:Policy><sp:TransportToken><wsp:Policy><sp:HttpsToken/></wsp:Policy></sp:TransportToken><sp:IncludeTimestamp/></wsp:Policy></sp:TransportBinding>' +
+  '<sp:SupportingTokens><wsp:Policy><sp:UsernameToken><wsp:Policy><sp:HashPassword/></wsp:Policy></sp:UsernameToken></wsp:Policy></sp:SupportingTokens>';
+
+/** getPet's input with this policy inline. */
+function policyInput(policy: string): string {
+  return `    <operation name="getPet">\n      <soap:operation soapAction="urn:getPet"/>\n      <input><wsp:Policy ${WSP}>${policy}</wsp:Policy><soap:body use="literal"/></input>`;
+}
+
 export const CASES: WsdlCase[] = [
   { label: 'nothing changed', newer: (t) => t, rules: [] },
   // The overlap rule (issue 35): an added operation that takes getPet's very requests (same element, same SOAPAction).
@@ -476,6 +488,21 @@ ${SHORT_CODE_AT}`,
   },
   { label: 'response union: a member added', older: responseUnion('xsd:int xsd:date'), newer: responseUnion('xsd:int xsd:date xsd:boolean'), rules: ['response-type-widened'] },
   { label: 'response union: a member removed', older: responseUnion('xsd:int xsd:date'), newer: responseUnion('xsd:int'), rules: [] },
+  // WS-Policy (issue 37): a stronger policy on an existing operation breaks its older clients; a weaker one breaks no one.
+  { label: 'policy added: a UsernameToken on getPet', newer: swap(GET_PET_INPUT, policyInput(USERNAME_POLICY)), rules: ['request-protection-added'] },
+  {
+    label: 'policy strengthened: a hashed password and a Timestamp over HTTPS where a text UsernameToken was asked',
+    older: swap(GET_PET_INPUT, policyInput(USERNAME_POLICY)),
+    newer: swap(GET_PET_INPUT, policyInput(TRANSPORT_POLICY)),
+    rules: ['request-protection-added'],
+  },
+  {
+    label: 'policy weakened: the TransportBinding and hashed password dropped',
+    older: swap(GET_PET_INPUT, policyInput(TRANSPORT_POLICY)),
+    newer: swap(GET_PET_INPUT, policyInput(USERNAME_POLICY)),
+    rules: [],
+  },
+  { label: 'policy removed', older: swap(GET_PET_INPUT, policyInput(USERNAME_POLICY)), newer: (t) => t, rules: [] },
 ];
 
 /** getPet's code typed by a union Code of these member types (and inline members). */

@@ -1,4 +1,5 @@
 import { parseContract, testCases } from '../../src/contract/load';
+import { createDispatcher } from '../../src/http/client';
 import { runCase, formatCaseReport } from '../../src/runner/run-case';
 import { startStub } from '../../src/stub';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -29,13 +30,17 @@ async function roundTrip(name: string, file: string): Promise<void> {
   const names = contract.scenarios.map((s) => s.name);
   expect(new Set(names).size).toBe(names.length);
 
-  const stub = await startStub({ contracts: contract, port: 0, log: () => undefined });
+  // A WSDL whose policy asks for HTTPS (@https) is served and tested over TLS; a Timestamp it asks for is written (no secret needed).
+  const https = contract.scenarios.some((s) => s.tags.includes('@https'));
+  const stub = await startStub({ contracts: contract, port: 0, log: () => undefined, ...(https && { tls: true as const }) });
+  const dispatcher = https ? createDispatcher({ ca: stub.certificate }) : undefined;
+  const ws = { addressing: false, mtom: false, wsSecurity: { timestampTtlSeconds: 300, rules: { use: [], contracts: new Map() } } };
   try {
     expect(stub.notServed).toEqual([]);
     const failures: string[] = [];
     // A fault scenario the importer writes has no Examples row: declared, not run (the runner skips it too).
     for (const tc of testCases(contract).filter((t) => t.notRun === undefined)) {
-      const r = await runCase(tc, { baseUrl: stub.url });
+      const r = await runCase(tc, { baseUrl: stub.url, dispatcher, ws });
       if (!r.passed) failures.push(formatCaseReport(r, stub.url));
     }
     expect(failures).toEqual([]);

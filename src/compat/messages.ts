@@ -31,6 +31,12 @@ export const MESSAGES: Readonly<Record<string, RuleMessage>> = {
     sentence: '{path} is no longer accepted in the request (was {older})',
     reason: 'requests written for the older contract may carry it and would now be rejected',
   },
+  'request-protection-added': {
+    meaning:
+      'The newer request must carry protection the older did not: HTTPS, a WS-Security UsernameToken (or its digest), Timestamp or signature, or WS-Addressing (tags, as a WSDL policy imports).',
+    sentence: 'the request must now have {newer} ({older})',
+    reason: 'clients written for the older contract do not send it, and a provider asking for it refuses them',
+  },
   'request-query-removed': {
     meaning: 'A query parameter the older contract declared is not declared any more (undeclared parameters are rejected).',
     sentence: '{path} is no longer accepted (was {older})',

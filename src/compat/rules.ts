@@ -2,6 +2,7 @@ import { endpointText } from '../contract/model';
 import { WHERE } from '../pattern/match/mismatch';
 import type { Rule } from './model';
 import { changeRule } from './rule';
+import { protectionAdded } from './protection';
 
 /*
  * The rule table: every rule of `accord compatible`, one entry each, in report order (scenario rules
@@ -167,6 +168,17 @@ export const RULES: readonly Rule[] = [
       'request-object-opened': 'older requests still fit: compatible',
     },
   }),
+  /** The newer scenario asks for protection the older did not (HTTPS, a UsernameToken, a digest, a Timestamp, a signature, WS-Addressing): its tags, as a WSDL's policy writes them. */
+  {
+    id: 'request-protection-added',
+    side: 'request',
+    level: 'error',
+    noMirror: {
+      'response-protection-added': 'accord checks no protection of answers (a policy on an output is not read)',
+      'request-protection-removed': 'older clients send more than the newer provider asks, which it takes: compatible',
+    },
+    check: (d) => (d.newer ? protectionAdded(d.older.tags, d.newer.tags) : []),
+  },
   changeRule({
     id: 'request-query-removed',
     side: 'request',

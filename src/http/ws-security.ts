@@ -27,6 +27,13 @@ export const SHA256 = 'http://www.w3.org/2001/04/xmlenc#sha256';
 export const WS_SECURITY_TOKENS = ['UsernameToken', 'PasswordDigest', 'Timestamp', 'Signature'] as const;
 export type WsSecurityToken = (typeof WS_SECURITY_TOKENS)[number];
 export const WS_SECURITY_TAG = '@ws-security';
+/** A contract tag: the provider takes requests over HTTPS only (the importer writes it for a WS-SecurityPolicy TransportBinding); the runner refuses to send to a base URL that is not https. */
+export const HTTPS_TAG = '@https';
+
+/** Whether a scenario's tags ask for HTTPS. */
+export function wantsHttps(tags: readonly string[]): boolean {
+  return tags.some((t) => t.toLowerCase() === HTTPS_TAG);
+}
 
 /** The tokens a scenario's tags ask for (`@ws-security` alone means a UsernameToken). */
 export function tokensOfTags(tags: readonly string[]): WsSecurityToken[] {

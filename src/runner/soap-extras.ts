@@ -1,7 +1,7 @@
 import type { TestCase } from '../contract/model';
 import { AccordError } from '../errors';
 import type { HttpRequest, HttpResponse } from '../http/message';
-import { addWsSecurity, tokensOfTags, unknownSecurityTags, WS_SECURITY_TOKENS, type WsSecurityToken, type WsSecurityWrite } from '../http/ws-security';
+import { addWsSecurity, tokensOfTags, wantsHttps, unknownSecurityTags, WS_SECURITY_TOKENS, type WsSecurityToken, type WsSecurityWrite } from '../http/ws-security';
 import { tokensFor } from '../http/ws-security-settings';
 import { addAddressing, addressingOf, wantsAddressing } from '../http/ws-addressing';
 import { REDACTED } from '../http/redact';
@@ -36,6 +36,12 @@ const NONE: WsRunnerConfig = { addressing: false, mtom: false };
 export function prepareOutgoing(tc: TestCase, req: HttpRequest, ws: WsRunnerConfig = NONE, at: { url: string }, broken?: SecurityBreak): Outgoing {
   let request = req;
   let check: Outgoing['check'];
+  // A WS-SecurityPolicy TransportBinding: the provider takes the request over TLS only, and a test over plain HTTP would check something else.
+  if (wantsHttps(tc.scenario.tags) && !at.url.toLowerCase().startsWith('https:'))
+    throw new AccordError(
+      'ACCORD_ERR_USAGE',
+      `the contract asks for HTTPS (@https, the WSDL's sp:TransportBinding) and the request would go to ${at.url.slice(0, 200)}: set testEnvironmentOptions.accord.baseUrl to the provider's https:// address`,
+    );
   if (ws.addressing || wantsAddressing(tc.scenario.tags)) {
     const addressed = addAddressing(request, at.url);
     request = { ...request, body: addressed.body };

@@ -10,6 +10,7 @@ import type { XmlElementPattern } from '../pattern/types';
 import { ENVELOPE_PREFIX } from './envelope';
 import { loadWsdl, type Unresolved } from './load';
 import { mtomPolicy, usesAddressing, usesMtom } from './mime';
+import { PolicyReader } from './policy';
 import type { FaultModel, MessageModel, OperationModel, SoapVersion } from './model';
 import { isXmlName, Prefixes, qualified } from './names';
 import { readWsdl11 } from './wsdl11';
@@ -60,6 +61,12 @@ export interface ImportSummary {
   unresolved: Unresolved[];
   skipped: string[];
   notes: string[];
+  /**
+   * WS-Policy clauses the contract does not carry, one line each with file and line
+   * (`orders.wsdl:40: sp:IssuedToken (…) is not supported: …`): a provider asks for them, and
+   * neither the tests nor the stub do.
+   */
+  unsupportedPolicy: string[];
   files: string[];
   millis: number;
 }
@@ -115,11 +122,27 @@ export function importWsdl(file: string, options: ImportOptions = {}): ImportRes
 
   // WS-Addressing: each scenario names the Action its answer carries (the WSDL's, else the default pattern).
   const addressing = usesAddressing(set);
+  // WS-Policy: what each operation's request must carry, as the tags the runner and the stub read.
+  const policies = new PolicyReader(set);
+  const unsupportedPolicy: string[] = [];
+  const policyTags = new Map<OperationModel, string[]>();
+  for (const o of chosen) {
+    const p = policies.forInput(o.policySubjects ?? []);
+    policyTags.set(o, p.tags);
+    unsupportedPolicy.push(...p.unsupported);
+    stats.notes.push(...p.notes);
+  }
+  const featureTags = [...(addressing ? ['@ws-addressing'] : []), ...(mtomPolicy(set) ? ['@mtom'] : [])];
+  const allOps = [...policyTags.values()];
+  for (const t of allOps[0] ?? []) if (!featureTags.includes(t) && allOps.every((ts) => ts.includes(t))) featureTags.push(t);
+  const ownTags = (o: OperationModel) => (policyTags.get(o) ?? []).filter((t) => !featureTags.includes(t));
+
   const scenarios = chosen.flatMap((o): ScenarioDraft[] => {
     const request = messageNodes(o, o.input, emitter);
     const response = o.output ? messageNodes(o, o.output, emitter) : undefined;
     const name = ((usedNames.get(o.name) ?? 0) > 1 ? `${o.interfaceName} ${o.name}` : o.name) + suffix(o);
     // One scenario per fault, right after its operation's: the same request, answered with the Fault.
+    const tags = ownTags(o);
     const faults = o.faults.map((f): ScenarioDraft => ({
       op: o,
       name: `${name} fault ${f.name}`,
@@ -127,8 +150,9 @@ export function importWsdl(file: string, options: ImportOptions = {}): ImportRes
       response: faultMessage(o, f, emitter),
       fault: f.name,
       replyAction: addressing ? f.action : undefined,
+      tags,
     }));
-    return [{ op: o, name, request, response, replyAction: addressing && response ? o.replyAction : undefined }, ...faults];
+    return [{ op: o, name, request, response, replyAction: addressing && response ? o.replyAction : undefined, tags }, ...faults];
   });
   emitter.flush();
 
@@ -142,7 +166,7 @@ export function importWsdl(file: string, options: ImportOptions = {}): ImportRes
     types: emitter.types,
     declarations: prefixes.declarations(),
     defaultPath: DEFAULT_PATH,
-    tags: [...(addressing ? ['@ws-addressing'] : []), ...(mtomPolicy(set) ? ['@mtom'] : [])],
+    tags: featureTags,
   });
 
   const summary: ImportSummary = {
@@ -161,6 +185,7 @@ export function importWsdl(file: string, options: ImportOptions = {}): ImportRes
     unresolved: set.unresolved,
     skipped: model.skipped,
     notes: stats.notes,
+    unsupportedPolicy,
     files: set.files,
     millis: performance.now() - started,
   };

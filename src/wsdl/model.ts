@@ -51,6 +51,8 @@ export interface OperationModel {
   /** WS-Addressing: the Action of the answer (`wsaw:Action`/`wsam:Action` on the output, else the default pattern). */
   replyAction?: string;
   faults: FaultModel[];
+  /** WSDL 1.1: where policies that apply to the request may be attached (binding, binding operation, its input), for `policy.ts`. */
+  policySubjects?: Element[];
 }
 
 export interface ServiceModel {

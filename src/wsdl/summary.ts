@@ -66,6 +66,8 @@ export function describeImport(s: ImportSummary): string[] {
   for (const c of s.choices) lines.push(`  ${c}`);
   if (s.defaultPath) lines.push(`  no usable port address for some operations: they are posted to ${s.defaultPath}`);
   for (const k of s.skipped) lines.push(`  skipped ${k}`);
+  // Every clause a policy asks and the contract does not carry: a provider will refuse what the tests send without them.
+  for (const u of s.unsupportedPolicy ?? []) lines.push(`  policy not in the contract: ${printable(u, { multiline: false })}`);
   for (const n of s.notes.slice(0, NOTES_SHOWN)) lines.push(`  note: ${n}`);
   if (s.notes.length > NOTES_SHOWN) lines.push(`  ... and ${s.notes.length - NOTES_SHOWN} more notes`);
   return lines;

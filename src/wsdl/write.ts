@@ -23,6 +23,8 @@ export interface ScenarioDraft {
   fault?: string;
   /** With WS-Addressing: the Action the answer carries (`@wsa-action:<uri>`). */
   replyAction?: string;
+  /** What the operation's policy asks beyond the Feature's tags (`@ws-security:…`, `@https`). */
+  tags?: string[];
 }
 
 export interface ContractDraft {
@@ -35,7 +37,7 @@ export interface ContractDraft {
   /** `xmlns:p` declarations every envelope carries. */
   declarations: [string, string][];
   defaultPath: string;
-  /** `@ws-addressing`, `@mtom`: what the WSDL's policies ask of every message. */
+  /** `@ws-addressing`, `@mtom`, `@https`, `@ws-security:…`: what the WSDL's policies ask of every message. */
   tags?: string[];
 }
 
@@ -98,13 +100,13 @@ export function writeContract(d: ContractDraft): string {
     if (s.fault !== undefined) {
       steps.push({ kind: 'status', status: FAULT_STATUS });
       if (!allResponses) steps.push({ kind: 'body', side: 'response', pattern: ref('ResponseEnvelope') });
-      return { comments: [FAULT_COMMENT], tags: [FAULT_TAG, ...actionTag(s)], name: s.name, steps };
+      return { comments: [FAULT_COMMENT], tags: [FAULT_TAG, ...(s.tags ?? []), ...actionTag(s)], name: s.name, steps };
     }
     // One-way: an empty 202 Accepted, as WS-I Basic Profile, JAX-WS, CXF and .NET answer.
     if (!o.output) steps.push({ kind: 'status', status: 202 });
     else if (!allResponses) steps.push({ kind: 'body', side: 'response', pattern: ref('ResponseEnvelope') });
     const comments = o.output ? [] : ['one-way operation: 202 Accepted, no response body'];
-    const tags = actionTag(s);
+    const tags = [...(s.tags ?? []), ...actionTag(s)];
     return { comments, ...(tags.length > 0 && { tags }), name: s.name, steps };
   });
 

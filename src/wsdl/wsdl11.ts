@@ -17,6 +17,8 @@ interface PortSite {
   service?: string;
   port?: string;
   address?: string;
+  /** The wsdl:port element, where an endpoint's policy may be attached. */
+  at?: Element;
 }
 
 /** What a binding says about all its operations. */
@@ -115,7 +117,7 @@ class Wsdl11Reader {
         continue;
       }
       const address = kids(portEl).find((k) => k.localName === 'address');
-      this.bindPort(binding, { service, port, address: address ? attr(address, 'location') : undefined });
+      this.bindPort(binding, { service, port, address: address ? attr(address, 'location') : undefined, at: portEl });
     }
   }
 
@@ -210,6 +212,8 @@ class Wsdl11Reader {
       output,
       replyAction,
       faults,
+      // WS-PolicyAttachment's endpoint, operation and message subjects, for the request: port, portType, binding; their operations; their inputs.
+      policySubjects: [site.at, facts.portType.el, binding.el, op, bop, pin, bin].filter((e): e is Element => e !== undefined),
     };
   }
 
