@@ -40,27 +40,48 @@ const notFound = (id: number) =>
  * `fault: 'soap-fault'`, exported as an example of the @fault scenario). The state, delay and
  * connection-fault kinds are covered, every one, in __tests__/runner/consumer-kinds.test.ts.
  */
-type Kind = 'plain' | 'typed' | 'templated' | 'fault';
+type Kind = 'plain' | 'typed' | 'templated' | 'fault' | 'fault-named' | 'fault-response' | 'delay' | 'reset';
 const KINDS: { kind: Kind; orderId: number; total?: number }[] = [
   { kind: 'plain', orderId: 7, total: 70 },
   { kind: 'typed', orderId: 9 },
   { kind: 'templated', orderId: 1001 },
   { kind: 'fault', orderId: 404 },
+  { kind: 'fault-named', orderId: 405 },
+  { kind: 'fault-response', orderId: 406 },
+  { kind: 'delay', orderId: 11, total: 110 },
+  { kind: 'reset', orderId: 13 },
 ];
+/** The kinds exported as examples: a connection reset promises nothing a provider can keep, and is left out with a line saying so. */
+const EXPORTED = KINDS.filter((k) => k.kind !== 'reset');
+const FAULTS = new Set<Kind>(['fault', 'fault-named', 'fault-response']);
 
 /** The expectation a Node consumer sets for a kind, as the text of a JavaScript object. */
 function nodeExpectation(k: (typeof KINDS)[number]): string {
   const q = JSON.stringify;
   const request = `request: { method: 'POST', path: '/orders', body: ${q(getOrder(k.orderId))} }`;
-  if (k.kind === 'fault') return `{ ${request}, fault: 'soap-fault' }`;
-  if (k.kind === 'templated') return `{ ${request}, response: { status: 200, body: ${q(total('{{request.body.getOrder/orderId}}'))} } }`;
-  return k.total === undefined ? `{ ${request} }` : `{ ${request}, response: { status: 200, body: ${q(total(k.total))} } }`;
+  switch (k.kind) {
+    case 'fault':
+      return `{ ${request}, fault: 'soap-fault' }`;
+    case 'fault-named':
+      return `{ ${request}, fault: 'soap-fault', faultName: 'OrderNotFound' }`;
+    case 'fault-response':
+      return `{ ${request}, response: { status: 500, body: ${q(notFound(k.orderId))} } }`;
+    case 'reset':
+      return `{ ${request}, fault: 'connection-reset' }`;
+    case 'templated':
+      return `{ ${request}, response: { status: 200, body: ${q(total('{{request.body.getOrder/orderId}}'))} } }`;
+    case 'delay':
+      return `{ ${request}, response: { status: 200, body: ${q(total(k.total!))} }, delayMs: 20 }`;
+    default:
+      return k.total === undefined ? `{ ${request} }` : `{ ${request}, response: { status: 200, body: ${q(total(k.total))} } }`;
+  }
 }
 
 /** What the Node consumer's test then checks of the soap client's answer. */
 function nodeCheck(k: (typeof KINDS)[number]): string {
   const call = `client.getOrderAsync({ orderId: ${k.orderId} })`;
-  if (k.kind === 'fault') return `await expect(${call}).rejects.toMatchObject({ root: { Envelope: { Body: { Fault: expect.anything() } } } });`;
+  if (FAULTS.has(k.kind)) return `await expect(${call}).rejects.toMatchObject({ root: { Envelope: { Body: { Fault: expect.anything() } } } });`;
+  if (k.kind === 'reset') return `await expect(${call}).rejects.toThrow();`;
   const answer = `const [answer] = await ${call};`;
   if (k.kind === 'templated') return `${answer} expect(Number(answer.total)).toBe(${k.orderId});`;
   return k.total === undefined ? `${answer} expect(Number.isFinite(Number(answer.total))).toBe(true);` : `${answer} expect(Number(answer.total)).toBe(${k.total});`;
@@ -137,10 +158,10 @@ beforeAll(async () => {
   bare = path.join(bareDir, 'contracts.git');
   spawnSync('git', ['clone', '-q', '--bare', shared.dir, bare]);
   const id = (body: string) => Number(/orderId>(\d+)</.exec(body)?.[1] ?? '0');
-  // The real service's logic: order 404 does not exist (its declared fault), orders from 1000 on cost their number, others ten times it.
+  // The real service's logic: orders 404-406 do not exist (its declared fault), orders from 1000 on cost their number, others ten times it.
   provider = await startServer((req) => {
     const n = id(req.body);
-    if (n === 404) return { status: 500, body: notFound(n) };
+    if (n >= 404 && n <= 406) return { status: 500, body: notFound(n) };
     return { body: total(n >= 1000 ? n : n * 10) };
   });
   // After a change that broke the contract: the total is no longer a number.
@@ -180,7 +201,9 @@ zeepTest(
     }
     const exported = path.join(py, '.accord/consumer-examples/contracts/contracts/orders/api_orders_v1_examples');
     const examples = readdirSync(exported).map((f) => JSON.parse(readFileSync(path.join(exported, f), 'utf8')) as Record<string, unknown>);
-    expect(examples).toHaveLength(KINDS.length);
+    expect(examples).toHaveLength(EXPORTED.length);
+    // The connection reset is left out, in one line saying why (the stub's stderr).
+    expect(stub.out()).toMatch(/expectation of test "test_order_13_reset" on scenario "getOrder" not exported as a consumer example: its fault "connection-reset"/);
     expect(examples).toContainEqual(expect.objectContaining({ name: 'test_order_7_plain', consumer: 'shop-python', scenario: 'getOrder' }));
     // Set over the HTTP API too, the fault is an example of the fault scenario with its status: never a promise of an ordinary answer.
     expect(examples).toContainEqual(
@@ -204,7 +227,7 @@ zeepTest(
     expect(accord(prov, 'contracts', 'pull').code).toBe(0);
     const green = await run(process.execPath, [BIN, 'test', '.accord/provides', '--reporter', 'junit', '--', '--verbose'], prov);
     if (green.code !== 0) throw new Error(green.out);
-    for (const k of KINDS) {
+    for (const k of EXPORTED) {
       expect(green.out).toContain(`✓ consumer shop-node › shows order ${k.orderId} (${k.kind})`);
       expect(green.out).toContain(`✓ consumer shop-python › test_order_${k.orderId}_${k.kind}`);
     }
@@ -219,6 +242,8 @@ zeepTest(
     expect(red.out).toContain('✕ consumer shop-node › shows order 404 (fault)');
     expect(red.out).toContain('✕ consumer shop-python › test_order_404_fault');
     expect(red.out).toContain('✕ consumer shop-python › test_order_1001_templated');
+    for (const k of ['fault-named', 'fault-response']) expect(red.out).toMatch(new RegExp(`✕ consumer shop-python › test_order_\\d+_${k}`));
+    expect(red.out).not.toContain('reset');
     expect(red.out).toContain('expected a number, found "n/a"');
     // Files named from the project folder, not as absolute paths of the build machine (issue 36, point 6).
     expect(red.out).toMatch(
