@@ -26,6 +26,9 @@ export function parseGenerated(text: string, file: string): Contract {
 export interface UnmatchedCall {
   at: { file: string; line: number };
   mismatches: Mismatch[];
+  /** The call's SOAP operation (its request's, else its answer's) and the status it was answered with. */
+  operation?: string;
+  status?: number;
 }
 
 /** Reads the logs again and checks every request/response pair against the contract. */
@@ -41,7 +44,13 @@ export async function verifyLogs(contract: Contract, files: string[], options: I
     (x) => {
       const key = `${x.request.method ?? ''} ${x.request.operation ?? ''}`;
       const r = checkExchange(contract, x, options.path, accepted.get(key));
-      if (!r.scenario) bad.push({ at: x.request.at, mismatches: r.mismatches });
+      if (!r.scenario)
+        bad.push({
+          at: x.request.at,
+          mismatches: r.mismatches,
+          operation: x.request.operation ?? x.response.operation,
+          status: x.response.status ?? (x.response.fault ? 500 : 200),
+        });
       else if (accepted.has(key) || accepted.size < contract.scenarios.length) accepted.set(key, r.scenario);
     },
     options,
