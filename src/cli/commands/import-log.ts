@@ -7,6 +7,7 @@ import type { ImportLogOptions } from '../../logs';
 import { EXIT_FAILED, EXIT_USAGE, ExitError, asUsage, writeDocument, type Io } from '../exit';
 import { bytesProgress, startProgress } from '../progress';
 import { importCommand } from './import';
+import { printable } from '../../printable';
 
 export interface LogCommandOptions extends Pick<ImportLogOptions, 'path' | 'examples' | 'redact' | 'include' | 'provenance' | 'feature'> {
   output?: string;
@@ -95,24 +96,13 @@ export async function runImportLog(files: string[], opts: LogCommandOptions, io:
   const read = reading('reading');
   let imported = await logs.importLogs(files, { ...options, examples: opts.examples || wsdl !== undefined, onRead: read.onRead }).finally(() => read.progress.done());
   if (wsdl !== undefined && opts.onWsdlProblem && imported.contract && logs.readableTwice(path.resolve(io.cwd, files[0]))) {
-    // A WSDL found by guessing (the proxy's `?wsdl`) may describe only some of what was recorded (one service of several on
-    // the target): then the recorded values type the contract, as without it, rather than lose the other calls.
+    // A WSDL found by guessing (the proxy's `?wsdl`) may not describe every recorded call (an undeclared fault, one service of
+    // several on the target): those calls are typed from the recording beside the WSDL's scenarios (logs/misfits.ts).
     const bad = await logs.verifyLogs(logs.parseGenerated(wsdl, output ?? '<stdout>'), files, options);
-    // The calls it does not describe (nearly always a fault it does not declare: ASMX declares none, gSOAP answers 400, Axis
-    // adds detail entries) are typed from the recording, beside the WSDL's scenarios, which keep its types for the rest.
-    const misfit = new Set(bad.map((b) => `${b.at.file}:${b.at.line}`));
-    const extra =
-      bad.length > 0
-        ? await logs.importLogs(files, {
-            ...options,
-            examples: true,
-            only: (x) => misfit.has(`${x.request.at.file}:${x.request.at.line}`),
-            scenarioSuffix: 'recorded: the WSDL does not describe it',
-          })
-        : undefined;
-    if (extra?.contract) {
-      wsdl = `${wsdl.trimEnd()}\n\n${scenariosOf(extra.contract)}`;
-      warnings = extra.report.warnings;
+    const extra = bad.length > 0 ? await logs.addMisfits(wsdl, bad, files, options, output ?? '<stdout>') : undefined;
+    if (extra) {
+      wsdl = extra.contract;
+      warnings = extra.warnings;
       const command = opts.command ?? 'accord import log';
       const n = imported.report.exchanges;
       io.stderr(
@@ -123,7 +113,8 @@ export async function runImportLog(files: string[], opts: LogCommandOptions, io:
             .map((b) => {
               const m = b.mismatches[0];
               const where = opts.provenance?.cite === false ? '' : ` (${b.at.file}:${b.at.line})`;
-              return `  ${b.operation ?? 'a call'} answered with status ${b.status}${where}: ${m ? `${m.path}: expected ${m.expected}, found ${m.actual}` : 'no scenario takes it'}\n`;
+              const why = m ? `${m.path}: expected ${m.expected}, found ${m.actual}` : 'no scenario takes it';
+              return printable(`  ${b.operation ?? 'a call'} answered with status ${b.status}${where}: ${why}`).slice(0, 400) + '\n';
             })
             .join('') +
           (bad.length > 10 ? `  … and ${bad.length - 10} more\n` : ''),
@@ -199,15 +190,6 @@ export async function runImportLog(files: string[], opts: LogCommandOptions, io:
   say(`${lines.join('\n')}\n`);
   for (const w of warnings) io.stderr(`${opts.command ?? 'accord import log'}: ${w}\n`);
   if (failed > 0) throw new ExitError(EXIT_FAILED);
-}
-
-/** A written contract's scenarios, from the first scenario's comments and tags on: what is appended to another contract's. */
-function scenariosOf(contract: string): string {
-  const lines = contract.split('\n');
-  const at = lines.findIndex((l) => /^\s*(Scenario|Scenario Outline|Example):/.test(l));
-  let from = at;
-  while (from > 0 && /^\s*[#@]/.test(lines[from - 1])) from--;
-  return `${lines.slice(from).join('\n').trimEnd()}\n`;
 }
 
 /** The WSDL's contract as `accord import wsdl` writes it, every SOAP port; undefined (said) when --wsdl cannot be imported and a fallback is wanted. */
