@@ -1,11 +1,13 @@
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as netServer } from 'node:net';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request } from 'undici';
 import { startStub } from '../../src/stub';
-import { runContractTests } from '../interop/stacks';
+import { PYTHON, runContractTests, STACKS_DIR } from '../interop/stacks';
 import { runProxy } from './proxy-helpers';
 
 /**
@@ -149,7 +151,7 @@ function axis(body: string, _req: IncomingMessage, res: ServerResponse): void {
       );
 }
 
-/** pysimplesoap: document/literal; a fault whose faultcode is unqualified (`Server.OrderNotFound`), with 500. */
+/** pysimplesoap: document/literal; a fault whose faultcode is unqualified (`Server.OrderNotFound`), with 500 (the bytes Debian's 1.16 sends). */
 function pysimpleWsdl(): string {
   return (
     `<?xml version="1.0" encoding="UTF-8"?><wsdl:definitions xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:tns="http://example.com/shop/" targetNamespace="http://example.com/shop/">` +
@@ -167,15 +169,13 @@ function pysimpleWsdl(): string {
 function pysimple(body: string, _req: IncomingMessage, res: ServerResponse): void {
   const order = Number(/<(?:\w+:)?order>(-?\d+)</.exec(body)?.[1] ?? NaN);
   const env = (inner: string) =>
-    `<?xml version="1.0" encoding="UTF-8"?><soap:Envelope xmlns:soap="${SOAP11}" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><soap:Body>${inner}</soap:Body></soap:Envelope>`;
+    `<?xml version="1.0" encoding="UTF-8"?><soap:Envelope xmlns:soap="${SOAP11}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"><soap:Body>${inner}</soap:Body></soap:Envelope>`;
   if (order === 99 || Number.isNaN(order))
     res
-      .writeHead(500, { 'content-type': 'text/xml; charset="UTF-8"' })
-      .end(env(`<soap:Fault><faultcode>Server.OrderNotFound</faultcode><faultstring>no order ${order}</faultstring></soap:Fault>`));
+      .writeHead(500, { 'content-type': 'text/xml' })
+      .end(env(`<soap:Fault><faultcode>Server.OrderNotFound</faultcode><faultstring>no order ${order}</faultstring><detail/></soap:Fault>`));
   else
-    res
-      .writeHead(200, { 'content-type': 'text/xml; charset="UTF-8"' })
-      .end(env(`<trackResponse xmlns="http://example.com/shop/"><state>${order % 2 ? 'packed' : 'sent'}</state></trackResponse>`));
+    res.writeHead(200, { 'content-type': 'text/xml' }).end(env(`<trackResponse xmlns="http://example.com/shop/"><state>${order % 2 ? 'packed' : 'sent'}</state></trackResponse>`));
 }
 
 const routes: Record<string, { wsdl: () => string; answer: (body: string, req: IncomingMessage, res: ServerResponse) => void }> = {
@@ -364,3 +364,49 @@ it('pysimplesoap: an unqualified faultcode (Server.OrderNotFound) is recorded as
     await passesAgainstServer(r.folder);
   }
 }, 180_000);
+
+const hasPysimplesoap = spawnSync(PYTHON, ['-c', 'import pysimplesoap.server'], { stdio: 'ignore' }).status === 0;
+
+/** Debian's python3-pysimplesoap itself (the WSDL it serves at GET /, its own fault bytes), recorded through the proxy. */
+(hasPysimplesoap ? it : it.skip)(
+  'a real pysimplesoap service (Debian): its unqualified fault code is recorded as sent; the recording passes against it',
+  async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = netServer().listen(0, '127.0.0.1', () => {
+        const p = (probe.address() as AddressInfo).port;
+        probe.close(() => resolve(p));
+      });
+    });
+    const py = spawn(PYTHON, [path.join(STACKS_DIR, 'pysimplesoap_server.py'), String(port)], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        py.stdout.on('data', (d: Buffer) => (String(d).includes('listening') ? resolve() : undefined));
+        py.once('exit', (code) => reject(new Error(`pysimplesoap exited ${code}`)));
+      });
+      const real = `http://127.0.0.1:${port}`;
+      const folder = path.join(dir, 'pysimplesoap-real');
+      mkdirSync(folder);
+      // pysimplesoap serves its WSDL at GET / (its `?wsdl` is taken for a method name).
+      const proxy = await runProxy(folder, ['--target', real, '--out', 'shop.spec', '--wsdl', `${real}/`]);
+      try {
+        for (const n of [3, 99]) {
+          const r = await request(`${proxy.url}/`, { method: 'POST', headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${real}/track"` }, body: track(n) });
+          await r.body.text();
+        }
+      } finally {
+        proxy.stop();
+      }
+      const done = await proxy.exited;
+      const said = done.stdout + done.stderr;
+      expect([done.code, said]).toEqual([0, expect.stringContaining(`typed by ${real}/`)]);
+      expect(said.split('\n').filter((l) => l.includes('R1004'))).toEqual([expect.stringContaining('"Server.OrderNotFound"')]);
+      const contract = readFileSync(path.join(folder, 'shop.spec'), 'utf8');
+      expect(contract).toContain('Server.OrderNotFound');
+      const r = await runContractTests(folder, real);
+      expect([r.status, r.output]).toEqual([0, expect.stringMatching(/Tests: .*passed/)]);
+    } finally {
+      py.kill();
+    }
+  },
+  120_000,
+);
