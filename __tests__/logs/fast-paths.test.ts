@@ -196,7 +196,7 @@ describe('the check pass trying the scenario that last accepted the same operati
           if (!c.scenario) plain.push({ at: x.request.at, mismatches: c.mismatches });
         });
         const guessed = await verifyLogs(parsed, [file]);
-        expect(guessed).toEqual(plain);
+        expect(guessed.map(({ at, mismatches }) => ({ at, mismatches }))).toEqual(plain);
         rejected += plain.length;
       }
     }

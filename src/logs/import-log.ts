@@ -5,7 +5,9 @@ import type { ExtractSink } from './extractor';
 import { looksLikeHar, scanHar } from './extract-har';
 import { DEFAULT_LOG_LIMITS, type LogLimits } from './limits';
 import type { LoggedMessage, LogShape } from './message';
-import { Operations } from './operations';
+import { Operations, type Operation } from './operations';
+import type { ElementShape } from './infer-xml';
+import { unqualifiedCodes } from './render';
 import { type Exchange, Pairer } from './pair';
 import { readLogText, splitLines, STDIN } from './read-log';
 import { Redactor } from './redact';
@@ -33,6 +35,10 @@ export interface ImportLogOptions {
   /** The contract's opening comment, instead of naming the logs (`accord proxy`); `cite: false` also leaves the file:line of each call out (a recording that is not kept). */
   provenance?: { header: string[]; cite: boolean };
   limits?: Partial<LogLimits>;
+  /** Only these exchanges are typed (the others are still read and counted): `accord proxy` types by the recording only the calls its WSDL does not describe. */
+  only?: (x: Exchange) => boolean;
+  /** Said after each scenario's name (`recorded: the WSDL does not describe it`), so scenarios added beside a WSDL's are told apart. */
+  scenarioSuffix?: string;
   /** Called as each log is read (often: keep it cheap), with bytes read so far and the file's size when known. */
   onRead?: (file: string, bytes: number, size: number | undefined) => void;
 }
@@ -59,6 +65,8 @@ export interface LogReport {
   problems: AccordError[];
   problemCount: number;
   redactedValues: number;
+  /** What the recording shows the service doing against the rules its contract keeps (an unqualified fault code): one line each. */
+  warnings: string[];
   /** --examples: distinct calls kept as Examples rows but not as example files, their answer holding a secret. */
   notReplayed?: number;
 }
@@ -89,6 +97,7 @@ export async function readExchanges(files: string[], onExchange: (x: Exchange) =
     problems: [],
     problemCount: 0,
     redactedValues: 0,
+    warnings: [],
   };
   const problem = (e: AccordError) => {
     if (report.problems.length < REPORT_KEPT) report.problems.push(e);
@@ -178,11 +187,13 @@ export async function importLogs(files: string[], options: ImportLogOptions = {}
     maxShapeNodes: limits.maxShapeNodes,
     redactor,
   });
-  const report = await readExchanges(files, (x) => ops.add(x), options);
+  const only = options.only;
+  const report = await readExchanges(files, (x) => (only === undefined || only(x) ? ops.add(x) : undefined), options);
   report.redactedValues = ops.redactedValues;
   if (ops.overflow > 0) report.skipped.set(`calls of operations beyond the first ${limits.maxOperations}`, { count: ops.overflow, details: new Map() });
   const list = [...ops.byKey.values()];
   report.scenarios = list.length;
+  report.warnings = faultCodeWarnings(list);
   if (list.length === 0) return { report };
   const names = files.map((f) => (f === STDIN ? 'standard input' : f.split(/[\\/]/).pop()!));
   const contract = writeContract(list, {
@@ -192,6 +203,7 @@ export async function importLogs(files: string[], options: ImportLogOptions = {}
       'Logged values became typed placeholders; edit freely.',
     ],
     cite: options.provenance?.cite ?? true,
+    nameSuffix: options.scenarioSuffix,
   });
   if (!options.examples) return { contract, report };
   report.notReplayed = ops.notReplayed;
@@ -201,6 +213,24 @@ export async function importLogs(files: string[], options: ImportLogOptions = {}
     for (const call of op.recorded ?? []) exampleFiles.push({ name: `${String(exampleFiles.length + 1).padStart(4, '0')}-${base}-${op.status}.json`, text: exampleFileText(call) });
   }
   return { contract, report, exampleFiles };
+}
+
+/**
+ * One line per fault code in no namespace that the calls recorded: the contract records it as sent (the service does send it),
+ * and WS-I Basic Profile R1004 asks for a qualified one, which clients built to the Profile may expect.
+ */
+function faultCodeWarnings(ops: Operation[]): string[] {
+  const codes = new Set<string>();
+  const walk = (s: ElementShape, up: ElementShape | undefined, depth: number): void => {
+    if (depth > 8) return;
+    if ((s.local === 'faultcode' && up?.local === 'Fault') || (s.local === 'Value' && up?.local === 'Code')) for (const c of unqualifiedCodes(s)) codes.add(c);
+    for (const slot of s.slots) walk(slot.shape, s, depth + 1);
+  };
+  for (const op of ops) if (op.response && op.fault) walk(op.response, undefined, 0);
+  return [...codes].map(
+    (c) =>
+      `warning: the service answers the fault code "${c}", in no namespace; recorded as sent, though WS-I Basic Profile R1004 asks for a qualified code (soap:Server, or one in the service's namespace)`,
+  );
 }
 
 /** Splits the first chunk off a stream, so the format can be told before reading on. */

@@ -25,7 +25,16 @@ export interface ElementShape {
   count: number;
   /** Instances that were xsi:nil="true". */
   nil: number;
+  /**
+   * `faultcode` and `Value` (a SOAP 1.2 fault's `Code/Value`): the first few distinct codes as sent, so that
+   * a code SOAP's rules do not know (pysimplesoap's unqualified `Server.OrderNotFound`) is recorded as it was.
+   */
+  codes?: string[];
 }
+
+/** Distinct fault codes kept per shape (and characters of each): enough to name what a service sends, bounded for a hostile log. */
+const MAX_CODES = 8;
+const MAX_CODE_CHARS = 200;
 
 export interface AttributeShape {
   name: string;
@@ -107,6 +116,11 @@ export function mergeElement(shape: ElementShape | undefined, el: XmlElement, bu
     // Once a string, always a string (widen): the text need not be classified again.
     s.text = s.text === 'string' ? 'string' : widen(s.text, classifyText(text));
     s.textSeen++;
+    if (el.local === 'faultcode' || el.local === 'Value') {
+      const code = text.trim();
+      s.codes ??= [];
+      if (code.length <= MAX_CODE_CHARS && s.codes.length < MAX_CODES && !s.codes.includes(code)) s.codes.push(code);
+    }
   }
   if (!alwaysAlign && sameSequence(s.slots, el.children)) fillInOrder(s.slots, el.children, budget);
   else mergeChildren(s, runsOf(el), budget, alwaysAlign);

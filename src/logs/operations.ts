@@ -1,5 +1,6 @@
 import { decodePercent } from '../contract/path';
 import type { Location } from '../errors';
+import { resolveEncodedReferences } from '../xml/multi-ref';
 import type { XmlElement } from '../xml/tree';
 import { elementChildren, textOf } from '../xml/tree';
 import type { DecodedMessage } from './decode';
@@ -134,7 +135,7 @@ export class Operations {
       }
     }
     let added = false;
-    if (this.options.examples && soap && q.xml) added = this.example(op, this.xmlValues(op, q.xml));
+    if (this.options.examples && soap && q.xml) added = this.example(op, this.xmlValues(op, dereferenced(q.xml)));
     else if (this.options.examples && !soap) added = this.example(op, this.jsonValues(op, q));
     if (added) {
       const call = recordedCall(x, status, this.options.redactor, soap ? path : undefined);
@@ -145,8 +146,11 @@ export class Operations {
 
   private body(op: Operation, m: DecodedMessage, side: 'request' | 'response'): void {
     if (m.format === 'xml') {
-      if (side === 'request') op.request = mergeElement(op.request, m.xml!, this.budget);
-      else op.response = mergeElement(op.response, m.xml!, this.budget);
+      // An rpc/encoded message's multi-reference values (Axis 1's `href="#id0"` and `<multiRef id="id0">`) are typed as the
+      // structure they stand for, as the matcher reads them (xml/multi-ref.ts): a recorded `href="(string)"` would not fit its own call.
+      const xml = dereferenced(m.xml!);
+      if (side === 'request') op.request = mergeElement(op.request, xml, this.budget);
+      else op.response = mergeElement(op.response, xml, this.budget);
     } else if (m.format === 'json') {
       if (side === 'request') op.requestJson = mergeJson(op.requestJson, m.json);
       else op.responseJson = mergeJson(op.responseJson, m.json);
@@ -229,6 +233,12 @@ export class Operations {
     if (q.format === 'json') walk(q.json, 0);
     return values;
   }
+}
+
+/** The message as the matcher reads it: its SOAP-encoded references followed (as it is when they cannot be read, for the check to report). */
+function dereferenced(xml: XmlElement): XmlElement {
+  const read = resolveEncodedReferences(xml);
+  return read.problems.length === 0 ? read.root : xml;
 }
 
 function countLeaves(el: XmlElement): number {

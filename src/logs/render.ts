@@ -66,11 +66,25 @@ export function renderElement(s: ElementShape, names: TypeNames, types: TypeDecl
 function faultCode(s: ElementShape, up: ElementShape[], names: TypeNames, types: TypeDecl[]): Pattern | undefined {
   const v12 = s.local === 'Value' && up[0]?.local === 'Code' && up[1]?.local === 'Fault';
   const fault = s.local === 'faultcode' && up[0]?.local === 'Fault' ? up[0] : v12 ? up[1] : undefined;
-  if (!fault || !fault.prefix) return undefined;
-  const name = names.take(v12 ? 'Soap12FaultCode' : 'SoapFaultCode');
+  if (!fault) return undefined;
   const locals = v12 ? ['Sender', 'Receiver'] : ['Client', 'Server'];
+  // A code in no namespace is not SOAP's (WS-I Basic Profile R1004), but it is what the service sends: recorded as sent, beside
+  // SOAP's own, so the recording fits its calls; the matcher takes such a code only where a contract names it exactly.
+  const unqualified = unqualifiedCodes(s);
+  if (unqualified.length > 0) {
+    const name = names.take('RecordedFaultCode');
+    types.push({ name, pattern: { kind: 'enum', name, base: 'string', values: [...unqualified, ...(fault.prefix ? locals.map((l) => `${fault.prefix}:${l}`) : [])] } });
+    return { kind: 'ref', name };
+  }
+  if (!fault.prefix) return undefined;
+  const name = names.take(v12 ? 'Soap12FaultCode' : 'SoapFaultCode');
   types.push({ name, pattern: { kind: 'enum', name, base: 'qname', values: locals.map((l) => `${fault.prefix}:${l}`) } });
   return { kind: 'ref', name };
+}
+
+/** The recorded fault codes of a `faultcode` (or `Code/Value`) shape that have no prefix: in no namespace. */
+export function unqualifiedCodes(s: ElementShape): string[] {
+  return (s.codes ?? []).filter((c) => c !== '' && !c.includes(':') && /^[^\s()]+$/.test(c));
 }
 
 /** A gap between slots (0: after the opening tag, slots.length: before the closing tag) with a tag on each side. */

@@ -11,6 +11,8 @@ export interface WriteOptions {
   header: string[];
   /** Name the file and line of each call (false when the log is not kept: the places would point nowhere). */
   cite?: boolean;
+  /** Said after every scenario's name, in parentheses. */
+  nameSuffix?: string;
 }
 
 /**
@@ -20,7 +22,7 @@ export interface WriteOptions {
 export function writeContract(ops: Operation[], options: WriteOptions): string {
   // Successes first: a stub answers with the first scenario that takes a request.
   const ordered = [...ops.filter((o) => o.status < 300), ...ops.filter((o) => o.status >= 300)];
-  const names = scenarioNames(ordered);
+  const names = scenarioNames(ordered).map((n) => (options.nameSuffix ? `${n} (${options.nameSuffix})` : n));
   return printContract({ header: options.header, feature: options.feature, scenarios: ordered.map((op, i) => scenario(op, names[i], options.cite ?? true)) });
 }
 

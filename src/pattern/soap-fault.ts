@@ -13,6 +13,7 @@ import { SOAP11_ENVELOPE, SOAP12_ENVELOPE } from '../xml/bookkeeping';
  *   `Client.Authentication`); in another namespace it is the service's own code.
  * - SOAP 1.2 `Code/Value`: one of the five codes of SOAP 1.2 part 1, 5.4.6, in the envelope
  *   namespace (`Subcode/Value` carries a service's own codes and is matched as written).
+ * A code in no namespace fits only a contract that names it exactly (namesExactly).
  * The contract's pattern then decides as an enumeration of names: a value there with the
  * same local name (or the name the dotted code extends) fits. The importer's own code types
  * (`SoapFaultCode`, `Soap12FaultCode`) list the codes a stub generates; for them, whatever
@@ -23,6 +24,18 @@ export { SOAP11_ENVELOPE, SOAP12_ENVELOPE };
 const CODES_11 = ['VersionMismatch', 'MustUnderstand', 'Client', 'Server'];
 const CODES_12 = ['Sender', 'Receiver', 'MustUnderstand', 'VersionMismatch', 'DataEncodingUnknown'];
 const IMPORTED = new Set(['SoapFaultCode', 'Soap12FaultCode']);
+
+/**
+ * A contract that names a code in no namespace exactly (an enumeration or literal of its own, as
+ * `accord proxy` records pysimplesoap's `Server.OrderNotFound`) says the service sends that code:
+ * it fits, and only it. A `(qname)` or `(string)`, or the importer's own code types, keep R1004.
+ */
+function namesExactly(pattern: Pattern, scope: Scope, text: string): boolean {
+  if (text === '') return false;
+  const p = resolve(pattern, scope);
+  if (p.kind === 'enum') return !IMPORTED.has(p.name) && p.values.includes(text);
+  return p.kind === 'literal' && String(p.value ?? '') === text;
+}
 
 /** Mismatches of a fault code's text; `namespaceOfPrefix` reads the declarations in scope at the element. */
 export function matchFaultCode(
@@ -39,7 +52,7 @@ export function matchFaultCode(
     version === '1.1'
       ? 'a qualified fault code (WS-I Basic Profile R1004): soapenv:Client, soapenv:Server, soapenv:MustUnderstand, soapenv:VersionMismatch (optionally extended, Client.Auth), or a code in a namespace of the service'
       : 'a SOAP 1.2 fault code (part 1, 5.4.6): Sender, Receiver, MustUnderstand, VersionMismatch or DataEncodingUnknown, qualified with the SOAP 1.2 envelope namespace';
-  if (colon <= 0) return [{ path, expected: rule, actual: `${shown(t)} (no prefix: not in any namespace)` }];
+  if (colon <= 0) return namesExactly(pattern, scope, t) ? [] : [{ path, expected: rule, actual: `${shown(t)} (no prefix: not in any namespace)` }];
   const prefix = t.slice(0, colon);
   const local = t.slice(colon + 1);
   const uri = namespaceOfPrefix(prefix);

@@ -8,6 +8,7 @@ import type { ImportLogOptions } from '../../logs';
 import { EXIT_FAILED, EXIT_USAGE, ExitError, asUsage, writeDocument, type Io } from '../exit';
 import { bytesProgress, startProgress } from '../progress';
 import { importCommand } from './import';
+import { printable } from '../../printable';
 
 export interface LogCommandOptions extends Pick<ImportLogOptions, 'path' | 'examples' | 'redact' | 'include' | 'provenance' | 'feature'> {
   output?: string;
@@ -94,18 +95,41 @@ export async function runImportLog(files: string[], opts: LogCommandOptions, io:
   };
 
   let wsdl = opts.wsdl !== undefined ? wsdlContract(opts, io, output) : undefined;
+  /** Said once each on standard error: what the recorded service does against the rules its contract keeps. */
+  let warnings: string[] = [];
   const read = reading('reading');
   let imported = await logs.importLogs(files, { ...options, examples: opts.examples || wsdl !== undefined, onRead: read.onRead }).finally(() => read.progress.done());
   if (wsdl !== undefined && opts.onWsdlProblem && imported.contract && logs.readableTwice(path.resolve(io.cwd, files[0]))) {
-    // A WSDL found by guessing (the proxy's `?wsdl`) may describe only some of what was recorded (one service of several on
-    // the target): then the recorded values type the contract, as without it, rather than lose the other calls.
+    // A WSDL found by guessing (the proxy's `?wsdl`) may not describe every recorded call (an undeclared fault, one service of
+    // several on the target): those calls are typed from the recording beside the WSDL's scenarios (logs/misfits.ts).
     const bad = await logs.verifyLogs(logs.parseGenerated(wsdl, output ?? '<stdout>'), files, options);
-    if (bad.length > 0) {
+    const extra = bad.length > 0 ? await logs.addMisfits(wsdl, bad, files, options, output ?? '<stdout>') : undefined;
+    if (extra) {
+      wsdl = extra.contract;
+      warnings = extra.warnings;
+      const command = opts.command ?? 'accord import log';
+      const n = imported.report.exchanges;
+      io.stderr(
+        `${command}: ${bad.length} of ${n} recorded call${n === 1 ? '' : 's'} ${bad.length === 1 ? 'does' : 'do'} not fit the WSDL ${opts.wsdlSource ?? opts.wsdl}; ` +
+          `${bad.length === 1 ? 'it is' : 'they are'} typed from the recording, beside the WSDL's scenarios:\n` +
+          bad
+            .slice(0, 10)
+            .map((b) => {
+              const m = b.mismatches[0];
+              const where = opts.provenance?.cite === false ? '' : ` (${b.at.file}:${b.at.line})`;
+              const why = m ? `${m.path}: expected ${m.expected}, found ${m.actual}` : 'no scenario takes it';
+              return printable(`  ${b.operation ?? 'a call'} answered with status ${b.status}${where}: ${why}`).slice(0, 400) + '\n';
+            })
+            .join('') +
+          (bad.length > 10 ? `  … and ${bad.length - 10} more\n` : ''),
+      );
+    } else if (bad.length > 0) {
       opts.onWsdlProblem(`${bad.length} of ${imported.report.exchanges} recorded calls do not match it`);
       wsdl = undefined;
       if (!opts.examples) imported = await logs.importLogs(files, options);
     }
   }
+  if (wsdl === undefined) warnings = imported.report.warnings;
   const { report, exampleFiles } = imported;
   // With a WSDL the schema types the operations; the logged calls are its examples.
   const contract = imported.contract && (wsdl ?? imported.contract);
@@ -168,6 +192,7 @@ export async function runImportLog(files: string[], opts: LogCommandOptions, io:
     }
   }
   say(`${lines.join('\n')}\n`);
+  for (const w of warnings) io.stderr(`${opts.command ?? 'accord import log'}: ${w}\n`);
   if (failed > 0) throw new ExitError(EXIT_FAILED);
 }
 
