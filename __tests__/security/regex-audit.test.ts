@@ -254,6 +254,7 @@ const AUDITED: Record<string, Record<string, Hostile[]>> = {
     [String.raw`/^(wsdl|xsd|singlewsdl)(=|$)/i`]: [h('wsdl', 'singlewsdl', 'x')],
   },
   'logs/render.ts': {
+    [String.raw`/^[^\s()]+$/`]: [h('a', '', ' '), h('a')],
     [String.raw`/ies$/`]: [h('ies', '', 'x')],
     [String.raw`/[^s]s$/`]: [h('as', '', 'x')],
   },
@@ -331,6 +332,23 @@ const AUDITED: Record<string, Record<string, Hostile[]>> = {
   },
   'compat/wsdl-versions.ts': {
     [String.raw`/[\\/]/`]: [h('a')],
+  },
+  'http/client.ts': {
+    [String.raw`/^\[|\]$/g`]: [h('['), h(']'), h('a', '[', ']')],
+    [String.raw`/^ERR_SSL_(?:SSLV3|TLSV1|TLSV13)_ALERT_([A-Z_]+)$/`]: [h('A', 'ERR_SSL_TLSV13_ALERT_'), h('_', 'ERR_SSL_')],
+  },
+  'logs/misfits.ts': {
+    [String.raw`/^\s*[#@]/`]: [h(' '), h(' ', '', '#')],
+    [String.raw`/^\s*(Scenario|Scenario Outline|Example|Scenario Template):/`]: [h(' '), h(' ', '', 'Scenario')],
+    [String.raw`/^\s*(Given|When|Then|And|But|\*)\s+(\S.*)$/`]: [h(' ', 'Given'), h(' ', 'Given', 'a\rb'), h('a', 'Given ', '\r '), h(' ')],
+    [String.raw`/^Examples:/`]: [h('a')],
+    [String.raw`/^(status\s|response-body\b|response-header\b)/`]: [h('a'), h(' ', 'status')],
+    [String.raw`/^(type|enum)\s+(\S+)/`]: [h(' ', 'type'), h('a', 'type ')],
+    [String.raw`/^\s*([#@]|$)/`]: [h(' ', '', 'x'), h(' ')],
+    [String.raw`/^request-body\s+\((\w+)\)\s*$/`]: [h(' ', 'request-body'), h('a', 'request-body ('), h(' ', 'request-body (a)', 'x')],
+  },
+  'wsdl/write.ts': {
+    [String.raw`/\s/`]: [h('a')],
   },
   'pattern/scalars/facets.ts': {
     [String.raw`/^[A-Za-z]+$/`]: [h('a', '', '=')],
@@ -468,6 +486,7 @@ const AUDITED: Record<string, Record<string, Hostile[]>> = {
     [String.raw`/\s+/`]: [h(' ', 'a', 'b')],
   },
   'wsdl/wsdl11.ts': {
+    [String.raw`/^urn:/i`]: [h('urn'), h('a')],
     [String.raw`/\s+/`]: [h(' ', '', 'x'), h(' a')],
   },
   'wsdl/xsd.ts': {

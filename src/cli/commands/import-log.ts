@@ -8,7 +8,6 @@ import type { ImportLogOptions } from '../../logs';
 import { EXIT_FAILED, EXIT_USAGE, ExitError, asUsage, writeDocument, type Io } from '../exit';
 import { bytesProgress, startProgress } from '../progress';
 import { importCommand } from './import';
-import { printable } from '../../printable';
 
 export interface LogCommandOptions extends Pick<ImportLogOptions, 'path' | 'examples' | 'redact' | 'include' | 'provenance' | 'feature'> {
   output?: string;
