@@ -36,6 +36,8 @@ export type XsdScalarType =
   | 'qname'
   | 'ncname'
   | 'xml-name'
+  | 'xml-id'
+  | 'xml-idref'
   | 'nmtoken'
   | 'nmtokens'
   | 'token'

@@ -39,6 +39,19 @@ export interface GenerateContext {
    * an answer whose values came from the request (a `{{…}}` cell) and stops it by throwing.
    */
   placed?: (chars: number) => void;
+  /** The xs:IDs of the body being made, shared by all of it (made at its root): each new, each IDREF one of them. */
+  ids?: IdTable;
+}
+
+/** The IDs one generated body holds: those made, and those IDREFs named before any ID was made (the next IDs take them). */
+export interface IdTable {
+  made: Set<string>;
+  list: string[];
+  ahead: string[];
+}
+
+export function newIdTable(): IdTable {
+  return { made: new Set(), list: [], ahead: [] };
 }
 
 export type BodyKind = 'xml' | 'json' | 'text';
@@ -74,7 +87,7 @@ export function generateText(p: Pattern, ctx: GenerateContext, key?: string): st
   const r = resolve(p, ctx.scope);
   switch (r.kind) {
     case 'scalar':
-      return generateScalar(r.type, r.facets, ctx.rng);
+      return r.type === 'xml-id' || r.type === 'xml-idref' ? idValue(r.type, r.facets, ctx) : generateScalar(r.type, r.facets, ctx.rng);
     case 'text-list':
       return Array.from({ length: listLength(r.facets, ctx) }, () => generateText(r.item, ctx)).join(' ');
     case 'union':
@@ -195,11 +208,12 @@ export function generateXml(p: XmlElementPattern, ctx: GenerateContext, root = f
   if (depth > MAX_GENERATE_DEPTH * 4) throw new AccordError('ACCORD_ERR_CONTRACT_TYPE', `<${p.name}> nests too deep to generate (a recursive type with no way to stop?)`);
   const eff = effectiveElement(p, ctx.scope);
   const budget = ctx.budget ?? { left: XML_NODE_BUDGET };
+  const ids = ctx.ids ?? newIdTable();
   const count = root ? 1 : occurrences(p, eff.local, ctx, depth, budget);
   budget.left -= count;
   const out: XmlElement[] = [];
   for (let i = 0; i < count; i++) {
-    const inner = { ...ctx, depth: depth + 1, budget };
+    const inner = { ...ctx, depth: depth + 1, budget, ids };
     if (!eff.abstract) out.push(generateOneElement(eff, inner));
     else {
       // No instance of an abstract type is valid: each names a derived type with xsi:type.
@@ -213,6 +227,32 @@ export function generateXml(p: XmlElementPattern, ctx: GenerateContext, root = f
 const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
 
 /** `xsi:type="tns:Circle"`, with the xsi prefix declared on the element itself (nothing else in the body need declare it). */
+/**
+ * An xs:ID or xs:IDREF of the body (XSD 1.0 part 2, 3.3.8–3.3.9): an ID no other of the body has
+ * (a drawn name, numbered on when it is taken), an IDREF one of the IDs made so far; an IDREF met
+ * before any ID names the next ID to be made, which then takes that name. Outside a body (no table)
+ * a plain name.
+ */
+function idValue(type: 'xml-id' | 'xml-idref', facets: Facets | undefined, ctx: GenerateContext): string {
+  const ids = ctx.ids;
+  if (!ids) return generateScalar(type, facets, ctx.rng);
+  const fresh = () => {
+    const drawn = generateScalar(type, facets, ctx.rng);
+    let v = drawn;
+    for (let n = 2; ids.made.has(v) || ids.ahead.includes(v); n++) v = `${drawn}${n}`;
+    return v;
+  };
+  if (type === 'xml-idref') {
+    if (ids.list.length > 0) return ctx.rng.pick(ids.list);
+    if (ids.ahead.length === 0) ids.ahead.push(fresh());
+    return ids.ahead[0];
+  }
+  const v = ids.ahead.shift() ?? fresh();
+  ids.made.add(v);
+  ids.list.push(v);
+  return v;
+}
+
 function xsiTypeAttributes(qname: string): XmlAttribute[] {
   return [
     { name: 'xmlns:xsi', prefix: 'xmlns', local: 'xsi', value: XSI_NS },

@@ -120,11 +120,15 @@ for (const t of INTEGER_TYPES) {
 SCALARS.decimal.widens = INTEGER_TYPES;
 SCALARS.float.widens = ['double', 'decimal', ...INTEGER_TYPES];
 SCALARS.double.widens = ['float', 'decimal', ...INTEGER_TYPES];
-SCALARS.token.widens = ['language', 'qname', 'ncname', 'xml-name', 'nmtoken', 'nmtokens', 'anyURI'];
+SCALARS.token.widens = ['language', 'qname', 'ncname', 'xml-id', 'xml-idref', 'xml-name', 'nmtoken', 'nmtokens', 'anyURI'];
 SCALARS.normalizedString.widens = ['token', ...SCALARS.token.widens];
-SCALARS['xml-name'].widens = ['qname', 'ncname'];
-SCALARS.qname.widens = ['ncname'];
-SCALARS.nmtoken.widens = ['ncname', 'xml-name', 'qname'];
+SCALARS['xml-name'].widens = ['qname', 'ncname', 'xml-id', 'xml-idref'];
+SCALARS.qname.widens = ['ncname', 'xml-id', 'xml-idref'];
+SCALARS.nmtoken.widens = ['ncname', 'xml-id', 'xml-idref', 'xml-name', 'qname'];
+// An ID and an IDREF have the NCName's texts: the three accept one another's (what makes them differ is within a message).
+SCALARS.ncname.widens = ['xml-id', 'xml-idref'];
+SCALARS['xml-id'].widens = ['ncname', 'xml-idref'];
+SCALARS['xml-idref'].widens = ['ncname', 'xml-id'];
 
 export const SCALAR_NAMES = new Set<string>(Object.keys(SCALARS));
 

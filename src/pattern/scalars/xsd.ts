@@ -178,6 +178,9 @@ export const XSD_SCALARS: Record<XsdScalarType, ScalarRule> = {
   qname: textRow('qname', 'a qualified name (prefix:name)', (t) => xsdRegex(`(${NCNAME}:)?${NCNAME}`).test(t), word),
   ncname: textRow('ncname', 'a name without a colon (NCName)', (t) => xsdRegex(NCNAME).test(t), word),
   'xml-name': textRow('xml-name', 'an XML name', (t) => xsdRegex('\\i\\c*').test(t), word),
+  // xs:ID and xs:IDREF: NCNames; generation makes each ID of a message unique and each IDREF name one of them (generate/index.ts).
+  'xml-id': textRow('xml-id', 'an XML ID (a name without a colon, unique in its message)', (t) => xsdRegex(NCNAME).test(t), word),
+  'xml-idref': textRow('xml-idref', 'a reference to an XML ID of the message (a name without a colon)', (t) => xsdRegex(NCNAME).test(t), word),
   nmtoken: textRow('nmtoken', 'a name token (NMTOKEN)', (t) => xsdRegex('\\c+').test(t), word),
   nmtokens: textRow('nmtokens', 'name tokens separated by spaces (NMTOKENS)', (t) => xsdRegex('\\c+( \\c+)*').test(t), word, { measure: 'items' }),
   token: textRow('token', 'a token (no leading, trailing or repeated spaces)', () => true, word),

@@ -1,6 +1,6 @@
 import { Stop, untilStopped } from '../../errors';
 import type { ExampleRow, Scenario } from '../../contract/model';
-import { attributeValue, elementText, occurrences, slotElement, type GenerateContext } from '../../pattern/generate/index';
+import { attributeValue, elementText, newIdTable, occurrences, slotElement, type GenerateContext } from '../../pattern/generate/index';
 import { XML_NODE_BUDGET } from '../../limits';
 import type { Random } from '../../pattern/generate/random';
 import { contentSlots, effectiveElement, resolve } from '../../pattern/resolve';
@@ -46,7 +46,7 @@ export function compileXmlTemplate(s: Scenario, row?: ExampleRow): XmlTemplate |
   const scope = s.scope;
   return (rng, examples = rowValues, placed) => {
     const out: string[] = [];
-    emit({ scope, rng, examples, budget: { left: XML_NODE_BUDGET }, placed }, out);
+    emit({ scope, rng, examples, budget: { left: XML_NODE_BUDGET }, placed, ids: newIdTable() }, out);
     return out.join('');
   };
 }
