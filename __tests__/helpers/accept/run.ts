@@ -3,6 +3,7 @@ import type { Element } from '@xmldom/xmldom';
 import { parseContract, testCases } from '../../../src/contract/load';
 import type { TestCase } from '../../../src/contract/model';
 import { ParsedBody } from '../../../src/http/body';
+import { createDispatcher } from '../../../src/http/client';
 import { matchRequest, splitPath } from '../../../src/http/match-request';
 import { matchResponse } from '../../../src/http/match-response';
 import type { HttpRequest, HttpResponse } from '../../../src/http/message';
@@ -67,11 +68,15 @@ const MAX_VARIED_CHARS = 32_000;
 async function messagesOf(file: string): Promise<Message[]> {
   const { text } = importWsdl(file);
   const contract = parseContract(text, `${path.basename(file)}.spec`);
-  const stub = await startStub({ contracts: contract, port: 0, log: () => undefined });
+  // A WSDL whose policy asks for HTTPS (@https) is served and run over TLS, a Timestamp it asks for written (as in corpus.test.ts).
+  const https = contract.scenarios.some((s) => s.tags.includes('@https'));
+  const stub = await startStub({ contracts: contract, port: 0, log: () => undefined, ...(https && { tls: true as const }) });
+  const dispatcher = https ? createDispatcher({ ca: stub.certificate }) : undefined;
+  const ws = https ? { addressing: false, mtom: false, wsSecurity: { timestampTtlSeconds: 300, rules: { use: [], contracts: new Map() } } } : undefined;
   const out: Message[] = [];
   try {
     for (const tc of testCases(contract)) {
-      const r = await runCase(tc, { baseUrl: stub.url, seed: 0 });
+      const r = await runCase(tc, { baseUrl: stub.url, seed: 0, dispatcher, ws });
       if (!r.request || !r.response || !r.passed) continue;
       if (r.request.body) out.push({ side: 'request', tc, request: r.request, response: r.response, body: r.request.body });
       if (r.response.body) out.push({ side: 'response', tc, request: r.request, response: r.response, body: r.response.body });
