@@ -132,6 +132,8 @@ const XSD_NAMES: Partial<Record<ScalarType, string>> = {
   qname: 'QName',
   ncname: 'NCName',
   'xml-name': 'Name',
+  'xml-id': 'ID',
+  'xml-idref': 'IDREF',
   nmtoken: 'NMTOKEN',
   nmtokens: 'NMTOKENS',
 };
