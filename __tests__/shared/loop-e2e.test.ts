@@ -37,10 +37,10 @@ const notFound = (id: number) =>
  * The kinds of expectation each consumer sets, and what the answer is: the consumer's own (plain), the
  * contract's (typed: response left out, a generated total), the request's orderId echoed
  * (templated: `{{request.body.getOrder/orderId}}`), or the operation's declared SOAP fault (fault:
- * `fault: 'soap-fault'`, exported as an example of the @fault scenario). The state, delay and
- * connection-fault kinds are covered, every one, in __tests__/runner/consumer-kinds.test.ts.
+ * `fault: 'soap-fault'`, exported as an example of the @fault scenario). A state kind needs the
+ * stub's machine in its state (the consumer moves it) and the provider put in it (its states module).
  */
-type Kind = 'plain' | 'typed' | 'templated' | 'fault' | 'fault-named' | 'fault-response' | 'delay' | 'reset';
+type Kind = 'plain' | 'typed' | 'templated' | 'fault' | 'fault-named' | 'fault-response' | 'delay' | 'state' | 'reset';
 const KINDS: { kind: Kind; orderId: number; total?: number }[] = [
   { kind: 'plain', orderId: 7, total: 70 },
   { kind: 'typed', orderId: 9 },
@@ -49,6 +49,7 @@ const KINDS: { kind: Kind; orderId: number; total?: number }[] = [
   { kind: 'fault-named', orderId: 405 },
   { kind: 'fault-response', orderId: 406 },
   { kind: 'delay', orderId: 11, total: 110 },
+  { kind: 'state', orderId: 12, total: 120 },
   { kind: 'reset', orderId: 13 },
 ];
 /** The kinds exported as examples: a connection reset promises nothing a provider can keep, and is left out with a line saying so. */
@@ -72,6 +73,8 @@ function nodeExpectation(k: (typeof KINDS)[number]): string {
       return `{ ${request}, response: { status: 200, body: ${q(total('{{request.body.getOrder/orderId}}'))} } }`;
     case 'delay':
       return `{ ${request}, response: { status: 200, body: ${q(total(k.total!))} }, delayMs: 20 }`;
+    case 'state':
+      return `{ ${request}, response: { status: 200, body: ${q(total(k.total!))} }, state: { name: 'order', requires: 'Paid' } }`;
     default:
       return k.total === undefined ? `{ ${request} }` : `{ ${request}, response: { status: 200, body: ${q(total(k.total))} } }`;
   }
@@ -98,7 +101,7 @@ afterAll(() => stub.close());
 ${KINDS.map(
   (k) => `test(${q(`shows order ${k.orderId} (${k.kind})`)}, async () => {
   const stubbed = connectStub(stub.url).scope();
-  await stubbed.expect(${nodeExpectation(k)});
+  await stubbed.expect(${nodeExpectation(k)});${k.kind === 'state' ? "\n  await stubbed.setState('order', 'Paid');" : ''}
   const client = await soap.createClientAsync(${q(WSDL)}, { endpoint: stubbed.url + '/orders' });
   ${nodeCheck(k)}
 });`,
@@ -158,9 +161,16 @@ beforeAll(async () => {
   bare = path.join(bareDir, 'contracts.git');
   spawnSync('git', ['clone', '-q', '--bare', shared.dir, bare]);
   const id = (body: string) => Number(/orderId>(\d+)</.exec(body)?.[1] ?? '0');
-  // The real service's logic: orders 404-406 do not exist (its declared fault), orders from 1000 on cost their number, others ten times it.
+  // The real service's logic: orders 404-406 do not exist (its declared fault), orders from 1000 on cost their number, others ten
+  // times it; order 12 costs that only once paid (its state, set over HTTP by the provider's states module).
+  let paid = false;
   provider = await startServer((req) => {
+    if (req.url.startsWith('/_state/')) {
+      paid = req.url === '/_state/Paid';
+      return { body: 'ok', type: 'text/plain' };
+    }
     const n = id(req.body);
+    if (n === 12 && !paid) return { body: total(0) };
     if (n >= 404 && n <= 406) return { status: 500, body: notFound(n) };
     return { body: total(n >= 1000 ? n : n * 10) };
   });
@@ -223,7 +233,11 @@ zeepTest(
     expect(tree).toContain('consumers/shop-python/contracts/orders/api_orders_v1_examples/');
 
     // 4. The provider pulls and replays every consumer's examples with accord test: green against a provider that keeps the contract.
-    const prov = project({ provides: ['contracts/orders'] }, { baseUrl: provider.url });
+    const prov = project({ provides: ['contracts/orders'] }, { baseUrl: provider.url, states: './states.js' });
+    writeFileSync(
+      path.join(prov, 'states.js'),
+      `module.exports = { order: async (value, { baseUrl }) => { await fetch(baseUrl + '/_state/' + encodeURIComponent(value)); return () => fetch(baseUrl + '/_state/Started'); } };\n`,
+    );
     expect(accord(prov, 'contracts', 'pull').code).toBe(0);
     const green = await run(process.execPath, [BIN, 'test', '.accord/provides', '--reporter', 'junit', '--', '--verbose'], prov);
     if (green.code !== 0) throw new Error(green.out);
