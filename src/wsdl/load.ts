@@ -153,6 +153,19 @@ class Loader {
     const wsdlNs = d.kind === 'wsdl11' ? NS.wsdl11 : NS.wsdl20;
     for (const types of kids(d.root, wsdlNs, 'types')) {
       for (const schema of kids(types, NS.xsd, 'schema')) this.visitSchema(d, schema);
+      // An xsd:import or xsd:include right inside wsdl:types, outside any schema (seen in real WSDLs; XSD allows it only
+      // inside a schema, but the toolkits that wrote them read it): the document it names is read as if a schema imported it.
+      for (const ref of kids(types, NS.xsd, SCHEMA_LOCATION_ELEMENTS)) {
+        const location = attr(ref, 'schemaLocation');
+        if (!location) {
+          this.set.notes.push(`${basename(d.file)}:${lineOf(ref) ?? 0}: an xsd:${ref.localName} directly in wsdl:types names no schemaLocation: nothing is read for it`);
+          continue;
+        }
+        const target = this.follow(d, ref, location);
+        if (!target) continue;
+        if (target.kind !== 'xsd') this.unresolved(location, d, lineOf(ref), `not an XML Schema (root <${target.root.localName}>)`);
+        else this.visitSchema(target, target.root);
+      }
     }
     for (const imp of kids(d.root, wsdlNs, ['import', 'include'])) {
       const location = attr(imp, 'location');
