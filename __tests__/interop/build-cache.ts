@@ -12,7 +12,7 @@ import { STACKS_DIR } from './stacks';
  * the cached one only when it returns, by a rename, so a failed or concurrent build never leaves
  * half a folder behind. The cached folder's path.
  */
-export function cachedBuild(name: string, o: { files: string[]; texts?: string[] }, build: (dir: string) => void): string {
+export async function cachedBuild(name: string, o: { files: string[]; texts?: string[] }, build: (dir: string) => void | Promise<void>): Promise<string> {
   const hash = createHash('sha256');
   for (const f of o.files)
     hash
@@ -27,7 +27,7 @@ export function cachedBuild(name: string, o: { files: string[]; texts?: string[]
   if (existsSync(path.join(dir, '.done'))) return dir;
   const fresh = mkdtempSync(path.join(root, `${name}-building-`));
   try {
-    build(fresh);
+    await build(fresh);
     mkdirSync(path.join(fresh, '.done'));
     try {
       renameSync(fresh, dir);

@@ -11,7 +11,7 @@ import { expectContractsPass, expectGetOrderFault, fetchText, resetStub, runClie
 const SOURCES = ['mono/Orders.asmx', 'mono/AsmxHost.cs', 'mono/OrdersClient.cs'];
 
 /** The app folder (Orders.asmx, and bin/AsmxHost.exe, the host), built once per change of its sources. */
-function buildHost(): string {
+function buildHost(): Promise<string> {
   return cachedBuild('mono-host', { files: SOURCES.slice(0, 2) }, (dir) => {
     mkdirSync(path.join(dir, 'bin'));
     copyFileSync(path.join(STACKS_DIR, 'mono', 'Orders.asmx'), path.join(dir, 'Orders.asmx'));
@@ -20,9 +20,9 @@ function buildHost(): string {
 }
 
 /** OrdersClient.exe: the proxy `wsdl` generates from the service's WSDL, compiled with OrdersClient.cs (once per WSDL). */
-function buildClient(wsdlUrl: string, wsdlText: string): string {
+async function buildClient(wsdlUrl: string, wsdlText: string): Promise<string> {
   const normalized = wsdlText.split(new URL(wsdlUrl).origin).join('SERVICE');
-  const dir = cachedBuild('mono-client', { files: [SOURCES[2]], texts: [normalized] }, (d) => {
+  const dir = await cachedBuild('mono-client', { files: [SOURCES[2]], texts: [normalized] }, (d) => {
     execFileSync('wsdl', ['-nologo', `-out:${path.join(d, 'OrdersProxy.cs')}`, wsdlUrl], { stdio: 'pipe', cwd: d });
     execFileSync(
       'mcs',
@@ -61,12 +61,12 @@ withStacks(['mono'], 'Mono: an ASMX service and a wsdl-generated .NET client', (
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'accord-interop-mono-'));
     mkdirSync(path.join(dir, 'contracts'));
-    const app = buildHost();
+    const app = await buildHost();
     service = await startService('mono', [path.join(app, 'bin', 'AsmxHost.exe'), app]);
     wsdlUrl = `${service.url}/Orders.asmx?wsdl`;
     // The first request compiles Orders.asmx.
     const wsdl = await fetchText(wsdlUrl);
-    exe = buildClient(wsdlUrl, wsdl);
+    exe = await buildClient(wsdlUrl, wsdl);
     for (const v of ['1.1', '1.2']) {
       const r = await runAccord(['import', 'wsdl', wsdlUrl, '--soap-version', v, '-f', '-o', path.join(dir, 'contracts', `orders${v === '1.1' ? '11' : '12'}.spec`)], dir);
       imported.push(`${r.code} ${r.out}${r.err}`);
