@@ -60,7 +60,6 @@ public class AppHost : MarshalByRefObject {
   public Answer Process(string page, string query, string verb, string rawUrl, string host, int port, Dictionary<string, string> headers, byte[] body) {
     var w = new Worker(page, query, verb, rawUrl, host, port, headers, body);
     HttpRuntime.ProcessRequest(w);
-    lock (w) { }
     return w.Answer;
   }
 }
