@@ -7,7 +7,7 @@ import { runPresetProject, writePresetProject, type JestRun } from '../helpers/j
 
 /**
  * Real SOAP stacks from Debian packages (python3-zeep, python3-suds, python3-spyne, php-cli,
- * php-soap, libsoap-lite-perl, libjaxws-java): services and clients nobody on this project
+ * php-soap, libsoap-lite-perl, libjaxws-java, mono-devel, gsoap, libaxis-java): services and clients nobody on this project
  * wrote, run against accord. `.ci/run` installs them. Suites declare what needs them with
  * `withStacks`: with the stacks there they run; without them they become one skipped test
  * named `skipped: <stack> not installed: …` (corpus-reporter.js adds one line beside Jest's
@@ -17,7 +17,7 @@ import { runPresetProject, writePresetProject, type JestRun } from '../helpers/j
  * (startSpyne, startPhp, startJaxws), running clients (runClient, clientFailures, testClients),
  * the fault expectation they share, the contract run against a service, and tearDown.
  */
-export type Stack = 'spyne' | 'zeep' | 'suds' | 'php-soap' | 'soap-lite' | 'jax-ws';
+export type Stack = 'spyne' | 'zeep' | 'suds' | 'php-soap' | 'soap-lite' | 'jax-ws' | 'mono' | 'gsoap' | 'axis';
 
 /** Debian's python3: `python3` on PATH may be another one, without Debian's modules. */
 export const PYTHON = '/usr/bin/python3';
@@ -72,6 +72,12 @@ const probes: Record<Stack, () => boolean> = {
   'php-soap': () => runs('php', ['-r', 'exit(class_exists("SoapClient") ? 0 : 1);']),
   'soap-lite': () => runs('perl', ['-MSOAP::Lite', '-e1']),
   'jax-ws': () => runs('java', ['-version']) && existsSync('/usr/share/java/jaxws-rt.jar') && existsSync('/usr/share/java/jaxb-runtime.jar'),
+  // mono-devel: the runtime, mcs, the `wsdl` proxy generator and System.Web.Services (ASMX).
+  mono: () => runs('mono', ['--version']) && runs('mcs', ['--version']) && existsSync('/usr/bin/wsdl') && existsSync('/usr/lib/mono/4.5/System.Web.Services.dll'),
+  // gsoap: soapcpp2, wsdl2h, stdsoap2.h and libgsoap++; g++ builds with them.
+  gsoap: () => existsSync('/usr/bin/soapcpp2') && existsSync('/usr/bin/wsdl2h') && existsSync('/usr/include/stdsoap2.h') && runs('g++', ['--version']),
+  // libaxis-java: Axis 1.4 and what it runs on (jaxrpc, saaj, wsdl4j, commons-discovery and -logging).
+  axis: () => runs('java', ['-version']) && existsSync('/usr/share/java/axis.jar') && existsSync('/usr/share/java/wsdl4j.jar'),
 };
 
 const known = new Map<Stack, boolean>();

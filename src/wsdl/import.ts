@@ -201,21 +201,25 @@ export function importWsdl(file: string, options: ImportOptions = {}): ImportRes
 /**
  * A fault's answer: the Fault envelope of the operation's SOAP version, its detail holding the fault
  * message's part typed as any message part is (a global element; an rpc `type=` part becomes an
- * unqualified element named after the part, as rpc parts are in a Body).
+ * element named after the part, as rpc parts are in a Body: unqualified, or in the namespace the
+ * binding's soap:fault gives, as Apache Axis 1.4 sends and reads it).
  */
 function faultMessage(o: OperationModel, f: FaultModel, e: Emitter): MessageNodes {
-  const { body } = messageNodes(o, { body: f.parts, headers: [] }, e);
+  const { body } = messageNodes(o, { body: f.parts, headers: [] }, e, f.namespace);
   const detail = Array.isArray(body) && body.length > 0 ? body : null;
   const code = faultCodeType(o.soapVersion);
   if (!e.types.has(code.name)) e.types.set(code.name, { ...code, source: `SOAP ${o.soapVersion} fault codes` });
   return { headers: [], body: [faultElement(o.soapVersion, detail)] };
 }
 
-/** Header nodes and body (nodes, or `(anything)` for a WSDL 2.0 `#any`) of one message. */
-function messageNodes(o: OperationModel, m: MessageModel, e: Emitter): MessageNodes {
+/**
+ * Header nodes and body (nodes, or `(anything)` for a WSDL 2.0 `#any`) of one message. `typedPartNs`:
+ * the namespace of the elements of `type=` parts (a soap:fault's), unqualified without it.
+ */
+function messageNodes(o: OperationModel, m: MessageModel, e: Emitter, typedPartNs?: string): MessageNodes {
   const partNode = (p: MessageModel['body'][number], occurs: Occurs = ONCE): Child[] => {
     if (p.element) return e.globalElement(p.element, occurs);
-    if (p.type) return [e.typedNode(p.name, p.type, occurs)];
+    if (p.type) return [e.typedNode(typedPartNs && isXmlName(p.name) ? qualified(e.prefixes.for(typedPartNs), p.name) : p.name, p.type, occurs)];
     if (p.any) return [];
     return isXmlName(p.name) ? [element(p.name, { text: e.anything(), occurs })] : [];
   };

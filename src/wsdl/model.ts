@@ -26,6 +26,12 @@ export interface MessageModel {
 export interface FaultModel {
   name: string;
   parts: PartModel[];
+  /**
+   * WSDL 1.1: the `namespace` of the binding's `soap:fault`. It qualifies a `type=` part's detail
+   * entry (SOAP 1.1 4.4: detail entries are namespace-qualified; WSDL 1.1 3.6: soap:fault's
+   * namespace is used as soap:body's), as Apache Axis 1.4 sends and reads its declared faults.
+   */
+  namespace?: string;
   /** WS-Addressing: the Action of this fault (`wsaw:Action`/`wsam:Action` on the wsdl:fault, else the default pattern). */
   action?: string;
 }

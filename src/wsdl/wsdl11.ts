@@ -193,7 +193,10 @@ class Wsdl11Reader {
     const tns = facts.portType.tns;
     const faults: FaultModel[] = kids(op, NS.wsdl11, 'fault').map((f) => {
       const name = attr(f, 'name') ?? 'fault';
-      return { name, parts: this.partsOf(f), action: declaredAction(f) ?? defaultAction(tns, [ptName, opName, 'Fault', name]) };
+      const bound = kids(bop, NS.wsdl11, 'fault').find((b) => attr(b, 'name') === name);
+      const soapFault = bound ? kid(bound, SOAP_URIS, 'fault') : undefined;
+      const namespace = (soapFault && attr(soapFault, 'namespace')) || undefined;
+      return { name, parts: this.partsOf(f), namespace, action: declaredAction(f) ?? defaultAction(tns, [ptName, opName, 'Fault', name]) };
     });
     // WS-Addressing Metadata 4.4.4: an output's default name is the operation's name and "Response" (WSDL 1.1 2.4.5).
     const replyAction = pout ? (declaredAction(pout) ?? defaultAction(tns, [ptName, attr(pout, 'name') ?? `${opName}Response`])) : undefined;

@@ -13,6 +13,7 @@ import { AccordError } from '../../errors';
 import { quoted } from '../../printable';
 import { isBookkeepingAttribute } from '../../xml/bookkeeping';
 import type { XmlElement } from '../../xml/tree';
+import { resolveEncodedReferences } from '../../xml/multi-ref';
 import { narrowToRow } from './example-rows';
 import { NOT_SOAP, soapVersionOfBody, soapVersionOfPattern } from '../decide/soap-version';
 import { splitTarget } from '../../http/target';
@@ -208,12 +209,17 @@ const HEADER_PLACE = `${WHERE.requestHeader} `;
 
 /**
  * An XML body's values by node name (text-only elements, attributes) and the names of all its
- * elements; undefined when it is not XML or names one node with two values (a list: then the body
- * is compared as written).
+ * elements, its SOAP-encoded references read; undefined when it is not XML or names one node with
+ * two values (a list: then the body is compared as written).
  */
 function xmlValues(text: string): { values: Map<string, string>; names: Set<string> } | undefined {
-  const xml = new ParsedBody(text).asXml();
-  if (xml instanceof AccordError) return undefined;
+  const parsed = new ParsedBody(text).asXml();
+  if (parsed instanceof AccordError) return undefined;
+  // SOAP-encoded multi-reference values (Axis sends every rpc/encoded parameter so) are read as the tree
+  // they stand for, as the requests matched against the example are; one whose references cannot be read is compared as written.
+  const read = resolveEncodedReferences(parsed);
+  if (read.problems.length > 0) return undefined;
+  const xml = read.root;
   const values = new Map<string, string>();
   const names = new Set<string>();
   let clash = false;
