@@ -4,7 +4,7 @@ import { AccordError, InternalError } from '../errors';
 
 export { importLogs, readExchanges, REPORT_KEPT, type ImportLogOptions, type ImportResult, type LogReport, type Unpaired } from './import-log';
 export { checkExchange, toHttpRequest, toHttpResponse, verifyLogs, type UnmatchedCall } from './verify';
-export { addMisfits, RECORDED_SUFFIX } from './misfits';
+export { addMisfits, pinRecordedFaults, RECORDED_SUFFIX } from './misfits';
 export type { Exchange } from './pair';
 export type { DecodedMessage } from './decode';
 export { DEFAULT_LOG_LIMITS, type LogLimits } from './limits';

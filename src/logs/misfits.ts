@@ -1,6 +1,7 @@
 import { parseContract } from '../contract/load';
-import { importLogs, type ImportLogOptions } from './import-log';
-import { verifyLogs, type UnmatchedCall } from './verify';
+import { isFaultScenario } from '../contract/model';
+import { importLogs, readExchanges, type ImportLogOptions } from './import-log';
+import { checkExchange, verifyLogs, type UnmatchedCall } from './verify';
 import type { Exchange } from './pair';
 
 /**
@@ -149,4 +150,88 @@ function splice(wsdl: string, name: string, recorded: string): string | undefine
   const head = ours.head.slice(0, -1);
   const scenarioLine = ours.head[ours.head.length - 1];
   return [...head, scenarioLine, comment, ...request.flatMap((s) => s.lines), ...answer.flatMap((s) => s.lines), '', ...ours.examples].join('\n');
+}
+
+export interface PinnedFaults {
+  contract: string;
+  /** One line per declared fault that was recorded: pinned by an Examples row, or why it was not. */
+  notes: string[];
+}
+
+/**
+ * A recording typed by a WSDL keeps each recorded call as an example file, which a stub answers; but a `@fault`
+ * scenario is tested only for an Examples row naming a request that gets it (which request does is the service's
+ * logic). So a declared fault the recording caught would never be run against the service: each `@fault` scenario
+ * of the WSDL's contract that recorded calls fit gets those calls' request values as its Examples rows, and the
+ * contract is kept only if it still takes every recorded call. When it cannot be pinned so, a note says which
+ * fault is left to its example files and why.
+ */
+export async function pinRecordedFaults(wsdl: string, files: string[], options: ImportLogOptions, file: string): Promise<PinnedFaults> {
+  let contract;
+  try {
+    contract = parseContract(wsdl, file);
+  } catch {
+    return { contract: wsdl, notes: [] };
+  }
+  const faults = contract.scenarios.filter((s) => isFaultScenario(s) && s.examples.length === 0);
+  if (faults.length === 0) return { contract: wsdl, notes: [] };
+  // Calls are told apart by their place in reading order (a HAR written on one line has every call at line 1).
+  const byScenario = new Map<string, Set<number>>();
+  let seen = 0;
+  await readExchanges(
+    files,
+    (x) => {
+      const n = seen++;
+      const s = checkExchange(contract, x, options.path).scenario;
+      if (!s || !faults.includes(s)) return;
+      let keys = byScenario.get(s.name);
+      if (!keys) byScenario.set(s.name, (keys = new Set()));
+      keys.add(n);
+    },
+    { ...options, onRead: undefined },
+  );
+  let text = wsdl;
+  const notes: string[] = [];
+  for (const [name, keys] of byScenario) {
+    let at = 0;
+    const only = () => keys.has(at++);
+    const part = await importLogs(files, { ...options, examples: true, only });
+    const rows = part.contract && part.report.scenarios === 1 ? readBlock(scenariosOf(part.contract).trimEnd().split('\n'))?.examples : undefined;
+    const next = rows && rows.length > 0 ? withExamples(text, name, rows) : undefined;
+    const why = next === undefined ? 'its recorded requests give no Examples row' : await unpinned(next, name, keys.size, files, options, file);
+    if (why === undefined) {
+      text = next!;
+      notes.push(`fault "${name}": ${keys.size} recorded call${keys.size === 1 ? '' : 's'} pinned as its Examples rows, so its test sends the request that got it`);
+    } else notes.push(`fault "${name}" was recorded but is not tested (${why}); its calls are example files a stub answers`);
+  }
+  return { contract: text, notes };
+}
+
+/** Why the contract with the fault's rows cannot be kept (it does not read, or no longer takes a recorded call), or undefined. */
+async function unpinned(text: string, name: string, calls: number, files: string[], options: ImportLogOptions, file: string): Promise<string | undefined> {
+  try {
+    const parsed = parseContract(text, file);
+    const s = parsed.scenarios.find((x) => x.name === name);
+    if (!s || s.examples.length === 0 || s.examples.length > calls) return 'its Examples rows do not read';
+    const left = await verifyLogs(parsed, files, { ...options, onRead: undefined });
+    return left.length > 0 ? `with Examples rows ${left.length} recorded call${left.length === 1 ? '' : 's'} no longer fit` : undefined;
+  } catch (e) {
+    return `its Examples rows do not read: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`;
+  }
+}
+
+/** The contract with `rows` (from `Examples:` on) after the steps of scenario `name`; undefined when it is not found once. */
+function withExamples(contract: string, name: string, rows: string[]): string | undefined {
+  const lines = contract.split('\n');
+  const named = (l: string) => SCENARIO.test(l) && l.trim().replace(SCENARIO, '').trim() === name;
+  const start = lines.findIndex(named);
+  if (start < 0 || lines.slice(start + 1).some(named)) return undefined;
+  let end = lines.findIndex((l, i) => i > start && SCENARIO.test(l));
+  if (end < 0) end = lines.length;
+  while (end > start + 1 && /^\s*([#@]|$)/.test(lines[end - 1])) end--;
+  const block = readBlock(lines.slice(start, end));
+  if (!block || block.examples.length > 0) return undefined;
+  const indent = lines[start].slice(0, lines[start].length - lines[start].trimStart().length);
+  const table = rows.map((r) => `${indent}  ${r.trim().startsWith('|') ? '  ' : ''}${r.trim()}`).filter((r) => r.trim() !== '');
+  return [...lines.slice(0, end), '', ...table, ...lines.slice(end)].join('\n');
 }

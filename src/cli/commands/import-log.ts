@@ -128,6 +128,12 @@ export async function runImportLog(files: string[], opts: LogCommandOptions, io:
       if (!opts.examples) imported = await logs.importLogs(files, options);
     }
   }
+  if (wsdl !== undefined && imported.contract && logs.readableTwice(path.resolve(io.cwd, files[0]))) {
+    // A declared fault the recording caught is pinned by an Examples row, so its test is run (logs/misfits.ts).
+    const pinned = await logs.pinRecordedFaults(wsdl, files, options, output ?? '<stdout>');
+    wsdl = pinned.contract;
+    for (const note of pinned.notes) say(`${printable(note).slice(0, 400)}\n`);
+  }
   if (wsdl === undefined) warnings = imported.report.warnings;
   const { report, exampleFiles } = imported;
   // With a WSDL the schema types the operations; the logged calls are its examples.
