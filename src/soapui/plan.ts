@@ -102,9 +102,10 @@ export function planImport(project: SoapuiProject, projectDir: string): ImportPl
 
   for (const suite of project.suites) {
     for (const tc of suite.cases) {
+      // `${Step#name}` names a properties step of the case, wherever it stands.
       const steps = new Map<string, ReadonlyMap<string, string>>();
+      for (const step of tc.steps) if (step.properties) steps.set(step.name, step.properties);
       for (const step of tc.steps) {
-        if (step.properties) steps.set(step.name, step.properties);
         const call = step.request;
         if (!call) continue;
         const source = `test step "${step.name}" (${step.place.path})`;
@@ -174,15 +175,17 @@ export function planImport(project: SoapuiProject, projectDir: string): ImportPl
       skip(`mock operation "${op.name}"`, op.place, `its interface "${op.interface}" is not imported`);
       continue;
     }
-    const answering = op.responses.find((r) => r.name === op.defaultResponse) ?? op.responses[0];
+    // The default response answers, else the first; one whose content needs a run of SoapUI (`${=…}`, a value a script set) cannot.
+    const mockScopes = { project: project.properties, mock: mock.properties };
+    const answering = [...op.responses.filter((r) => r.name === op.defaultResponse), ...op.responses].find((r) => expand(r.content, mockScopes).unresolved.length === 0);
     for (const r of op.responses) {
-      if (r !== answering) {
-        if (!usedMock.has(r)) skip(`mock response "${r.name}"`, r.place, unreachable(op, answering));
+      const content = expand(r.content, mockScopes);
+      if (content.unresolved.length > 0) {
+        if (!usedMock.has(r)) skip(`mock response "${r.name}"`, r.place, `it uses ${listed(content.unresolved)}, which the project does not define (a run of SoapUI would fill it)`);
         continue;
       }
-      const content = expand(r.content, { project: project.properties, mock: mock.properties });
-      if (content.unresolved.length > 0) {
-        skip(`mock response "${r.name}"`, r.place, `it uses ${listed(content.unresolved)}, which the project does not define`);
+      if (r !== answering) {
+        if (!usedMock.has(r)) skip(`mock response "${r.name}"`, r.place, unreachable(op, answering));
         continue;
       }
       const fault = isFault(content.text);
@@ -195,7 +198,7 @@ export function planImport(project: SoapuiProject, projectDir: string): ImportPl
         soapVersion: iface.soapVersion,
         headers: requestHeaders(iface, op.operation, [], { project: project.properties }),
         outcome: fault ? 'fault' : 'ok',
-        statuses: [...new Set([r.status ?? 200, ...(fault ? [500, 400] : [200])])],
+        statuses: [...new Set([r.status ?? 200, ...(fault ? [500, 400] : [200, 202])])],
         responseBody: content.text,
         mockResponse: r.name,
       });
@@ -241,7 +244,7 @@ function expectations(assertions: Assertion[]): Expectations {
 }
 
 function statusesFor(outcome: Outcome): number[] {
-  return outcome === 'fault' ? [500, 400] : outcome === 'ok' ? [200] : [200, 500, 400];
+  return outcome === 'fault' ? [500, 400] : outcome === 'ok' ? [200, 202] : [200, 202, 500, 400];
 }
 
 /**
@@ -253,7 +256,8 @@ function pairResponse(op: MockOperation, e: Expectations, scopes: Scopes): { res
   const candidates = op.responses
     .map((r) => ({ r, text: expand(r.content, scopes) }))
     .filter((c) => c.text.unresolved.length === 0)
-    .filter((c) => (e.outcome === 'fault' ? isFault(c.text.text) : e.outcome === 'ok' ? !isFault(c.text.text) : true));
+    // A step that asserts no fault is not paired with one: which request gets a fault is the mock's script's to say.
+    .filter((c) => (e.outcome === 'fault' ? isFault(c.text.text) : !isFault(c.text.text)));
   if (candidates.length === 0) return undefined;
   candidates.sort((a, b) => Number(b.r.name === op.defaultResponse) - Number(a.r.name === op.defaultResponse));
   const scored = candidates.map((c) => ({ ...c, failed: e.values.filter((a) => !holds(a, c.text.text)).map((a) => `${a.type} "${a.name}"`) }));

@@ -85,7 +85,7 @@ export function readProject(root: Node, composite: boolean): SoapuiProject {
           return {
             name: rname,
             status: Number.isInteger(status) && status >= 100 && status <= 599 ? status : undefined,
-            content: kidText(r, 'responseContent') ?? '',
+            content: lineEnds(kidText(r, 'responseContent') ?? ''),
             place: place(r, `${opath} / response "${rname}"`),
           };
         }),
@@ -174,7 +174,7 @@ function readCall(r: Node, iface: string, operation: string, stepName: string): 
     operation,
     name: attr(r, 'name') ?? stepName,
     endpoint: kidText(r, 'endpoint'),
-    body: kidText(r, 'request') ?? '',
+    body: lineEnds(kidText(r, 'request') ?? ''),
     headers,
     assertions: kids(r, 'assertion').map(readAssertion),
     outgoingWss: attr(r, 'outgoingWss') || undefined,
@@ -265,6 +265,11 @@ function attributeIn(tag: string, name: string): string | undefined {
     return unescape(tag.slice(from, to));
   }
   return undefined;
+}
+
+/** CR LF and a lone CR as LF, as an XML reader reads line ends (XML 1.0 section 2.11): SoapUI on Windows keeps them inside CDATA. */
+function lineEnds(s: string): string {
+  return s.includes('\r') ? s.split('\r\n').join('\n').split('\r').join('\n') : s;
 }
 
 function unescape(s: string): string {
