@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { SOAPUI_LIMITS } from '../limits';
+import { isXmlName } from '../wsdl/names';
 import { parseXmlOrUndefined } from '../xml/parse';
 import { elementChildren, textOf, type XmlElement } from '../xml/tree';
 import { expand, type Scopes } from './expand';
@@ -75,7 +76,7 @@ export function planImport(project: SoapuiProject, projectDir: string): ImportPl
     }
     if (!got.ok) {
       const def = i.definition;
-      const hint = /^https?:/i.test(def)
+      const hint = ['http:', 'https:'].some((scheme) => def.toLowerCase().startsWith(scheme))
         ? `its WSDL is not cached in the project; import it with \`accord import wsdl ${def}\``
         : `its WSDL is not cached in the project (definition ${def || 'empty'}${def ? `, from ${path.join(projectDir, def)}` : ''}); import it with \`accord import wsdl\``;
       skip(`interface "${i.name}"`, i.place, hint);
@@ -234,7 +235,8 @@ function expectations(assertions: Assertion[]): Expectations {
   else if (live.some((a) => a.type === 'Not SOAP Fault Assertion')) outcome = 'ok';
   let status: number | undefined;
   const codes = live.find((a) => a.type === 'Valid HTTP Status Codes')?.config.codes;
-  if (codes !== undefined && /^\s*\d{3}\s*$/.test(codes)) status = Number(codes.trim());
+  const code = codes === undefined ? NaN : Number(codes.trim());
+  if (Number.isInteger(code) && code >= 100 && code <= 599) status = code;
   return {
     outcome,
     status,
@@ -298,7 +300,7 @@ function lastStep(xpath: string): string | undefined {
   if (p.includes('[') || p.includes('(') || p === '') return undefined;
   const last = p.split('/').pop() ?? '';
   const local = last.includes(':') ? last.slice(last.indexOf(':') + 1) : last;
-  return /^[A-Za-z_][\w.-]*$/.test(local) ? local : undefined;
+  return isXmlName(local) ? local : undefined;
 }
 
 function elementsNamed(root: XmlElement, local: string): XmlElement[] {
@@ -375,7 +377,7 @@ function listed(xs: string[]): string {
 export function safeName(s: string): string {
   let out = '';
   for (const ch of s.normalize('NFKD')) {
-    if (/[A-Za-z0-9._-]/.test(ch)) out += ch;
+    if ((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch === '.' || ch === '_' || ch === '-') out += ch;
     else if (ch === ' ' || ch === '/' || ch === '\\' || ch === ':') out += '-';
   }
   while (out.includes('--')) out = out.split('--').join('-');

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { AccordError } from '../errors';
 import { parseDom } from '../wsdl/dom';
 import { fileName } from '../wsdl/fetch';
+import { isUrl } from '../wsdl/load';
 import { rewriteLocations, serializeDocument } from '../wsdl/locations';
 import type { SoapuiInterface } from './model';
 
@@ -72,7 +73,7 @@ export function cachedWsdl(i: SoapuiInterface): CacheResult {
 /** `file:\C:\x\a.wsdl` → `file:/C:/x/a.wsdl`; a relative path (`WSDL-WADL/a.wsdl`) stays relative, with slashes. */
 export function normalised(url: string): string {
   let u = url.trim().split('\\').join('/');
-  if (/^[a-z]:\//i.test(u)) u = `file:/${u}`;
+  if (driveLetter(u)) u = `file:/${u}`;
   try {
     return isAbsolute(u) ? new URL(u).href : new URL(u, RELATIVE_BASE).href;
   } catch {
@@ -84,7 +85,13 @@ export function normalised(url: string): string {
 const RELATIVE_BASE = 'file:///soapui-relative/';
 
 function isAbsolute(u: string): boolean {
-  return /^[a-z][a-z0-9+.-]+:/i.test(u);
+  return isUrl(u);
+}
+
+/** `C:/…`: a Windows path, not a URL with scheme `c`. */
+function driveLetter(u: string): boolean {
+  const c = u.charAt(0).toLowerCase();
+  return c >= 'a' && c <= 'z' && u.charAt(1) === ':' && u.charAt(2) === '/';
 }
 
 function asUrl(key: string): URL {

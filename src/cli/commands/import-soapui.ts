@@ -46,10 +46,7 @@ export function runImportSoapui(project: string, opts: SoapuiOptions, io: Io): S
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the stub's reading at start, the last check
   const { loadExampleFiles } = require('../../stub/answer/example-files') as typeof import('../../stub/answer/example-files');
   const input = path.resolve(io.cwd, project);
-  const stem = path
-    .basename(input)
-    .replace(/\.xml$/i, '')
-    .replace(/-soapui-project$/i, '');
+  const stem = withoutEnd(withoutEnd(path.basename(input), '.xml'), '-soapui-project');
   const outDir = path.resolve(io.cwd, opts.output ?? (stem || 'soapui'));
   checkOutDir(outDir, shown(io, outDir), opts.force, command);
   asUsage(command, () => mkdirSync(outDir, { recursive: true }));
@@ -161,6 +158,11 @@ function checkOutDir(dir: string, shownDir: string, force: boolean | undefined, 
     throw new ExitError(EXIT_USAGE, `${command}: cannot use ${shownDir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
   if (!force && names.length > 0) throw new ExitError(EXIT_USAGE, `${command}: ${shownDir} holds files already; use --force to write into it`);
+}
+
+/** `name` without `end` (compared case-blind) when it ends so. */
+function withoutEnd(name: string, end: string): string {
+  return name.toLowerCase().endsWith(end) ? name.slice(0, -end.length) : name;
 }
 
 function shown(io: Io, file: string): string {
