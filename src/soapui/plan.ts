@@ -141,7 +141,9 @@ export function planImport(project: SoapuiProject, projectDir: string): ImportPl
             skip(
               `asserted ${listed(expected.values.map((a) => `${a.type} "${a.name}"`))} of test step "${step.name}"`,
               step.place,
-              'no mock response of the project answers this operation, so there is no answer to hold them against',
+              mock
+                ? `no response of mock operation "${mock.op.name}" holds them${expected.outcome === 'fault' ? ' and is a fault' : ''}, so there is no answer to hold them against`
+                : 'no mock response of the project answers this operation, so there is no answer to hold them against',
             );
         }
         for (const a of expected.other) skip(`assertion ${a.type} "${a.name}" of test step "${step.name}"`, step.place, 'this kind of assertion is not carried over');
