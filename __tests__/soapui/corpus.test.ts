@@ -19,9 +19,10 @@ withCorpus('soapui-corpus', 'accord import soapui reads every project of ../shar
   });
   afterAll(() => {
     rmSync(out, { recursive: true, force: true });
-    const rows = [...counts].map(([n, c]) => `${n}: ${c.operations} operations, ${c.contracts} contracts, ${c.examples} examples, ${c.fit} fit, ${c.misfits} do not, ${c.notCarried} not carried`);
+    const rows = [...counts].map(
+      ([n, c]) => `${n}: ${c.operations} operations, ${c.contracts} contracts, ${c.examples} examples, ${c.fit} fit, ${c.misfits} do not, ${c.notCarried} not carried`,
+    );
     const sum = (k: keyof SoapuiCounts) => [...counts.values()].reduce((a, c) => a + c[k], 0);
-    // eslint-disable-next-line no-console -- the corpus report the brief asks for
     console.log(`${rows.join('\n')}\nall: ${sum('operations')} operations, ${sum('examples')} examples, ${sum('fit')} fit, ${sum('notCarried')} not carried`);
   });
 
@@ -42,7 +43,12 @@ withCorpus('soapui-corpus', 'accord import soapui reads every project of ../shar
       .filter((f) => f.endsWith('_examples'))
       .reduce((n, f) => n + readdirSync(path.join(dir, f)).length, 0);
     expect(written).toBe(c.fit);
-    expect(lines.join('').split('\n').filter((l) => l.startsWith('not carried: '))).toHaveLength(c.notCarried);
+    expect(
+      lines
+        .join('')
+        .split('\n')
+        .filter((l) => l.startsWith('not carried: ')),
+    ).toHaveLength(c.notCarried);
   });
 
   test('a composite project reads as its single-file version does (SmartBear sample: 4 operations, the same mock responses)', () => {

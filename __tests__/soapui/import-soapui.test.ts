@@ -21,7 +21,11 @@ async function importFixture(name: string) {
   const r = await runAccord(['import', 'soapui', path.join(FIXTURES, name), '-o', out], out);
   const examplesDir = path.join(out, 'PetsBinding_examples');
   const examples = readdirSync(examplesDir, { withFileTypes: true }).length ? readdirSync(examplesDir).sort() : [];
-  const read = (f: string) => JSON.parse(readFileSync(path.join(examplesDir, f), 'utf8')) as { 'http-request': { body?: string; headers?: Record<string, string> }; 'http-response': { status: number; body?: string } };
+  const read = (f: string) =>
+    JSON.parse(readFileSync(path.join(examplesDir, f), 'utf8')) as {
+      'http-request': { body?: string; headers?: Record<string, string> };
+      'http-response': { status: number; body?: string };
+    };
   return { ...r, examples, read, notCarried: r.out.split('\n').filter((l) => l.startsWith('not carried: ')) };
 }
 
@@ -45,7 +49,9 @@ test('XPath Match and Contains values pick the mock response that holds them; a 
   expect(first['http-response'].body).toContain('<pet:name>Rex</pet:name>');
   expect(first['http-request'].headers).toEqual({ soapaction: '"http://example.com/pets/getPet"' });
   // "get pet 2" asserts Garfield: no response holds it, so its value is not carried, by name and place.
-  expect(r.notCarried.some((l) => l.includes('asserted XPath Match "XPath Match" of test step "get pet 2" at assertions-soapui-project.xml:') && l.includes('holds them'))).toBe(true);
+  expect(r.notCarried.some((l) => l.includes('asserted XPath Match "XPath Match" of test step "get pet 2" at assertions-soapui-project.xml:') && l.includes('holds them'))).toBe(
+    true,
+  );
   expect(r.read('0002-GetPet-get-pet-2.json')['http-response'].body).toBeUndefined();
 });
 
@@ -95,7 +101,9 @@ test('a Groovy step and a property transfer are listed by name with their place'
   const r = await importFixture('groovy-soapui-project.xml');
   expect(r.code).toBe(0);
   expect(r.notCarried).toEqual([
-    expect.stringMatching(/^not carried: Groovy step "Make a pet" at groovy-soapui-project\.xml:\d+ \(test suite "PetsSuite" \/ test case "GetPet" \/ step "Make a pet"\): Groovy is not run$/),
+    expect.stringMatching(
+      /^not carried: Groovy step "Make a pet" at groovy-soapui-project\.xml:\d+ \(test suite "PetsSuite" \/ test case "GetPet" \/ step "Make a pet"\): Groovy is not run$/,
+    ),
     expect.stringContaining('property transfer step "Move the name" at groovy-soapui-project.xml:'),
   ]);
 });

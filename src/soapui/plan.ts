@@ -123,7 +123,11 @@ export function planImport(project: SoapuiProject, projectDir: string): ImportPl
         const scopes: Scopes = { project: project.properties, suite: suite.properties, testCase: tc.properties, steps };
         const body = expand(call.body, scopes);
         if (body.unresolved.length > 0) {
-          skip(`request of test step "${step.name}"`, step.place, `it uses ${listed(body.unresolved)}, which the project does not define (a run of SoapUI would fill ${body.unresolved.length === 1 ? 'it' : 'them'})`);
+          skip(
+            `request of test step "${step.name}"`,
+            step.place,
+            `it uses ${listed(body.unresolved)}, which the project does not define (a run of SoapUI would fill ${body.unresolved.length === 1 ? 'it' : 'them'})`,
+          );
           continue;
         }
         resolved.count += countExpansions(call.body);
@@ -135,7 +139,8 @@ export function planImport(project: SoapuiProject, projectDir: string): ImportPl
         if (expected.values.length > 0) {
           if (paired) {
             const wrong = paired.failed;
-            if (wrong.length > 0) skip(`asserted ${listed(wrong)} of test step "${step.name}"`, step.place, `not held by mock response "${paired.response.name}", the one it is paired with`);
+            if (wrong.length > 0)
+              skip(`asserted ${listed(wrong)} of test step "${step.name}"`, step.place, `not held by mock response "${paired.response.name}", the one it is paired with`);
             else assertionsChecked++;
           } else
             skip(
@@ -184,7 +189,8 @@ export function planImport(project: SoapuiProject, projectDir: string): ImportPl
     for (const r of op.responses) {
       const content = expand(r.content, mockScopes);
       if (content.unresolved.length > 0) {
-        if (!usedMock.has(r)) skip(`mock response "${r.name}"`, r.place, `it uses ${listed(content.unresolved)}, which the project does not define (a run of SoapUI would fill it)`);
+        if (!usedMock.has(r))
+          skip(`mock response "${r.name}"`, r.place, `it uses ${listed(content.unresolved)}, which the project does not define (a run of SoapUI would fill it)`);
         continue;
       }
       if (r !== answering) {
@@ -211,7 +217,11 @@ export function planImport(project: SoapuiProject, projectDir: string): ImportPl
   for (const m of project.mocks) {
     const paths = new Set(contracts.flatMap((c) => c.interfaces.map((i) => i.name)));
     if (m.operations.some((o) => paths.has(o.interface)))
-      notCarried.push({ what: `mock service path ${m.path}${m.port ? ` (port ${m.port})` : ''} of "${m.name}"`, place: m.place, why: "the stub serves each operation at its WSDL's address path" });
+      notCarried.push({
+        what: `mock service path ${m.path}${m.port ? ` (port ${m.port})` : ''} of "${m.name}"`,
+        place: m.place,
+        why: "the stub serves each operation at its WSDL's address path",
+      });
   }
 
   const wsSecurity = wsSecurityPlan(project, contracts, skip);

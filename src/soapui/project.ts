@@ -1,4 +1,19 @@
-import type { Assertion, MockOperation, MockService, NotCarried, Place, Properties, RequestCall, SoapuiInterface, SoapuiProject, TestCase, TestStep, TestSuite, WssConfig, WssCrypto } from './model';
+import type {
+  Assertion,
+  MockOperation,
+  MockService,
+  NotCarried,
+  Place,
+  Properties,
+  RequestCall,
+  SoapuiInterface,
+  SoapuiProject,
+  TestCase,
+  TestStep,
+  TestSuite,
+  WssConfig,
+  WssCrypto,
+} from './model';
 import { serializeXml } from '../xml/serialize';
 import { attr, isNil, kid, kids, kidText, lineOf, text, xsiType, type Node } from './tree';
 
@@ -29,9 +44,7 @@ export function readProject(root: Node, composite: boolean): SoapuiProject {
       soapVersion: attr(i, 'soapVersion') === '1_2' ? '1.2' : '1.1',
       definition: attr(i, 'definition') ?? '',
       rootPart: cache ? attr(cache, 'rootPart') : undefined,
-      parts: cache
-        ? kids(cache, 'part').map((p) => ({ url: kidText(p, 'url') ?? '', content: contentOf(kid(p, 'content')), type: kidText(p, 'type') ?? '' }))
-        : [],
+      parts: cache ? kids(cache, 'part').map((p) => ({ url: kidText(p, 'url') ?? '', content: contentOf(kid(p, 'content')), type: kidText(p, 'type') ?? '' })) : [],
       operations: kids(i, 'operation').map((o) => ({ name: attr(o, 'name') ?? '', action: attr(o, 'action') || undefined })),
       endpoints: kids(kid(i, 'endpoints') ?? i, 'endpoint').map((e) => text(e)),
       place: place(i, `interface "${iname}"`),
@@ -94,7 +107,8 @@ export function readProject(root: Node, composite: boolean): SoapuiProject {
     });
     return { name: mname, path: attr(m, 'path') ?? '/', port: attr(m, 'port'), properties: propertiesOf(m), operations, scripts, place: place(m, mpath) };
   });
-  for (const l of kids(root, ['loadTest', 'loadUiTest', 'securityTest'])) skip(l, `${l.local === 'securityTest' ? 'security test' : 'load test'} "${attr(l, 'name') ?? ''}"`, '', 'only functional test steps and mock services are imported');
+  for (const l of kids(root, ['loadTest', 'loadUiTest', 'securityTest']))
+    skip(l, `${l.local === 'securityTest' ? 'security test' : 'load test'} "${attr(l, 'name') ?? ''}"`, '', 'only functional test steps and mock services are imported');
   for (const k of scriptsOf(root)) skip(root, `project ${k}`, '', 'Groovy is not run');
 
   const wss: WssConfig[] = [];

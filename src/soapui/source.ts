@@ -63,7 +63,8 @@ function readComposite(dir: string): Node {
   const root = readRoot(settings, shownOf(settings));
   let files = 0;
   const count = () => {
-    if (++files > SOAPUI_LIMITS.compositeFiles) throw new AccordError('ACCORD_ERR_LIMIT', `the composite project holds more than ${SOAPUI_LIMITS.compositeFiles} files`, { file: dir });
+    if (++files > SOAPUI_LIMITS.compositeFiles)
+      throw new AccordError('ACCORD_ERR_LIMIT', `the composite project holds more than ${SOAPUI_LIMITS.compositeFiles} files`, { file: dir });
   };
   const xmlFiles = (d: string) =>
     listSorted(d, dir)
@@ -108,7 +109,12 @@ function listSorted(d: string, top: string): string[] {
   try {
     names = readdirSync(d);
   } catch (e) {
-    throw new AccordError('ACCORD_ERR_IO', `cannot read the folder: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file: path.relative(path.dirname(top), d) }, { cause: e });
+    throw new AccordError(
+      'ACCORD_ERR_IO',
+      `cannot read the folder: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      { file: path.relative(path.dirname(top), d) },
+      { cause: e },
+    );
   }
   names.sort();
   let order: string[] = [];

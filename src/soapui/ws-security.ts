@@ -1,5 +1,4 @@
 import type { NotCarried, Place, SoapuiProject, WssConfig } from './model';
-import type { ContractPlan } from './plan';
 
 /**
  * A project's outgoing WS-Security configurations (`con:wssContainer`) as accord's settings: the
@@ -21,11 +20,13 @@ export interface WsSecurityPlan {
 
 type Skip = (what: string, place: Place, why?: string) => void;
 
-export function wsSecurityPlan(project: SoapuiProject, contracts: ContractPlan[], skip: Skip): WsSecurityPlan | undefined {
+/** `contracts`: each contract's stem and the interfaces it was imported from (plan.ts's ContractPlan). */
+export function wsSecurityPlan(project: SoapuiProject, contracts: readonly { stem: string; interfaces: readonly { name: string }[] }[], skip: Skip): WsSecurityPlan | undefined {
   const outgoing = project.wss.filter((w) => w.direction === 'outgoing');
   for (const w of project.wss.filter((x) => x.direction === 'incoming'))
     skip(`incoming WS-Security configuration "${w.name}"`, w.place, 'it decrypts or verifies answers with a keystore, which is not converted');
-  for (const c of project.crypto) skip(`keystore ${c.source || '(unnamed)'} (${c.type})`, c.place, 'keystores are not converted: give the runner PEM files as wsSecurity certificate and privateKey');
+  for (const c of project.crypto)
+    skip(`keystore ${c.source || '(unnamed)'} (${c.type})`, c.place, 'keystores are not converted: give the runner PEM files as wsSecurity certificate and privateKey');
   if (outgoing.length === 0) return undefined;
   // Which operations use which configuration, by name, from the requests of the test steps.
   const uses = new Map<string, Set<string>>();

@@ -62,9 +62,10 @@ export function runImportSoapui(project: string, opts: SoapuiOptions, io: Io): S
   if (imported.contracts.length === 0) {
     throw new ExitError(
       EXIT_USAGE,
-      [`${command}: ${printable(project)}: no WSDL interface of the project can be imported; nothing written`, ...notCarried.map((n) => `  not carried: ${describe(n, soapui.placeText)}`)].join(
-        '\n',
-      ),
+      [
+        `${command}: ${printable(project)}: no WSDL interface of the project can be imported; nothing written`,
+        ...notCarried.map((n) => `  not carried: ${describe(n, soapui.placeText)}`),
+      ].join('\n'),
     );
   }
   let examples = 0;
@@ -117,7 +118,11 @@ export function runImportSoapui(project: string, opts: SoapuiOptions, io: Io): S
       if (err.location.file) rmSync(err.location.file, { force: true });
       written--;
       misfits++;
-      notCarried.push({ what: `example ${path.basename(err.location.file ?? '')}`, place: { file: err.location.file ?? dir, path: '' }, why: `the stub does not read it: ${err.message}` });
+      notCarried.push({
+        what: `example ${path.basename(err.location.file ?? '')}`,
+        place: { file: err.location.file ?? dir, path: '' },
+        why: `the stub does not read it: ${err.message}`,
+      });
     }
     fitCount += written;
     lines.push(`wrote ${written} example file${written === 1 ? '' : 's'} to ${shown(io, dir)}, each checked against ${path.basename(c.file)}: a stub of it answers them`);
@@ -142,7 +147,10 @@ export function runImportSoapui(project: string, opts: SoapuiOptions, io: Io): S
   return { operations, contracts: imported.contracts.length, examples, fit: fitCount, misfits, notCarried: notCarried.length };
 }
 
-function describe(n: { what: string; place: { file: string; line?: number; path: string }; why?: string }, placeText: (p: { file: string; line?: number; path: string }) => string): string {
+function describe(
+  n: { what: string; place: { file: string; line?: number; path: string }; why?: string },
+  placeText: (p: { file: string; line?: number; path: string }) => string,
+): string {
   return printable(`${n.what} at ${placeText(n.place)}${n.why ? `: ${n.why}` : ''}`, { multiline: false }).slice(0, 1000);
 }
 
