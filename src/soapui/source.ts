@@ -6,7 +6,7 @@ import { SOAPUI_LIMITS, XML_LIMITS } from '../limits';
 import { parseXml } from '../xml/parse';
 import { readProject } from './project';
 import type { SoapuiProject } from './model';
-import { kids, resolveTree, SOAPUI_NS, type Node } from './tree';
+import { resolveTree, SOAPUI_NS, type Node } from './tree';
 
 /**
  * The edge that reads a SoapUI project from disk, bounded (SOAPUI_LIMITS): one
@@ -50,9 +50,6 @@ function readRoot(file: string, shown: string): Node {
   return root;
 }
 
-/** Which part element a folder's `settings.xml` holds, and what its other files hold. */
-const CONTAINERS: Record<string, string> = { interface: 'operation', testSuite: 'testCase', mockService: 'mockOperation', restMockService: 'restMockAction' };
-
 function readComposite(dir: string): Node {
   const shownOf = (f: string) => path.join(path.basename(dir), path.relative(dir, f));
   const settings = path.join(dir, 'settings.xml');
@@ -89,12 +86,10 @@ function readComposite(dir: string): Node {
       count();
       const container = readXml(own, shownOf(own));
       if (container.ns !== SOAPUI_NS) continue;
-      const part = CONTAINERS[container.local];
+      // Its other files are its parts (an interface's operations, a suite's test cases, a mock service's operations), each a child of it.
       for (const f of xmlFiles(sub)) {
         count();
-        const child = readXml(f, shownOf(f));
-        if (part && child.ns === SOAPUI_NS && child.local === part) container.kids.push(child);
-        else container.kids.push(child);
+        container.kids.push(readXml(f, shownOf(f)));
       }
       root.kids.push(container);
     }
@@ -136,5 +131,3 @@ function listSorted(d: string, top: string): string[] {
   };
   return names.filter((n) => n !== 'element.order').sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
 }
-
-export { kids };
