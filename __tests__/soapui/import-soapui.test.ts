@@ -139,6 +139,10 @@ test('unreadable input: exit 2 with the reason, nothing else', async () => {
   expect(o.err).toContain('not a SoapUI project');
   const none = await runAccord(['import', 'soapui', path.join(out, 'missing.xml'), '-o', path.join(out, 'c')], out);
   expect(none.code).toBe(2);
+  // A folder is a composite project only with its settings.xml.
+  const folder = await runAccord(['import', 'soapui', path.join(FIXTURES, 'composite', 'PetsSuite', '..', '..'), '-o', path.join(out, 'd')], out);
+  expect(folder.code).toBe(2);
+  expect(folder.err).toContain('whose settings.xml holds the <con:soapui-project>; there is none');
 });
 
 test('end to end: import a project, start the stub on the result, send a request a test step had, get the mock response', async () => {
