@@ -96,6 +96,19 @@ export const FILE_LIMITS = {
 } as const;
 
 /**
+ * `accord import soapui`: one project file, or one file of a composite project folder (a 3 MB project
+ * with 330 test cases is the largest seen); all the files of a composite project together; how many
+ * files such a folder may hold and how deep its folders go; how many example files one import writes.
+ */
+export const SOAPUI_LIMITS = {
+  fileBytes: 64 * 1024 * 1024,
+  totalBytes: 256 * 1024 * 1024,
+  compositeFiles: 5000,
+  compositeDepth: 4,
+  examples: 10_000,
+} as const;
+
+/**
  * XSD `pattern` facets (from WSDLs and contracts): a longer pattern, deeper groups, a count above
  * `repeat` or repetitions expanding past `expandedSize` characters are refused (the facet is left
  * out of an import, with a note). RE2 itself refuses counts above 1000.

@@ -20,6 +20,7 @@ describe('declaring only the command asked for', () => {
     ['compatible', 'git'],
     ['import', 'wsdl'],
     ['import', 'log'],
+    ['import', 'soapui'],
     ['contracts', 'pull'],
   ])('accord %s %s --help prints its own help', async (name, sub) => {
     const r = await accord([name, sub, '--help']);

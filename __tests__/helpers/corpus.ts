@@ -11,11 +11,12 @@ import path from 'node:path';
  * test instead, so CI never skips silently. The repository's own fixtures
  * cover the same features for a fresh clone.
  */
-export type CorpusName = 'wsdl-corpus' | 'spec-corpus';
+export type CorpusName = 'wsdl-corpus' | 'spec-corpus' | 'soapui-corpus';
 
 const SHARED = path.resolve(__dirname, '..', '..', '..', 'shared');
 export const WSDL_CORPUS = path.join(SHARED, 'wsdl-corpus');
 export const SPEC_CORPUS = path.join(SHARED, 'spec-corpus');
+export const SOAPUI_CORPUS = path.join(SHARED, 'soapui-corpus');
 
 /** The start of a skipped test's name; corpus-reporter.js looks for it. */
 export const SKIPPED = 'skipped: ../shared/';
@@ -86,4 +87,18 @@ export interface SpecEntry {
 export function specCorpus(): SpecEntry[] {
   const { rows } = tsv(path.join(SPEC_CORPUS, 'INDEX.tsv'));
   return rows.map((c) => ({ file: c[0], intent: c[c.length - 1] as SpecEntry['intent'] }));
+}
+
+export interface SoapuiEntry {
+  name: string;
+  /** The project file, or the folder of a composite project. */
+  input: string;
+}
+
+/** The SoapUI corpus's INDEX.tsv (a composite project's main file is its folder's settings.xml); call it inside `withCorpus` only. */
+export function soapuiCorpus(): SoapuiEntry[] {
+  const { header, rows } = tsv(path.join(SOAPUI_CORPUS, 'INDEX.tsv'));
+  const name = header.indexOf('name');
+  const main = header.indexOf('main_file');
+  return rows.map((c) => ({ name: c[name], input: c[main] === 'settings.xml' ? path.join(SOAPUI_CORPUS, c[name]) : path.join(SOAPUI_CORPUS, c[name], c[main]) }));
 }

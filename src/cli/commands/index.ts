@@ -4,6 +4,7 @@ import { registerCompatible } from './compatible';
 import { registerContracts } from './contracts';
 import { registerImport } from './import';
 import { registerImportLog } from './import-log';
+import { registerImportSoapui } from './import-soapui';
 import { registerProxy } from './proxy';
 import { registerStub } from './stub';
 import { registerTest } from './test';
@@ -21,7 +22,7 @@ const COMMANDS: Record<string, Register[]> = {
   test: [registerTest],
   compatible: [registerCompatible],
   contracts: [registerContracts],
-  import: [registerImport, registerImportLog],
+  import: [registerImport, registerImportLog, registerImportSoapui],
   validate: [registerValidate],
   proxy: [registerProxy],
 };
