@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Io } from '../exit';
 import { registerCompatible } from './compatible';
+import { registerConfig } from './config';
 import { registerContracts } from './contracts';
 import { registerImport } from './import';
 import { registerImportLog } from './import-log';
@@ -21,6 +22,7 @@ const COMMANDS: Record<string, Register[]> = {
   test: [registerTest],
   compatible: [registerCompatible],
   contracts: [registerContracts],
+  config: [registerConfig],
   import: [registerImport, registerImportLog],
   validate: [registerValidate],
   proxy: [registerProxy],
