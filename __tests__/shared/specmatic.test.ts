@@ -232,6 +232,17 @@ test('accord config migrate writes the accord.config.json that gives the same se
   const other = accord(dir, 'config', 'migrate', '--from', 'ci.json', '-o', 'sub.json');
   expect(other.code).toBe(0);
   expect(existsSync(path.join(dir, 'sub.json'))).toBe(true);
+  // -o -: the settings on stdout, what is said about them on stderr, nothing written (accord.config.json is there and stays).
+  const before = readFileSync(path.join(dir, 'accord.config.json'), 'utf8');
+  const printed = accord(dir, 'config', 'migrate', '-o', '-');
+  expect(printed.code).toBe(0);
+  expect(JSON.parse(printed.stdout)).toEqual({
+    sources: [{ git: url(), branch: 'main', provides: ['contracts/math/api_math_v1.spec'], consumes: ['contracts/orders/api_orders_v1.spec'] }],
+    test: { environments: { staging: { baseUrl: 'http://127.0.0.1:8080' } } },
+  });
+  expect(printed.stderr).toContain('wrote standard output from specmatic.yaml');
+  expect(printed.stderr).toContain('specmatic.yaml: colour:');
+  expect(readFileSync(path.join(dir, 'accord.config.json'), 'utf8')).toBe(before);
 }, 60_000);
 
 test('unreadable settings are exit 2 with file:line, for the commands and for migrate', async () => {
@@ -287,6 +298,12 @@ async function inProcess(cwd: string, argv: string[]): Promise<{ code: number; s
 
 describe('the translation (a pure function): every field has a note saying what it became or why it has no meaning here', () => {
   const notes = (value: unknown) => translateSpecmatic(value, 'specmatic.yaml').notes.map((n) => `${n.field}: ${n.dropped ? 'dropped' : 'kept'}`);
+
+  test('version as text, as Specmatic reads it: "2" is 2, absent or 0 is 1', () => {
+    expect(translateSpecmatic({ version: '2', contracts: [{ git: { url: 'x' } }] }, 'f').settings.sources).toEqual([{ git: 'x', provides: [], consumes: [] }]);
+    expect(translateSpecmatic({ version: 0, sources: [{ provider: 'git', repository: 'x' }] }, 'f').settings.sources).toEqual([{ git: 'x', provides: [], consumes: [] }]);
+    expect(() => translateSpecmatic({ version: 'two' }, 'f')).toThrow('version "two"');
+  });
 
   test("version 1's aliases: type, test, stub, contract_repositories", () => {
     const t = translateSpecmatic({ contract_repositories: [{ type: 'git', repository: 'https://h/team/c.git', test: ['a.spec'], stub: ['b.spec'] }] }, 'specmatic.json');

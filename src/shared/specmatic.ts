@@ -85,9 +85,13 @@ const OTHER_FORMATS = ['.graphql', '.graphqls', '.proto', '.avsc', '.asyncapi'];
 export function translateSpecmatic(value: unknown, file: string): SpecmaticTranslation {
   const fail = (message: string): AccordError => new AccordError('ACCORD_ERR_USAGE', message, { file });
   if (!isObject(value)) throw fail("Specmatic's settings must be a mapping such as { version: 2, contracts: [...] }");
-  const version = value.version ?? 1;
-  if (version !== 1 && version !== 2 && version !== 0)
-    throw fail(`version ${quoted(String(JSON.stringify(version)))}: accord reads Specmatic's settings of version 1 and 2 (Specmatic's own \`config upgrade\` writes version 2)`);
+  // Specmatic reads `version` as a number (Jackson's asInt: "2" is 2); absent or 0 is version 1.
+  const given = value.version ?? 1;
+  const version = given === '0' || given === '1' || given === 0 ? 1 : given === '2' ? 2 : given;
+  if (version !== 1 && version !== 2)
+    throw fail(
+      `version ${quoted(typeof given === 'string' ? given : String(JSON.stringify(given)))}: accord reads Specmatic's settings of version 1 and 2 (Specmatic's own \`config upgrade\` writes version 2)`,
+    );
   const notes: SpecmaticNote[] = [];
   const note = (field: string, text: string, dropped = true) => notes.push({ field, text, dropped });
   const sources: AccordSettings['sources'] = [];

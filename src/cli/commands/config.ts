@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { EXIT_USAGE, ExitError, asUsage, type Io } from '../exit';
+import { EXIT_USAGE, ExitError, asUsage, writeDocument, type Io } from '../exit';
 
 // Loaded only when the command runs.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -27,18 +27,22 @@ export function registerConfig(program: Command, io: Io): void {
     .command('migrate')
     .description("write accord.config.json from Specmatic's settings (specmatic.yaml, .yml or .json) and say what each field became; exit 2 on unreadable input")
     .option('--from <file>', "Specmatic's settings file (default: specmatic.yaml, specmatic.yml or specmatic.json here, in Specmatic's order)")
-    .option('-o, --output <file>', 'where to write (default: accord.config.json here)')
+    .option('-o, --output <file>', 'where to write (default: accord.config.json here; - prints it, and the notes go to stderr)')
     .option('--force', 'overwrite the output file if it exists')
-    .addHelpText('after', '\nExamples:\n  accord config migrate\n  accord config migrate --from ci/specmatic.json -o accord.config.json --force\n')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  accord config migrate\n  accord config migrate --from ci/specmatic.json -o accord.config.json --force\n  accord config migrate -o -     # print the settings, change nothing\n',
+    )
     .action((opts: MigrateOptions) => {
       const sh = shared();
       const command = 'accord config migrate';
       const from = opts.from !== undefined ? path.resolve(io.cwd, opts.from) : sh.SPECMATIC_FILES.map((f) => path.join(io.cwd, f)).find((f) => existsSync(f));
       if (from === undefined) throw new ExitError(EXIT_USAGE, `${command}: no ${sh.SPECMATIC_FILES.join(', ')} in ${io.cwd}: give the file with --from`);
-      const output = path.resolve(io.cwd, opts.output ?? sh.CONFIG_FILE);
-      const shownOut = opts.output ?? sh.CONFIG_FILE;
+      const toStdout = opts.output === '-';
+      const output = path.resolve(io.cwd, toStdout ? sh.CONFIG_FILE : (opts.output ?? sh.CONFIG_FILE));
+      const shownOut = toStdout ? 'standard output' : (opts.output ?? sh.CONFIG_FILE);
       // Refused before anything is read: an existing accord.config.json is the user's.
-      asUsage(command, () => files().checkOutputFile(output, { force: opts.force, shown: shownOut }));
+      if (!toStdout) asUsage(command, () => files().checkOutputFile(output, { force: opts.force, shown: shownOut }));
       const shownFrom = path.relative(io.cwd, from) || from;
       const { settings, notes } = asUsage(command, () => {
         const translated = sh.specmaticSettings(from, shownFrom);
@@ -46,11 +50,16 @@ export function registerConfig(program: Command, io: Io): void {
         sh.readSpecmaticConfig(from, path.dirname(output), [], shownFrom);
         return translated;
       });
-      asUsage(command, () => files().writeOutputFile(output, `${JSON.stringify(settings, null, 2)}\n`, { force: opts.force, shown: shownOut }));
+      const text = `${JSON.stringify(settings, null, 2)}\n`;
+      if (toStdout) writeDocument(io, text);
+      else asUsage(command, () => files().writeOutputFile(output, text, { force: opts.force, shown: shownOut }));
+      // With the settings on stdout, what is said about them goes to stderr.
+      const say = toStdout ? io.stderr : io.stdout;
       const counts = `${settings.sources.length} source${settings.sources.length === 1 ? '' : 's'}${settings.test ? ', test settings' : ''}`;
-      io.stdout(`wrote ${shownOut} from ${shownFrom} (${counts})\n`);
-      for (const n of notes) io.stdout(`  ${shownFrom}: ${n.field}: ${n.text}\n`);
+      say(`wrote ${shownOut} from ${shownFrom} (${counts})\n`);
+      for (const n of notes) say(`  ${shownFrom}: ${n.field}: ${n.text}\n`);
       const dropped = notes.filter((n) => n.dropped).length;
-      if (dropped > 0) io.stdout(`${dropped} field${dropped === 1 ? ' has' : 's have'} no meaning here and ${dropped === 1 ? 'is' : 'are'} not in ${shownOut}\n`);
+      if (dropped > 0)
+        say(`${dropped} field${dropped === 1 ? ' has' : 's have'} no meaning here and ${dropped === 1 ? 'is' : 'are'} not in ${toStdout ? 'the settings' : shownOut}\n`);
     });
 }
