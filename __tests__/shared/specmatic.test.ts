@@ -107,6 +107,9 @@ test('accord stub with no arguments serves the consumed contracts of specmatic.y
   expect(before.stderr).toContain('run accord contracts pull first');
   expect(accord(dir, 'contracts', 'pull').code).toBe(0);
 
+  // Specmatic's own clone of the contract repository, left by a run of Specmatic: the consumed contract there is no test.
+  mkdirSync(path.join(dir, '.specmatic/repos/contracts/contracts/orders'), { recursive: true });
+  writeFileSync(path.join(dir, '.specmatic/repos/contracts/contracts/orders/api_orders_v1.spec'), spec('Orders', '/orders'));
   const config = path.join(dir, 'jest.config.js');
   writeFileSync(config, `module.exports = { ...require(${JSON.stringify(path.join(REPO, 'jest-preset.js'))}), rootDir: ${JSON.stringify(dir)} };\n`);
   const list = spawnSync(process.execPath, [require.resolve('jest/bin/jest'), '--config', config, '--listTests', '--json'], { cwd: dir, encoding: 'utf8' });
