@@ -8,7 +8,8 @@ function createPreset() {
     moduleFileExtensions: ['js', 'mjs', 'cjs', 'jsx', 'ts', 'tsx', 'json', 'node', 'spec'],
     testMatch: ['**/*.spec'],
     // `accord contracts pull` keeps whole checkouts and consumed contracts (for stubs) under .accord/: only .accord/provides/ are tests.
-    testPathIgnorePatterns: ['/node_modules/', '/\\.accord/(checkouts|consumes)/'],
+    // Specmatic keeps its clones of contract repositories under .specmatic/ (a repository moving from it has one): none is a test.
+    testPathIgnorePatterns: ['/node_modules/', '/\\.accord/(checkouts|consumes)/', '/\\.specmatic/'],
     // The coverage file is written after every run: were the watcher to see it, `--watch` would start run after run.
     // A project that sets its own watchPathIgnorePatterns adds this one (the reporter does not write the file in watch mode otherwise).
     watchPathIgnorePatterns: ['/accord-coverage\\.json$', '/accord-report\\.html$'],

@@ -85,7 +85,7 @@ export const FILE_LIMITS = {
   exampleBytes: 16 * 1024 * 1024,
   /** A TLS certificate or key file (`accord stub --tls-cert/--tls-key`, the runner's `tls` files). */
   pemBytes: 1024 * 1024,
-  /** `accord.config.json` (or the `accord` key of package.json) that `accord contracts` reads. */
+  /** `accord.config.json` (or the `accord` key of package.json), or Specmatic's `specmatic.yaml`/`.json`, that `accord contracts` reads. */
   settingsBytes: 1024 * 1024,
   /** One entry of the parsed-contract cache; a bigger one is ignored and the contract parsed again. */
   cacheEntryBytes: 64 * 1024 * 1024,
@@ -94,6 +94,9 @@ export const FILE_LIMITS = {
   /** Leading bytes examined to tell text from binary. */
   sniffBytes: 64 * 1024,
 } as const;
+
+/** Specmatic's settings in YAML (`specmatic.yaml`): aliases a file may use, as expanded copies (a "billion laughs" file is refused). */
+export const SETTINGS_YAML_LIMITS = { aliases: 100 } as const;
 
 /**
  * `accord import soapui`: one project file, or one file of a composite project folder (a 3 MB project

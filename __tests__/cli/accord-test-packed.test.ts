@@ -73,11 +73,11 @@ afterAll(async () => {
 });
 
 /** `npx accord-contracts test …` with the tarball standing in for the registry's package. */
-function npxTest(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
+function npxTest(args: string[], env: Record<string, string>, command = 'test', cwd = dir): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
     const e = childEnv({ npm_config_update_notifier: 'false', npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', ...env });
     delete e.ACCORD_BASE_URL;
-    const child = spawn('npm', ['exec', '--yes', `--package=${tarball}`, '--', 'accord', 'test', ...args], { cwd: dir, env: e });
+    const child = spawn('npm', ['exec', '--yes', `--package=${tarball}`, '--', 'accord', command, ...args], { cwd, env: e });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
     child.stderr.on('data', (d: Buffer) => (out += d.toString('utf8')));
@@ -115,5 +115,26 @@ test('a wrong password is red; a jest.config.js is named as not read; reporters 
     expect(r.out).not.toContain('wrong');
   } finally {
     rmSync(path.join(dir, 'jest.config.js'));
+  }
+}, 300_000);
+
+test("a Specmatic repository, nothing installed: the package's YAML reader comes with it, and accord config migrate writes accord.config.json", async () => {
+  const repo = mkdtempSync(path.join(tmpdir(), 'accord-specmatic-repo-'));
+  try {
+    writeFileSync(
+      path.join(repo, 'specmatic.yaml'),
+      'version: 2\ncontracts:\n  - git:\n      url: https://github.com/acme/contracts.git\n    provides: [orders/orders.spec, orders/openapi.yaml]\nhooks:\n  stub_load_contract: ./load.sh\n',
+    );
+    const r = await npxTest(['migrate'], {}, 'config', repo);
+    if (r.code !== 0) throw new Error(r.out);
+    expect(r.out).toContain('wrote accord.config.json from specmatic.yaml (1 source)');
+    expect(r.out).toContain('is an OpenAPI contract');
+    expect(r.out).toContain('specmatic.yaml: hooks:');
+    expect(JSON.parse(readFileSync(path.join(repo, 'accord.config.json'), 'utf8'))).toEqual({
+      sources: [{ git: 'https://github.com/acme/contracts.git', provides: ['orders/orders.spec'], consumes: [] }],
+    });
+    expect(existsSync(path.join(repo, 'node_modules'))).toBe(false);
+  } finally {
+    rmSync(repo, { recursive: true, force: true });
   }
 }, 300_000);

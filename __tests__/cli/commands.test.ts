@@ -8,7 +8,7 @@ const accord = (argv: string[]) => runAccord(argv, process.cwd());
  * and `accord --help` declare them all. What a command prints must not depend on which were declared.
  */
 describe('declaring only the command asked for', () => {
-  it.each(['stub', 'test', 'compatible', 'contracts', 'import', 'validate', 'proxy'])('accord %s --help prints what `accord help %s` prints', async (name) => {
+  it.each(['stub', 'test', 'compatible', 'contracts', 'config', 'import', 'validate', 'proxy'])('accord %s --help prints what `accord help %s` prints', async (name) => {
     const alone = await accord([name, '--help']);
     const amongAll = await accord(['help', name]);
     expect(alone.code).toBe(0);
@@ -22,6 +22,7 @@ describe('declaring only the command asked for', () => {
     ['import', 'log'],
     ['import', 'soapui'],
     ['contracts', 'pull'],
+    ['config', 'migrate'],
   ])('accord %s %s --help prints its own help', async (name, sub) => {
     const r = await accord([name, sub, '--help']);
     expect(r).toMatchObject({ code: 0, err: '' });
@@ -31,7 +32,7 @@ describe('declaring only the command asked for', () => {
   it('the program help still lists every command, and a misspelt one is still suggested', async () => {
     const help = await accord(['--help']);
     const listed = help.out.slice(help.out.indexOf('Commands:')).match(/^ {2}[a-z]+/gm);
-    expect(listed?.map((s) => s.trim())).toEqual(['stub', 'test', 'compatible', 'contracts', 'import', 'validate', 'proxy', 'help']);
+    expect(listed?.map((s) => s.trim())).toEqual(['stub', 'test', 'compatible', 'contracts', 'config', 'import', 'validate', 'proxy', 'help']);
     const typo = await accord(['stup']);
     expect(typo.code).toBe(2);
     expect(typo.err).toContain('(Did you mean stub?)');

@@ -88,6 +88,15 @@ export function makeWorkspace(setup?: string): Workspace {
         .filter((_, i) => i < 48 || i > 50)
         .join('\n'),
     );
+  // Specmatic's settings, as README's "Coming from Specmatic" shows them, for its `accord config migrate` sample.
+  else if (setup === 'specmatic') write('specmatic.yaml', readmeSpecmaticYaml());
   else if (setup !== undefined && setup !== 'app') throw new Error(`unknown workspace setup "${setup}"`);
   return { dir, hashes };
+}
+
+/** The specmatic.yaml README's "Coming from Specmatic" shows, read from README itself so the sample and the file cannot drift apart. */
+function readmeSpecmaticYaml(): string {
+  const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
+  const from = readme.indexOf('```yaml\n', readme.indexOf('### Coming from Specmatic'));
+  return readme.slice(from + '```yaml\n'.length, readme.indexOf('```\n', from + 1));
 }

@@ -5,6 +5,11 @@ import { CONSUMER_EXAMPLE_LIMITS } from '../limits';
 import { AccordError } from '../errors';
 import { parseJson } from '../json/parse';
 import { hasControl, quoted, withoutCredentials } from '../printable';
+import { defaultSourceName, isSafeName } from './source-name';
+import { SPECMATIC_FILES, translateSpecmatic, type AccordSettings, type SpecmaticNote } from './specmatic';
+import { readSpecmaticFile } from './specmatic-file';
+
+export { isSafeName };
 
 /**
  * Contract sources a project names, in `accord.config.json` or under
@@ -31,6 +36,12 @@ export interface ProjectConfig {
    * environments, auth, tls, wsSecurity, coverageThreshold, report, …), checked by the runner.
    */
   test?: Record<string, unknown>;
+  /**
+   * Set when the settings were read from Specmatic's (specmatic.yaml, .yml or .json), there being
+   * no accord.config.json nor package.json "accord": what each of its fields became or why it has
+   * no meaning here, and the other Specmatic files present but not read.
+   */
+  specmatic?: { notes: SpecmaticNote[]; notRead: string[] };
 }
 
 export const CONFIG_FILE = 'accord.config.json';
@@ -43,7 +54,10 @@ function problem(file: string, message: string): AccordError {
   return new AccordError('ACCORD_ERR_USAGE', message, { file });
 }
 
-/** The project's settings from `dir` (accord.config.json first, else package.json's "accord"); undefined when neither has any. */
+/**
+ * The project's settings from `dir`: accord.config.json first, else package.json's "accord", else
+ * Specmatic's settings (specmatic.yaml, .yml, .json, in Specmatic's order) translated; undefined when none.
+ */
 export function readProjectConfig(dir: string): ProjectConfig | undefined {
   const own = path.join(dir, CONFIG_FILE);
   if (existsSync(own)) return fromValue(readJson(own), own, dir);
@@ -52,7 +66,32 @@ export function readProjectConfig(dir: string): ProjectConfig | undefined {
     const value = readJson(pkg) as Record<string, unknown> | null;
     if (value && typeof value === 'object' && 'accord' in value) return fromValue(value.accord, `${pkg} ("accord")`, dir);
   }
-  return undefined;
+  const found = SPECMATIC_FILES.map((f) => path.join(dir, f)).filter((f) => existsSync(f));
+  if (found.length === 0) return undefined;
+  return readSpecmaticConfig(found[0], dir, found.slice(1));
+}
+
+/** Specmatic's settings in `file`, as accord's (see specmatic.ts); `root` is where relative paths start. */
+export function readSpecmaticConfig(file: string, root: string, notRead: string[] = [], shown: string = file): ProjectConfig {
+  const { settings, notes, sourceFields } = specmaticSettings(file, shown);
+  const config = fromValue(settings, file, root, (i) => `${shown}: ${sourceFields[i]}`);
+  return { ...config, specmatic: { notes, notRead } };
+}
+
+/** Specmatic's settings in `file` as accord.config.json's value (what `accord config migrate` writes), with the notes. */
+export function specmaticSettings(file: string, shown: string = file): { settings: AccordSettings; notes: SpecmaticNote[]; sourceFields: string[] } {
+  return translateSpecmatic(readSpecmaticFile(file, shown), shown);
+}
+
+/**
+ * The one line a command says when it read Specmatic's settings (stderr), or undefined: which file,
+ * how many of its fields have no meaning here, and where to see them.
+ */
+export function settingsNotice(config: ProjectConfig, command: string): string | undefined {
+  if (!config.specmatic) return undefined;
+  const dropped = config.specmatic.notes.filter((n) => n.dropped).length;
+  const also = config.specmatic.notRead.length > 0 ? `; ${config.specmatic.notRead.map((f) => path.basename(f)).join(', ')} not read` : '';
+  return `${command}: read Specmatic's settings from ${path.basename(config.file)} (there is no ${CONFIG_FILE}): ${dropped === 0 ? 'every field has a meaning here' : `${dropped} field${dropped === 1 ? ' has' : 's have'} no meaning here`}${also}; accord config migrate lists them and writes ${CONFIG_FILE}`;
 }
 
 function readJson(file: string): unknown {
@@ -64,7 +103,7 @@ function readJson(file: string): unknown {
   }
 }
 
-function fromValue(value: unknown, file: string, root: string): ProjectConfig {
+function fromValue(value: unknown, file: string, root: string, sourceWhere: (i: number) => string = (i) => `${file}: sources[${i}]`): ProjectConfig {
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw problem(file, 'the settings must be an object such as { "sources": [...] }');
   const v = value as Record<string, unknown>;
   for (const k of Object.keys(v)) if (k !== 'sources' && k !== 'test') throw problem(file, `unknown setting ${quoted(k)}: the settings are "sources" and "test"`);
@@ -73,7 +112,7 @@ function fromValue(value: unknown, file: string, root: string): ProjectConfig {
   const test = v.test as Record<string, unknown> | undefined;
   if (v.sources === undefined && test) return { file, root, sources: [], test };
   if (!Array.isArray(v.sources)) throw problem(file, '"sources" must be a list of { "git": ..., "branch" | "tag" | "commit": ..., "provides": [...], "consumes": [...] }');
-  const sources = v.sources.map((s, i) => source(s, `${file}: sources[${i}]`));
+  const sources = v.sources.map((s, i) => source(s, sourceWhere(i)));
   const names = new Set<string>();
   for (const s of sources) {
     if (names.has(s.name)) throw problem(file, `two sources are named ${quoted(s.name)}: give one a "name"`);
@@ -107,7 +146,7 @@ function source(value: unknown, where: string): ContractSource {
     for (const p of paths) if (path.isAbsolute(p) || p.replaceAll('\\', '/').split('/').includes('..')) throw problem(where, `${quoted(p)} in "${k}" leaves the repository`);
     return paths;
   };
-  const name = text('name') ?? defaultName(gitUrl);
+  const name = text('name') ?? defaultSourceName(gitUrl);
   if (!isSafeName(name)) throw problem(where, `"name" may hold letters, digits, ".", "_" and "-" only, found ${quoted(name)}`);
   return { name, git: gitUrl, ref, provides: list('provides'), consumes: list('consumes') };
 }
@@ -135,21 +174,6 @@ export function consumerNameProblem(name: string): string | undefined {
   if (name.endsWith('.')) return 'may not end with "." (Windows drops it: two names would be one folder)';
   if (WINDOWS_DEVICES.test(name)) return 'is a device name on Windows, where no folder can have it';
   return undefined;
-}
-
-export function isSafeName(s: string): boolean {
-  return s !== '.' && s !== '..' && [...s].every((c) => (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c === '.' || c === '_' || c === '-');
-}
-
-/** The repository's last path segment without `.git`: `git@host:team/contracts.git` → `contracts`; never its query (`?token=...`). */
-function defaultName(url: string): string {
-  const query = [url.indexOf('?'), url.indexOf('#')].filter((i) => i >= 0);
-  let end = query.length > 0 ? Math.min(...query) : url.length;
-  while (end > 0 && (url[end - 1] === '/' || url[end - 1] === '\\')) end--;
-  const last = url.slice(0, end).replaceAll('\\', '/').replaceAll(':', '/').split('/').pop() ?? 'contracts';
-  const base = last.endsWith('.git') ? last.slice(0, -4) : last;
-  const safe = [...base].map((c) => (isSafeName(c) ? c : '_')).join('');
-  return safe === '' || safe === '.' || safe === '..' ? 'contracts' : safe;
 }
 
 /** Where a source's provided and consumed contracts are kept after a pull. */

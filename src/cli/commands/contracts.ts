@@ -7,7 +7,7 @@ import { EXIT_USAGE, ExitError, type Io } from '../exit';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const shared = () => require('../../shared') as typeof import('../../shared');
 
-/** `accord contracts pull`: the contract sources named in accord.config.json (or package.json "accord"), into .accord/. */
+/** `accord contracts pull`: the contract sources named in accord.config.json (or package.json "accord", or Specmatic's specmatic.yaml/.json), into .accord/. */
 export function registerContracts(program: Command, io: Io): void {
   const contracts = program.command('contracts').description('contracts shared through a git repository (accord.config.json)');
   contracts
@@ -15,7 +15,9 @@ export function registerContracts(program: Command, io: Io): void {
     .description('fetch the contract sources named in accord.config.json into .accord/ (provides: run by jest --preset; consumes: served by accord stub)')
     .action(async () => {
       const config = shared().readProjectConfig(io.cwd);
-      if (!config) throw new ExitError(EXIT_USAGE, `accord contracts pull: no ${shared().CONFIG_FILE} (or "accord" in package.json) in ${io.cwd}`);
+      if (!config) throw new ExitError(EXIT_USAGE, `accord contracts pull: no ${shared().CONFIG_FILE} (or "accord" in package.json, or specmatic.yaml/.json) in ${io.cwd}`);
+      const notice = shared().settingsNotice(config, 'accord contracts pull');
+      if (notice) io.stderr(`${notice}\n`);
       if (config.sources.length === 0) throw new ExitError(EXIT_USAGE, `accord contracts pull: ${config.file} names no sources`);
       for (const s of config.sources) {
         const pulled = await shared().pullSource(config, s);
@@ -38,7 +40,9 @@ export function registerContracts(program: Command, io: Io): void {
       // Before anything is pulled or written: an unset CI variable (`--consumer ""`) must not reach the repository.
       sh.checkConsumerName(opts.consumer);
       const config = sh.readProjectConfig(io.cwd);
-      if (!config) throw new ExitError(EXIT_USAGE, `accord contracts publish: no ${sh.CONFIG_FILE} (or "accord" in package.json) in ${io.cwd}`);
+      if (!config) throw new ExitError(EXIT_USAGE, `accord contracts publish: no ${sh.CONFIG_FILE} (or "accord" in package.json, or specmatic.yaml/.json) in ${io.cwd}`);
+      const notice = sh.settingsNotice(config, 'accord contracts publish');
+      if (notice) io.stderr(`${notice}\n`);
       const chosen = config.sources.filter((s) => opts.source === undefined || s.name === opts.source);
       if (chosen.length === 0)
         throw new ExitError(EXIT_USAGE, `accord contracts publish: ${opts.source === undefined ? `${config.file} names no sources` : `no source is named "${opts.source}"`}`);

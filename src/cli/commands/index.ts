@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Io } from '../exit';
 import { registerCompatible } from './compatible';
+import { registerConfig } from './config';
 import { registerContracts } from './contracts';
 import { registerImport } from './import';
 import { registerImportLog } from './import-log';
@@ -22,13 +23,14 @@ const COMMANDS: Record<string, Register[]> = {
   test: [registerTest],
   compatible: [registerCompatible],
   contracts: [registerContracts],
+  config: [registerConfig],
   import: [registerImport, registerImportLog, registerImportSoapui],
   validate: [registerValidate],
   proxy: [registerProxy],
 };
 
 /**
- * Declares the commands. When the first argument names one, only that one: declaring all seven
+ * Declares the commands. When the first argument names one, only that one: declaring all eight
  * (some 80 options and their help) cost every `accord stub` start a few ms, and a command's own
  * parsing, help and errors do not depend on its siblings. Anything else (`--help`, `help stub`,
  * a misspelt command that deserves a suggestion) gets them all.

@@ -67,7 +67,7 @@ export function registerStub(program: Command, io: Io): void {
       const wsSecurity = opts.wsSecurity === undefined ? undefined : asUsage('accord stub', () => wsSecurityFile(path.resolve(io.cwd, opts.wsSecurity!)));
       const delayMs = opts.delay === undefined ? undefined : asUsage('accord stub', () => parseDelay(opts.delay!));
       // Paths stay as typed when they are relative to this process, so reports name files the way the user does.
-      const given = paths.length > 0 ? paths : consumed(io.cwd);
+      const given = paths.length > 0 ? paths : consumed(io.cwd, io);
       const local = io.cwd === process.cwd() ? given : given.map((p) => (isHttpUrl(p) ? p : path.resolve(io.cwd, p)));
       // A WSDL by URL (`accord stub http://host/orders?wsdl`): fetched with what it imports (as `accord import wsdl <URL>` does) into a temporary folder, served from there.
       const fetched: FetchedWsdl[] = [];
@@ -151,10 +151,12 @@ function exportOption(io: Io): { exportExamples?: string; consumer?: string } {
 }
 
 /** With no paths: what accord.config.json consumes, as `accord contracts pull` left it. */
-function consumed(cwd: string): string[] {
+function consumed(cwd: string, io: Io): string[] {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only without paths
   const shared = require('../../shared') as typeof import('../../shared');
   const config = shared.readProjectConfig(cwd);
+  const notice = config && shared.settingsNotice(config, 'accord stub');
+  if (notice) io.stderr(`${notice}\n`);
   const dirs = config ? config.sources.filter((s) => s.consumes.length > 0).map((s) => shared.cachePaths(config, s).consumes) : [];
   if (dirs.length === 0)
     throw new ExitError(EXIT_USAGE, 'accord stub: give the contracts to serve (files or folders), or name the ones this project consumes in accord.config.json');

@@ -74,7 +74,7 @@ async function runTests(contracts: string[], opts: TestCliOptions, given: string
   const usage = (message: string) => new ExitError(EXIT_USAGE, `accord test: ${message}`);
   const env: Record<string, string> = {};
   const cwd = io.cwd;
-  const settings = testSettings(cwd, usage);
+  const settings = testSettings(cwd, usage, io);
   const baseUrl = opts.baseUrl ?? process.env.ACCORD_BASE_URL;
   if ((baseUrl === undefined || baseUrl === '') && settings.baseUrl === undefined && settings.environments === undefined)
     throw usage('give the service to test: --base-url http://127.0.0.1:8080 (or ACCORD_BASE_URL, or "baseUrl" in accord.config.json\'s "test")');
@@ -191,11 +191,14 @@ function jestConfigOf(cwd: string): string | undefined {
 }
 
 /** accord.config.json's `test` block (the runner's settings), or nothing. */
-function testSettings(cwd: string, usage: (m: string) => ExitError): Record<string, unknown> & { baseUrl?: unknown; environments?: unknown } {
+function testSettings(cwd: string, usage: (m: string) => ExitError, io: Io): Record<string, unknown> & { baseUrl?: unknown; environments?: unknown } {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only by accord test
-  const { readProjectConfig } = require('../../shared/config') as typeof import('../../shared/config');
+  const { readProjectConfig, settingsNotice } = require('../../shared/config') as typeof import('../../shared/config');
   try {
-    return readProjectConfig(cwd)?.test ?? {};
+    const config = readProjectConfig(cwd);
+    const notice = config && settingsNotice(config, 'accord test');
+    if (notice) io.stderr(`${notice}\n`);
+    return config?.test ?? {};
   } catch (e) {
     if (e instanceof AccordError) throw usage(e.describe());
     throw e;
