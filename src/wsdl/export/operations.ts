@@ -145,7 +145,8 @@ function notSoap(s: Scenario): string | undefined {
   if (s.request.method !== 'POST') return `not a SOAP scenario (${apiText(s)}: SOAP is POSTed)`;
   if (s.request.body === undefined) return `not a SOAP scenario (${apiText(s)} has no request body)`;
   if (s.request.segments.some((seg) => seg.pattern)) return `a path with parameters (${s.request.path}) cannot be a WSDL address`;
-  if (s.request.query.length > 0) return `query parameters (${s.request.query.map((q) => q.name).join(', ')}) cannot be in a WSDL address`;
+  const variable = s.request.query.filter((q) => q.pattern.kind !== 'literal');
+  if (variable.length > 0) return `query parameters (${variable.map((q) => q.name).join(', ')}) cannot be in a WSDL address`;
   return undefined;
 }
 

@@ -210,6 +210,8 @@ export class SchemaSet {
       root = t;
     }
     root = { ...root, content: asText(root.content, place.scope) };
+    if (t.derived?.length) this.drop(place, `type ${name}: its derived types (specmatic_derived ${t.derived.map((d) => d.xsiType).join(' ')}) cannot be written in the WSDL: left out`);
+    if (t.abstract) this.drop(place, `type ${name}: abstract (specmatic_abstract) cannot be written in the WSDL: written as a concrete type`);
     const body = this.complexBody(root, withNamespaces(ctx, root), doc, place, '      ');
     if (body.placeholder) this.drop(place, `type ${name}: the text placeholder (${body.placeholder}) is written as its nearest XSD type`);
     lines.push(
@@ -318,7 +320,10 @@ export class SchemaSet {
     if (colon >= 0) {
       const ns = namespaceOf(a.name.slice(0, colon), ctx);
       // encodingStyle is the SOAP envelope's, said by the binding (use="encoded"), not by the schema.
-      if ((ns === SOAP11_ENVELOPE || ns === SOAP12_ENVELOPE) && a.local === 'encodingStyle') return [];
+      if ((ns === SOAP11_ENVELOPE || ns === SOAP12_ENVELOPE) && a.local === 'encodingStyle') {
+        this.drop(place, `<${e.name}> carries soapenv:encodingStyle (rpc/encoded): written as document/literal, without it`);
+        return [];
+      }
       this.drop(place, `<${e.name}> attribute ${a.name}: a qualified attribute is not written`);
       return [];
     }
