@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Io } from '../exit';
 import { registerCompatible } from './compatible';
 import { registerContracts } from './contracts';
+import { registerExport } from './export';
 import { registerImport } from './import';
 import { registerImportLog } from './import-log';
 import { registerProxy } from './proxy';
@@ -22,6 +23,7 @@ const COMMANDS: Record<string, Register[]> = {
   compatible: [registerCompatible],
   contracts: [registerContracts],
   import: [registerImport, registerImportLog],
+  export: [registerExport],
   validate: [registerValidate],
   proxy: [registerProxy],
 };

@@ -23,6 +23,8 @@ export interface ExportOptions {
 export interface ExportResult {
   text: string;
   operations: string[];
+  /** The SOAP versions of the bindings written, in order: ['1.1'], ['1.2'] or both. */
+  versions: string[];
   /** One line per thing the WSDL could not say: a scenario left out, a construct written otherwise. */
   dropped: string[];
 }
@@ -39,8 +41,8 @@ export function exportWsdl(scenarios: readonly Scenario[], o: ExportOptions): Ex
   const schemas = new SchemaSet(prefixes);
   const dropped: string[] = [];
   const ops = readOperations(scenarios, schemas, dropped);
-  dropped.push(...schemas.dropped);
-  if (ops.length === 0) return { text: '', operations: [], dropped };
+  for (const l of schemas.dropped) if (!dropped.includes(l)) dropped.push(l);
+  if (ops.length === 0) return { text: '', operations: [], versions: [], dropped };
   const service = ncName(o.name || 'Service');
   const firstNs = [...schemas.schemas.keys()].find((ns) => ns !== '');
   const tns = firstNs ?? `urn:accord:export:${service}`;
@@ -128,7 +130,7 @@ export function exportWsdl(scenarios: readonly Scenario[], o: ExportOptions): Ex
     '</wsdl:service>',
     '</wsdl:definitions>',
   );
-  return { text: indent(lines), operations: ops.map((op) => op.name), dropped };
+  return { text: indent(lines), operations: ops.map((op) => op.name), versions: [...new Set(ops.map((op) => op.version))].sort(), dropped };
 }
 
 function partName(_e: Entry, i: number, first: string): string {

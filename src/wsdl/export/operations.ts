@@ -53,7 +53,9 @@ export function scenarioPlace(s: Scenario): Place {
 }
 
 /** The operations of `scenarios`, in the order their first scenarios come; the schema components they use go into `schemas`. */
-export function readOperations(scenarios: readonly Scenario[], schemas: SchemaSet, dropped: string[]): Operation[] {
+export function readOperations(scenarios: readonly Scenario[], schemas: SchemaSet, out: string[]): Operation[] {
+  // A fault scenario's request is read again: each line said once.
+  const dropped = { push: (l: string) => void (out.includes(l) ? undefined : out.push(l)) } as unknown as string[];
   const ops = new Map<string, Operation>();
   const faults: Scenario[] = [];
   const names = new Set<string>();
@@ -168,7 +170,8 @@ function envelope(p: Pattern | undefined, scope: Scope, place: Place, schemas: S
   const ctx = env ? withNamespaces(new Map(), env) : undefined;
   const ns = env && ctx ? namespaceOf(env.prefix, ctx) : undefined;
   if (!env || env.local !== 'Envelope' || (ns !== SOAP11_ENVELOPE && ns !== SOAP12_ENVELOPE)) {
-    dropped.push(`${place.where}: the ${side} body is not a SOAP envelope: not written`);
+    const json = t && !t.error && t.p.kind !== 'xml' && t.p.kind !== 'scalar' && t.p.kind !== 'literal';
+    dropped.push(`${place.where}: the ${side} body is ${json ? 'JSON' : 'not a SOAP envelope'}: not written (a WSDL describes SOAP messages)`);
     return undefined;
   }
   const version: SoapVersion = ns === SOAP11_ENVELOPE ? '1.1' : '1.2';
@@ -210,6 +213,8 @@ function envelope(p: Pattern | undefined, scope: Scope, place: Place, schemas: S
         dropped.push(`${place.where}: the ${side} SOAP Header is required but holds no required entry: a WSDL cannot require it (written optional)`);
     } else dropped.push(`${place.where}: <${part.name}> in the ${side} envelope: not written`);
   }
+  if (!env.content.some((c) => asElement(c, scope)?.local === 'Header'))
+    dropped.push(`${place.where}: the ${side} envelope has no SOAP Header: a WSDL cannot forbid one (an import of it writes the Header optional)`);
   return { version, message, fault };
 }
 
