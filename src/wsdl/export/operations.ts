@@ -14,6 +14,11 @@ import { namespaceOf, withNamespaces, type NsContext, type Place, type SchemaSet
 
 export type SoapVersion = '1.1' | '1.2';
 
+/** Where the lines about what is not written go. */
+interface Lines {
+  push(line: string): void;
+}
+
 export interface Entry {
   /** `prefix:local` of the global element (the exported WSDL's prefixes). */
   element: string;
@@ -55,7 +60,7 @@ export function scenarioPlace(s: Scenario): Place {
 /** The operations of `scenarios`, in the order their first scenarios come; the schema components they use go into `schemas`. */
 export function readOperations(scenarios: readonly Scenario[], schemas: SchemaSet, out: string[]): Operation[] {
   // A fault scenario's request is read again: each line said once.
-  const dropped = { push: (l: string) => void (out.includes(l) ? undefined : out.push(l)) } as unknown as string[];
+  const dropped: Lines = { push: (l) => void (out.includes(l) ? undefined : out.push(l)) };
   const ops = new Map<string, Operation>();
   const faults: Scenario[] = [];
   const names = new Set<string>();
@@ -108,7 +113,7 @@ export function readOperations(scenarios: readonly Scenario[], schemas: SchemaSe
   return [...ops.values()];
 }
 
-function addFault(s: Scenario, ops: Map<string, Operation>, schemas: SchemaSet, dropped: string[]): void {
+function addFault(s: Scenario, ops: Map<string, Operation>, schemas: SchemaSet, dropped: Lines): void {
   const place = scenarioPlace(s);
   const request = envelope(s.request.body, s.scope, place, schemas, dropped, 'request');
   if (!request) return;
@@ -164,7 +169,7 @@ function asElement(c: XmlContent, scope: Scope): XmlElementPattern | undefined {
   return !t.error && t.p.kind === 'xml' ? t.p : undefined;
 }
 
-function envelope(p: Pattern | undefined, scope: Scope, place: Place, schemas: SchemaSet, dropped: string[], side: string): Envelope | undefined {
+function envelope(p: Pattern | undefined, scope: Scope, place: Place, schemas: SchemaSet, dropped: Lines, side: string): Envelope | undefined {
   const t = p && followRefs(p, (n) => scope.types.get(n), { lookup: true });
   const env = t && !t.error && t.p.kind === 'xml' ? t.p : undefined;
   const ctx = env ? withNamespaces(new Map(), env) : undefined;
