@@ -107,7 +107,7 @@ export function readOperations(scenarios: readonly Scenario[], schemas: SchemaSe
     }
     const first = request.message.body[0]?.local ?? s.name;
     const name = unique(ncName(first), names);
-    ops.set(key, { name, version: request.version, path: s.request.path, action: actionOf(s, request.version), input: request.message, output, faults: [], where: place.where, key });
+    ops.set(key, { name, version: request.version, path: s.request.path, action: actionOf(s, request.version, (l) => dropped.push(`${place.where}: ${l}`)), input: request.message, output, faults: [], where: place.where, key });
   }
   for (const s of faults) addFault(s, ops, schemas, dropped);
   return [...ops.values()];
@@ -193,8 +193,8 @@ function envelope(p: Pattern | undefined, scope: Scope, place: Place, schemas: S
     if (part.local === 'Body') {
       for (const { x, el } of entries) {
         if (!el) {
-          dropped.push(`${place.where}: ${side} Body content ${x.kind === 'xml-text' ? 'that is a value, not an element' : `(${x.kind})`}: not written`);
-          continue;
+          dropped.push(`${place.where}: ${side} Body content ${x.kind === 'xml-text' ? 'that is a value, not an element' : `(${x.kind})`}: the scenario is not written`);
+          return undefined;
         }
         const elCtx = withNamespaces(here, el);
         if (el.local === 'Fault' && namespaceOf(el.prefix, elCtx) === ns) {
@@ -235,13 +235,24 @@ function faultDetail(fault: XmlElementPattern, ctx: NsContext, scope: Scope): Xm
 }
 
 /** The SOAPAction the contract sends (SOAP 1.2: the Content-Type's action parameter); '' when it names none. */
-function actionOf(s: Scenario, version: SoapVersion): string {
+function actionOf(s: Scenario, version: SoapVersion, drop: (line: string) => void): string {
   const want = version === '1.1' ? 'soapaction' : 'content-type';
   const h = s.request.headers.find((x) => x.name.toLowerCase() === want);
   if (!h) return '';
-  const value = firstValue(h.pattern, s.scope);
+  const values = valuesOf(h.pattern, s.scope);
+  const value = values?.[0];
   if (value === undefined) return '';
-  if (version === '1.1') return value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value;
+  if (version === '1.1') {
+    const bare = (v: string) => (v.length >= 2 && v.startsWith('"') && v.endsWith('"') ? v.slice(1, -1) : v);
+    const others = values!.slice(1).filter((v) => v !== value);
+    if (others.length > 0)
+      drop(
+        others.every((v) => bare(v) === bare(value))
+          ? `SOAPAction ${values!.join(', ')}: a WSDL names the action once, which clients send quoted; the other spelling is not in the WSDL`
+          : `SOAPAction ${values!.join(', ')}: a WSDL operation has one action; only ${bare(value)} is written`,
+      );
+    return bare(value);
+  }
   const at = value.toLowerCase().indexOf('action=');
   if (at < 0) return '';
   const rest = value.slice(at + 'action='.length);
@@ -253,11 +264,11 @@ function actionOf(s: Scenario, version: SoapVersion): string {
   return (end < 0 ? rest : rest.slice(0, end)).trim();
 }
 
-function firstValue(p: Pattern, scope: Scope): string | undefined {
+function valuesOf(p: Pattern, scope: Scope): string[] | undefined {
   const t = followRefs(p, (n) => scope.types.get(n), { lookup: true, optional: true });
   if (t.error) return undefined;
-  if (t.p.kind === 'literal') return t.p.value === null ? undefined : String(t.p.value);
-  if (t.p.kind === 'enum') return t.p.values[0];
+  if (t.p.kind === 'literal') return t.p.value === null ? undefined : [String(t.p.value)];
+  if (t.p.kind === 'enum') return t.p.values;
   return undefined;
 }
 
