@@ -29,7 +29,7 @@ export function registerExport(program: Command, io: Io): void {
       if ((base.protocol !== 'http:' && base.protocol !== 'https:') || base.search || base.hash || (base.pathname !== '/' && base.pathname !== ''))
         throw new ExitError(EXIT_USAGE, `${said}: --address is a scheme, host and port (http://localhost:8080), without a path; found "${opts.address}"`);
       const toStdout = opts.output === '-';
-      const output = path.resolve(io.cwd, opts.output ?? `${path.basename(file).replace(/\.[^.]*$/, '')}.wsdl`);
+      const output = path.resolve(io.cwd, opts.output ?? `${path.parse(file).name}.wsdl`);
       const target = { force: opts.force, shown: shown(io, output) };
       if (!toStdout) asUsage(said, () => checkOutputFile(output, target));
       const contract = parseContract(readContractFile(path.resolve(io.cwd, file), file), file);

@@ -97,7 +97,8 @@ export function readOperations(scenarios: readonly Scenario[], schemas: SchemaSe
     } else if (s.response.status !== 202 && s.response.status !== 200 && s.response.status !== 204) {
       dropped.push(`${place.where}: status ${s.response.status} without a body: not written`);
       continue;
-    }
+    } else if (s.response.status !== 202)
+      dropped.push(`${place.where}: status ${s.response.status} without a body: written as a one-way operation, which is answered 202 (WS-I Basic Profile)`);
     const key = opKey(request.version, request.message);
     const known = ops.get(key);
     if (known) {
