@@ -20,9 +20,11 @@ test('the hand-written quotes contract exports as the golden WSDL', () => {
   expect(r.dropped).toEqual([]);
 });
 
-// The importer's golden contracts (fixtures/wsdl): each exported and imported back is the same contract.
+// The seed's SOAP examples (contracts/soap) and the importer's golden contracts (fixtures/wsdl): each exported and imported back is the same contract.
 const EQUAL = [
   'export/quotes.spec',
+  '../../contracts/soap/api_pet_v1.spec',
+  '../../contracts/soap/api_petstore_v1.spec',
   'wsdl/corpus/Axis2WSD20.spec',
   'wsdl/corpus/CustomerService.spec',
   'wsdl/corpus/calculator-soap11and12.spec',
