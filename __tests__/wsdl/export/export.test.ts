@@ -23,6 +23,7 @@ test('the hand-written quotes contract exports as the golden WSDL', () => {
 // The seed's SOAP examples (contracts/soap) and the importer's golden contracts (fixtures/wsdl): each exported and imported back is the same contract.
 const EQUAL = [
   'export/quotes.spec',
+  'export/placeholders.spec',
   '../../contracts/soap/api_pet_v1.spec',
   '../../contracts/soap/api_petstore_v1.spec',
   'wsdl/corpus/Axis2WSD20.spec',
@@ -119,4 +120,27 @@ test('a literal text is a fixed value; (T*) is maxOccurs="unbounded"; an attribu
   expect(r.text).toContain('<xs:element name="item" minOccurs="0" maxOccurs="unbounded" type="xs:string"/>');
   // 202 without a body: one-way, an input and no output.
   expect(r.text).toMatch(/<wsdl:operation name="v">\s*<wsdl:input message="tns:vRequest"\/>\s*<\/wsdl:operation>/);
+});
+
+test('a type that holds itself through (Name) is written once, its inner occurrence named as xs:anyType', () => {
+  const c = contract(`Feature: Tree
+  Scenario: tree
+    Given type Node <p:node xmlns:p="urn:p"><p:label>(string)</p:label><p:kids>(Node*)</p:kids></p:node>
+    When POST /ws
+    And request-body <soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Body><p:tree xmlns:p="urn:p">(Node)</p:tree></soapenv:Body></soapenv:Envelope>
+    Then status 202
+`);
+  const r = exportWsdl(c.scenarios, { name: c.name });
+  expect(r.operations).toEqual(['tree']);
+  expect(r.text).toContain('<xs:element name="node" minOccurs="0" maxOccurs="unbounded" type="xs:anyType"/>');
+  expect(r.dropped).toContain('scenario "tree" (mixed.spec:2): (Node) holds itself: its inner <p:node> is typed xs:anyType (name the type with specmatic_type to write the recursion)');
+});
+
+test('SOAP 1.2: the action from the Content-Type, a required header entry as a required soap12:header', () => {
+  const c = parseContract(readFileSync(path.join(FIXTURES, 'export', 'placeholders.spec'), 'utf8'), 'placeholders.spec');
+  const r = exportWsdl(c.scenarios, { name: c.name });
+  expect(r.versions).toEqual(['1.2']);
+  expect(r.text).toContain('<soap12:operation soapAction="urn:accord:accounts:open" style="document"/>');
+  expect(r.text).toContain('<soap12:header message="tns:openAccountRequest" part="header" use="literal" wsdl:required="true"/>');
+  expect(r.text).toContain('<xs:element name="email" accord:placeholder="email">');
 });

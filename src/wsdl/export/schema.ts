@@ -1,6 +1,7 @@
 import { followRefs, effectiveElement } from '../../pattern/resolve';
 import { combineOccurs } from '../../pattern/occurs';
 import type { Occurs, Pattern, Scope, XmlAttributePattern, XmlContent, XmlElementPattern } from '../../pattern/types';
+import { MAX_TYPE_NESTING } from '../../limits';
 import { escapeAttribute } from '../../xml/serialize';
 import { SOAP11_ENVELOPE, SOAP12_ENVELOPE } from '../../xml/bookkeeping';
 import { isXmlName } from '../names';
@@ -110,6 +111,8 @@ export class SchemaSet {
   readonly dropped: string[] = [];
   /** Named types already written, by the contract pattern they come from (Background types are shared by the scenarios). */
   private readonly named = new Map<Pattern, string>();
+  /** The `(Name)` types being written, outermost first: a type met again inside itself is not expanded again. */
+  private readonly expanding: string[] = [];
 
   constructor(readonly prefixes: Prefixes) {}
 
@@ -277,7 +280,18 @@ export class SchemaSet {
           this.drop(place, `(${c.name}) as a node: ${t.error ? `type ${c.name} is ${t.error === 'unknown' ? 'declared nowhere' : 'circular'}` : 'not an XML type'}: not written`);
           return [];
         }
-        return this.child(t.p, combineOccurs(combineOccurs(outer, c.occurs), t.p.occurs), ctx, doc, place, ind);
+        const occurs = combineOccurs(combineOccurs(outer, c.occurs), t.p.occurs);
+        // A type that holds itself through (Name) is written once; its inner occurrence takes any content.
+        if (this.expanding.includes(c.name) || this.expanding.length >= MAX_TYPE_NESTING) {
+          this.drop(place, `(${c.name}) holds itself: its inner <${t.p.name}> is typed xs:anyType (name the type with specmatic_type to write the recursion)`);
+          return [`${ind}<xs:element name="${attrText(t.p.local)}"${occursAttrs(occurs)} type="xs:anyType"/>`];
+        }
+        this.expanding.push(c.name);
+        try {
+          return this.child(t.p, occurs, ctx, doc, place, ind);
+        } finally {
+          this.expanding.pop();
+        }
       }
       case 'xml-choice': {
         const out = [`${ind}<xs:choice${occursAttrs(combineOccurs(outer, c.occurs))}>`];
