@@ -62,7 +62,9 @@ withStacks(['zeep', 'suds', 'php-soap', 'jax-ws'], 'a WSDL exported from a hand-
     const classes = path.join(dir, 'classes');
     mkdirSync(src);
     mkdirSync(classes);
-    const wsimport = (await run('java', ['-cp', cp, 'com.sun.tools.ws.WsImport', '-Xnocompile', '-s', src, '-d', src, '-p', 'gen', wsdlUrl], { encoding: 'utf8', timeout: 120_000 })).stdout;
+    const wsimport = (
+      await run('java', ['-cp', cp, 'com.sun.tools.ws.WsImport', '-Xnocompile', '-s', src, '-d', src, '-p', 'gen', wsdlUrl], { encoding: 'utf8', timeout: 120_000 })
+    ).stdout;
     expect(wsimport).toContain('Generating code');
     const generated = path.join(src, 'gen');
     const sources = ['Quotes.java', 'QuotesPortType.java', 'Quote.java', 'Status.java', 'GetQuoteUnknownSymbol.java'];
@@ -75,7 +77,7 @@ withStacks(['zeep', 'suds', 'php-soap', 'jax-ws'], 'a WSDL exported from a hand-
     expect(out).toMatch(/^ok price=\d+ volume=\d+ status=(open|closed|halted) day=\d{4}-\d\d-\d\d /);
   }, 240_000);
 
-  test('its schemas compile in libxml2 (lxml), and the stub\'s answer and fault detail are valid against them; a broken type reference is not', async () => {
+  test("its schemas compile in libxml2 (lxml), and the stub's answer and fault detail are valid against them; a broken type reference is not", async () => {
     const wsdl = path.join(dir, 'quotes.wsdl');
     writeFileSync(wsdl, await fetchText(wsdlUrl));
     const answers: string[] = [];

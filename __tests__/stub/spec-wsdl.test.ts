@@ -18,7 +18,7 @@ afterEach(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-test('GET /quotes?wsdl of a .spec stub: the exported WSDL, its address the stub\'s; ?WSDL and another path too', async () => {
+test("GET /quotes?wsdl of a .spec stub: the exported WSDL, its address the stub's; ?WSDL and another path too", async () => {
   stub = await startStub({ contracts: [QUOTES], port: 0, log: () => undefined });
   const r = await fetch(`${stub.url}/quotes?wsdl`);
   expect(r.status).toBe(200);

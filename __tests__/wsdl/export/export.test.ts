@@ -133,7 +133,9 @@ test('a type that holds itself through (Name) is written once, its inner occurre
   const r = exportWsdl(c.scenarios, { name: c.name });
   expect(r.operations).toEqual(['tree']);
   expect(r.text).toContain('<xs:element name="node" minOccurs="0" maxOccurs="unbounded" type="xs:anyType"/>');
-  expect(r.dropped).toContain('scenario "tree" (mixed.spec:2): (Node) holds itself: its inner <p:node> is typed xs:anyType (name the type with specmatic_type to write the recursion)');
+  expect(r.dropped).toContain(
+    'scenario "tree" (mixed.spec:2): (Node) holds itself: its inner <p:node> is typed xs:anyType (name the type with specmatic_type to write the recursion)',
+  );
 });
 
 test('SOAP 1.2: the action from the Content-Type, a required header entry as a required soap12:header', () => {

@@ -15,7 +15,7 @@ export function registerExport(program: Command, io: Io): void {
     .description("write a WSDL 1.1 with its XSD from a contract's SOAP scenarios, for clients generated from a WSDL (zeep, suds, wsimport, .NET, the soap package)")
     .argument('<contract.spec>', 'the contract')
     .option('-o, --output <file.wsdl>', 'where to write the WSDL; "-" writes it to standard output (default: <contract base name>.wsdl in the current folder)')
-    .option('--address <base>', 'scheme, host and port of the service addresses, each port keeping its scenarios\' path', 'http://localhost')
+    .option('--address <base>', "scheme, host and port of the service addresses, each port keeping its scenarios' path", 'http://localhost')
     .option('-f, --force', 'overwrite the output file if it exists (a symlink is replaced by the file, never written through)')
     .addHelpText('after', '\nExamples:\n  accord export wsdl contracts/quotes.spec\n  accord export wsdl quotes.spec --output - --address https://quotes.example.com\n')
     .action((file: string, opts: { output?: string; address: string; force?: boolean }) => {
@@ -37,8 +37,7 @@ export function registerExport(program: Command, io: Io): void {
       const { exportWsdl } = require('../../wsdl/export') as typeof import('../../wsdl/export');
       const r = exportWsdl(contract.scenarios, { name: contract.name, base: base.origin });
       const notWritten = r.dropped.map((l) => `  ${l}`);
-      if (r.operations.length === 0)
-        throw new ExitError(EXIT_USAGE, [`${said}: ${file}: no SOAP scenario to export; nothing written:`, ...notWritten].join('\n'));
+      if (r.operations.length === 0) throw new ExitError(EXIT_USAGE, [`${said}: ${file}: no SOAP scenario to export; nothing written:`, ...notWritten].join('\n'));
       if (toStdout) writeDocument(io, r.text);
       else asUsage(said, () => writeOutputFile(output, r.text, target));
       const versions = r.versions.join(' and ');

@@ -108,7 +108,17 @@ export function readOperations(scenarios: readonly Scenario[], schemas: SchemaSe
     }
     const first = request.message.body[0]?.local ?? s.name;
     const name = unique(ncName(first), names);
-    ops.set(key, { name, version: request.version, path: s.request.path, action: actionOf(s, request.version, (l) => dropped.push(`${place.where}: ${l}`)), input: request.message, output, faults: [], where: place.where, key });
+    ops.set(key, {
+      name,
+      version: request.version,
+      path: s.request.path,
+      action: actionOf(s, request.version, (l) => dropped.push(`${place.where}: ${l}`)),
+      input: request.message,
+      output,
+      faults: [],
+      where: place.where,
+      key,
+    });
   }
   for (const s of faults) addFault(s, ops, schemas, dropped);
   return [...ops.values()];
@@ -204,7 +214,8 @@ function envelope(p: Pattern | undefined, scope: Scope, place: Place, schemas: S
         }
         const element = schemas.globalElement({ ...el, occurs: { min: 1, max: 1 } }, here, place);
         if (element) message.body.push({ element, local: el.local, required: true });
-        if (element && (el.occurs.min !== 1 || el.occurs.max !== 1)) dropped.push(`${place.where}: ${side} Body entry <${el.name}> occurs ${el.occurs.min}..${el.occurs.max}: written once`);
+        if (element && (el.occurs.min !== 1 || el.occurs.max !== 1))
+          dropped.push(`${place.where}: ${side} Body entry <${el.name}> occurs ${el.occurs.min}..${el.occurs.max}: written once`);
       }
     } else if (part.local === 'Header') {
       for (const { x, el } of entries) {

@@ -192,7 +192,14 @@ export class SchemaSet {
       return [`${head}${extra}>`, ...s.inline!(`${ind}  `), `${ind}</xs:element>`];
     }
     const body = this.complexBody(e, here, doc, place, `${ind}    `);
-    if (body.placeholder) return [`${head} accord:placeholder="${body.placeholder}">`, `${ind}  <xs:complexType${body.mixed ? ' mixed="true"' : ''}>`, ...body.lines, `${ind}  </xs:complexType>`, `${ind}</xs:element>`];
+    if (body.placeholder)
+      return [
+        `${head} accord:placeholder="${body.placeholder}">`,
+        `${ind}  <xs:complexType${body.mixed ? ' mixed="true"' : ''}>`,
+        ...body.lines,
+        `${ind}  </xs:complexType>`,
+        `${ind}</xs:element>`,
+      ];
     if (body.lines.length === 0) return [`${head}>`, `${ind}  <xs:complexType/>`, `${ind}</xs:element>`];
     return [`${head}>`, `${ind}  <xs:complexType>`, ...body.lines, `${ind}</xs:complexType>`.replace(ind, `${ind}  `), `${ind}</xs:element>`];
   }
@@ -213,7 +220,8 @@ export class SchemaSet {
       root = t;
     }
     root = { ...root, content: asText(root.content, place.scope) };
-    if (t.derived?.length) this.drop(place, `type ${name}: its derived types (specmatic_derived ${t.derived.map((d) => d.xsiType).join(' ')}) cannot be written in the WSDL: left out`);
+    if (t.derived?.length)
+      this.drop(place, `type ${name}: its derived types (specmatic_derived ${t.derived.map((d) => d.xsiType).join(' ')}) cannot be written in the WSDL: left out`);
     if (t.abstract) this.drop(place, `type ${name}: abstract (specmatic_abstract) cannot be written in the WSDL: written as a concrete type`);
     const body = this.complexBody(root, withNamespaces(ctx, root), doc, place, '      ');
     if (body.placeholder) this.drop(place, `type ${name}: the text placeholder (${body.placeholder}) is written as its nearest XSD type`);
@@ -254,7 +262,13 @@ export class SchemaSet {
       }
       if (s.fixed !== undefined) this.drop(place, `<${e.name}>: the fixed text "${s.fixed}" beside attributes is written as its type`);
       return {
-        lines: [`${ind.slice(2)}<xs:simpleContent>`, `${ind}<xs:extension base="${base}">`, ...attrs.map((l) => `  ${l}`), `${ind}</xs:extension>`, `${ind.slice(2)}</xs:simpleContent>`],
+        lines: [
+          `${ind.slice(2)}<xs:simpleContent>`,
+          `${ind}<xs:extension base="${base}">`,
+          ...attrs.map((l) => `  ${l}`),
+          `${ind}</xs:extension>`,
+          `${ind.slice(2)}</xs:simpleContent>`,
+        ],
         placeholder: s.placeholder,
       };
     }
@@ -359,10 +373,25 @@ export class SchemaSet {
         const facets = mergeFacets(impliedFacets(p.type), p.facets);
         const placeholder = ANNOTATED.has(p.type) ? p.type : undefined;
         if (!facets) return { type: base, placeholder };
-        return { inline: (i) => [`${i}<xs:simpleType>`, `${i}  <xs:restriction base="${base}">`, ...facetLines(facets, `${i}    `, attrText), `${i}  </xs:restriction>`, `${i}</xs:simpleType>`], placeholder };
+        return {
+          inline: (i) => [
+            `${i}<xs:simpleType>`,
+            `${i}  <xs:restriction base="${base}">`,
+            ...facetLines(facets, `${i}    `, attrText),
+            `${i}  </xs:restriction>`,
+            `${i}</xs:simpleType>`,
+          ],
+          placeholder,
+        };
       }
       case 'enum':
-        return { type: this.namedSimple(p, p.name, doc, () => [`      <xs:restriction base="xs:${xsdTypeOf(p.base, true)}">`, ...p.values.map((v) => `        <xs:enumeration value="${attrText(v)}"/>`), '      </xs:restriction>']) };
+        return {
+          type: this.namedSimple(p, p.name, doc, () => [
+            `      <xs:restriction base="xs:${xsdTypeOf(p.base, true)}">`,
+            ...p.values.map((v) => `        <xs:enumeration value="${attrText(v)}"/>`),
+            '      </xs:restriction>',
+          ]),
+        };
       case 'ref': {
         const t = followRefs(p, (n) => place.scope.types.get(n));
         if (t.error || depth > 32) {
@@ -395,8 +424,7 @@ export class SchemaSet {
       }
       case 'text-list': {
         const item = this.simple(p.item, place, what, ctx, doc, true, depth + 1);
-        const list = (i: string) =>
-          item.type ? [`${i}<xs:list itemType="${item.type}"/>`] : [`${i}<xs:list>`, ...item.inline!(`${i}  `), `${i}</xs:list>`];
+        const list = (i: string) => (item.type ? [`${i}<xs:list itemType="${item.type}"/>`] : [`${i}<xs:list>`, ...item.inline!(`${i}  `), `${i}</xs:list>`]);
         if (!p.facets) return { inline: (i) => [`${i}<xs:simpleType>`, ...list(`${i}  `), `${i}</xs:simpleType>`] };
         return {
           inline: (i) => [
@@ -442,4 +470,3 @@ export class SchemaSet {
     return out.map((l) => `  ${l}`);
   }
 }
-
