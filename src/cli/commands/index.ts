@@ -29,7 +29,7 @@ const COMMANDS: Record<string, Register[]> = {
 };
 
 /**
- * Declares the commands. When the first argument names one, only that one: declaring all seven
+ * Declares the commands. When the first argument names one, only that one: declaring all eight
  * (some 80 options and their help) cost every `accord stub` start a few ms, and a command's own
  * parsing, help and errors do not depend on its siblings. Anything else (`--help`, `help stub`,
  * a misspelt command that deserves a suggestion) gets them all.
