@@ -32,7 +32,7 @@ describe('declaring only the command asked for', () => {
   it('the program help still lists every command, and a misspelt one is still suggested', async () => {
     const help = await accord(['--help']);
     const listed = help.out.slice(help.out.indexOf('Commands:')).match(/^ {2}[a-z]+/gm);
-    expect(listed?.map((s) => s.trim())).toEqual(['stub', 'test', 'compatible', 'contracts', 'config', 'import', 'validate', 'proxy', 'help']);
+    expect(listed?.map((s) => s.trim())).toEqual(['stub', 'test', 'compatible', 'contracts', 'config', 'import', 'export', 'validate', 'proxy', 'help']);
     const typo = await accord(['stup']);
     expect(typo.code).toBe(2);
     expect(typo.err).toContain('(Did you mean stub?)');

@@ -111,11 +111,14 @@ describe('a state machine only an example file names', () => {
 });
 
 describe('?wsdl asked of a stub of .spec files (a replayed recording)', () => {
-  it('says why there is no WSDL and what to do, instead of a bare "served for POST"', async () => {
+  it('answers ?wsdl with the WSDL exported from its SOAP scenarios; says why for what it has no document for, instead of a bare "served for POST"', async () => {
     const a = await call(`${stub.url}/ws?wsdl`, { method: 'GET' });
-    expect(a.status).toBe(405);
-    expect(a.body).toContain('accord stub: GET /ws?wsdl is not served; this path is served for POST\n');
-    expect(a.body).toContain('A stub serves ?wsdl only for a .wsdl file it was started from (accord stub service.wsdl)');
+    expect(a.status).toBe(200);
+    expect(a.body).toContain('<wsdl:definitions ');
+    const xsd = await call(`${stub.url}/ws?xsd=1`, { method: 'GET' });
+    expect(xsd.status).toBe(405);
+    expect(xsd.body).toContain('accord stub: GET /ws?xsd=1 is not served; this path is served for POST\n');
+    expect(xsd.body).toContain('A stub serves ?wsdl only for a .wsdl file it was started from (accord stub service.wsdl)');
     expect((await call(`${stub.url}/elsewhere?singleWsdl`, { method: 'GET' })).body).toContain('A stub serves ?wsdl only');
     expect((await call(`${stub.url}/ws?xsd=1`, { method: 'GET' })).body).toContain('A stub serves ?wsdl only');
     expect((await call(`${stub.url}/ws`, { method: 'GET' })).body).not.toContain('?wsdl');

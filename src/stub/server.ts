@@ -452,7 +452,8 @@ function makeHandler(state: StubState, o: HandlerOptions) {
         const onExpected = req.headers['x-accord-exported'] === undefined ? o.onExpected : undefined;
         return answerAdmin(scope, req.method ?? 'GET', req.url ?? '/', text, res, o.certificate, onExpected);
       }
-      if (o.wsdlFiles.length > 0 && req.method === 'GET' && answerWsdl(req, res, o, table)) return;
+      // ?wsdl: the WSDLs the stub was started from, or (a stub of .spec files) the one exported from its scenarios (answer/wsdl-docs.ts).
+      if (req.method === 'GET' && (o.wsdlFiles.length > 0 || (req.url ?? '').includes('?')) && answerWsdl(req, res, o, table)) return;
       const body = new ParsedBody(text);
       if (text.length > XML_SLICE && looksLikeXml(text)) {
         // Parsed a slice per turn of the event loop: other clients are answered meanwhile.
@@ -843,6 +844,13 @@ function deliver(res: ServerResponse, r: HttpResponse, delayMs: number, log: (li
 /** The served WSDL documents of each generation of the table: read once, read again after a reload. */
 const wsdlDocsOf = new WeakMap<object, import('./answer/wsdl-docs').WsdlDocs>();
 
+/** The scenarios a stub of `.spec` files exports its `?wsdl` from: those it serves and those it does not (fault scenarios), in contract order. */
+function exportedScenarios(table: RouteTable): Scenario[] {
+  const all = new Set([...table.routes.map((r) => r.scenario), ...table.notServed.map((n) => n.scenario)]);
+  const files = [...new Set([...all].map((s) => s.file))];
+  return [...all].sort((a, b) => files.indexOf(a.file) - files.indexOf(b.file) || a.line - b.line);
+}
+
 /** `?wsdl` / `?xsd=…` of a stub started from a WSDL; false when the request asks for neither. */
 function answerWsdl(req: IncomingMessage, res: ServerResponse, o: HandlerOptions, table: object): boolean {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the DOM is loaded only for a stub of WSDLs
@@ -850,7 +858,7 @@ function answerWsdl(req: IncomingMessage, res: ServerResponse, o: HandlerOptions
   let doc: ReturnType<InstanceType<typeof WsdlDocs>['answer']>;
   try {
     let docs = wsdlDocsOf.get(table);
-    if (!docs) wsdlDocsOf.set(table, (docs = new WsdlDocs(o.wsdlFiles)));
+    if (!docs) wsdlDocsOf.set(table, (docs = new WsdlDocs(o.wsdlFiles, () => exportedScenarios(table as RouteTable))));
     // The address clients used (Host), so a stub in a container hands out an address that reaches it.
     doc = docs.answer(req.url ?? '/', `${o.scheme}://${req.headers.host ?? '127.0.0.1'}`);
   } catch (e) {

@@ -4,6 +4,7 @@ import { AccordError } from '../errors';
 import { quoted } from '../printable';
 import { attr, kid, kids, NS, placeOf, qkey, resolveQName } from './dom';
 import { builtinScalar } from './builtins';
+import { annotatedText } from './placeholder-annotation';
 import { isAnything, SOAPENC, type EmitContext } from './emit-context';
 import { isXmlName, qualified } from './names';
 import type { Pattern, XmlAttributePattern } from '../pattern/types';
@@ -119,6 +120,7 @@ function attribute(e: EmitContext, a: Element): XmlAttributePattern | undefined 
     }
   } else if (st) value = e.simple.anonymousText(st, name);
   if (isAnything(value)) value = STRING;
+  value = annotatedText(decl, value);
   // A fixed value is the only one allowed: written literally (unless it would read as a placeholder).
   const fixed = attr(a, 'fixed') ?? attr(decl, 'fixed');
   if (fixed !== undefined && !/^\(.*\)$/.test(fixed.trim())) value = { kind: 'literal', value: fixed };

@@ -9,6 +9,7 @@ import type { Element } from '@xmldom/xmldom';
 import { quoted } from '../printable';
 import { attr, kid, NS, qkey, resolveQName, type QName } from './dom';
 import { builtinScalar } from './builtins';
+import { annotatedText } from './placeholder-annotation';
 import { isPlaceholder } from '../pattern/placeholder';
 import type { DerivedType, Pattern } from '../pattern/types';
 import type { TypeDef } from './declared-types';
@@ -159,6 +160,7 @@ export class Emitter implements EmitContext {
       else if (st) content = { attrs: [], children: [], text: this.simple.anonymousText(st, name) };
       else content = { attrs: [], children: [], text: this.anything() };
     }
+    if (content.text) content = { ...content, text: annotatedText(el, content.text) };
     // A fixed value is the only one a simple-content element may hold: sent and matched as written (unless it would read as a placeholder).
     const fixed = attr(el, 'fixed');
     if (fixed !== undefined && content.text !== undefined && content.children.length === 0 && !typeRef && !isPlaceholder(fixed))

@@ -3,6 +3,7 @@ import type { Io } from '../exit';
 import { registerCompatible } from './compatible';
 import { registerConfig } from './config';
 import { registerContracts } from './contracts';
+import { registerExport } from './export';
 import { registerImport } from './import';
 import { registerImportLog } from './import-log';
 import { registerImportSoapui } from './import-soapui';
@@ -25,6 +26,7 @@ const COMMANDS: Record<string, Register[]> = {
   contracts: [registerContracts],
   config: [registerConfig],
   import: [registerImport, registerImportLog, registerImportSoapui],
+  export: [registerExport],
   validate: [registerValidate],
   proxy: [registerProxy],
 };

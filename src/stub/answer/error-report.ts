@@ -60,10 +60,11 @@ export function unknownPathReport(requestLine: string, allowed: string[], table:
 
 /**
  * A client that reads the WSDL at start (zeep, the `soap` package, .NET) pointed at a stub of `.spec`
- * files, such as the contract `accord proxy` recorded: the stub cannot make up a WSDL, and a bare 405 does not say so.
+ * files with no SOAP scenario to export a WSDL from, or asking for a document only a WSDL stub has
+ * (`?singleWsdl`, `?xsd=…`): a bare 405 does not say why.
  */
 const WSDL_HINT =
-  "A stub serves ?wsdl only for a .wsdl file it was started from (accord stub service.wsdl), at that WSDL's address paths; this request names none. Start the stub from the WSDL too, or load the WSDL from a file in the client and point its address at the stub.\n";
+  "A stub serves ?wsdl only for a .wsdl file it was started from (accord stub service.wsdl), at that WSDL's address paths, or for the SOAP scenarios of its .spec files (the WSDL accord export wsdl writes, at ?wsdl); this request names none. Ask for ?wsdl, start the stub from the WSDL, or load the WSDL from a file in the client and point its address at the stub.\n";
 
 /** `GET /ws?wsdl`, `?WSDL`, `?singleWsdl`, `?xsd=…`: what SOAP clients ask a service for. No regex: the line is the request's. */
 function asksForWsdl(requestLine: string): boolean {

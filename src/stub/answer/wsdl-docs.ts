@@ -5,9 +5,14 @@ import { AccordError } from '../../errors';
 import { FILE_LIMITS, readInputXml } from '../../files';
 import { attr, isSoapBinding, NS, parseDom, resolveQName } from '../../wsdl/dom';
 import { splitTarget } from '../../http/target';
+import type { Scenario } from '../../contract/model';
+import { exportWsdl } from '../../wsdl/export';
 import { elements, originals, referenceAttribute, rewriteLocations, serializeDocument } from '../../wsdl/locations';
 
 /**
+ * A stub of `.spec` files answers `?wsdl` (at any path) with the WSDL exported from its SOAP scenarios
+ * (wsdl/export: what `accord export wsdl` writes), its service addresses the stub's.
+ *
  * `GET <path>?wsdl` and `?xsd=<name>` for a stub started from WSDL files, as SoapUI and
  * Microcks mocks do, so clients that read the WSDL at start-up (the `soap` package, CXF,
  * .NET) can be pointed at the stub. The WSDL is served with every service address
@@ -32,7 +37,14 @@ export class WsdlDocs {
   private sites: Site[] | undefined;
   private readonly texts = new Map<string, { text: string; addressPaths: string[] }>();
 
-  constructor(private readonly wsdlFiles: readonly string[]) {}
+  /**
+   * `scenarios`: for a stub of `.spec` files (no WSDL given), the scenarios it serves; `?wsdl` is then
+   * answered with the WSDL `accord export wsdl` writes from their SOAP scenarios, its addresses the stub's.
+   */
+  constructor(
+    private readonly wsdlFiles: readonly string[],
+    private readonly scenarios?: () => readonly Scenario[],
+  ) {}
 
   /** The text to answer `url` with, or undefined when it asks for no document of these WSDLs. */
   answer(url: string, base: string): { text: string } | { missing: string } | undefined {
@@ -43,6 +55,7 @@ export class WsdlDocs {
     const wantsWsdl = [...params.keys()].some((k) => k.toLowerCase() === 'wsdl');
     const xsd = params.get('xsd');
     if (!wantsWsdl && xsd === null) return undefined;
+    if (this.wsdlFiles.length === 0) return wantsWsdl && this.scenarios ? this.exported(base) : undefined;
     // The root WSDLs are read every time until they read (an error is answered as one and tried again).
     const sites = (this.sites ??= this.wsdlFiles.map((file) => new Site(file)));
     if (wantsWsdl) {
@@ -60,6 +73,18 @@ export class WsdlDocs {
       if (doc) return { text: doc.text };
     }
     return { missing: xsd! };
+  }
+
+  /** The WSDL exported from the served scenarios, its addresses at `base`; undefined when none is a SOAP scenario. */
+  private exported(base: string): { text: string } | undefined {
+    const key = `export\n${base}`;
+    const known = this.texts.get(key);
+    if (known) return known.text === '' ? undefined : { text: known.text };
+    const scenarios = this.scenarios!();
+    const r = exportWsdl(scenarios, { name: scenarios[0]?.feature ?? 'Service', base });
+    if (this.texts.size >= MAX_TEXTS) this.texts.clear();
+    this.texts.set(key, { text: r.text, addressPaths: [] });
+    return r.text === '' ? undefined : { text: r.text };
   }
 
   private text(site: Site, file: string, base: string, servedAt: string): { text: string; addressPaths: string[] } | undefined {
