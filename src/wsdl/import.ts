@@ -105,6 +105,7 @@ export function importWsdl(file: string, options: ImportOptions = {}): ImportRes
     );
   }
   const emitter = new Emitter(index, prefixes, stats);
+  emitter.encoded = chosen.some((o) => o.use === 'encoded');
   for (const s of set.schemas) emitter.registerSchema(s.el, s.targetNamespace);
 
   // Several interfaces with one operation name: named by interface too. Every port: by version and path beyond the first.

@@ -23,6 +23,7 @@ const OWN = [
   path.join(FIXTURES, 'wsdl', 'rpc-encoded', 'quotes.wsdl'),
   path.join(FIXTURES, 'wsdl', 'rpc-encoded', 'login-any-order.wsdl'),
   path.join(FIXTURES, 'wsdl', 'rpc-encoded', 'portfolio.wsdl'),
+  path.join(FIXTURES, 'wsdl', 'rpc-encoded', 'booking.wsdl'),
   path.join(FIXTURES, 'wsdl', 'transport', 'upload.wsdl'),
   path.join(FIXTURES, 'wsdl', 'defaults', 'settings.wsdl'),
   path.join(FIXTURES, 'wsdl', 'lenient', 'no-namespace.wsdl'),
