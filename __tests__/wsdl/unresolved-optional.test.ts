@@ -45,7 +45,11 @@ test("the stub's answer leaves it out, and the stub takes a request with or with
   const stub = await startStub({ contracts: parseContract(text, 'signed.spec'), port: 0, log: () => undefined });
   try {
     for (const signature of ['', '<ds:Signature><ds:SignedInfo/></ds:Signature>']) {
-      const res = await fetch(`${stub.url}/signed`, { method: 'POST', headers: { 'content-type': 'text/xml', soapaction: '"urn:Submit"' }, body: request.replace('SIGNATURE', signature) });
+      const res = await fetch(`${stub.url}/signed`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/xml', soapaction: '"urn:Submit"' },
+        body: request.replace('SIGNATURE', signature),
+      });
       const answer = await res.text();
       expect([res.status, res.status === 200 ? '' : answer]).toEqual([200, '']);
       expect(answer).toMatch(/<tns:receipt>/);
