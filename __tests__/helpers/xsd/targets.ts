@@ -20,6 +20,7 @@ const OWN = [
   path.join(FIXTURES, 'wsdl', 'unions', 'unions.wsdl'),
   path.join(FIXTURES, 'wsdl', 'soap-headers', 'login.wsdl'),
   path.join(FIXTURES, 'wsdl', 'soap-headers', 'login20.wsdl'),
+  path.join(FIXTURES, 'wsdl', 'soap-headers', 'ticket.wsdl'),
   path.join(FIXTURES, 'wsdl', 'rpc-encoded', 'quotes.wsdl'),
   path.join(FIXTURES, 'wsdl', 'rpc-encoded', 'login-any-order.wsdl'),
   path.join(FIXTURES, 'wsdl', 'rpc-encoded', 'portfolio.wsdl'),
