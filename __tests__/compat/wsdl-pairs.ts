@@ -317,8 +317,8 @@ export const CASES: WsdlCase[] = [
   {
     label: 'request SOAP header added (required)',
     newer: headerAdded(),
-    // A soap:header is optional unless wsdl:required="true", so adding one is compatible.
-    rules: [],
+    // A request's soap:header without wsdl:required is required (WS-I BP 1.1 R2738): older clients do not send it.
+    rules: ['request-node-made-required', 'request-node-required-added'],
   },
   {
     label: 'request SOAP header added, wsdl:required="true"',

@@ -61,7 +61,7 @@ describe('login-any-order.wsdl: child nodes in any order', () => {
       const post = (body: string) => fetch(`${stub.url}/soap/ILogin`, { method: 'POST', headers: { 'content-type': 'text/xml', soapaction: 'urn:accord:login#Login' }, body });
       const ok = await post(envelope('<ns:Login xmlns:ns="urn:accord:login"><password>p</password><user>u</user></ns:Login>'));
       expect(ok.status).toBe(200);
-      expect(await ok.text()).toMatch(/<SessionID xsi:type="xsd:string">.*<settings>.*<\/settings>\s*<return>/s);
+      expect(await ok.text()).toMatch(/<SessionID xsi:type="xsd:string">.*<settings xsi:type="tns:Settings">.*<\/settings>\s*<return xsi:type="tns:LoginResult">/s);
       const refused = await post(envelope('<ns:Login xmlns:ns="urn:accord:login"><password>p</password><user>u</user><bogus/></ns:Login>'));
       expect(refused.status).toBe(400);
       expect(await refused.text()).toContain('bogus');

@@ -17,7 +17,7 @@ const NAMES = [
   'wsdl20/orders.wsdl', // WSDL 2.0: SOAP 1.1, 1.2 and HTTP endpoints, faults, in-only, #none, extends
   'imports/main.wsdl', // nested and circular wsdl:import and xsd:import, a URL and a missing file
   'services/multi.wsdl', // many services and ports, HTTP/MIME, WS-Policy, SOAP 1.2-only port type, abstract, mixed
-  'soap-headers/login.wsdl', // soap:header parts optional unless wsdl:required="true"
+  'soap-headers/login.wsdl', // soap:header parts: wsdl:required="true" and "false" (a plain one: ticket.wsdl)
   'soap-headers/login20.wsdl', // WSDL 2.0 wsoap:header, optional unless required="true"
   'rpc-encoded/quotes.wsdl', // rpc/encoded over SOAP 1.1, arrays of a built-in and of a struct
   'transport/upload.wsdl', // address with trailing slash and query, URL wsdl:import, SwA, MTOM

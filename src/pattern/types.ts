@@ -193,7 +193,8 @@ export interface XmlElementPattern {
   anyName?: boolean;
   /**
    * `specmatic_xsi_type="tns:Order"`: the type an encoded message names this node's value with
-   * (SOAP 1.1 section 5: a SOAP-encoded array's members of a named struct type); generation writes it
+   * (SOAP 1.1 section 5: a struct or a value of a named simple type, in an array or not, as PHP SoapServer and
+   * Axis 1 type every accessor; the importer writes it for a WSDL with an encoded operation); generation writes it
    * as `xsi:type` inside SOAP-encoding scope (pattern/generate/soap-encoding.ts). Never matched.
    */
   xsiType?: string;

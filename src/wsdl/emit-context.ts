@@ -48,6 +48,8 @@ export interface Content {
   derived?: DerivedType[];
   /** `xs:all`: the children in any order. */
   anyOrder?: boolean;
+  /** The named type an encoded message types the node with (`xsi:type`, `specmatic_xsi_type`). */
+  xsiType?: string;
 }
 
 export interface ElementParts {

@@ -58,6 +58,12 @@ export class Emitter implements EmitContext {
   readonly stack: string[] = [];
   private readonly noted = new Set<string>();
   readonly simple: SimpleTypes;
+  /**
+   * Whether an operation imported is rpc/encoded: then a node of a named type (a struct, a named simple
+   * type) names it for `xsi:type`, as PHP SoapServer and Axis 1 type every accessor of an encoded message.
+   * Generation writes it only in SOAP-encoding scope, so a literal operation sharing the type is untouched.
+   */
+  encoded = false;
 
   constructor(
     readonly index: SchemaIndex,
@@ -108,7 +114,7 @@ export class Emitter implements EmitContext {
   /** A part typed with `type=` (rpc style): an unqualified node named after the part. */
   typedNode(name: string, typeQ: QName, occurs: Occurs = ONCE): Child {
     const content = this.contentOfType(typeQ, name);
-    return this.finish(name, undefined, content, occurs, false);
+    return this.finish(name, undefined, this.typedForEncoding(content, typeQ), occurs, false);
   }
 
   /** A node the WSDL names with something XML does not allow: left out (a comment says so). */
@@ -149,6 +155,7 @@ export class Emitter implements EmitContext {
         typeRef = named;
         content = { attrs: [], children: [], derived: this.derivedAt(el, tq, name) };
       } else content = this.contentOfType(tq, name);
+      content = this.typedForEncoding(content, tq);
     } else {
       const ct = kid(el, NS.xsd, 'complexType');
       const st = kid(el, NS.xsd, 'simpleType');
@@ -183,7 +190,21 @@ export class Emitter implements EmitContext {
       children: content.children,
       text: content.text,
       anyOrder: content.anyOrder,
+      xsiType: content.xsiType,
     });
+  }
+
+  /**
+   * `content` naming its type `q` for `xsi:type` when the import has an encoded operation and `q` is a
+   * type of the WSDL's own schemas: not a built-in (its placeholder names it), not a SOAP-encoded array
+   * (typed by its `arrayType`, where PHP and Axis write `SOAP-ENC:Array`, which the schema does not
+   * derive from the array's declared type), and not a type the schemas lack.
+   */
+  private typedForEncoding(content: Content, q: QName): Content {
+    if (!this.encoded || q.ns === NS.xsd || SOAPENC.has(q.ns) || content.xsiType !== undefined) return content;
+    const decl = this.index.find('type', q);
+    if (!decl || isEncodedArray(decl.el)) return content;
+    return { ...content, xsiType: qualified(this.prefixFor(q.ns), q.local) };
   }
 
   schemaTns(el: Element): string {
@@ -324,6 +345,16 @@ export class Emitter implements EmitContext {
     if (complex) return complexDerived(this, complex, hint);
     return particlesAndAttributes(this, ct, hint);
   }
+}
+
+/** A complexType restricting a SOAP-encoded Array (SOAP 1.1 section 5.4.2, SOAP 1.2 part 2 section 4). */
+function isEncodedArray(ct: Element): boolean {
+  const cc = kid(ct, NS.xsd, 'complexContent');
+  const res = cc ? kid(cc, NS.xsd, 'restriction') : undefined;
+  const base = res ? attr(res, 'base') : undefined;
+  if (!res || !base) return false;
+  const q = resolveQName(res, base);
+  return SOAPENC.has(q.ns) && q.local === 'Array';
 }
 
 /** A declared type's root: `<SPECMATIC_TYPE>` holding the type's attributes and content (and its derived types, for xsi:type). */

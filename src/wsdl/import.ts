@@ -105,6 +105,7 @@ export function importWsdl(file: string, options: ImportOptions = {}): ImportRes
     );
   }
   const emitter = new Emitter(index, prefixes, stats);
+  emitter.encoded = chosen.some((o) => o.use === 'encoded');
   for (const s of set.schemas) emitter.registerSchema(s.el, s.targetNamespace);
 
   // Several interfaces with one operation name: named by interface too. Every port: by version and path beyond the first.
@@ -225,8 +226,10 @@ function messageNodes(o: OperationModel, m: MessageModel, e: Emitter, typedPartN
   };
   // Nodes left out (illegal names) leave a comment inside types, and nothing at the top of a message.
   const real = (nodes: Child[]) => nodes.filter((n): n is XmlElementPattern => !isComment(n));
-  // A header part is optional unless the binding says otherwise: services take a scope or an impersonation header when given.
-  const headers = real(m.headers.flatMap((p) => partNode(p, p.required ? ONCE : OPTIONAL)));
+  // A header part is as required as the binding says (wsdl11.ts, wsdl20.ts). One required only by WS-I's rule whose element is
+  // declared nowhere loaded stays optional: nothing is known of it, and sent it would be made-up text.
+  const once = (p: MessageModel['headers'][number]) => p.required === true && !(p.impliedRequired && p.element && !e.index.find('element', p.element));
+  const headers = real(m.headers.flatMap((p) => partNode(p, once(p) ? ONCE : OPTIONAL)));
   if (m.body.some((p) => p.any)) return { headers, body: ANYTHING };
   if (m.wrapper) {
     const w = m.wrapper;

@@ -10,8 +10,10 @@ export interface PartModel {
   type?: QName;
   /** For WSDL 2.0 `#any`: any element. */
   any?: boolean;
-  /** A SOAP header part the binding marks required (`wsdl:required="true"`, WSDL 2.0 `required`); other header parts are optional. */
+  /** A SOAP header part that must be sent: WSDL 1.1 a request's unless `wsdl:required="false"`, an answer's if `wsdl:required="true"`; WSDL 2.0 `required="true"`. */
   required?: boolean;
+  /** Required by WS-I's rule (no `wsdl:required` written), not by the binding's own word. */
+  impliedRequired?: boolean;
   /** Where the part is declared, to resolve prefixes and report lines. */
   at: Element;
 }

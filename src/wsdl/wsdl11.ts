@@ -242,7 +242,7 @@ class Wsdl11Reader {
     const soapPart = bound ? soapPartOf(bound) : undefined;
     const body = soapPart ? kid(soapPart, SOAP_URIS, 'body') : undefined;
     const listed = body ? attr(body, 'parts') : undefined;
-    const { headers, fromOwnMessage } = this.headerParts(abstract, soapPart);
+    const { headers, fromOwnMessage } = this.headerParts(abstract, soapPart, isOutput);
     const attachments = bound ? attachmentParts(bound) : [];
     for (const a of attachments) {
       this.notes.push(
@@ -262,8 +262,15 @@ class Wsdl11Reader {
     };
   }
 
-  /** The `soap:header` parts of a bound message, and the names of those taken from the message itself (so not in the body). */
-  private headerParts(abstract: Element, bound: Element | undefined): { headers: PartModel[]; fromOwnMessage: Set<string> } {
+  /**
+   * The `soap:header` parts of a bound message, and the names of those taken from the message itself (so not in the body).
+   * A request's header part is required unless the binding says `wsdl:required="false"`: WS-I Basic Profile 1.1
+   * (R2738) has an envelope carry every `soap:header` its binding names, and the stacks that write WSDLs (ASMX, gSOAP,
+   * Axis, CXF) never write `wsdl:required`, so a service's credentials header would otherwise never be sent. An
+   * answer's header part stays optional unless `wsdl:required="true"`: services (the soap package, PHP) answer without
+   * the headers their WSDL declares, and a provider's test must not fail them for it.
+   */
+  private headerParts(abstract: Element, bound: Element | undefined, isOutput: boolean): { headers: PartModel[]; fromOwnMessage: Set<string> } {
     const headers: PartModel[] = [];
     const fromOwnMessage = new Set<string>();
     const ownRef = attr(abstract, 'message');
@@ -279,7 +286,9 @@ class Wsdl11Reader {
         continue;
       }
       if (msg!.el === own) fromOwnMessage.add(partName);
-      headers.push({ ...partModel(p, partName), required: h.getAttributeNS(NS.wsdl11, 'required') === 'true' });
+      const required = h.hasAttributeNS(NS.wsdl11, 'required') ? h.getAttributeNS(NS.wsdl11, 'required') : undefined;
+      if (isOutput) headers.push({ ...partModel(p, partName), required: required === 'true' });
+      else headers.push({ ...partModel(p, partName), required: required !== 'false', ...(required === undefined ? { impliedRequired: true } : {}) });
     }
     return { headers, fromOwnMessage };
   }

@@ -340,9 +340,22 @@ function wildcardElement(w: XmlWildcardPattern): XmlElement {
  * and cannot drift from this generator.
  */
 
-/** How many times a non-root element occurs: its occurrence, an empty Examples cell, the depth and the body's node budget decide. */
+/**
+ * How many times a non-root element occurs: its occurrence, an empty Examples cell, the depth and the body's node budget decide.
+ * An optional node that may hold anything and nothing else (`(anything)`: a declaration the importer could not
+ * find, an `xs:anyType`) is left out unless an Examples cell gives it, as an optional wildcard is: made up, its
+ * text is what the real declaration most likely refuses (`<ds:Signature>bravo5</ds:Signature>`), and left out it is valid.
+ */
 export function occurrences(p: XmlElementPattern, local: string, ctx: GenerateContext, depth: number, budget: { left: number }): number {
+  if (p.occurs.min === 0 && holdsOnlyAnything(p) && !ctx.examples?.get(local)) return 0;
   return countOf(p.occurs, local, ctx, depth, budget);
+}
+
+/** An element of no declared type, with no attributes, whose whole content is `(anything)`. */
+function holdsOnlyAnything(p: XmlElementPattern): boolean {
+  if (p.typeRef !== undefined || p.attributes.length > 0 || p.content.length !== 1) return false;
+  const c = p.content[0];
+  return c.kind === 'xml-text' && c.pattern.kind === 'scalar' && c.pattern.type === 'anything';
 }
 
 /** How many times a node or a choice with these bounds is made (`local`: the node's name, whose empty Examples cell leaves an optional node out). */
