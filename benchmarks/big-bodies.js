@@ -11,7 +11,9 @@
  * 2. Over HTTP, `accord stub` in a child process: time to the 400 for a 5 MB and a 10 MB
  *    wrong body, the latency of small requests sent meanwhile by another client (the stub
  *    must keep answering), and the child's peak RSS.
- *    Targets: first answer to 5 MB within 500 ms; other clients answered within 100 ms.
+ *    Targets: first answer to 5 MB within 250 ms (issue 39; it was 500); other clients answered within 100 ms.
+ * Each verdict line gives its figure as a share of its limit, measured in the same run: at most 1 is
+ * within it (for a floor such as MB/s, the limit over the figure).
  * Run by `npm run bench` (after a build). `--root <checkout>` measures another build (the
  * numbers before a change); `--rounds N` takes the median of N (default 3).
  */
@@ -62,9 +64,9 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 function inProcess(size) {
   const { parseContract } = require(path.join(ROOT, 'dist', 'contract', 'load'));
-  const { buildRoutes } = require(path.join(ROOT, 'dist', 'stub', 'routes'));
-  const { dispatch } = require(path.join(ROOT, 'dist', 'stub', 'dispatch'));
-  const { noMatchReport } = require(path.join(ROOT, 'dist', 'stub', 'report'));
+  const { buildRoutes } = require(path.join(ROOT, 'dist', 'stub', 'decide', 'build-routes'));
+  const { dispatch } = require(path.join(ROOT, 'dist', 'stub', 'decide', 'dispatch'));
+  const { noMatchReport } = require(path.join(ROOT, 'dist', 'stub', 'answer', 'error-report'));
   const { ParsedBody } = require(path.join(ROOT, 'dist', 'http', 'body'));
   const { parseXml } = require(path.join(ROOT, 'dist', 'xml', 'parse'));
   const table = buildRoutes([PET, ORDERS].map((f) => parseContract(readFileSync(f, 'utf8'), f)));
@@ -174,20 +176,22 @@ async function main() {
     `${ROOT === path.join(__dirname, '..') ? 'this build' : ROOT}, Node ${process.version}, load average ${require('node:os').loadavg()[0].toFixed(2)}, median of ${ROUNDS}`,
   );
   const checks = [];
+  // [text, figure, limit, 'max' | 'min']: the share of the limit is figure / limit (a ceiling) or limit / figure (a floor).
+  const check = (text, figure, limit, kind) => checks.push([text, kind === 'max' ? figure / limit : limit / Math.max(figure, 1e-9)]);
   for (const r of inProcess(5 * MB)) {
     console.log(
       `${r.name.padEnd(18)} ${r.mb.toFixed(1)} MB: parser alone ${r.parseMbs.toFixed(0)} MB/s; match + report ${r.matchMbs.toFixed(0)} MB/s; whole ${r.wholeMbs.toFixed(0)} MB/s = ${r.ratio.toFixed(2)} x the parser`,
     );
-    checks.push([`${r.name}: matching and reporting ${r.matchMbs.toFixed(0)} MB/s >= 50 MB/s`, r.matchMbs >= 50]);
+    check(`${r.name}: matching and reporting ${r.matchMbs.toFixed(0)} MB/s >= 50 MB/s`, r.matchMbs, 50, 'min');
   }
   const http = await overHttp();
   for (const r of http.rows) {
     console.log(`HTTP ${r.size} MB ${r.name.padEnd(16)}: 400 after ${r.ms.toFixed(0)} ms; another client meanwhile: ${r.requests} answers, slowest ${r.worst.toFixed(0)} ms`);
-    if (r.size === 5) checks.push([`5 MB ${r.name}: 400 after ${r.ms.toFixed(0)} ms <= 500 ms`, r.ms <= 500]);
-    checks.push([`${r.size} MB ${r.name}: other client's slowest answer ${r.worst.toFixed(0)} ms <= 100 ms`, r.worst <= 100]);
+    if (r.size === 5) check(`5 MB ${r.name}: 400 after ${r.ms.toFixed(0)} ms <= 250 ms`, r.ms, 250, 'max');
+    check(`${r.size} MB ${r.name}: other client's slowest answer ${r.worst.toFixed(0)} ms <= 100 ms`, r.worst, 100, 'max');
   }
   console.log(`stub peak RSS ${http.peak.toFixed(0)} MB`);
-  for (const [text, ok] of checks) console.log(`${ok ? 'ok  ' : 'MISS'} ${text}`);
+  for (const [text, share] of checks) console.log(`${share <= 1 ? 'ok  ' : 'MISS'} ${text}: ${share.toFixed(2)} x the limit`);
   // A missed target is reported, not failed: timings depend on the machine.
 }
 

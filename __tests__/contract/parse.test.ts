@@ -181,7 +181,7 @@ describe('contract parser', () => {
   it('says a Feature with no scenarios has none, pointing at the Feature (Jest failed with its own stack trace)', () => {
     expect(errorOf('Feature: Pets\n')).toBe('bad.spec:1: Feature "Pets" has no scenarios: add one, e.g. "Scenario: <name>" with a request and a status');
     expect(errorOf('@api\nFeature: Pets\n  Background:\n    Given type Id (number)\n')).toMatch(/^bad\.spec:2: Feature "Pets" has no scenarios/);
-    // A misspelt "Scenario:" makes the scenario part of the Feature's description: said at the line, with the keyword (typos.test.ts).
+    // A misspelt "Scenario:" makes the scenario part of the Feature's description: said at the line, with the keyword (did-you-mean.test.ts).
     expect(errorOf('Feature: Pets\n  Senario: get one\n    When GET /pets/1\n    Then status 200\n')).toBe(
       'bad.spec:2: "Senario:" is not a Gherkin keyword: did you mean "Scenario:"? (Gherkin read this line and the ones after it as description text)',
     );

@@ -157,7 +157,9 @@ it('keeps the stub answering its own API while a pass-through call waits', async
   const slow = serve(await plainService(() => false));
   const { stub } = await stubFor({ target: slow.url, timeoutMs: 2000 });
   const waiting = post(`${stub.url}/ws`, petRequest('1'));
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  // The call is at the service, waiting for its answer.
+  for (const end = Date.now() + 10_000; slow.seen.length === 0 && Date.now() < end;) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(slow.seen).toHaveLength(1);
   // Answered at once over HTTP while the call waits; it is journaled once it ends.
   expect(await connectStub(stub.url).calls()).toEqual([]);
   expect((await waiting).status).toBe(504);
@@ -309,7 +311,7 @@ it('a drift line, the journal and --verbose hide the credentials sent, also when
   expect(r.status).toBe(200);
   // The service got the real request.
   expect(service.seen.map((s) => [s.url, s.headers.authorization])).toEqual([[target, `Bearer ${TOKEN}`]]);
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  for (const end = Date.now() + 10_000; !lines.some((l) => l.startsWith('drift:')) && Date.now() < end;) await new Promise((resolve) => setTimeout(resolve, 10));
   const drift = lines.filter((l) => l.startsWith('drift:'));
   expect(drift).toHaveLength(1);
   expect(drift[0]).toContain('GET /items?access_token=***');

@@ -65,8 +65,9 @@ describe('reloading contracts', () => {
     writeFileSync(path.join(dir, 'math.spec'), square(200));
     const results: ReloadResult[] = [];
     stub = await startStub({ contracts: [dir], watch: true, onReload: (r) => results.push(r) });
+    const folderSeen = nextReload(results);
     mkdirSync(path.join(dir, 'more'));
-    await new Promise((r) => setTimeout(r, 400)); // the new folder's own reload, after which it is watched
+    await folderSeen; // the new folder's own reload, after which it is watched
     writeFileSync(
       path.join(dir, 'more', 'cube.spec'),
       square(200).replace(/square|Square/g, (w) => (w === 'square' ? 'cube' : 'Cube')),

@@ -15,7 +15,7 @@ import { wsdlFixtures } from '../wsdl/fixtures';
 import { CONTRACTS } from './helpers';
 
 /**
- * The body index (route-index.ts) only changes which routes are compared, never the answer:
+ * The body index (src/stub/decide/body-index.ts) only changes which routes are compared, never the answer:
  * every request generated from the example contracts, the repository's WSDLs and (when
  * ../shared is there) the WSDL corpus, plus damaged copies and bodies carrying two operations,
  * gets the same outcome (route, Examples row, example file, or the same 400 attempts) from
