@@ -141,7 +141,9 @@ function bodyBinding(soap: string, m: Message, message: string): string[] {
   const parts = m.headers.length > 0 ? ` parts="${m.body.map((e, i) => partName(e, i, 'parameters')).join(' ')}"` : '';
   return [
     `<${soap}:body use="literal"${parts}/>`,
-    ...m.headers.map((e, i) => `<${soap}:header message="tns:${a(message)}" part="${partName(e, i, 'header')}" use="literal"${e.required ? ' wsdl:required="true"' : ''}/>`),
+    ...m.headers.map(
+      (e, i) => `<${soap}:header message="tns:${a(message)}" part="${partName(e, i, 'header')}" use="literal"${e.required ? ' wsdl:required="true"' : ' wsdl:required="false"'}/>`,
+    ),
   ];
 }
 
