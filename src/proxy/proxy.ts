@@ -10,6 +10,7 @@ import { messageText } from '../http/message-text';
 import { readBoundedBody } from '../http/read-body';
 import { isSecretHeader, maskCardNumbers, REDACTED, redactQuery } from '../http/redact';
 import { PROXY_LIMITS } from '../limits';
+import { DEFAULT_LOG_LIMITS } from '../logs/limits';
 import { printable } from '../printable';
 
 /**
@@ -106,8 +107,8 @@ interface HarEntry {
   response: { status: number; statusText: string; httpVersion: string; headers: { name: string; value: string }[]; content: HarBody & { size: number } };
 }
 
-/** What `accord import log` reads of one HAR entry (DEFAULT_LOG_LIMITS.maxHarEntryChars; a test keeps them equal). */
-export const HAR_ENTRY_CHARS = 16 * 1024 * 1024;
+/** What `accord import log` reads of one HAR entry. */
+export const HAR_ENTRY_CHARS = DEFAULT_LOG_LIMITS.maxHarEntryChars;
 
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const to = parseTarget(options.target, '--target');
