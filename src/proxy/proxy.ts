@@ -7,7 +7,7 @@ import { AccordError } from '../errors';
 import { bodyText, parseMediaType } from '../http/content-type';
 import { forwardedHeaders, parseTarget, targetUrl } from '../http/forward';
 import { messageText } from '../http/message-text';
-import { readBoundedBody } from '../http/read-body';
+import { readBodyUpTo, readBoundedBody } from '../http/read-body';
 import { isSecretHeader, maskCardNumbers, REDACTED, redactQuery } from '../http/redact';
 import { PROXY_LIMITS } from '../limits';
 import { DEFAULT_LOG_LIMITS } from '../logs/limits';
@@ -190,7 +190,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const got = new Recorder(recordLimit);
     const contentType = String(answer.headers['content-type'] ?? '');
     if (document && !answer.headers['content-encoding'] && contentType.toLowerCase().includes('xml')) {
-      const whole = await readUpTo(answer.body, PROXY_LIMITS.documentBytes);
+      const whole = await readBodyUpTo(answer.body, PROXY_LIMITS.documentBytes, 'pause');
       // Read in the charset it came in (ISO-8859-1 and UTF-16 WSDLs exist); written back as UTF-8, and said so.
       const text = whole.complete ? rewriteDocument(bodyText(whole.bytes, contentType), req) : undefined;
       if (text !== undefined) {
@@ -395,28 +395,6 @@ function refuse(res: ServerResponse, status: number, text: string): void {
 function streamTo(from: Readable, res: ServerResponse): Promise<void> {
   return new Promise((resolve, reject) => {
     pipeline(from, res, (e) => (e && !res.writableFinished && !res.destroyed ? reject(e) : resolve()));
-  });
-}
-
-/** Reads a stream up to `max` bytes: all of it (complete) or the first `max` with the rest left unread. */
-function readUpTo(body: Readable, max: number): Promise<{ bytes: Buffer; complete: boolean }> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (c: Buffer) => {
-      chunks.push(c);
-      size += c.length;
-      if (size > max) {
-        body.off('data', onData);
-        body.off('end', onEnd);
-        body.pause();
-        resolve({ bytes: Buffer.concat(chunks), complete: false });
-      }
-    };
-    const onEnd = () => resolve({ bytes: Buffer.concat(chunks), complete: true });
-    body.on('data', onData);
-    body.once('end', onEnd);
-    body.once('error', reject);
   });
 }
 
