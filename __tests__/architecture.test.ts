@@ -37,6 +37,7 @@ const LAYER: Record<string, number> = {
   validate: 6,
   cli: 7,
   'index.ts': 8,
+  'preset-api.ts': 8,
 };
 
 /** Imports between modules of one layer that docs/architecture.md allows, each with its reason there. */
@@ -228,4 +229,32 @@ test('imports inside src/pattern never go up its order, nor between parts of one
   expect(wrong).toEqual([]);
   // The check sees the imports between the parts, so an empty list above means something.
   expect(across).toBeGreaterThan(40);
+});
+
+/*
+ * The Jest preset (preset/, plain JavaScript) takes what it needs from the build through one typed
+ * entry, src/preset-api.ts (dist/preset-api.js), and each of its files is `// @ts-check`, so
+ * `npm run typecheck` (tsconfig.preset.json) checks every name it takes. The matchers' setup file
+ * takes the package's root, as a user's code does.
+ */
+const PRESET = path.resolve(__dirname, '..', 'preset');
+const presetFiles = readdirSync(PRESET)
+  .filter((f) => f.endsWith('.js'))
+  .map((f) => path.join(PRESET, f));
+
+test('the preset reaches the build only through dist/preset-api.js (and the package root)', () => {
+  const wrong: string[] = [];
+  for (const f of presetFiles) {
+    for (const spec of importsOf(readFileSync(f, 'utf8'))) {
+      if (spec.startsWith('../dist/') && spec !== '../dist/preset-api.js' && spec !== '../dist/index.js') wrong.push(`preset/${path.basename(f)} requires ${spec}`);
+    }
+  }
+  expect(wrong).toEqual([]);
+  expect(presetFiles.length).toBeGreaterThan(5);
+});
+
+test('every file of the preset is checked by the compiler', () => {
+  const unchecked = presetFiles.filter((f) => !readFileSync(f, 'utf8').startsWith('// @ts-check\n')).map((f) => path.basename(f));
+  expect(unchecked).toEqual([]);
+  expect(JSON.parse(readFileSync(path.resolve(__dirname, '..', 'package.json'), 'utf8')).scripts.typecheck).toContain('tsconfig.preset.json');
 });
