@@ -1,2 +1,3 @@
+// @ts-check
 'use strict';
 module.exports = require('./preset/jest-preset.js');

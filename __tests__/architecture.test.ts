@@ -23,22 +23,25 @@ const LAYER: Record<string, number> = {
   pattern: 2,
   contract: 3,
   http: 4,
-  runner: 5,
-  stub: 5,
-  proxy: 5,
-  compat: 5,
-  shared: 5,
+  // The importers: formats turned into contracts, used by the jobs and the CLI (src/soapui: the SoapUI importer, being written).
   wsdl: 5,
   logs: 5,
   soapui: 5,
-  example: 5,
-  validate: 5,
-  cli: 6,
-  'index.ts': 7,
+  // The jobs.
+  runner: 6,
+  stub: 6,
+  proxy: 6,
+  compat: 6,
+  shared: 6,
+  example: 6,
+  validate: 6,
+  cli: 7,
+  'index.ts': 8,
+  'preset-api.ts': 8,
 };
 
 /** Imports between modules of one layer that docs/architecture.md allows, each with its reason there. */
-const SIDEWAYS = new Set(['stub -> wsdl', 'compat -> wsdl', 'runner -> wsdl', 'shared -> compat', 'runner -> stub', 'proxy -> wsdl', 'soapui -> wsdl']);
+const SIDEWAYS = new Set(['shared -> compat', 'runner -> stub', 'soapui -> wsdl']);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -139,7 +142,6 @@ test('the checks see the imports they are meant to see', () => {
 const LIMIT_FILES = new Set(['limits.ts', 'logs/limits.ts']);
 const MEBIBYTES_ELSEWHERE: Record<string, string> = {
   'files/read.ts': 'formats a size for a message (n / (1024 * 1024)), no bound',
-  'proxy/proxy.ts': "HAR_ENTRY_CHARS mirrors DEFAULT_LOG_LIMITS.maxHarEntryChars (jobs do not import each other's modules; proxy-bounds.test.ts keeps them equal)",
 };
 
 test('sizes are bounded in src/limits.ts only', () => {
@@ -179,4 +181,80 @@ test('control flow and errors take the forms of errors.ts', () => {
   expect(composites.map(rel)).toEqual([]);
   for (const f of Object.keys(ERROR_CLASSES_ELSEWHERE)) expect(text(path.join(SRC, f))).toMatch(/\bclass\s+\w+\s+extends\s+Error\b/);
   for (const f of Object.keys(COMPOSITES_ELSEWHERE)) expect(text(path.join(SRC, f))).toMatch(/\bnew\s+CompositeAccordError\s*\(/);
+});
+
+/*
+ * Inside src/pattern (docs/architecture.md, "Inside src/pattern"): the parts in an order, low to high,
+ * kept as the layers are. A part is a sub-folder, or a top-level file: `types.ts` and `random.ts` are
+ * parts of their own at the bottom, every other top-level file is one part, "(top-level)". A part
+ * imports only from itself and from lower ranks; two parts of one rank do not import each other.
+ */
+const PATTERN = path.join(SRC, 'pattern');
+const PATTERN_RANK: Record<string, number> = {
+  'types.ts': 0,
+  'random.ts': 0,
+  scalars: 1,
+  '(top-level)': 2,
+  match: 3,
+  generate: 4,
+  compare: 4,
+};
+
+function patternPartOf(file: string): string {
+  const [first, ...rest] = path.relative(PATTERN, file).split(path.sep);
+  if (rest.length > 0) return first;
+  return first in PATTERN_RANK ? first : '(top-level)';
+}
+
+const patternFiles = files.filter((f) => f.startsWith(PATTERN + path.sep));
+
+test('every part of src/pattern has a rank', () => {
+  expect(patternFiles.map(patternPartOf).filter((p) => PATTERN_RANK[p] === undefined)).toEqual([]);
+});
+
+test('imports inside src/pattern never go up its order, nor between parts of one rank', () => {
+  const wrong: string[] = [];
+  let across = 0;
+  for (const file of patternFiles) {
+    const a = patternPartOf(file);
+    for (const t of graph.get(file) ?? []) {
+      if (!t.startsWith(PATTERN + path.sep)) continue;
+      const b = patternPartOf(t);
+      if (a === b) continue;
+      across++;
+      if (PATTERN_RANK[b] > PATTERN_RANK[a]) wrong.push(`${rel(file)} imports ${rel(t)} (${b} is above ${a})`);
+      else if (PATTERN_RANK[b] === PATTERN_RANK[a]) wrong.push(`${rel(file)} imports ${rel(t)} (${a} and ${b} are one rank)`);
+    }
+  }
+  expect(wrong).toEqual([]);
+  // The check sees the imports between the parts, so an empty list above means something.
+  expect(across).toBeGreaterThan(40);
+});
+
+/*
+ * The Jest preset (preset/, plain JavaScript) takes what it needs from the build through one typed
+ * entry, src/preset-api.ts (dist/preset-api.js), and each of its files is `// @ts-check`, so
+ * `npm run typecheck` (tsconfig.preset.json) checks every name it takes. The matchers' setup file
+ * takes the package's root, as a user's code does.
+ */
+const PRESET = path.resolve(__dirname, '..', 'preset');
+const presetFiles = readdirSync(PRESET)
+  .filter((f) => f.endsWith('.js'))
+  .map((f) => path.join(PRESET, f));
+
+test('the preset reaches the build only through dist/preset-api.js (and the package root)', () => {
+  const wrong: string[] = [];
+  for (const f of presetFiles) {
+    for (const spec of importsOf(readFileSync(f, 'utf8'))) {
+      if (spec.startsWith('../dist/') && spec !== '../dist/preset-api.js' && spec !== '../dist/index.js') wrong.push(`preset/${path.basename(f)} requires ${spec}`);
+    }
+  }
+  expect(wrong).toEqual([]);
+  expect(presetFiles.length).toBeGreaterThan(5);
+});
+
+test('every file of the preset is checked by the compiler', () => {
+  const unchecked = presetFiles.filter((f) => !readFileSync(f, 'utf8').startsWith('// @ts-check\n')).map((f) => path.basename(f));
+  expect(unchecked).toEqual([]);
+  expect(JSON.parse(readFileSync(path.resolve(__dirname, '..', 'package.json'), 'utf8')).scripts.typecheck).toContain('tsconfig.preset.json');
 });

@@ -1,10 +1,10 @@
+// @ts-check
 'use strict';
 const { readFileSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const path = require('node:path');
-const coverage = require('../dist/runner/coverage.js');
-const { writeOutputFile } = require('../dist/files/index.js');
-const { inert, printable } = require('../dist/printable.js');
+const coverage = require('../dist/preset-api.js').coverageReporter();
+const { writeOutputFile, inert, printable } = coverage;
 const { HtmlReport } = require('./report-writer.js');
 
 /**
@@ -139,6 +139,7 @@ function contractFiles(context) {
   const config = context.config;
   const ignored = (config.testPathIgnorePatterns || []).map((p) => new RegExp(p));
   const roots = config.roots || [config.rootDir];
+  /** @type {(file: string) => boolean} */
   let matches = () => true;
   if (Array.isArray(config.testMatch) && config.testMatch.length > 0) {
     try {

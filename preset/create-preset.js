@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 /**
  * The Jest configuration `jest --preset accord-contracts` starts from. Only files whose

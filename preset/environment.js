@@ -1,11 +1,10 @@
+// @ts-check
 'use strict';
 const { createRequire } = require('node:module');
 const path = require('node:path');
-const { resolveRunnerConfig, CONFIG_GLOBAL, RUNTIME_GLOBAL, REPORT_GLOBAL } = require('../dist/runner/config.js');
+// The runtime is loaded once per worker, here outside the per-file sandbox: each test file gets it through its global.
+const { resolveRunnerConfig, CONFIG_GLOBAL, RUNTIME_GLOBAL, REPORT_GLOBAL, createRuntime, isWip } = require('../dist/preset-api.js').environment();
 const { hasReportReporter } = require('./report-writer.js');
-// Loaded once per worker, here outside the per-file sandbox: each test file gets it through its global.
-const { createRuntime } = require('../dist/runner/runtime.js');
-const { isWip } = require('../dist/runner/wip.js');
 
 /**
  * The Node environment of the Jest that is running, found the way Jest finds

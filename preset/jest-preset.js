@@ -1,2 +1,3 @@
+// @ts-check
 'use strict';
 module.exports = require('./create-preset').createPreset();

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 const { contractList, partialRun, recordResult } = require('./coverage-reporter.js');
 const { HtmlReport } = require('./report-writer.js');

@@ -1,11 +1,8 @@
+// @ts-check
 'use strict';
 const { mkdirSync } = require('node:fs');
 const path = require('node:path');
-const { AccordError } = require('../dist/errors.js');
-const { htmlPage } = require('../dist/html/page.js');
-const report = require('../dist/runner/report.js');
-const { writeOutputFile } = require('../dist/files/index.js');
-const { inert, printable } = require('../dist/printable.js');
+const { AccordError, htmlPage, reportContract, testReportData, writeOutputFile, inert, printable } = require('../dist/preset-api.js').reportWriter();
 
 const DEFAULT_FILE = 'accord-report.html';
 
@@ -32,7 +29,7 @@ class HtmlReport {
       const rel = path.relative(root, c.file).split(path.sep).join('/');
       // The WSDL named as the contract is, from the rootDir: a report is an artifact, not a map of the build machine.
       const wsdl = c.wsdl && { ...c.wsdl, file: path.relative(root, c.wsdl.file).split(path.sep).join('/') };
-      entry.contracts.push(report.reportContract(rel, wsdl ? { ...c, wsdl } : c, f.tests || [], f.exchanges || {}, f.skipped || {}));
+      entry.contracts.push(reportContract(rel, wsdl ? { ...c, wsdl } : c, f.tests || [], f.exchanges || {}, f.skipped || {}));
       if (Array.isArray(f.consumers)) entry.consumers.push(...f.consumers);
     }
   }
@@ -47,7 +44,7 @@ class HtmlReport {
         );
         continue;
       }
-      const data = report.testReportData(contracts, { partial: partial.join('; ') || undefined, consumers });
+      const data = testReportData(contracts, { partial: partial.join('; ') || undefined, consumers });
       try {
         mkdirSync(path.dirname(out), { recursive: true });
         writeOutputFile(out, htmlPage(data), { force: true, shown });

@@ -1,10 +1,8 @@
+// @ts-check
 'use strict';
 const { createRequire } = require('node:module');
 const path = require('node:path');
-const { attachWipVerdicts } = require('../dist/runner/wip.js');
-const { withFileStores } = require('../dist/runner/file-stores.js');
-const { CONSUMERS_GLOBAL, OUTLINE_GLOBAL, REPORT_GLOBAL } = require('../dist/runner/config.js');
-const { replayedConsumers } = require('../dist/runner/report.js');
+const { attachWipVerdicts, withFileStores, CONSUMERS_GLOBAL, OUTLINE_GLOBAL, REPORT_GLOBAL, replayedConsumers } = require('../dist/preset-api.js').testRunner();
 
 /**
  * Jest's own runner (jest-circus, the app's copy as Jest itself would load it), then each

@@ -1,7 +1,8 @@
+// @ts-check
 'use strict';
 const { statSync } = require('node:fs');
 const path = require('node:path');
-const { transformSpec, cacheKey } = require('../dist/runner/transform.js');
+const { transformSpec, cacheKey } = require('../dist/preset-api.js').transformer();
 const { version } = require('../package.json');
 
 const dist = path.join(__dirname, '..', 'dist');

@@ -7,7 +7,7 @@ import { ParsedBody } from '../../src/http/body';
 import { matchBody } from '../../src/http/match-body';
 import { samePathShape } from '../../src/http/compare-http';
 import { generateBody, type GenerateContext } from '../../src/pattern/generate/index';
-import { createRandom } from '../../src/pattern/generate/random';
+import { createRandom } from '../../src/pattern/random';
 import type { Pattern, Scope } from '../../src/pattern/types';
 import { SPEC_CORPUS, specCorpus, withCorpus } from '../helpers/corpus';
 import { SPEC_FIXTURES, legacyContracts, specHistories } from '../helpers/spec-fixtures';

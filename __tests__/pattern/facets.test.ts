@@ -6,7 +6,7 @@ import { generateScalar, violatedFacet } from '../../src/pattern/scalars/facets'
 import { generateText } from '../../src/pattern/generate/index';
 import { matchText } from '../../src/pattern/match/index';
 import { parsePlaceholder } from '../../src/pattern/placeholder';
-import { createRandom } from '../../src/pattern/generate/random';
+import { createRandom } from '../../src/pattern/random';
 import type { Facets, Pattern, Scope } from '../../src/pattern/types';
 import { xsdRegex } from '../../src/pattern/scalars/xsd-regex';
 import { importWsdl } from '../../src/wsdl';

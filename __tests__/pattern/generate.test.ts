@@ -8,7 +8,7 @@ import { matchRequest, splitPath } from '../../src/http/match-request';
 import { matchResponse } from '../../src/http/match-response';
 import { generateBody } from '../../src/pattern/generate/index';
 import { formatMismatch } from '../../src/pattern/match/mismatch';
-import { createRandom } from '../../src/pattern/generate/random';
+import { createRandom } from '../../src/pattern/random';
 import { bodyKind } from '../../src/pattern/generate/index';
 import { SPEC_CORPUS, specCorpus, withCorpus } from '../helpers/corpus';
 import { legacyContracts } from '../helpers/spec-fixtures';

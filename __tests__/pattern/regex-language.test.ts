@@ -1,5 +1,5 @@
 import { compareVersions } from '../../src/compat';
-import { languageWithin } from '../../src/pattern/compare/regex-language';
+import { languageWithin } from '../../src/pattern/scalars/regex-language';
 import { xsdRegex, type XsdRegexNode } from '../../src/pattern/scalars/xsd-regex';
 import { PATTERN_UNDECIDED } from '../../src/pattern/scalars/facets';
 

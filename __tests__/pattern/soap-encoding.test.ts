@@ -1,7 +1,7 @@
 import { parseContract } from '../../src/contract/load';
 import { generateBody } from '../../src/pattern/generate/index';
 import { matchXml } from '../../src/pattern/match/index';
-import { createRandom } from '../../src/pattern/generate/random';
+import { createRandom } from '../../src/pattern/random';
 import { compileXmlTemplate } from '../../src/stub/answer/template';
 import { parseXml } from '../../src/xml/parse';
 import type { XmlElement } from '../../src/xml/tree';

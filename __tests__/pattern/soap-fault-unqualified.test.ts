@@ -1,4 +1,4 @@
-import { matchFaultCode, SOAP11_ENVELOPE } from '../../src/pattern/soap-fault';
+import { matchFaultCode, SOAP11_ENVELOPE } from '../../src/pattern/match/soap-fault';
 import type { Pattern } from '../../src/pattern/types';
 
 /**

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { looserFacet, generateScalar, violatedFacet } from '../../src/pattern/scalars/facets';
 import { SCALARS } from '../../src/pattern/scalars/index';
 import { parsePlaceholder } from '../../src/pattern/placeholder';
-import { createRandom } from '../../src/pattern/generate/random';
+import { createRandom } from '../../src/pattern/random';
 import type { Facets, ScalarType } from '../../src/pattern/types';
 import { importWsdl } from '../../src/wsdl';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseContract } from '../../src/contract/load';
 import { generateBody } from '../../src/pattern/generate/index';
-import { createRandom } from '../../src/pattern/generate/random';
+import { createRandom } from '../../src/pattern/random';
 import { matchText } from '../../src/pattern/match/index';
 import { parsePlaceholder } from '../../src/pattern/placeholder';
 import { compileXmlTemplate } from '../../src/stub/answer/template';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { generateXml } from '../../src/pattern/generate/index';
 import { matchXml } from '../../src/pattern/match/index';
 import { formatMismatch } from '../../src/pattern/match/mismatch';
-import { createRandom } from '../../src/pattern/generate/random';
+import { createRandom } from '../../src/pattern/random';
 import type { Scope } from '../../src/pattern/types';
 import { xmlPatternFromText } from '../../src/pattern/xml-pattern';
 import { parseXml } from '../../src/xml/parse';

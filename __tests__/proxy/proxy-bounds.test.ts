@@ -154,5 +154,5 @@ it('refuses to start when --out (or --har) exists without --force, or its folder
 
 it('cuts a recorded entry to what accord import log reads of one', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  expect(require('../../src/proxy/proxy').HAR_ENTRY_CHARS).toBe(require('../../src/logs/limits').DEFAULT_LOG_LIMITS.maxHarEntryChars);
+  expect(require('../../src/proxy/har').HAR_ENTRY_CHARS).toBe(require('../../src/logs/limits').DEFAULT_LOG_LIMITS.maxHarEntryChars);
 });

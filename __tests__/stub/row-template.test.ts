@@ -7,7 +7,7 @@ import { loadContract } from '../../src/contract/load';
 import { AccordError } from '../../src/errors';
 import { buildRequest } from '../../src/http/build-request';
 import { generateBody } from '../../src/pattern/generate/index';
-import { createRandom } from '../../src/pattern/generate/random';
+import { createRandom } from '../../src/pattern/random';
 import { startStub, type RunningStub } from '../../src/stub';
 import { compileXmlTemplate } from '../../src/stub/answer/template';
 import { REPO, petRequest, post } from './helpers';

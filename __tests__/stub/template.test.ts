@@ -9,7 +9,7 @@ import { namedPlaces } from '../../src/pattern/generate/places';
 import { resolve } from '../../src/pattern/resolve';
 import { parseXml } from '../../src/xml/parse';
 import { startStub } from '../../src/stub';
-import { createRandom } from '../../src/pattern/generate/random';
+import { createRandom } from '../../src/pattern/random';
 import { loadContracts } from '../../src/stub/contracts';
 import { compileXmlTemplate } from '../../src/stub/answer/template';
 import { CONTRACTS } from './helpers';

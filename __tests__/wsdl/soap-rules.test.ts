@@ -7,7 +7,7 @@ import { SOAP11_ENVELOPE, SOAP12_ENVELOPE } from '../../src/http/message';
 import { generateBody } from '../../src/pattern/generate/index';
 import { matchXml } from '../../src/pattern/match/index';
 import { parseXml } from '../../src/xml/parse';
-import { createRandom } from '../../src/pattern/generate/random';
+import { createRandom } from '../../src/pattern/random';
 import { importWsdl, type ImportOptions } from '../../src/wsdl';
 import { corpusWsdl, withCorpus, wsdlCorpus } from '../helpers/corpus';
 import { wsdlFixture as fixture, wsdlFixtures } from './fixtures';

@@ -5,7 +5,7 @@ import { buildRequest } from '../../src/http/build-request';
 import { generateText } from '../../src/pattern/generate/index';
 import { matchText } from '../../src/pattern/match/index';
 import { parsePlaceholder } from '../../src/pattern/placeholder';
-import { createRandom } from '../../src/pattern/generate/random';
+import { createRandom } from '../../src/pattern/random';
 import { runCase } from '../../src/runner/run-case';
 import { startStub } from '../../src/stub';
 import { validateMessage } from '../../src/validate';

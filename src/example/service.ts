@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody } from '../http/read-body';
+import { DEFAULT_MAX_BODY_BYTES } from '../limits';
 import { parseXml } from '../xml/parse';
 import { elementChildren, textOf, type XmlElement } from '../xml/tree';
 
@@ -75,9 +77,15 @@ function handle(req: IncomingMessage, body: string, res: ServerResponse): void {
 
 export function startExampleService(port = 0, host = '127.0.0.1'): Promise<RunningService> {
   const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => handle(req, Buffer.concat(chunks).toString('utf8'), res));
+    // Bounded as every input is; past the bound the rest is drained, so the 413 reaches the client.
+    readBody(req, DEFAULT_MAX_BODY_BYTES, 'drain', (error, read) => {
+      if (error) return void res.destroy();
+      if (!read!.complete) {
+        res.writeHead(413, { 'content-type': 'text/plain', connection: 'close' });
+        return void res.end(`request body larger than ${DEFAULT_MAX_BODY_BYTES} bytes`);
+      }
+      handle(req, read!.bytes.toString('utf8'), res);
+    });
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);

@@ -1,7 +1,7 @@
 import { isTemplateCell } from '../contract/check-examples';
 import { REQUEST_BODY_COLUMN, type TestCase } from '../contract/model';
 import { generateBody, generateText, type GenerateContext } from '../pattern/generate/index';
-import { createRandom, seedFrom } from '../pattern/generate/random';
+import { createRandom, seedFrom } from '../pattern/random';
 import { resolve } from '../pattern/resolve';
 import { contentTypeFor } from './content-type';
 import type { HttpRequest } from './message';

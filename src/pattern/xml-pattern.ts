@@ -3,7 +3,7 @@ import { parseXml } from '../xml/parse';
 import { isNamespaceDeclaration, type XmlElement } from '../xml/tree';
 import { isOnce, MULTIPLE, ONCE, OPTIONAL, parseOccurs } from './occurs';
 import { isTypeName, parsePlaceholder } from './placeholder';
-import { words } from './match/align';
+import { words } from './wildcard';
 import type { DerivedType, Occurs, Pattern, XmlAttributePattern, XmlChoicePattern, XmlContent, XmlElementPattern, XmlRefContent, XmlWildcardPattern } from './types';
 
 /** Control attributes written by Specmatic's importer (and Qontract's before it); never data. */

@@ -4,7 +4,7 @@
  */
 import type { Element } from '@xmldom/xmldom';
 import { MAX_TYPE_NESTING } from '../limits';
-import { words } from '../pattern/match/align';
+import { words } from '../pattern/wildcard';
 import { attr, kid, NS, resolveQName } from './dom';
 import type { EmitContext } from './emit-context';
 import { derivationStep, owningSchema, type Decl } from './xsd';

@@ -6,7 +6,7 @@
  * exact occurrence bounds from minOccurs/maxOccurs.
  */
 import { MAX_OCCURS_BOUND, MAX_TYPE_NESTING } from '../limits';
-import { wildcardAllows, words } from '../pattern/match/align';
+import { wildcardAllows, words } from '../pattern/wildcard';
 import { combineOccurs, isOnce, occurs as bounds, ONCE } from '../pattern/occurs';
 import type { XmlElementPattern, XmlWildcardPattern } from '../pattern/types';
 import type { Element } from '@xmldom/xmldom';

@@ -15,7 +15,7 @@ import { children, parseXml, XS } from '../xsd/dom';
 import { buildSchemaSet, type SchemaSet } from '../xsd/schema-set';
 import { payloadsOf, SchemaLoadError, validateAll } from '../xsd/validate';
 import { bare, relaidOut, variantsOf, WSA, type DeclaredTypes, type Variant } from './variants';
-import { createRandom } from '../../../src/pattern/generate/random';
+import { createRandom } from '../../../src/pattern/random';
 
 /**
  * Issue 13's bar "every recorded real response is accepted by the contract

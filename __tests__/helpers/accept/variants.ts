@@ -1,7 +1,7 @@
 import { XMLSerializer, type Document, type Element, type Node } from '@xmldom/xmldom';
 import { children, parseXml } from '../xsd/dom';
 import { serializeAs } from './serialize';
-import type { Random } from '../../../src/pattern/generate/random';
+import type { Random } from '../../../src/pattern/random';
 
 /**
  * Variations of one SOAP message the way real servers and clients write the

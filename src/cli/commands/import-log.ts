@@ -57,7 +57,39 @@ export function registerImportLog(program: Command, io: Io): void {
 /** What `accord import log` does with its files and options; `accord proxy` runs its recording through it too. */
 export async function runImportLog(files: string[], opts: LogCommandOptions, io: Io): Promise<void> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when this command runs
-  const logs = require('../../logs') as typeof import('../../logs');
+  const logs = require('../../logs') as Logs;
+  const plan = logPlan(files, opts, io, logs);
+  const typed = await importTyped(files, opts, io, logs, plan);
+  const { imported, wsdl } = typed;
+  const { report, exampleFiles } = imported;
+  // With a WSDL the schema types the operations; the logged calls are its examples.
+  const contract = refuseUnread(files, opts, logs, imported, wsdl);
+  const lines = written(contract, exampleFiles, report, opts, io, plan);
+  lines.push(...logs.describeReport(report), ...logs.describeProblems(report, 'left out'));
+  const failed = opts.verify ? await verified(contract, files, opts, io, logs, plan, typed, lines) : 0;
+  (plan.toStdout ? io.stderr : io.stdout)(`${lines.join('\n')}\n`);
+  for (const w of typed.warnings) io.stderr(`${opts.command ?? 'accord import log'}: ${w}\n`);
+  if (failed > 0) throw new ExitError(EXIT_FAILED);
+}
+
+type Logs = typeof import('../../logs');
+type Imported = Awaited<ReturnType<Logs['importLogs']>>;
+
+/** The options checked and the output named, before any log is read. */
+interface LogPlan {
+  toStdout: boolean;
+  /** The contract's file; undefined for standard output. */
+  output: string | undefined;
+  target: { force: boolean | undefined; shown: string | undefined };
+  /** Where the recorded calls go as example files (with --examples or --wsdl and an output file). */
+  examplesDir: string | undefined;
+  /** What the log importer is given. */
+  options: ImportLogOptions & { limits: { maxExamples: number }; cwd: string };
+  /** Reading with a progress line: an 18 MB log takes seconds to read, and the check reads it again. */
+  reading: (verb: string) => { progress: ReturnType<typeof startProgress>; onRead: (file: string, bytes: number, size: number | undefined) => void };
+}
+
+function logPlan(files: string[], opts: LogCommandOptions, io: Io, logs: Logs): LogPlan {
   const maxExamples = Number(opts.maxExamples ?? '50');
   if (!Number.isInteger(maxExamples) || maxExamples < 1)
     throw new ExitError(EXIT_USAGE, `accord import log: --max-examples must be a whole number above 0, found "${opts.maxExamples}"`);
@@ -76,7 +108,6 @@ export async function runImportLog(files: string[], opts: LogCommandOptions, io:
   if (output) asUsage('accord import log', () => checkOutputFile(output, target));
   const examplesDir = output && (opts.examples || opts.wsdl !== undefined) ? examplesFolder(output) : undefined;
   if (examplesDir) checkExamplesFolder(examplesDir, shown(io, examplesDir), opts.force, 'accord import log');
-  const say = toStdout ? io.stderr : io.stdout;
   const options = {
     path: opts.path,
     examples: opts.examples,
@@ -87,16 +118,27 @@ export async function runImportLog(files: string[], opts: LogCommandOptions, io:
     provenance: opts.provenance,
     feature: opts.feature,
   };
-  // An 18 MB log takes seconds to read, and the check reads it again: say how far each has come.
   const reading = (verb: string) => {
     const progress = startProgress(io.progress);
     return { progress, onRead: (file: string, bytes: number, size: number | undefined) => progress.update(bytesProgress(verb, path.basename(file), bytes, size)) };
   };
+  return { toStdout, output, target, examplesDir, options, reading };
+}
 
-  let wsdl = opts.wsdl !== undefined ? wsdlContract(opts, io, output) : undefined;
+/** The logs imported, and the WSDL's contract that types them (--wsdl) with the calls it does not describe added, or dropped. */
+interface Typed {
+  imported: Imported;
+  /** The WSDL's contract; undefined without --wsdl, or when the proxy's WSDL did not describe the calls. */
+  wsdl: string | undefined;
   /** Said once each on standard error: what the recorded service does against the rules its contract keeps. */
+  warnings: string[];
+}
+
+async function importTyped(files: string[], opts: LogCommandOptions, io: Io, logs: Logs, plan: LogPlan): Promise<Typed> {
+  const { options, output } = plan;
+  let wsdl = opts.wsdl !== undefined ? wsdlContract(opts, io, output) : undefined;
   let warnings: string[] = [];
-  const read = reading('reading');
+  const read = plan.reading('reading');
   let imported = await logs.importLogs(files, { ...options, examples: opts.examples || wsdl !== undefined, onRead: read.onRead }).finally(() => read.progress.done());
   if (wsdl !== undefined && opts.onWsdlProblem && imported.contract && logs.readableTwice(path.resolve(io.cwd, files[0]))) {
     // A WSDL found by guessing (the proxy's `?wsdl`) may not describe every recorded call (an undeclared fault, one service of
@@ -106,22 +148,7 @@ export async function runImportLog(files: string[], opts: LogCommandOptions, io:
     if (extra) {
       wsdl = extra.contract;
       warnings = extra.warnings;
-      const command = opts.command ?? 'accord import log';
-      const n = imported.report.exchanges;
-      io.stderr(
-        `${command}: ${bad.length} of ${n} recorded call${n === 1 ? '' : 's'} ${bad.length === 1 ? 'does' : 'do'} not fit the WSDL ${opts.wsdlSource ?? opts.wsdl}; ` +
-          `${bad.length === 1 ? 'it is' : 'they are'} typed from the recording, beside the WSDL's scenarios:\n` +
-          bad
-            .slice(0, 10)
-            .map((b) => {
-              const m = b.mismatches[0];
-              const where = opts.provenance?.cite === false ? '' : ` (${b.at.file}:${b.at.line})`;
-              const why = m ? `${m.path}: expected ${m.expected}, found ${m.actual}` : 'no scenario takes it';
-              return printable(`  ${b.operation ?? 'a call'} answered with status ${b.status}${where}: ${why}`).slice(0, 400) + '\n';
-            })
-            .join('') +
-          (bad.length > 10 ? `  … and ${bad.length - 10} more\n` : ''),
-      );
+      io.stderr(misfitsSaid(bad, imported.report.exchanges, opts));
     } else if (bad.length > 0) {
       opts.onWsdlProblem(`${bad.length} of ${imported.report.exchanges} recorded calls do not match it`);
       wsdl = undefined;
@@ -135,10 +162,32 @@ export async function runImportLog(files: string[], opts: LogCommandOptions, io:
     for (const note of pinned.notes) say(`${printable(note).slice(0, 400)}\n`);
   }
   if (wsdl === undefined) warnings = imported.report.warnings;
-  const { report, exampleFiles } = imported;
-  // With a WSDL the schema types the operations; the logged calls are its examples.
+  return { imported, wsdl, warnings };
+}
+
+/** The recorded calls the WSDL does not describe, the first ten named, said once. */
+function misfitsSaid(bad: Awaited<ReturnType<Logs['verifyLogs']>>, n: number, opts: LogCommandOptions): string {
+  const command = opts.command ?? 'accord import log';
+  return (
+    `${command}: ${bad.length} of ${n} recorded call${n === 1 ? '' : 's'} ${bad.length === 1 ? 'does' : 'do'} not fit the WSDL ${opts.wsdlSource ?? opts.wsdl}; ` +
+    `${bad.length === 1 ? 'it is' : 'they are'} typed from the recording, beside the WSDL's scenarios:\n` +
+    bad
+      .slice(0, 10)
+      .map((b) => {
+        const m = b.mismatches[0];
+        const where = opts.provenance?.cite === false ? '' : ` (${b.at.file}:${b.at.line})`;
+        const why = m ? `${m.path}: expected ${m.expected}, found ${m.actual}` : 'no scenario takes it';
+        return printable(`  ${b.operation ?? 'a call'} answered with status ${b.status}${where}: ${why}`).slice(0, 400) + '\n';
+      })
+      .join('') +
+    (bad.length > 10 ? `  … and ${bad.length - 10} more\n` : '')
+  );
+}
+
+/** The contract to write; refused when a message could not be read (without --skip-invalid) or no pair was found. */
+function refuseUnread(files: string[], opts: LogCommandOptions, logs: Logs, imported: Imported, wsdl: string | undefined): string {
+  const { report } = imported;
   const contract = imported.contract && (wsdl ?? imported.contract);
-  const lines: string[] = [];
   const problemCount = report.problemCount;
   if (problemCount > 0 && !opts.skipInvalid) {
     throw new ExitError(
@@ -152,9 +201,15 @@ export async function runImportLog(files: string[], opts: LogCommandOptions, io:
   if (!contract) {
     throw new ExitError(EXIT_USAGE, [`accord import log: no request/response pair found in ${files.join(', ')}`, ...logs.describeReport(report).map((l) => `  ${l}`)].join('\n'));
   }
-  // Written before checking: a contract that does not take some logged call is still worth a look.
+  return contract;
+}
+
+/** The contract written (to its file, with the example files beside it, or to standard output), before checking: a contract that does not take some logged call is still worth a look. */
+function written(contract: string, exampleFiles: Imported['exampleFiles'], report: Imported['report'], opts: LogCommandOptions, io: Io, plan: LogPlan): string[] {
+  const { output, examplesDir } = plan;
+  const lines: string[] = [];
   if (output) {
-    asUsage('accord import log', () => writeOutputFile(output, contract, target));
+    asUsage('accord import log', () => writeOutputFile(output, contract, plan.target));
     lines.push(`wrote ${shown(io, output)}`);
     if (examplesDir && exampleFiles && exampleFiles.length > 0) {
       writeExampleFiles(examplesDir, exampleFiles, opts.force);
@@ -167,38 +222,42 @@ export async function runImportLog(files: string[], opts: LogCommandOptions, io:
     writeDocument(io, contract);
     if (opts.examples) lines.push('recorded answers are written as example files only beside an --output file');
   }
-  lines.push(...logs.describeReport(report), ...logs.describeProblems(report, 'left out'));
+  return lines;
+}
 
-  let failed = 0;
+/** The check: the logs read again, every call held to the written contract, and every example file to it; how many failed (its lines added to `lines`). */
+async function verified(contract: string, files: string[], opts: LogCommandOptions, io: Io, logs: Logs, plan: LogPlan, typed: Typed, lines: string[]): Promise<number> {
+  const { output, examplesDir, options } = plan;
+  const { wsdl, imported } = typed;
+  const { report, exampleFiles } = imported;
   const once = files.filter((f) => !logs.readableTwice(f === logs.STDIN ? f : path.resolve(io.cwd, f)));
-  if (opts.verify && once.length > 0) lines.push(`not checked: ${once.map((f) => (f === logs.STDIN ? 'standard input' : f)).join(', ')} cannot be read a second time`);
-  else if (opts.verify) {
-    const parsed = logs.parseGenerated(contract, output ?? '<stdout>');
-    if (wsdl !== undefined) lines.push(`typed by ${opts.wsdlSource ?? opts.wsdl!}: the contract is the WSDL's, the logged calls are its examples`);
-    const check = reading('checking');
-    const bad = await logs.verifyLogs(parsed, files, { ...options, onRead: check.onRead }).finally(() => check.progress.done());
-    failed = bad.length;
-    lines.push(...logs.describeCheck(bad, report.exchanges, wsdl !== undefined));
-    if (examplesDir && exampleFiles && exampleFiles.length > 0) {
-      // What a stub of the recording will do at start: every example file must fit the contract, or the stub would not start.
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when example files were written
-      const { loadExampleFiles } = require('../../stub/answer/example-files') as typeof import('../../stub/answer/example-files');
-      const errors: AccordError[] = [];
-      loadExampleFiles(parsed, errors);
-      if (wsdl !== undefined) {
-        // A call the service answered outside its own WSDL is reported above; its file would stop a stub, so it goes.
-        for (const e of errors) if (e.location.file) rmSync(e.location.file, { force: true });
-        if (errors.length > 0)
-          lines.push(`left out of ${shown(io, examplesDir)}: ${errors.length} recorded call${errors.length === 1 ? '' : 's'} that the WSDL's contract does not take`);
-      } else {
-        failed += errors.length;
-        for (const e of errors.slice(0, 10)) lines.push(`recorded call does not fit the contract (a bug in accord, please report it): ${e.describe()}`);
-      }
+  if (once.length > 0) {
+    lines.push(`not checked: ${once.map((f) => (f === logs.STDIN ? 'standard input' : f)).join(', ')} cannot be read a second time`);
+    return 0;
+  }
+  const parsed = logs.parseGenerated(contract, output ?? '<stdout>');
+  if (wsdl !== undefined) lines.push(`typed by ${opts.wsdlSource ?? opts.wsdl!}: the contract is the WSDL's, the logged calls are its examples`);
+  const check = plan.reading('checking');
+  const bad = await logs.verifyLogs(parsed, files, { ...options, onRead: check.onRead }).finally(() => check.progress.done());
+  let failed = bad.length;
+  lines.push(...logs.describeCheck(bad, report.exchanges, wsdl !== undefined));
+  if (examplesDir && exampleFiles && exampleFiles.length > 0) {
+    // What a stub of the recording will do at start: every example file must fit the contract, or the stub would not start.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when example files were written
+    const { loadExampleFiles } = require('../../stub/answer/example-files') as typeof import('../../stub/answer/example-files');
+    const errors: AccordError[] = [];
+    loadExampleFiles(parsed, errors);
+    if (wsdl !== undefined) {
+      // A call the service answered outside its own WSDL is reported above; its file would stop a stub, so it goes.
+      for (const e of errors) if (e.location.file) rmSync(e.location.file, { force: true });
+      if (errors.length > 0)
+        lines.push(`left out of ${shown(io, examplesDir)}: ${errors.length} recorded call${errors.length === 1 ? '' : 's'} that the WSDL's contract does not take`);
+    } else {
+      failed += errors.length;
+      for (const e of errors.slice(0, 10)) lines.push(`recorded call does not fit the contract (a bug in accord, please report it): ${e.describe()}`);
     }
   }
-  say(`${lines.join('\n')}\n`);
-  for (const w of warnings) io.stderr(`${opts.command ?? 'accord import log'}: ${w}\n`);
-  if (failed > 0) throw new ExitError(EXIT_FAILED);
+  return failed;
 }
 
 /** The WSDL's contract as `accord import wsdl` writes it, every SOAP port; undefined (said) when --wsdl cannot be imported and a fallback is wanted. */

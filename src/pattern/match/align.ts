@@ -1,8 +1,8 @@
 import type { XmlElement } from '../../xml/tree';
 import type { AnySlot, ElementSlot, NodeSlot } from '../resolve';
-import type { XmlWildcardPattern } from '../types';
 import { CONTENT_AUTOMATON_LIMITS } from '../../limits';
 import { ContentAutomaton, rowOf } from '../content-automaton';
+import { wildcardAllows } from '../wildcard';
 
 /*
  * Which content slot each child element fills. A content model without
@@ -31,32 +31,6 @@ export interface Alignment {
 export function fits(leaf: Leaf, child: XmlElement, nsOf: NamespaceOf): boolean {
   if (leaf.kind === 'element') return child.local === leaf.pattern.local || leaf.pattern.anyName === true;
   return wildcardAllows(leaf.wildcard, nsOf(child));
-}
-
-/** XSD's namespace constraint of a wildcard; a namespace that cannot be told is allowed. */
-export function wildcardAllows(w: Pick<XmlWildcardPattern, 'namespace' | 'targetNamespace'>, ns: string | undefined): boolean {
-  if (ns === undefined) return true;
-  const tns = w.targetNamespace ?? '';
-  for (const token of words(w.namespace)) {
-    if (token === '##any') return true;
-    if (token === '##other') return ns !== '' && ns !== tns;
-    if (token === '##local' ? ns === '' : token === '##targetNamespace' ? ns === tns : ns === token) return true;
-  }
-  return false;
-}
-
-/** A whitespace-separated list (XSD's `namespace` attribute), split without a regular expression. */
-export function words(s: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  for (const ch of s) {
-    if (ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r') {
-      if (cur) out.push(cur);
-      cur = '';
-    } else cur += ch;
-  }
-  if (cur) out.push(cur);
-  return out.length ? out : ['##any'];
 }
 
 export function alignChildren(slots: readonly NodeSlot[], children: XmlElement[], nsOf: NamespaceOf): Alignment | undefined {

@@ -11,7 +11,7 @@ import { contentSlots, effectiveElement, instanceElement, resolve, type NodeSlot
 import { withBounds } from '../occurs';
 import type { Pattern, Scope, XmlAttributePattern, XmlElementPattern, XmlWildcardPattern } from '../types';
 import { describePattern } from '../describe';
-import { matchFaultCode, SOAP11_ENVELOPE, SOAP12_ENVELOPE } from '../soap-fault';
+import { matchFaultCode, SOAP11_ENVELOPE, SOAP12_ENVELOPE } from './soap-fault';
 
 import { matchText } from './value';
 

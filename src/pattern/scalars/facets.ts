@@ -1,8 +1,8 @@
 import { AccordError } from '../../errors';
-import type { Random } from '../generate/random';
+import type { Random } from '../random';
 import { SCALARS, type ScalarRule } from './index';
 import type { Facets, ScalarType } from '../types';
-import { languageWithin } from '../compare/regex-language';
+import { languageWithin } from './regex-language';
 import { xsdRegex } from './xsd-regex';
 import { compareDurations, durationWithin, instantOf, instantWithin } from './temporal';
 

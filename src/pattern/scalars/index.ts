@@ -1,6 +1,6 @@
 import { INTEGER_TYPES, XSD_SCALARS } from './xsd';
 import type { ScalarType } from '../types';
-import type { Random } from '../generate/random';
+import type { Random } from '../random';
 import type { ScalarRule } from './rule';
 
 export type { JsonForm, ScalarRule } from './rule';

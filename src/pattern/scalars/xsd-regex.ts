@@ -1,7 +1,7 @@
 import type { RE2JS } from 're2js';
 import { AccordError } from '../../errors';
 import { XSD_PATTERN_LIMITS } from '../../limits';
-import type { Random } from '../generate/random';
+import type { Random } from '../random';
 
 /*
  * XSD `pattern` facets. They come from WSDL files and contracts, so they are

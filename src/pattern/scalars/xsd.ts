@@ -1,4 +1,4 @@
-import type { Random } from '../generate/random';
+import type { Random } from '../random';
 import type { ScalarRule } from './rule';
 import type { XsdScalarType } from '../types';
 import { xsdRegex } from './xsd-regex';

@@ -6,6 +6,7 @@ import { checkAnswer, driftLine, hideMismatch, type AnswerCheck } from '../../ht
 import { forwardedHeaders, parseTarget, targetUrl, type ForwardTarget } from '../../http/forward';
 import type { HttpRequest } from '../../http/message';
 import { messageText } from '../../http/message-text';
+import { readBodyUpTo } from '../../http/read-body';
 import { isCredentialName, isSecretHeader, REDACTED, redactQuery, redactSecrets, requestSecrets } from '../../http/redact';
 import { STUB_LIMITS } from '../../limits';
 import { WHERE, type Mismatch } from '../../pattern/match/mismatch';
@@ -164,17 +165,8 @@ async function readAtMost(body: Dispatcher.ResponseData['body'], max: number, de
     body.destroy();
     return undefined;
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += (chunk as Buffer).length;
-    if (size > max) {
-      body.destroy();
-      return undefined;
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks, size);
+  const read = await readBodyUpTo(body, max, 'destroy');
+  return read.complete ? read.bytes : undefined;
 }
 
 /** Why a call failed, in the words of the system (`connect ECONNREFUSED 127.0.0.1:9`), not a stack. */

@@ -1,8 +1,8 @@
-import type { Mismatch } from './match/mismatch';
-import { shown } from './match/mismatch';
-import { resolve } from './resolve';
-import type { Pattern, Scope } from './types';
-import { SOAP11_ENVELOPE, SOAP12_ENVELOPE } from '../xml/bookkeeping';
+import type { Mismatch } from './mismatch';
+import { shown } from './mismatch';
+import { resolve } from '../resolve';
+import type { Pattern, Scope } from '../types';
+import { SOAP11_ENVELOPE, SOAP12_ENVELOPE } from '../../xml/bookkeeping';
 
 /**
  * A SOAP fault's code is a QName whose prefix is the sender's choice (`S:Server` from JAX-WS,

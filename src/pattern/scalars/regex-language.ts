@@ -1,6 +1,6 @@
 import type { Alternation, CharacterClass, Concatenation, Element, NFA, NoParent, Quantifier } from 'refa';
 import { PATTERN_INCLUSION_LIMITS } from '../../limits';
-import { xsdRegex, type XsdRegexNode } from '../scalars/xsd-regex';
+import { xsdRegex, type XsdRegexNode } from './xsd-regex';
 
 /*
  * The languages of XSD patterns, compared exactly: does every text that one set of patterns
