@@ -159,7 +159,7 @@ async function importTyped(files: string[], opts: LogCommandOptions, io: Io, log
     // A declared fault the recording caught is pinned by an Examples row, so its test is run (logs/misfits.ts).
     const pinned = await logs.pinRecordedFaults(wsdl, files, options, output ?? '<stdout>');
     wsdl = pinned.contract;
-    for (const note of pinned.notes) say(`${printable(note).slice(0, 400)}\n`);
+    for (const note of pinned.notes) (plan.toStdout ? io.stderr : io.stdout)(`${printable(note).slice(0, 400)}\n`);
   }
   if (wsdl === undefined) warnings = imported.report.warnings;
   return { imported, wsdl, warnings };
