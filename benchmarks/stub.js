@@ -290,7 +290,10 @@ async function startup(times = 7) {
 function sideBySide(variants, results) {
   const fresh = variants.filter((v) => v.fresh);
   if (fresh.length === 0) return;
-  const cell = (m) => (m ? `${m.ratio.toFixed(2)} x bare, p99 ${m.stub.p99} ms (bare ${m.bare.p99} ms), CPU ${m.stub.cpuPerRequest.toFixed(0)} µs (bare ${m.bare.cpuPerRequest.toFixed(0)})` : 'not run');
+  const cell = (m) =>
+    m
+      ? `${m.ratio.toFixed(2)} x bare, p99 ${m.stub.p99} ms (bare ${m.bare.p99} ms), CPU ${m.stub.cpuPerRequest.toFixed(0)} µs (bare ${m.bare.cpuPerRequest.toFixed(0)})`
+      : 'not run';
   console.log('note repeated request | new request each time');
   for (const v of fresh) console.log(`note   ${v.label.replace('stub new ', '').padEnd(8)} ${cell(results[v.of])} | ${cell(results[v.key])}`);
 }

@@ -519,7 +519,17 @@ function serve(
 }
 
 /** A request only a scenario takes, sent on to the real service (pass-through.ts), which answers and journals it; the --verbose line once it has. */
-function passOn(req: IncomingMessage, res: ServerResponse, request: HttpRequest, line: string, scenario: Scenario, table: RouteTable, scope: ScopeState, o: HandlerOptions, started: number): void {
+function passOn(
+  req: IncomingMessage,
+  res: ServerResponse,
+  request: HttpRequest,
+  line: string,
+  scenario: Scenario,
+  table: RouteTable,
+  scope: ScopeState,
+  o: HandlerOptions,
+  started: number,
+): void {
   const passed = o.passThrough!;
   const others = table.routes.map((r) => r.scenario);
   const raw = rawRequests.get(req) ?? { bytes: undefined, contentType: undefined };

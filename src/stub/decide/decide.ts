@@ -253,9 +253,7 @@ function byScenario<E extends Expected>(choice: Choice, key: RequestKey, asked: 
   const made = fixed?.template
     ? kept(choice, fixed.template.keyed, () => templatedFixed(fixed, route, request, body, scope.sequence, key))
     : rowTemplate && kept(choice, rowTemplate.keyed, () => templatedRow(rowTemplate, route, row!, request, body, scope.sequence, key));
-  const r = made
-    ? made.response
-    : DispatchMemo.answer(choice, () => (fixed ? fixedResponse(route, fixed.response) : respond(route, row, requestRandom(route, keyText(key)))));
+  const r = made ? made.response : DispatchMemo.answer(choice, () => (fixed ? fixedResponse(route, fixed.response) : respond(route, row, requestRandom(route, keyText(key)))));
   const entry: JournalAnswer = {
     status: r.status,
     answeredBy: fixed || row ? 'example' : 'scenario',
