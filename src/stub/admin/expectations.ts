@@ -9,7 +9,7 @@ import type { XmlElement } from '../../xml/tree';
 import { type Delay, type FaultKind, FAULT_KINDS, checkDelay, soapFaultAnswer } from '../answer/faults';
 import { fitExample, isObject, readExampleShape, type RawExample } from '../answer/fit-example';
 import type { Route, RouteTable } from '../decide/route';
-import { RequestMap, requestKey, SeenOnce, type RequestKey } from '../decide/memo';
+import { RequestMap, requestKey, type RequestKey } from '../decide/memo';
 import { literalKey } from '../decide/build-routes';
 import { compileTemplate, hasTemplate, withoutTemplate, type ResponseTemplate } from '../answer/response-template';
 import type { StateFilter } from '../decide/scenario-state';
@@ -118,7 +118,6 @@ export class Expectations {
    * up); bounded like the dispatch memo.
    */
   private readonly fitting = new RequestMap<Expectation[]>();
-  private readonly seen = new SeenOnce();
   /** Moves on with every change of the set (an expectation added, removed or used up, a reset): what a repeated answer (decide/repeat.ts) was chosen by. */
   private changes = 0;
   /** The request headers any expectation's matcher reads, and Content-Type: the only headers take() depends on. */
@@ -223,8 +222,7 @@ export class Expectations {
    * to fit it the first time; without it every request is matched afresh.
    */
   take(req: HttpRequest, body: ParsedBody, key?: RequestKey, state?: StateFilter<Expectation>): Expectation | undefined {
-    // A request not seen before is matched without keeping what fits it (decide/memo.ts SeenOnce).
-    if (key === undefined || body.text.length > STUB_LIMITS.memoBodyChars || this.seen.first(key)) {
+    if (key === undefined || body.text.length > STUB_LIMITS.memoBodyChars) {
       const segments = splitPath(req.path);
       const list = this.candidatesFor(req.method, segments, body);
       return list && this.use(firstFit(list, (e) => fits(e, req, segments, body), state));

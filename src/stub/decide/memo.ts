@@ -25,7 +25,6 @@ export type Choice = Matched & { answer?: HttpResponse };
  */
 export class DispatchMemo {
   private readonly chosen = new RequestMap<Choice>();
-  private readonly seen = new SeenOnce();
   /** Request headers any served scenario (or its rows and example files) names, and Content-Type: the only headers dispatch reads. */
   private readonly headers: string[];
 
@@ -56,8 +55,6 @@ export class DispatchMemo {
   /** dispatch(table, req, …), from memory when this request was answered before. `key` is keyOf(req, url, body). */
   dispatch(req: HttpRequest, body: ParsedBody, key: RequestKey): Choice | Exclude<Outcome, Matched> {
     if (body.text.length > STUB_LIMITS.memoBodyChars) return dispatch(this.table, req, splitPath(req.path), body);
-    // A request not seen before is not looked up nor kept: a load test's or a poller's new ids would fill the memo for nothing.
-    if (this.seen.first(key)) return dispatch(this.table, req, splitPath(req.path), body);
     const hit = this.chosen.get(key);
     if (hit) return hit;
     const outcome = dispatch(this.table, req, splitPath(req.path), body);
@@ -150,37 +147,3 @@ export class RequestMap<V> {
     this.last = undefined;
   }
 }
-
-/**
- * Which request keys have come before, roughly: a bit per hash of the key (a Bloom filter of one hash), so
- * that the memos keep a choice only the second time its request comes. A request never seen costs one pass
- * over its key (as hashing it for a Map look-up would) and keeps nothing; a false "seen" (two keys, one bit)
- * only means the memo is used, as it always was. Starts again empty after SEEN_RESET keys, before its bits
- * are too full to tell.
- */
-export class SeenOnce {
-  private readonly bits = new Int32Array(SEEN_BITS >>> 5);
-  private marked = 0;
-
-  /** True the first time a key is seen (and marks it); false when it (or one with its hash) was seen since the last reset. */
-  first(key: RequestKey): boolean {
-    let h = 0x811c9dc5;
-    const { head, body } = key;
-    for (let i = 0; i < head.length; i++) h = Math.imul(h ^ head.charCodeAt(i), 16777619);
-    for (let i = 0; i < body.length; i++) h = Math.imul(h ^ body.charCodeAt(i), 16777619);
-    const bit = (h >>> 0) & (SEEN_BITS - 1);
-    const word = bit >>> 5;
-    const mask = 1 << (bit & 31);
-    if ((this.bits[word] & mask) !== 0) return false;
-    if (++this.marked > SEEN_RESET) {
-      this.bits.fill(0);
-      this.marked = 1;
-    }
-    this.bits[word] |= mask;
-    return true;
-  }
-}
-
-/** 2^16 bits (8 KB); SEEN_RESET keys fill at most an eighth of them, so a new key is taken for a seen one at most one time in eight. */
-const SEEN_BITS = 1 << 16;
-const SEEN_RESET = SEEN_BITS >>> 3;
