@@ -542,7 +542,7 @@ function passOn(
     .catch((e: unknown) => internalError(res, line, e, o.log));
 }
 
-/** Keeps an answer for the same request again (decide/repeat.ts), while the scope has no named state. */
+/** Keeps an answer for the same request again (decide/repeat.ts): one the Decision says may be repeated (no named state, no delay, fault or template of the request's time). */
 function keepForRepeat(
   state: StubState,
   scope: ScopeState,
@@ -555,7 +555,6 @@ function keepForRepeat(
   answer: HttpResponse,
   expectation: Expectation | undefined,
 ): void {
-  if (scope.states.size > 0) return;
   // What either memo reads of a request: the headers dispatch and the expectations read, and how the body was encoded.
   const names = () => {
     const read = [...scope.expectations.headerNames, 'content-encoding'];

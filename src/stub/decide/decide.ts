@@ -218,7 +218,8 @@ function byExpectation<E extends Expected>(taken: E, key: RequestKey, asked: Ask
     fault: taken.fault,
     mtom: asked.mtom ? taken.route.scenario : undefined,
     said,
-    repeat: again ? { expectation: taken } : undefined,
+    // And never while the scope has named state: the same request may be answered otherwise once the state moves.
+    repeat: again && scope.states.size === 0 ? { expectation: taken } : undefined,
   };
 }
 
@@ -272,7 +273,7 @@ function byScenario<E extends Expected>(choice: Choice, key: RequestKey, asked: 
     mtom: asked.mtom ? route.scenario : undefined,
     said,
     // Kept for the same request again when the memo keeps it (a pure function of the request), and no state can change it.
-    repeat: r === choice.answer && !served.table.stateful ? {} : undefined,
+    repeat: r === choice.answer && !served.table.stateful && scope.states.size === 0 ? {} : undefined,
   };
 }
 
