@@ -127,6 +127,51 @@ test('no import cycles, type-only imports included', () => {
   expect(cycles).toEqual([]);
 });
 
+/**
+ * Inside src/stub (docs/architecture.md, "The stub's sub-folders"): answer/ makes an answer from a route, decide/
+ * (the route table, dispatch, decide()) works out who answers, admin/ keeps expectations, journal and state and
+ * serves the stub's API, client/ is the consumer's side. Each imports only the folders below it; none imports
+ * server.ts, which sits on top.
+ */
+const STUB_ORDER: Record<string, number> = { answer: 0, decide: 1, admin: 2, client: 3 };
+
+function stubFolderOf(file: string): string | undefined {
+  const parts = path.relative(path.join(SRC, 'stub'), file).split(path.sep);
+  return parts.length > 1 && !parts[0].startsWith('..') ? parts[0] : undefined;
+}
+
+function stubOrderWrong(edges: Iterable<[string, string[]]>): string[] {
+  const wrong: string[] = [];
+  for (const [file, targets] of edges) {
+    const a = stubFolderOf(file);
+    if (a === undefined) continue;
+    for (const t of targets) {
+      if (t === path.join(SRC, 'stub', 'server.ts')) wrong.push(`${rel(file)} imports ${rel(t)} (server.ts is above every sub-folder)`);
+      const b = stubFolderOf(t);
+      if (b === undefined || b === a) continue;
+      if (STUB_ORDER[a] === undefined || STUB_ORDER[b] === undefined) wrong.push(`${rel(file)} imports ${rel(t)} (stub/${a} or stub/${b} is in no place of the order)`);
+      else if (STUB_ORDER[b] > STUB_ORDER[a]) wrong.push(`${rel(file)} imports ${rel(t)} (stub/${b} is above stub/${a})`);
+    }
+  }
+  return wrong;
+}
+
+test("the stub's sub-folders import only the ones below them: answer < decide < admin < client", () => {
+  expect(stubOrderWrong(graph)).toEqual([]);
+  // The check says "not fine" when it must: an answer/ file importing decide/, an admin/ file importing server.ts.
+  const stub = (f: string) => path.join(SRC, 'stub', f);
+  expect(stubOrderWrong([[stub('answer/respond.ts'), [stub('decide/route.ts')]]])).toEqual([
+    'stub/answer/respond.ts imports stub/decide/route.ts (stub/decide is above stub/answer)',
+  ]);
+  expect(stubOrderWrong([[stub('admin/api.ts'), [stub('server.ts')]]])).toHaveLength(1);
+  expect(stubOrderWrong([[stub('decide/decide.ts'), [stub('answer/respond.ts'), stub('cors.ts')]]])).toEqual([]);
+  // Every sub-folder of src/stub has its place.
+  const folders = readdirSync(path.join(SRC, 'stub'), { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name);
+  expect(folders.filter((f) => STUB_ORDER[f] === undefined)).toEqual([]);
+});
+
 test('the checks see the imports they are meant to see', () => {
   // The scanner itself: each form of import is found, so an empty list above means something.
   const sample = "import a from './a';\nimport type { B } from '../b';\nconst c = require('./c');\ntype D = typeof import('./d');\nimport './e';";

@@ -16,7 +16,7 @@ test("the classes are undici's own", () => {
 });
 
 // The preset's runtime (once per Jest worker), the proxy and the stub's pass-through (once per start).
-test.each([['runner/runtime.js'], ['proxy/proxy.js'], ['stub/answer/pass-through.js']])("dist/%s loads undici's dispatchers but not its fetch, WebSocket or mocks", (module) => {
+test.each([['runner/runtime.js'], ['proxy/proxy.js'], ['stub/pass-through.js']])("dist/%s loads undici's dispatchers but not its fetch, WebSocket or mocks", (module) => {
   const script = `require(${JSON.stringify(path.join(ROOT, 'dist', module))});
 const loaded = Object.keys(require.cache).filter((f) => /[\\\\/]undici[\\\\/]/.test(f)).map((f) => f.replace(/\\\\/g, '/').replace(/.*\\/undici\\//, ''));
 // The request API is on the dispatchers (the proxy agent connects through its client with \`connect\`).

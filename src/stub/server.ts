@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { isFaultScenario, type ExampleRow, type Scenario } from '../contract/model';
+import type { Scenario } from '../contract/model';
 import { AccordError, internalErrorText } from '../errors';
 import { ParsedBody } from '../http/body';
 import { messageText } from '../http/message-text';
@@ -11,31 +11,23 @@ import type { HttpRequest, HttpResponse } from '../http/message';
 import { redactQuery } from '../http/redact';
 import { inert, printable } from '../printable';
 import { loadContracts, type ContractSource } from './contracts';
-import { statefulExample } from './answer/example-files';
 import { allowOrigin, answerPreflight, isPreflight } from './cors';
-import type { Outcome } from './decide/dispatch';
-import { noMatchReport, unknownPathReport } from './answer/error-report';
 import { malformedGuard } from './answer/malformed';
-import { fixedResponse, requestRandom, respond } from './answer/respond';
-import { invalidHeader } from './answer/fit-example';
-import { answerFromTemplate, boundedRowAnswer, fillRow, type Counter, type RowTemplate } from './answer/response-template';
-import { DispatchMemo, keepable, keyText, sameKey, type Choice, type RequestKey } from './decide/memo';
-import type { FixedExample } from './answer/example-files';
-import type { NotServed, Route, RouteTable } from './decide/route';
+import { decide, verboseLine, type Decision } from './decide/decide';
+import type { NotServed, RouteTable } from './decide/route';
 import { adminRefusal, answerAdmin, isAdminPath, type OnExpected } from './admin/api';
-import { acceptedOf, handleOf, refOf, type Expectation, type ExpectationHandle, type ExpectationInput } from './admin/expectations';
-import { checkDelay, delayOf, malformed, type Delay, type FaultKind } from './answer/faults';
+import { acceptedOf, handleOf, type Expectation, type ExpectationHandle, type ExpectationInput } from './admin/expectations';
+import { checkDelay, malformed, type Delay, type FaultKind } from './answer/faults';
 import type { CallFilter, JournalAnswer, JournalEntry, JournalRequest } from './admin/journal';
 import { SCOPE_PREFIX, StubState, type ScopeState } from './admin/scope-state';
 import type { Repeatable } from './decide/repeat';
-import { stateFilter, stateName, stuckReport } from './decide/scenario-state';
+import { stateName } from './answer/state-rule';
 import { buildRoutes } from './decide/build-routes';
 import { watchSources } from './watch';
 import type { StubWsSecurity, WsSecuritySettings } from './ws-security';
-import { answerAddressed, WSA } from '../http/ws-addressing';
 import { splitTarget } from '../http/target';
 import { exported } from './client/connect';
-import type { PassThrough, PassThroughSettings, RawRequest } from './answer/pass-through';
+import type { PassThrough, PassThroughSettings, RawRequest } from './pass-through';
 import type { ClientCertificates, PresentedCertificate } from './client-certificates';
 
 export interface StubOptions {
@@ -277,7 +269,7 @@ function wsSecurityOf(given: StubOptions['wsSecurity']): StubWsSecurity | undefi
 function passThroughOf(given: StubOptions['passThrough'], maxBodyBytes: number): PassThrough | undefined {
   if (given === undefined) return undefined;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the HTTP client (undici) is loaded only for a pass-through
-  const { PassThrough } = require('./answer/pass-through') as typeof import('./answer/pass-through');
+  const { PassThrough } = require('./pass-through') as typeof import('./pass-through');
   return new PassThrough(typeof given === 'string' ? { target: given } : given, maxBodyBytes);
 }
 
@@ -407,29 +399,7 @@ function makeHandler(state: StubState, o: HandlerOptions) {
         return;
       }
     }
-    const declared = Number(req.headers['content-length']);
-    if (declared > o.maxBodyBytes) return tooLarge(req, res, o, started);
-    // Not http/read-body.ts: past the limit the request is drained, not destroyed, so the 413 reaches
-    // the client; and no promise per request (the stub's throughput is measured against bare node:http).
-    let first: Buffer | undefined;
-    let more: Buffer[] | undefined;
-    let size = 0;
-    let refused = false;
-    req.on('data', (chunk: Buffer) => {
-      if (refused || res.writableEnded) return;
-      size += chunk.length;
-      if (size > o.maxBodyBytes) {
-        refused = true;
-        first = more = undefined;
-        return tooLarge(req, res, o, started);
-      }
-      if (!first) first = chunk;
-      else (more ??= [first]).push(chunk);
-    });
-    const onEnd = (): void => {
-      if (refused || res.writableEnded) return;
-      const bytes = first && (more ? Buffer.concat(more) : first);
-      first = more = undefined;
+    const onBody = (bytes: Buffer | undefined): void => {
       if (repeats && !admin) {
         const again = scope.repeat.find(table, scope.expectations.version, req.method, req.url!, bytes, req.headers);
         if (again && scope.states.size === 0) return answerAgain(scope, req, res, again, o.log);
@@ -458,16 +428,53 @@ function makeHandler(state: StubState, o: HandlerOptions) {
       if (text.length > XML_SLICE && looksLikeXml(text)) {
         // Parsed a slice per turn of the event loop: other clients are answered meanwhile.
         body.parseXmlAhead().then(
-          () => guarded(req, res, o.log, () => answer(state, scope, table, req, res, body, o, started, false)),
+          () => guarded(req, res, o.log, () => serve(state, scope, table, req, res, body, o, started, false)),
           (e: unknown) => internalError(res, `${req.method} ${req.url ?? '/'}`, e, o.log),
         );
         return;
       }
-      answer(state, scope, table, req, res, body, o, started, repeats && !mtomRequests.has(req) && bytes);
+      serve(state, scope, table, req, res, body, o, started, repeats && !mtomRequests.has(req) && bytes);
     };
-    req.on('end', () => guarded(req, res, o.log, onEnd));
+    readBody(
+      req,
+      res,
+      o.maxBodyBytes,
+      () => tooLarge(req, res, o, started),
+      (bytes) => guarded(req, res, o.log, () => onBody(bytes)),
+    );
   };
   return Object.assign(handler, { passThrough: o.passThrough });
+}
+
+/**
+ * Reads a request's body, at most `maxBytes`, and calls `onBody` with its bytes (undefined for none); past the
+ * bound calls `tooLarge` once and drains the rest, so the 413 reaches the client (not http/read-body.ts, which
+ * destroys the request). No promise per request: the stub's throughput is measured against bare node:http.
+ * The stub's one body reader: one call, to be swapped for a shared one.
+ */
+function readBody(req: IncomingMessage, res: ServerResponse, maxBytes: number, tooLarge: () => void, onBody: (bytes: Buffer | undefined) => void): void {
+  if (Number(req.headers['content-length']) > maxBytes) return tooLarge();
+  let first: Buffer | undefined;
+  let more: Buffer[] | undefined;
+  let size = 0;
+  let refused = false;
+  req.on('data', (chunk: Buffer) => {
+    if (refused || res.writableEnded) return;
+    size += chunk.length;
+    if (size > maxBytes) {
+      refused = true;
+      first = more = undefined;
+      return tooLarge();
+    }
+    if (!first) first = chunk;
+    else (more ??= [first]).push(chunk);
+  });
+  req.on('end', () => {
+    if (refused || res.writableEnded) return;
+    const bytes = first && (more ? Buffer.concat(more) : first);
+    first = more = undefined;
+    onBody(bytes);
+  });
 }
 
 /**
@@ -488,8 +495,13 @@ function refuse(req: IncomingMessage, res: ServerResponse, o: HandlerOptions, st
   if (o.verbose) o.log(`${req.method} ${redactQuery(req.url ?? '')} -> ${status} ${why} (${(performance.now() - started).toFixed(2)} ms)`);
 }
 
-/** `bytes`: the request's body as it came, when its answer may be kept for the same request again (decide/repeat.ts); false when not. */
-function answer(
+/**
+ * Answers a request once its body is read: decide() works out who answers and with what (decide/decide.ts);
+ * this records it in the journal, writes it, keeps it for the same request again and logs the line
+ * rendered from it. `bytes`: the request's body as it came, when its answer may be kept for the same
+ * request again (decide/repeat.ts); false when not.
+ */
+function serve(
   state: StubState,
   scope: ScopeState,
   table: RouteTable,
@@ -503,161 +515,50 @@ function answer(
   const url = req.url ?? '/';
   const request: JournalRequest = toHttpRequest(req, url, body.text);
   if (o.clientCertificates) request.clientCertificate = clientCertificateOf(req);
-  let outcome: ReturnType<DispatchMemo['dispatch']> | undefined;
-  let taken: Expectation | undefined;
-  let stuck: ReturnType<typeof stuckOf>;
-  let example: NonNullable<RouteTable['stateful']>[number] | undefined;
-  let passed: PassThrough | undefined;
-  // The state machine the answer moved (or held), for the --verbose line as the journal has it.
-  let moved: JournalEntry['state'];
-  // A WS-Security refusal, as the --verbose line says it.
-  let wsRefused: string | undefined;
+  const line = requestLine(request, url);
+  let d: Decision<Expectation>;
   try {
-    // No expectations (the usual case in a benchmark or a plain stub): not even a look-up.
-    // Checked first, against the scenario that takes the request (an expectation's is one of them): a refused request uses up no expectation.
-    const refusal = o.wsSecurity && wsSecurityRefusal(scope, o.wsSecurity, request, body, matchedScenario(state, table, request, url, body));
-    const refused = refusal ? refusal.fault : undefined;
-    wsRefused = refusal ? refusal.said : undefined;
-    const expected = !refused && scope.expectations.size > 0 ? scope.expectations.keyOf(request, url, body) : undefined;
-    // Named state (scenario-state.ts): only in a scope whose expectations name a state machine.
-    const states = expected !== undefined && scope.states.size > 0 ? stateFilter<Expectation>(scope.states) : undefined;
-    taken = expected === undefined ? undefined : scope.expectations.take(request, body, expected, states);
-    // Example files with a state rule (RouteTable.stateful) come after the expectations, before the rest.
-    example = !taken && !refused && table.stateful ? statefulExample(table.stateful, request, body, scope.states) : undefined;
-    stuck = !taken && !example && states && states.waiting.length > 0 ? stuckOf(scope, table, requestLine(request, url), states.waiting) : undefined;
-    if (refused) {
-      deliver(res, refused, 0, o.log);
-    } else if (taken) {
-      const key = expected!;
-      // A function of the expectation and the request: the last one made (when small enough) is given again to the same request.
-      let r = taken.answered && sameKey(taken.answered.key, key) ? taken.answered.response : undefined;
-      let report: string | undefined;
-      if (!r) {
-        const e = taken;
-        const generated = generatedFor(e.route, keyText(key));
-        if (e.template) ({ response: r, report } = templatedAnswer(e, request, body, scope.sequence, generated));
-        else r = e.response ? fixedResponse(e.route, e.response) : generated(e.extraHeaders);
-        taken.answered = keepable(r) && !report && (!e.template || e.template.keyed) ? { key, response: r } : undefined;
-      }
-      const said: JournalAnswer = {
-        status: taken.fault && taken.fault !== 'soap-fault' && taken.fault !== 'malformed-body' ? undefined : r.status,
-        answeredBy: 'expectation',
-        expectation: taken.id,
-        templated: taken.template ? true : undefined,
-        scenario: refOf(taken.owner),
-        fault: taken.fault,
-        report,
-        state: taken.state && scope.states.step(taken.state),
-      };
-      scope.journal.record(request, said);
-      moved = said.state;
-      if (report) sendReport(res, r, report, o.log);
-      else {
-        const sent = addressed(r, body, taken.faultScenario ?? taken.route.scenario);
-        deliver(res, sent, delayOf(taken.delay ?? o.delay), o.log, taken.fault, mtomRequests.has(req) ? taken.route.scenario : undefined);
-        // Kept for the same request again when the expectation gives it again: permanent and plain (with a state rule, the scope has state: see keepForRepeat).
-        const again = bytes !== false && r === taken.answered?.response && taken.remaining === undefined && !taken.delay && !taken.fault;
-        if (again) keepForRepeat(state, scope, table, req, request, url, bytes, said, sent, taken);
-      }
-    } else if (example) {
-      const fx = example.example;
-      const route = example.route;
-      let r = fixedResponse(route, fx.response);
-      let report: string | undefined;
-      if (fx.template) {
-        const key = requestLine(request, url);
-        const made = answerFromTemplate(fx.template, fx.owner, request, body, scope.sequence, generatedFor(route, key));
-        if ('response' in made) r = fixedResponse(route, made.response);
-        else {
-          ({ response: r, report } = cannotAnswer(`example file ${fx.file}`, request, made.problem, made.tooLarge));
-        }
-      }
-      const step = report ? undefined : scope.states.step(fx.state!);
-      moved = step;
-      scope.journal.record(request, {
-        status: r.status,
-        answeredBy: 'example',
-        example: fx.file,
-        scenario: refOf(example.route.scenario),
-        state: step,
-        templated: fx.template ? true : undefined,
-        report,
-      });
-      if (report) sendReport(res, r, report, o.log);
-      else deliver(res, addressed(r, body, example.route.scenario), delayOf(o.delay), o.log, undefined, mtomRequests.has(req) ? example.route.scenario : undefined);
-    } else if (stuck) {
-      scope.journal.record(request, { status: 409, answeredBy: 'none', report: stuck.report, state: stuck.step });
-      send(res, 409, stuck.report);
-    } else {
-      const memo = state.memoFor(table);
-      const key = memo.keyOf(request, url, body);
-      outcome = memo.dispatch(request, body, key);
-      if (outcome.kind === 'matched' && o.passThrough && !outcome.row && !outcome.fixed) {
-        passed = o.passThrough;
-        const scenario = outcome.route.scenario;
-        const others = table.routes.map((r) => r.scenario);
-        const raw = rawRequests.get(req) ?? { bytes: undefined, contentType: undefined };
-        // Every failure of the call is an answer already; what is left (a bug) is answered 500, never an unhandled rejection.
-        const target = passed.target;
-        passed
-          .forward(req, res, raw, request, scenario, others, scope.journal, o.log)
-          // Said once the service's answer is passed on: its status and the time it took, as every other verbose line.
-          .then(() => {
-            if (o.verbose) o.log(`${requestLine(request, url)} -> ${res.statusCode} passed through to ${target} (${(performance.now() - started).toFixed(2)} ms)`);
-          })
-          .catch((e: unknown) => internalError(res, requestLine(request, url), e, o.log));
-      } else if (outcome.kind === 'matched' && o.strict && !outcome.row && !outcome.fixed) {
-        const report = strictReport(requestLine(request, url), outcome.route);
-        scope.journal.record(request, { status: 400, answeredBy: 'none', scenario: refOf(outcome.route.scenario), report });
-        send(res, 400, report);
-      } else if (outcome.kind === 'matched') {
-        const { route, row, fixed } = outcome;
-        const rowTemplate = !fixed && row ? route.rowTemplates?.get(row) : undefined;
-        const made = fixed?.template
-          ? keptAnswer(outcome, fixed.template.keyed, () => templatedFixed(fixed, route, request, body, scope.sequence, key))
-          : rowTemplate && keptAnswer(outcome, rowTemplate.keyed, () => templatedRow(rowTemplate, route, row!, request, body, scope.sequence, key));
-        const r = made
-          ? made.response
-          : DispatchMemo.answer(outcome, () => (fixed ? fixedResponse(route, fixed.response) : respond(route, row, requestRandom(route, keyText(key)))));
-        const report = made ? made.report : undefined;
-        const said: JournalAnswer = {
-          status: r.status,
-          answeredBy: fixed || row ? 'example' : 'scenario',
-          example: fixed ? fixed.file : row ? `${route.scenario.file}:${row.line}` : undefined,
-          templated: made ? true : undefined,
-          scenario: refOf(route.scenario),
-          report,
-        };
-        scope.journal.record(request, said);
-        if (report) sendReport(res, r, report, o.log);
-        else {
-          const sent = addressed(r, body, route.scenario);
-          deliver(res, sent, delayOf(o.delay), o.log, undefined, mtomRequests.has(req) ? route.scenario : undefined);
-          // Kept for the same request again when the memo keeps it (a pure function of the request), and no state can change it.
-          if (bytes !== false && r === outcome.answer && !table.stateful) keepForRepeat(state, scope, table, req, request, url, bytes, said, sent, undefined);
-        }
-      } else if (outcome.kind === 'no-match') {
-        const report = noMatchReport(requestLine(request, url), outcome.attempts, body);
-        scope.journal.record(request, { status: 400, answeredBy: 'none', report });
-        send(res, 400, report);
-      } else {
-        const headers: Record<string, string> = outcome.allowed.length > 0 ? { allow: outcome.allowed.join(', ') } : {};
-        const report = unknownPathReport(requestLine(request, url), outcome.allowed, table);
-        const status = outcome.allowed.length > 0 ? 405 : 404;
-        scope.journal.record(request, { status, answeredBy: 'none', report });
-        send(res, status, report, headers);
-      }
-    }
+    const served = { table, memo: state.memoFor(table), strict: o.strict, passThrough: o.passThrough !== undefined, delay: o.delay, wsSecurity: o.wsSecurity };
+    d = decide({ request, url, line, body, mtom: mtomRequests.has(req) }, served, scope);
+    if (d.kind === 'pass-through') return passOn(req, res, request, line, d.scenario, table, scope, o, started);
+    scope.journal.record(request, d.entry);
+    if (d.report) send(res, d.response.status, d.response.body, d.response.headers);
+    else deliver(res, d.response, d.delayMs, o.log, d.fault, d.mtom);
   } catch (e) {
-    internalError(res, requestLine(request, url), e, o.log);
+    internalError(res, line, e, o.log);
+    if (o.verbose) o.log(`${line} -> ${res.statusCode} internal error (${(performance.now() - started).toFixed(2)} ms)`);
+    return;
   }
-  if (o.verbose && !passed)
-    o.log(
-      `${requestLine(request, url)} -> ${res.statusCode} ${wsRefused ? printable(wsRefused, { multiline: false }) : taken ? `expectation ${taken.id} (${taken.route.label})` : example ? `example file ${example.example.file}` : stuck ? 'waits for a state nothing reaches' : describeOutcome(outcome)}${moved ? `, state ${moved.name}: ${moved.was} -> ${moved.now}` : ''} (${(performance.now() - started).toFixed(2)} ms)`,
-    );
+  if (d.warn) o.log(d.warn);
+  if (o.verbose) o.log(verboseLine(line, d, d.entry.status, performance.now() - started));
+  if (d.repeat && bytes !== false) keepForRepeat(state, scope, table, req, request, url, bytes, d.entry, d.response, d.repeat.expectation);
 }
 
-/** Keeps an answer for the same request again (decide/repeat.ts), while the scope has no named state. */
+/** A request only a scenario takes, sent on to the real service (pass-through.ts), which answers and journals it; the --verbose line once it has. */
+function passOn(
+  req: IncomingMessage,
+  res: ServerResponse,
+  request: HttpRequest,
+  line: string,
+  scenario: Scenario,
+  table: RouteTable,
+  scope: ScopeState,
+  o: HandlerOptions,
+  started: number,
+): void {
+  const passed = o.passThrough!;
+  const others = table.routes.map((r) => r.scenario);
+  const raw = rawRequests.get(req) ?? { bytes: undefined, contentType: undefined };
+  // Every failure of the call is an answer already; what is left (a bug) is answered 500, never an unhandled rejection.
+  passed
+    .forward(req, res, raw, request, scenario, others, scope.journal, o.log)
+    .then(() => {
+      if (o.verbose) o.log(verboseLine(line, { kind: 'pass-through', scenario, said: `passed through to ${passed.target}` }, res.statusCode, performance.now() - started));
+    })
+    .catch((e: unknown) => internalError(res, line, e, o.log));
+}
+
+/** Keeps an answer for the same request again (decide/repeat.ts): one the Decision says may be repeated (no named state, no delay, fault or template of the request's time). */
 function keepForRepeat(
   state: StubState,
   scope: ScopeState,
@@ -670,7 +571,6 @@ function keepForRepeat(
   answer: HttpResponse,
   expectation: Expectation | undefined,
 ): void {
-  if (scope.states.size > 0) return;
   // What either memo reads of a request: the headers dispatch and the expectations read, and how the body was encoded.
   const names = () => {
     const read = [...scope.expectations.headerNames, 'content-encoding'];
@@ -686,117 +586,6 @@ function answerAgain(scope: ScopeState, req: IncomingMessage, res: ServerRespons
   const r = again.request;
   scope.journal.record({ method: r.method, path: r.path, query: r.query, headers: req.headers as Record<string, string>, body: r.body }, again.journal);
   deliver(res, again.answer, 0, log);
-}
-
-/**
- * An expectation's templated answer, the request's values in place; when it does not satisfy its
- * scenario, a 500 whose body (and the journal's report) says where, what was expected and found.
- */
-function templatedAnswer(
-  e: Expectation,
-  request: HttpRequest,
-  body: ParsedBody,
-  sequence: Counter,
-  generated: (extra: Record<string, string>) => HttpResponse,
-): { response: HttpResponse; report?: string } {
-  const made = answerFromTemplate(e.template!, e.owner, request, body, sequence, generated);
-  // Content-Type as for any given answer: the scenario's unless the expectation gives one.
-  if ('response' in made) return { response: fixedResponse(e.route, made.response) };
-  return cannotAnswer(`expectation ${e.id}`, request, made.problem, made.tooLarge);
-}
-
-/** A templated example's answer, kept with the memo's choice when it depends only on the request's key (`keyed`) and is small enough. */
-function keptAnswer(choice: Choice, keyed: boolean, make: () => { response: HttpResponse; report?: string }): { response: HttpResponse; report?: string } {
-  if (choice.answer) return { response: choice.answer };
-  const made = make();
-  if (made.report === undefined && keyed && keepable(made.response)) choice.answer = made.response;
-  return made;
-}
-
-/** An example file's templated answer (see templatedAnswer). */
-function templatedFixed(
-  fixed: FixedExample,
-  route: Route,
-  request: HttpRequest,
-  body: ParsedBody,
-  sequence: Counter,
-  key: RequestKey,
-): { response: HttpResponse; report?: string } {
-  const made = answerFromTemplate(fixed.template!, fixed.owner, request, body, sequence, generatedFor(route, keyText(key)));
-  if (!('response' in made)) return cannotAnswer(`example file ${fixed.file}`, request, made.problem, made.tooLarge);
-  return { response: fixedResponse(route, made.response) };
-}
-
-/** An Examples row's answer with its `{{…}}` cells filled from the request (see templatedFixed). */
-function templatedRow(
-  t: RowTemplate,
-  route: Route,
-  row: ExampleRow,
-  request: HttpRequest,
-  body: ParsedBody,
-  sequence: Counter,
-  key: RequestKey,
-): { response: HttpResponse; report?: string } {
-  const filled = fillRow(t, row, request, body, sequence);
-  if (!('values' in filled)) return cannotAnswer(`the Examples row at ${route.scenario.file}:${row.line}`, request, filled.problem, filled.tooLarge);
-  // A filled cell is put wherever its column names a node, a list's every item too: bounded as it is placed.
-  const made = boundedRowAnswer((placed) => respond(route, row, requestRandom(route, keyText(key)), filled.values, placed));
-  if (!('response' in made)) return cannotAnswer(`the Examples row at ${route.scenario.file}:${row.line}`, request, made.problem, true);
-  const response = made.response;
-  const badHeader = invalidHeader(response.headers);
-  if (badHeader) return cannotAnswer(`the Examples row at ${route.scenario.file}:${row.line}`, request, `a templated header is not valid HTTP: ${badHeader}`);
-  return { response };
-}
-
-/**
- * The 500 of a templated answer that cannot be made, its body the report the journal keeps too.
- * `bound`: refused by TEMPLATE_LIMITS.answerChars, a 413 as the stub's other bounds answer (the
- * request's values are too large for what the template makes of them; nothing is broken), and
- * the report is said on stderr too, one line, for the operator to see a bound was reached.
- */
-function cannotAnswer(who: string, request: HttpRequest, problem: string, bound?: boolean): { response: HttpResponse; report: string } {
-  const report = `accord stub: ${who} cannot answer ${request.method} ${request.path}: ${problem}\n`;
-  const response: HttpResponse = { status: bound ? 413 : 500, headers: {}, body: report };
-  if (bound) boundRefusals.add(response);
-  return { response, report };
-}
-
-/** Answers refused by TEMPLATE_LIMITS.answerChars (cannotAnswer), said on stderr when sent. */
-const boundRefusals = new WeakSet<HttpResponse>();
-
-/** A templated answer that could not be made: its report as the body; one line on stderr when a bound refused it. */
-function sendReport(res: ServerResponse, r: HttpResponse, report: string, log: (line: string) => void): void {
-  send(res, r.status, report);
-  if (boundRefusals.has(r)) log(report.trimEnd());
-}
-
-/** The 409 for a request whose expectations wait for states nothing can reach any more (scenario-state.ts). */
-function stuckOf(scope: ScopeState, table: RouteTable, line: string, waiting: readonly Expectation[]) {
-  const rules = scope.expectations.list().flatMap((e) => (e.state ? [e.state] : []));
-  for (const x of table.stateful ?? []) rules.push(x.example.state!);
-  return stuckReport(line, waiting, scope.states, rules);
-}
-
-/** An answer to a WS-Addressing request says which one it answers (RelatesTo) and its Action; a plain request costs one substring search. */
-function addressed(r: HttpResponse, body: ParsedBody, scenario: Scenario): HttpResponse {
-  if (!body.text.includes(WSA)) return r;
-  const xml = body.asXml();
-  return xml instanceof AccordError ? r : answerAddressed(xml, r, { tags: scenario.tags, fault: isFaultScenario(scenario) });
-}
-
-/** The scenario a request would be answered by (for the WS-Security check, which needs to know what it asks for). */
-function matchedScenario(state: StubState, table: RouteTable, request: HttpRequest, url: string, body: ParsedBody): Scenario | undefined {
-  const memo = state.memoFor(table);
-  const outcome = memo.dispatch(request, body, memo.keyOf(request, url, body));
-  return outcome.kind === 'matched' ? outcome.route.scenario : undefined;
-}
-
-/** The SOAP Fault for a request whose WS-Security does not check out, journaled; undefined when it may be answered. */
-function wsSecurityRefusal(scope: ScopeState, ws: StubWsSecurity, request: HttpRequest, body: ParsedBody, scenario: Scenario | undefined): ReturnType<StubWsSecurity['refusal']> {
-  if (!scenario) return undefined;
-  const refused = ws.refusal(scenario, body);
-  if (refused) scope.journal.record(request, { status: refused.fault.status, answeredBy: 'none', scenario: refOf(scenario), report: `WS-Security: ${refused.fault.body}` });
-  return refused;
 }
 
 /** The bytes of each request as it came, kept only with a pass-through (which sends them on). */
@@ -875,27 +664,9 @@ function answerWsdl(req: IncomingMessage, res: ServerResponse, o: HandlerOptions
   return true;
 }
 
-/** The answer generated for a request (its values drawn from a stream seeded by `seed`: respond.ts), with the given headers added. */
-function generatedFor(route: Route, seed: string): (extra: Record<string, string>) => HttpResponse {
-  return (extra) => {
-    const r = respond(route, undefined, requestRandom(route, seed));
-    for (const [k, v] of Object.entries(extra)) r.headers[k] = v;
-    return r;
-  };
-}
-
-/** `POST /ws?x=1`: how reports and log lines name a request. */
 /** A request as a log line names it: credential-named query values (`access_token`) hidden. */
 function requestLine(request: HttpRequest, url: string): string {
   return `${request.method} ${redactQuery(url)}`;
-}
-
-function strictReport(requestLine: string, route: Route): string {
-  return (
-    `accord stub (strict): no expectation or example answers ${requestLine}\n` +
-    `It fits ${route.label}, but in strict mode only expectations and examples (example files, Examples rows) answer; ` +
-    `set an expectation for it or add an example.\n`
-  );
 }
 
 function internalError(res: ServerResponse, requestLine: string, e: unknown, log: (line: string) => void): void {
@@ -951,11 +722,4 @@ function toHttpRequest(req: IncomingMessage, target: string, body: string): Http
   // Node already joins repeated request headers into one string (set-cookie, the exception, is a response header).
   const headers = req.headers as Record<string, string>;
   return { method: (req.method ?? 'GET').toUpperCase(), path, query, headers, body };
-}
-
-function describeOutcome(o: Outcome | undefined): string {
-  if (!o) return 'internal error';
-  if (o.kind === 'matched') return `${o.route.label}${o.row ? ` with the example at line ${o.row.line}` : o.fixed ? ` with example file ${o.fixed.file}` : ''}`;
-  if (o.kind === 'no-match') return `no scenario matched (tried ${o.attempts.map((a) => `"${a.route.scenario.name}"`).join(', ')})`;
-  return o.allowed.length > 0 ? `method not served (allowed: ${o.allowed.join(', ')})` : 'unknown path';
 }

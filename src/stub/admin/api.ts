@@ -7,7 +7,7 @@ import { STUB_LIMITS } from '../../limits';
 import { acceptedOf, describeExpectation, type Accepted, type Expectation, type ExpectationInput } from './expectations';
 import { isObject } from '../answer/fit-example';
 import type { CallFilter, JournalEntry } from './journal';
-import { stateName } from '../decide/scenario-state';
+import { stateName } from '../answer/state-rule';
 import type { ScopeState } from './scope-state';
 import { splitTarget } from '../../http/target';
 

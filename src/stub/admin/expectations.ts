@@ -12,7 +12,8 @@ import type { Route, RouteTable } from '../decide/route';
 import { RequestMap, requestKey, type RequestKey } from '../decide/memo';
 import { literalKey } from '../decide/build-routes';
 import { compileTemplate, hasTemplate, withoutTemplate, type ResponseTemplate } from '../answer/response-template';
-import { readStateRule, type StateFilter, type StateRule } from '../decide/scenario-state';
+import type { StateFilter } from '../decide/scenario-state';
+import { readStateRule, type StateRule } from '../answer/state-rule';
 
 /**
  * Answers set at run time, each checked against the contract when it is set:
@@ -44,12 +45,9 @@ export interface ExpectationInput {
   state?: StateRule;
 }
 
-/** Where a scenario is written, as reports and the journal name it. */
-export interface ScenarioRef {
-  name: string;
-  file: string;
-  line: number;
-}
+import { refOf, type ScenarioRef } from '../decide/entry';
+
+export { refOf, type ScenarioRef };
 
 export interface ExpectationHandle {
   readonly id: string;
@@ -173,7 +171,7 @@ export class Expectations {
     const template = templated ? compileTemplate(raw, fit.owner, fit.scenario) : undefined;
     const route = table.routes.find((r) => r.scenario === fit.owner)!;
     // A typed request picks its fault by the probe, as it picked its scenario (typed-request.ts).
-    const fault = parsed.fault === 'soap-fault' ? soapFaultAnswer(table, fit.typed?.probe ?? raw.request, route, parsed.faultName) : undefined;
+    const fault = parsed.fault === 'soap-fault' ? soapFaultAnswer(table.routes, fit.typed?.probe ?? raw.request, route, parsed.faultName) : undefined;
     const given = fault ? { ...fault.response } : raw.response;
     const seq = this.next++;
     const e: Expectation = {
@@ -313,15 +311,6 @@ export function handleOf(e: Expectation, store: Expectations): ExpectationHandle
     },
     remove: () => e.live && store.remove(e.id),
   };
-}
-
-/** One frozen reference per scenario: the journal names a scenario in every entry. */
-const refs = new WeakMap<Scenario, ScenarioRef>();
-
-export function refOf(s: Scenario): ScenarioRef {
-  let ref = refs.get(s);
-  if (!ref) refs.set(s, (ref = Object.freeze({ name: s.name, file: s.file, line: s.line })));
-  return ref;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Scenario } from '../../contract/model';
 import { AccordError } from '../../errors';
-import { readStateRule, type StateRule } from '../decide/scenario-state';
+import { readStateRule, type StateRule } from './state-rule';
 import { fitExample, isObject, readExampleShape, type Fit, type RawExample } from './fit-example';
 import { compileTemplate, hasTemplate, withoutTemplate } from './response-template';
 

@@ -8,12 +8,9 @@ import { excerpt } from '../../printable';
 import type { HttpResponse } from '../../http/message';
 import { formatMismatches, type Mismatch } from '../../pattern/match/mismatch';
 import { readJson } from '../../json/parse';
-import type { HttpRequest } from '../../http/message';
-import type { ParsedBody } from '../../http/body';
-import { matchRequest, splitPath } from '../../http/match-request';
 import { EXAMPLE_SHAPE, fitExample, isObject, readExampleShape, type RawExample } from './fit-example';
 import { compileTemplate, hasTemplate, withoutTemplate, type ResponseTemplate } from './response-template';
-import { readStateRule, type ScenarioStates, type StateRule } from '../decide/scenario-state';
+import { readStateRule, type StateRule } from './state-rule';
 
 /**
  * Example files, in Specmatic's layout: JSON files in `<contract>_examples/`
@@ -94,20 +91,6 @@ function readExample(file: string): { ex: RawExample; text: string; state?: Stat
   const ex = readExampleShape(read.value, bad);
   const rule = isObject(read.value) ? read.value.state : undefined;
   return { ex, text, state: rule === undefined ? undefined : readStateRule(rule, bad) };
-}
-
-/**
- * The first example file with a state rule that takes the request in the scope's present state
- * (RouteTable.stateful); undefined when none does.
- */
-export function statefulExample<T extends { example: FixedExample }>(list: readonly T[], req: HttpRequest, body: ParsedBody, states: ScenarioStates): T | undefined {
-  const segments = splitPath(req.path);
-  for (const x of list) {
-    if (!states.allows(x.example.state)) continue;
-    const m = matchRequest(x.example.scenario, req, body, segments, 1);
-    if (m.endpoint && m.mismatches.length === 0) return x;
-  }
-  return undefined;
 }
 
 function invalid(file: string, message: string, mismatches: Mismatch[]): AccordError {

@@ -6,10 +6,9 @@ import { WHERE } from '../../pattern/match/mismatch';
 import { createRandom } from '../../pattern/generate/random';
 import { elementChildren } from '../../xml/tree';
 import { XML_DECLARATION } from '../../xml/serialize';
-import { respond } from './respond';
+import { respond, type Answerable } from './respond';
 import { isProbeMismatch } from './typed-request';
-import type { Route, RouteTable } from '../decide/route';
-import { NOT_SOAP, soapVersionOfBody } from '../decide/soap-version';
+import { NOT_SOAP, soapVersionOfBody, type SoapVersion } from './soap-version';
 
 /**
  * Ways an answer can go wrong on purpose, for testing a client's error handling:
@@ -58,11 +57,16 @@ export function parseDelay(text: string): Delay {
  * contract declares none. Worked out once, when the expectation is set; a name that names none
  * of the request's faults is an AccordError listing those it has.
  */
-export function soapFaultAnswer(table: RouteTable, request: HttpRequest, owner: Route, faultName?: string): { response: HttpResponse; route?: Route } {
+export function soapFaultAnswer<R extends Answerable & { soap?: SoapVersion }>(
+  routes: readonly R[],
+  request: HttpRequest,
+  owner: Answerable,
+  faultName?: string,
+): { response: HttpResponse; route?: R } {
   const body = new ParsedBody(request.body);
   const segments = splitPath(request.path);
   const version = soapVersionOfBody(body);
-  const faults = table.routes.filter((route) => {
+  const faults = routes.filter((route) => {
     // The fault of the request's SOAP version (1.1 and 1.2 may be served on one path).
     if (version !== NOT_SOAP && route.soap !== undefined && route.soap !== version) return false;
     if (!isFaultRoute(route)) return false;
@@ -93,7 +97,7 @@ function namesFault(scenario: string, name: string): boolean {
   return scenario === name || scenario.endsWith(` fault ${name}`);
 }
 
-function isFaultRoute(route: Route): boolean {
+function isFaultRoute(route: Answerable): boolean {
   if (route.responseKind !== 'xml') return false;
   const sample = new ParsedBody(respond(route, undefined, createRandom(0)).body).asXml();
   if (sample instanceof AccordError || sample.local !== 'Envelope') return false;

@@ -15,7 +15,7 @@ import { isBookkeepingAttribute } from '../../xml/bookkeeping';
 import type { XmlElement } from '../../xml/tree';
 import { resolveEncodedReferences } from '../../xml/multi-ref';
 import { narrowToRow } from './example-rows';
-import { NOT_SOAP, soapVersionOfBody, soapVersionOfPattern } from '../decide/soap-version';
+import { NOT_SOAP, soapVersionOfBody, soapVersionOfPattern } from './soap-version';
 import { splitTarget } from '../../http/target';
 import { closeness } from '../../http/closeness';
 import { isProbeMismatch, placeTyped, PROBE, typedMismatches, typedRequest, type TypedRequest } from './typed-request';

@@ -1,9 +1,24 @@
-import type { ExampleRow } from '../../contract/model';
+import type { ExampleRow, Scenario } from '../../contract/model';
 import type { HttpResponse } from '../../http/message';
-import { generateBody, generateText, type GenerateContext } from '../../pattern/generate/index';
+import { generateBody, generateText, type BodyKind, type GenerateContext } from '../../pattern/generate/index';
 import { createRandom, seedFrom, type Random } from '../../pattern/generate/random';
-import type { Route } from '../decide/route';
+import type { XmlTemplate } from './template';
 import { XML_DECLARATION } from '../../xml/serialize';
+
+/**
+ * What an answer is made from: a served scenario and what was compiled for it at start-up. The
+ * route table's Route (decide/route.ts) is one; answer/ reads no more of it than this.
+ */
+export interface Answerable {
+  scenario: Scenario;
+  /** Compiled XML response bodies, one per Examples row (key undefined: no row); absent where the core generator is used. */
+  templates: Map<ExampleRow | undefined, XmlTemplate>;
+  responseKind?: BodyKind;
+  /** Sent unless the contract declares its own Content-Type response header. */
+  contentType?: string;
+  /** From the scenario's place: with the request's key, it seeds the values of the answer (requestRandom). */
+  seed: number;
+}
 
 /**
  * The answer to a request that matched `route`: the scenario's status, its
@@ -14,7 +29,7 @@ import { XML_DECLARATION } from '../../xml/serialize';
  * XML bodies go through a template compiled at start-up (template.ts), which
  * draws exactly what the core generator would from `rng`.
  */
-export function respond(route: Route, row: ExampleRow | undefined, rng: Random, filled?: ReadonlyMap<string, string>, placed?: GenerateContext['placed']): HttpResponse {
+export function respond(route: Answerable, row: ExampleRow | undefined, rng: Random, filled?: ReadonlyMap<string, string>, placed?: GenerateContext['placed']): HttpResponse {
   const s = route.scenario;
   const values = filled ?? row?.values;
   const ctx: GenerateContext = { scope: s.scope, rng, examples: values, placed };
@@ -38,7 +53,7 @@ export function respond(route: Route, row: ExampleRow | undefined, rng: Random, 
 }
 
 /** An example file's response, as given; a copy, since the server adds Content-Length to it. */
-export function fixedResponse(route: Route, given: HttpResponse): HttpResponse {
+export function fixedResponse(route: Answerable, given: HttpResponse): HttpResponse {
   const headers = { ...given.headers };
   if (given.body !== '' && headers['content-type'] === undefined && route.contentType) headers['content-type'] = route.contentType;
   return { status: given.status, headers, body: given.body };
@@ -50,6 +65,6 @@ export function fixedResponse(route: Route, given: HttpResponse): HttpResponse {
  * real service's data is. The same request gets the same answer, also after a restart; another
  * request (pet 11 rather than pet 10) gets values of its own.
  */
-export function requestRandom(route: Route, key: string): Random {
+export function requestRandom(route: Answerable, key: string): Random {
   return createRandom(seedFrom(key, route.seed));
 }

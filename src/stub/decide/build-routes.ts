@@ -7,7 +7,7 @@ import { bodyKind } from '../../pattern/generate/index';
 import { createRandom, seedFrom } from '../../pattern/generate/random';
 import { resolve } from '../../pattern/resolve';
 import type { XmlElementPattern } from '../../pattern/types';
-import { soapVersionOfPattern } from './soap-version';
+import { soapVersionOfPattern } from '../answer/soap-version';
 import { loadExampleFiles } from '../answer/example-files';
 import { narrowToRow } from '../answer/example-rows';
 import { requiredNodes } from './prefilter';

@@ -6,7 +6,7 @@ import { SOAP11_ENVELOPE, SOAP12_ENVELOPE, type HttpRequest } from '../../http/m
 import { type Mismatch, SHOWN_MISMATCHES, WHERE } from '../../pattern/match/mismatch';
 import { mayMatch } from './prefilter';
 import type { Route, RouteTable } from './route';
-import { NOT_SOAP, soapVersionOfBody, type SoapVersion } from './soap-version';
+import { NOT_SOAP, soapVersionOfBody, type SoapVersion } from '../answer/soap-version';
 import { literalKey } from './build-routes';
 
 /** How one scenario saw a request that it did not accept (its first COMPARED_MISMATCHES mismatches or so). */

@@ -5,10 +5,11 @@ import type { FixedExample } from '../answer/example-files';
 import type { RequiredNode } from './prefilter';
 import type { RowTemplate } from '../answer/response-template';
 import type { XmlTemplate } from '../answer/template';
-import type { SoapVersion } from './soap-version';
+import type { Answerable } from '../answer/respond';
+import type { SoapVersion } from '../answer/soap-version';
 
 /** A scenario as the stub serves it, and the table the stub looks routes up in (built by routes.ts). */
-export interface Route {
+export interface Route extends Answerable {
   scenario: Scenario;
   method: string;
   /** `/ws` for a path without parameters (looked up by key); undefined otherwise. */

@@ -1,18 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
-import { Agent, request } from '../../http/undici';
-import type { Scenario } from '../../contract/model';
-import { checkAnswer, driftLine, hideMismatch, type AnswerCheck } from '../../http/drift';
-import { forwardedHeaders, parseTarget, targetUrl, type ForwardTarget } from '../../http/forward';
-import type { HttpRequest } from '../../http/message';
-import { messageText } from '../../http/message-text';
-import { readBodyUpTo } from '../../http/read-body';
-import { isCredentialName, isSecretHeader, REDACTED, redactQuery, redactSecrets, requestSecrets } from '../../http/redact';
-import { STUB_LIMITS } from '../../limits';
-import { WHERE, type Mismatch } from '../../pattern/match/mismatch';
-import { printable } from '../../printable';
-import { refOf } from '../admin/expectations';
-import type { Journal } from '../admin/journal';
+import { Agent, request } from '../http/undici';
+import type { Scenario } from '../contract/model';
+import { checkAnswer, driftLine, hideMismatch, type AnswerCheck } from '../http/drift';
+import { forwardedHeaders, parseTarget, targetUrl, type ForwardTarget } from '../http/forward';
+import type { HttpRequest } from '../http/message';
+import { messageText } from '../http/message-text';
+import { readBodyUpTo } from '../http/read-body';
+import { isCredentialName, isSecretHeader, REDACTED, redactQuery, redactSecrets, requestSecrets } from '../http/redact';
+import { STUB_LIMITS } from '../limits';
+import { WHERE, type Mismatch } from '../pattern/match/mismatch';
+import { printable } from '../printable';
+import { refOf } from './admin/expectations';
+import type { Journal } from './admin/journal';
 
 /**
  * The stub's pass-through (`accord stub --passthrough URL`): a request that fits a scenario but that

@@ -3,8 +3,8 @@ import { AccordError } from '../../errors';
 import type { ParsedBody } from '../../http/body';
 import { closeness } from '../../http/closeness';
 import { formatMismatches, WHERE } from '../../pattern/match/mismatch';
-import type { Attempt } from '../decide/dispatch';
-import type { Route, RouteTable } from '../decide/route';
+import type { Attempt } from './dispatch';
+import type { Route, RouteTable } from './route';
 
 /**
  * The plain-text bodies of the stub's own errors. The 400 report uses the
