@@ -3,7 +3,7 @@ import { ParsedBody } from '../../http/body';
 import { matchRequest, splitPath } from '../../http/match-request';
 import { SOAP12_ENVELOPE, type HttpRequest, type HttpResponse } from '../../http/message';
 import { WHERE } from '../../pattern/match/mismatch';
-import { createRandom } from '../../pattern/generate/random';
+import { createRandom } from '../../pattern/random';
 import { elementChildren } from '../../xml/tree';
 import { XML_DECLARATION } from '../../xml/serialize';
 import { respond, type Answerable } from './respond';

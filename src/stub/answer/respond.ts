@@ -1,7 +1,7 @@
 import type { ExampleRow, Scenario } from '../../contract/model';
 import type { HttpResponse } from '../../http/message';
 import { generateBody, generateText, type BodyKind, type GenerateContext } from '../../pattern/generate/index';
-import { createRandom, seedFrom, type Random } from '../../pattern/generate/random';
+import { createRandom, seedFrom, type Random } from '../../pattern/random';
 import type { XmlTemplate } from './template';
 import { XML_DECLARATION } from '../../xml/serialize';
 

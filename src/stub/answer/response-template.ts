@@ -8,7 +8,7 @@ import type { HttpRequest, HttpResponse } from '../../http/message';
 import { TEMPLATE_LIMITS } from '../../limits';
 import { generateJson, generateText } from '../../pattern/generate/index';
 import { formatMismatches, type Mismatch } from '../../pattern/match/mismatch';
-import { createRandom } from '../../pattern/generate/random';
+import { createRandom } from '../../pattern/random';
 import { contentSlots, effectiveElement, resolve, type NodeSlot } from '../../pattern/resolve';
 import type { Pattern, Scope, XmlElementPattern } from '../../pattern/types';
 import { quoted } from '../../printable';

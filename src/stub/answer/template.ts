@@ -2,7 +2,7 @@ import { Stop, untilStopped } from '../../errors';
 import type { ExampleRow, Scenario } from '../../contract/model';
 import { attributeValue, elementText, newIdTable, occurrences, slotElement, type GenerateContext } from '../../pattern/generate/index';
 import { XML_NODE_BUDGET } from '../../limits';
-import type { Random } from '../../pattern/generate/random';
+import type { Random } from '../../pattern/random';
 import { contentSlots, effectiveElement, resolve } from '../../pattern/resolve';
 import { encodedAccessor, encodingInside, type EncodingScope } from '../../pattern/generate/soap-encoding';
 import type { Scope, XmlElementPattern } from '../../pattern/types';

@@ -4,7 +4,7 @@ import { isFaultScenario, type Contract, type ExampleRow, type Scenario } from '
 import { AccordError, formatLocation, throwGathered } from '../../errors';
 import { contentTypeFor } from '../../http/content-type';
 import { bodyKind } from '../../pattern/generate/index';
-import { createRandom, seedFrom } from '../../pattern/generate/random';
+import { createRandom, seedFrom } from '../../pattern/random';
 import { resolve } from '../../pattern/resolve';
 import type { XmlElementPattern } from '../../pattern/types';
 import { soapVersionOfPattern } from '../answer/soap-version';
