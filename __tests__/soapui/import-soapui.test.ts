@@ -97,10 +97,13 @@ test('property expansion: values the project defines are resolved; ${=…} and $
   expect(r.notCarried.join('\n')).toContain('it uses ${defined#Response#//pet:name}');
 });
 
-test('a Groovy step and a property transfer are listed by name with their place', async () => {
+test('a Groovy step, a property transfer and a request saved on an operation are listed by name with their place', async () => {
   const r = await importFixture('groovy-soapui-project.xml');
   expect(r.code).toBe(0);
   expect(r.notCarried).toEqual([
+    expect.stringMatching(
+      /^not carried: request "Request 1" saved on operation "getPet" at groovy-soapui-project\.xml:\d+ \(interface "[^"]+"\): only test steps and mock responses become examples$/,
+    ),
     expect.stringMatching(
       /^not carried: Groovy step "Make a pet" at groovy-soapui-project\.xml:\d+ \(test suite "PetsSuite" \/ test case "GetPet" \/ step "Make a pet"\): Groovy is not run$/,
     ),

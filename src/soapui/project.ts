@@ -38,6 +38,10 @@ export function readProject(root: Node, composite: boolean): SoapuiProject {
       continue;
     }
     const cache = kid(i, 'definitionCache');
+    // Requests saved on an operation (SoapUI's request editor) assert nothing and belong to no test case.
+    for (const o of kids(i, 'operation'))
+      for (const c of kids(o, 'call'))
+        skip(c, `request "${attr(c, 'name') ?? ''}" saved on operation "${attr(o, 'name') ?? ''}"`, `interface "${iname}"`, 'only test steps and mock responses become examples');
     interfaces.push({
       name: iname,
       kind,
