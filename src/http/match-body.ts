@@ -2,6 +2,7 @@ import { AccordError, formatLocation } from '../errors';
 import { bodyKind } from '../pattern/generate/index';
 import { matchJson, matchText, matchXml, prefixPaths } from '../pattern/match/index';
 import { type Mismatch, shown } from '../pattern/match/mismatch';
+import { noteOpaqueRead } from '../pattern/match/probe';
 import type { Pattern, Scope } from '../pattern/types';
 import type { ParsedBody } from './body';
 
@@ -23,5 +24,7 @@ export function matchBody(pattern: Pattern | undefined, body: ParsedBody, scope:
       return [{ path: where, expected: 'a JSON document', actual: `${body.text.trim() === '' ? 'an empty body' : shown(body.text, 60)} (${json.message})` }];
     return prefixPaths(where, matchJson(pattern, json.value, scope, '', limit));
   }
+  // The whole body as text: its verdict hangs on all of it.
+  noteOpaqueRead();
   return prefixPaths(where, matchText(pattern, body.text.trim(), scope));
 }

@@ -2,6 +2,7 @@ import { endpointText, type PathSegment, type Scenario } from '../contract/model
 import { decodePercent } from '../contract/path';
 import { matchText } from '../pattern/match/index';
 import { append, at, type Mismatch, WHERE } from '../pattern/match/mismatch';
+import { noteOpaqueRead } from '../pattern/match/probe';
 import type { ParsedBody } from './body';
 import { parseMediaType } from './content-type';
 import { hideCredential } from './credentials';
@@ -51,6 +52,8 @@ export function matchRequest(s: Scenario, req: HttpRequest, body: ParsedBody, pa
     append(out, hideCredential(h.name, mismatches));
   }
   append(out, matchBody(r.body, body, s.scope, WHERE.requestBody, Math.max(1, limit - out.length)));
+  // Form fields and parts are read from the body's text, not its elements.
+  if (r.formFields.length > 0 || r.parts.length > 0) noteOpaqueRead();
   if (r.formFields.length > 0) append(out, matchForm(r.formFields, body.text, s.scope));
   if (r.parts.length > 0) append(out, matchMultipart(r.parts, body.text, req.headers['content-type'], s.scope));
   return { endpoint: true, mismatches: out };

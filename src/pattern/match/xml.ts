@@ -13,6 +13,7 @@ import type { Pattern, Scope, XmlAttributePattern, XmlElementPattern, XmlWildcar
 import { describePattern } from '../describe';
 import { matchFaultCode, SOAP11_ENVELOPE, SOAP12_ENVELOPE } from './soap-fault';
 
+import { noteOpaqueRead, noteTextRead } from './probe';
 import { matchText } from './value';
 
 /** Matching XML documents; see match.ts. */
@@ -115,12 +116,18 @@ function matchElement(p: XmlElementPattern, el: XmlElement, scope: Scope, path: 
   if (textSlots.length > 0) {
     const tp = textSlots[0].pattern;
     const fault = faultCodeVersion(el, ns);
-    if (fault)
+    if (fault) {
+      // Judged with the declarations in scope (the code's prefix), not by the text alone.
+      noteOpaqueRead();
       append(
         out,
         matchFaultCode(fault, tp, text, scope, path, (prefix) => namespaceOf({ ...el, prefix }, ns.up)),
       );
-    else append(out, matchText(tp, text, scope, path));
+    } else {
+      const found = matchText(tp, text, scope, path);
+      noteTextRead(text, tp, scope, found.length === 0);
+      append(out, found);
+    }
   } else if (text !== '') {
     out.push({ path, expected: elementSlots.length ? 'child nodes' : 'no content', actual: `text ${shown(text)}` });
   }
@@ -294,7 +301,11 @@ function matchChildren(slots: NodeSlot[], children: XmlElement[], scope: Scope, 
       const tp = leaf.kind === 'any' ? undefined : plain[a];
       // A SOAP fault's code is judged by SOAP's rules too (soap-fault.ts): never by its text alone.
       const text = tp && child.attributes.length === 0 && child.local !== 'faultcode' && child.local !== 'Value' ? onlyText(child) : undefined;
-      if (text !== undefined && matchText(tp!, text, scope).length === 0) continue;
+      if (text !== undefined) {
+        const fits = matchText(tp!, text, scope).length === 0;
+        noteTextRead(text, tp!, scope, fits);
+        if (fits) continue;
+      }
       const at = `${path}/${child.local}${repeated[a] ? `[${index}]` : ''}`;
       append(out, matchNode(declared, child, scope, at, { el: child, up: ns }, limit - out.length));
     }

@@ -2,10 +2,15 @@ import type { ParsedBody } from '../../http/body';
 import { splitPath } from '../../http/match-request';
 import type { HttpRequest, HttpResponse } from '../../http/message';
 import { STUB_LIMITS } from '../../limits';
+import { probing } from '../../pattern/match/probe';
 import { dispatch, type Outcome } from './dispatch';
+import { fitsNotes, notesOf, shapeOf, type ShapeNotes } from './shape';
 import type { RouteTable } from './route';
 
 type Matched = Extract<Outcome, { kind: 'matched' }>;
+
+/** Requests of one shape may be answered by a few scenarios (one per kind of value): at most this many choices are noted per shape. */
+const SHAPE_CHOICES = 4;
 
 /** A remembered choice, and the answer made for it the first time (kept when it is at most STUB_LIMITS.memoAnswerChars). */
 export type Choice = Matched & { answer?: HttpResponse };
@@ -18,13 +23,19 @@ export type Choice = Matched & { answer?: HttpResponse };
  * request again (a load test, a test suite's fixed calls, a polling client) gets the choice
  * made the first time, and the answer made then, without parsing, matching or generating again.
  *
+ * A request it has not seen whose shape it knows (shape.ts: the same tags, other element texts) is
+ * chosen from the notes of the last request of that shape, without parsing or matching, when its
+ * texts give every check that choice hung on the same verdict; else it is dispatched (and noted).
+ *
  * Bounded: bodies up to STUB_LIMITS.memoBodyChars, at most STUB_LIMITS.memoEntries choices
- * (then it starts again empty), answers up to STUB_LIMITS.memoAnswerChars, and only requests a
+ * (then it starts again empty) and as many shapes with at most SHAPE_CHOICES choices each, answers up to STUB_LIMITS.memoAnswerChars, and only requests a
  * scenario answered (a 400 is worked out each time: its report quotes the request). One memo per
  * table: a reload starts a new one.
  */
 export class DispatchMemo {
   private readonly chosen = new RequestMap<Choice>();
+  /** By shape (shape.ts): the choices requests of it led to, with what each hung on. */
+  private readonly shapes = new RequestMap<ShapeNotes<Matched>[]>();
   /** Request headers any served scenario (or its rows and example files) names, and Content-Type: the only headers dispatch reads. */
   private readonly headers: string[];
 
@@ -49,18 +60,49 @@ export class DispatchMemo {
 
   /** What the stub's answer to a request is a function of: method, target, the headers the contracts name, body. */
   keyOf(req: HttpRequest, url: string, body: ParsedBody): RequestKey {
-    return requestKey(req, url, this.headers, body.text);
+    const key = requestKey(req, url, this.headers, body.text);
+    // The same head as the last request's (the usual case: one endpoint, one Content-Type) is the same string,
+    // whose hash V8 has already worked out: only the body is hashed.
+    if (key.head === this.lastHead) return { head: this.lastHead, body: key.body };
+    this.lastHead = key.head;
+    return key;
   }
+
+  private lastHead = '';
 
   /** dispatch(table, req, …), from memory when this request was answered before. `key` is keyOf(req, url, body). */
   dispatch(req: HttpRequest, body: ParsedBody, key: RequestKey): Choice | Exclude<Outcome, Matched> {
     if (body.text.length > STUB_LIMITS.memoBodyChars) return dispatch(this.table, req, splitPath(req.path), body);
     const hit = this.chosen.get(key);
     if (hit) return hit;
-    const outcome = dispatch(this.table, req, splitPath(req.path), body);
+    const outcome = this.byShape(req, body, key);
     if (outcome.kind === 'matched') {
       if (this.chosen.size >= STUB_LIMITS.memoEntries) this.chosen.clear();
       this.chosen.set(key, outcome);
+    }
+    return outcome;
+  }
+
+  /**
+   * A request not seen before: chosen as the last request of its shape was when its texts give the
+   * same verdicts (shape.ts), else dispatched, with a probe noting what the choice hung on.
+   */
+  private byShape(req: HttpRequest, body: ParsedBody, key: RequestKey): Outcome {
+    const shape = body.text.charCodeAt(0) === 0x3c /* < */ ? shapeOf(body.text) : undefined;
+    if (!shape) return dispatch(this.table, req, splitPath(req.path), body);
+    const shapeKey = { head: key.head, body: shape.key };
+    const known = this.shapes.get(shapeKey);
+    if (known) {
+      for (const notes of known) if (fitsNotes(notes, shape.slots)) return choiceOf(notes.choice);
+    }
+    const { result: outcome, probe } = probing(() => dispatch(this.table, req, splitPath(req.path), body));
+    if (outcome.kind !== 'matched' || probe.opaque || (known && known.length >= SHAPE_CHOICES)) return outcome;
+    const notes = notesOf(shape, probe.reads, choiceOf(outcome));
+    if (!notes) return outcome;
+    if (known) known.push(notes);
+    else {
+      if (this.shapes.size >= STUB_LIMITS.memoEntries) this.shapes.clear();
+      this.shapes.set(shapeKey, [notes]);
     }
     return outcome;
   }
@@ -72,6 +114,14 @@ export class DispatchMemo {
     if (keepable(answer)) choice.answer = answer;
     return answer;
   }
+}
+
+/** A new choice like `o` (without the answer kept with it): each request's answer is its own. */
+function choiceOf(o: Pick<Matched, 'route' | 'row' | 'fixed'>): Matched {
+  const c: Matched = { kind: 'matched', route: o.route };
+  if (o.row) c.row = o.row;
+  if (o.fixed) c.fixed = o.fixed;
+  return c;
 }
 
 /** Whether an answer is small enough to keep for the next time the same request comes (STUB_LIMITS.memoAnswerChars). */
