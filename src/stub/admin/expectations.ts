@@ -11,6 +11,7 @@ import { fitExample, isObject, readExampleShape, type RawExample } from '../answ
 import type { Route, RouteTable } from '../decide/route';
 import { RequestMap, requestKey, type RequestKey } from '../decide/memo';
 import { literalKey } from '../decide/build-routes';
+import { shapeOfBody } from '../decide/shape';
 import { compileTemplate, hasTemplate, withoutTemplate, type ResponseTemplate } from '../answer/response-template';
 import type { StateFilter } from '../decide/scenario-state';
 import { readStateRule, type StateRule } from '../answer/state-rule';
@@ -448,6 +449,12 @@ function wordsIn(body: ParsedBody): Set<string> {
   const found: string[] = [];
   const t = body.text.trimStart();
   if (t.startsWith('<')) {
+    // A body with a shape (decide/shape.ts): its element texts are its slots, read without parsing it.
+    const shape = shapeOfBody(body);
+    if (shape) {
+      for (const s of shape.slots) if (plainWord(s)) found.push(s);
+      return new Set(found);
+    }
     const xml = body.asXml();
     if (!(xml instanceof AccordError)) collectXml(xml, found);
   } else if (t.startsWith('{') || t.startsWith('[')) {

@@ -4,7 +4,7 @@ import type { HttpRequest, HttpResponse } from '../../http/message';
 import { STUB_LIMITS } from '../../limits';
 import { probing } from '../../pattern/match/probe';
 import { dispatch, type Outcome } from './dispatch';
-import { fitsNotes, notesOf, shapeOf, type ShapeNotes } from './shape';
+import { fitsNotes, notesOf, shapeOfBody, type ShapeNotes } from './shape';
 import type { RouteTable } from './route';
 
 type Matched = Extract<Outcome, { kind: 'matched' }>;
@@ -88,7 +88,7 @@ export class DispatchMemo {
    * same verdicts (shape.ts), else dispatched, with a probe noting what the choice hung on.
    */
   private byShape(req: HttpRequest, body: ParsedBody, key: RequestKey): Outcome {
-    const shape = body.text.charCodeAt(0) === 0x3c /* < */ ? shapeOf(body.text) : undefined;
+    const shape = shapeOfBody(body);
     if (!shape) return dispatch(this.table, req, splitPath(req.path), body);
     const shapeKey = { head: key.head, body: shape.key };
     const known = this.shapes.get(shapeKey);

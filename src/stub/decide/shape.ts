@@ -1,3 +1,4 @@
+import type { ParsedBody } from '../../http/body';
 import { matchText } from '../../pattern/match/index';
 import type { TextRead } from '../../pattern/match/probe';
 import type { Pattern, Scope } from '../../pattern/types';
@@ -94,6 +95,17 @@ export function shapeOf(text: string): Shape | undefined {
   }
   if (slots.length === 0) return undefined;
   return { key: key + text.slice(from), slots };
+}
+
+/** Shapes of bodies worked out already: the expectations' index and the memo read the same request's. */
+const shapes = new WeakMap<ParsedBody, Shape | null>();
+
+/** shapeOf the body's text, worked out once per body; undefined for a body that does not start with `<`. */
+export function shapeOfBody(body: ParsedBody): Shape | undefined {
+  if (body.text.charCodeAt(0) !== 0x3c /* < */) return undefined;
+  let shape = shapes.get(body);
+  if (shape === undefined) shapes.set(body, (shape = shapeOf(body.text) ?? null));
+  return shape ?? undefined;
 }
 
 /** The `>` that ends the tag starting before `at`, past quoted attribute values (which may hold `>`); -1 for none. */
