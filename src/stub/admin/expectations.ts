@@ -232,7 +232,9 @@ export class Expectations {
     if (!fitting) {
       const segments = splitPath(req.path);
       const list = this.candidatesFor(req.method, segments, body);
-      fitting = list ? list.filter((e) => fits(e, req, segments, body)) : [];
+      // No candidate (a new id among expectations for others): found again as cheaply as from memory, so not kept.
+      if (!list || list.length === 0) return undefined;
+      fitting = list.filter((e) => fits(e, req, segments, body));
       if (this.fitting.size >= STUB_LIMITS.memoEntries) this.fitting.clear();
       this.fitting.set(key, fitting);
     }

@@ -70,37 +70,29 @@ export class DispatchMemo {
 
   private lastHead = '';
 
-  /** dispatch(table, req, …), from memory when this request was answered before. `key` is keyOf(req, url, body). */
+  /**
+   * dispatch(table, req, …), from memory when this request was answered before, or from the notes of
+   * its shape (shape.ts). `key` is keyOf(req, url, body).
+   */
   dispatch(req: HttpRequest, body: ParsedBody, key: RequestKey): Choice | Exclude<Outcome, Matched> {
     if (body.text.length > STUB_LIMITS.memoBodyChars) return dispatch(this.table, req, splitPath(req.path), body);
     const hit = this.chosen.get(key);
     if (hit) return hit;
-    const outcome = this.byShape(req, body, key);
-    if (outcome.kind === 'matched') {
-      if (this.chosen.size >= STUB_LIMITS.memoEntries) this.chosen.clear();
-      this.chosen.set(key, outcome);
-    }
-    return outcome;
-  }
-
-  /**
-   * A request not seen before: chosen as the last request of its shape was when its texts give the
-   * same verdicts (shape.ts), else dispatched, with a probe noting what the choice hung on.
-   */
-  private byShape(req: HttpRequest, body: ParsedBody, key: RequestKey): Outcome {
     const shape = shapeOfBody(body);
-    if (!shape) return dispatch(this.table, req, splitPath(req.path), body);
-    const shapeKey = { head: key.head, body: shape.key };
-    const known = this.shapes.get(shapeKey);
+    const shapeKey = shape && { head: key.head, body: shape.key };
+    const known = shapeKey && this.shapes.get(shapeKey);
     if (known) {
+      // Not kept by request: found again as cheaply, and under a load of new ids each kept request would only be garbage to collect.
       for (const notes of known) if (fitsNotes(notes, shape.slots)) return choiceOf(notes.choice);
     }
     const { result: outcome, probe } = probing(() => dispatch(this.table, req, splitPath(req.path), body));
-    if (outcome.kind !== 'matched' || probe.opaque || (known && known.length >= SHAPE_CHOICES)) return outcome;
+    if (outcome.kind !== 'matched') return outcome;
+    if (this.chosen.size >= STUB_LIMITS.memoEntries) this.chosen.clear();
+    this.chosen.set(key, outcome);
+    if (!shapeKey || probe.opaque || (known && known.length >= SHAPE_CHOICES)) return outcome;
     const notes = notesOf(shape, probe.reads, choiceOf(outcome));
-    if (!notes) return outcome;
-    if (known) known.push(notes);
-    else {
+    if (notes && known) known.push(notes);
+    else if (notes) {
       if (this.shapes.size >= STUB_LIMITS.memoEntries) this.shapes.clear();
       this.shapes.set(shapeKey, [notes]);
     }
