@@ -1,4 +1,5 @@
 import type { ParsedBody } from '../../http/body';
+import { STUB_LIMITS } from '../../limits';
 import { matchText } from '../../pattern/match/index';
 import type { TextRead } from '../../pattern/match/probe';
 import type { Pattern, Scope } from '../../pattern/types';
@@ -63,6 +64,7 @@ export function shapeOf(text: string): Shape | undefined {
   let pos = 0;
   /** Per open element, whether it already has a run of text. */
   const open: boolean[] = [];
+  const ends = new TagEnds(text);
   for (;;) {
     const lt = text.indexOf('<', pos);
     const end = lt < 0 ? text.length : lt;
@@ -85,7 +87,7 @@ export function shapeOf(text: string): Shape | undefined {
       pos = close + 2;
       continue;
     }
-    const gt = tagEnd(text, lt + 1);
+    const gt = ends.after(lt + 1);
     if (gt < 0) return undefined;
     if (text.charCodeAt(lt + 1) === 0x2f /* / */) {
       if (open.length === 0) return undefined;
@@ -97,29 +99,46 @@ export function shapeOf(text: string): Shape | undefined {
   return { key: key + text.slice(from), slots };
 }
 
-/** Shapes of bodies worked out already: the expectations' index and the memo read the same request's. */
-const shapes = new WeakMap<ParsedBody, Shape | null>();
+/** The last body asked about and its shape: the expectations' index and the memo ask about the same request in turn. */
+let lastBody: ParsedBody | undefined;
+let lastShape: Shape | undefined;
 
-/** shapeOf the body's text, worked out once per body; undefined for a body that does not start with `<`. */
+/** shapeOf the body's text, worked out once for the body asked about last; undefined for a body that does not start with `<` or is over STUB_LIMITS.memoBodyChars. */
 export function shapeOfBody(body: ParsedBody): Shape | undefined {
-  if (body.text.charCodeAt(0) !== 0x3c /* < */) return undefined;
-  let shape = shapes.get(body);
-  if (shape === undefined) shapes.set(body, (shape = shapeOf(body.text) ?? null));
-  return shape ?? undefined;
+  if (body === lastBody) return lastShape;
+  // Bodies the memo keeps, no longer: a shape is worth noting only for a request that may come again.
+  const shape = body.text.charCodeAt(0) === 0x3c /* < */ && body.text.length <= STUB_LIMITS.memoBodyChars ? shapeOf(body.text) : undefined;
+  lastBody = body;
+  lastShape = shape;
+  return shape;
 }
 
-/** The `>` that ends the tag starting before `at`, past quoted attribute values (which may hold `>`); -1 for none. */
-function tagEnd(text: string, at: number): number {
-  for (let i = at; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x3e /* > */) return i;
-    if (c === 0x22 /* " */ || c === 0x27 /* ' */) {
-      const close = text.indexOf(c === 0x22 ? '"' : "'", i + 1);
+/**
+ * The `>` that ends each tag, past quoted attribute values (which may hold `>`), by indexOf rather than
+ * character by character; the next quote of each kind is remembered, so no part of the text is searched twice.
+ */
+class TagEnds {
+  private dq = -2;
+  private sq = -2;
+
+  constructor(private readonly text: string) {}
+
+  /** The `>` ending the tag that starts before `at`; -1 for none. */
+  after(at: number): number {
+    const text = this.text;
+    let from = at;
+    for (;;) {
+      const gt = text.indexOf('>', from);
+      if (gt < 0) return -1;
+      if (this.dq !== -1 && this.dq < from) this.dq = text.indexOf('"', from);
+      if (this.sq !== -1 && this.sq < from) this.sq = text.indexOf("'", from);
+      const q = this.dq < 0 || (this.sq >= 0 && this.sq < this.dq) ? this.sq : this.dq;
+      if (q < 0 || q > gt) return gt;
+      const close = text.indexOf(text[q], q + 1);
       if (close < 0) return -1;
-      i = close;
+      from = close + 1;
     }
   }
-  return -1;
 }
 
 /**
