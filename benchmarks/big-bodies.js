@@ -66,7 +66,7 @@ function inProcess(size) {
   const { parseContract } = require(path.join(ROOT, 'dist', 'contract', 'load'));
   const { buildRoutes } = require(path.join(ROOT, 'dist', 'stub', 'decide', 'build-routes'));
   const { dispatch } = require(path.join(ROOT, 'dist', 'stub', 'decide', 'dispatch'));
-  const { noMatchReport } = require(path.join(ROOT, 'dist', 'stub', 'answer', 'error-report'));
+  const { noMatchReport } = require(path.join(ROOT, 'dist', 'stub', 'decide', 'error-report'));
   const { ParsedBody } = require(path.join(ROOT, 'dist', 'http', 'body'));
   const { parseXml } = require(path.join(ROOT, 'dist', 'xml', 'parse'));
   const table = buildRoutes([PET, ORDERS].map((f) => parseContract(readFileSync(f, 'utf8'), f)));
