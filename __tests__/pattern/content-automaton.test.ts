@@ -6,6 +6,7 @@ import { ContentAutomaton, type Part } from '../../src/pattern/content-automaton
 import type { NodeSlot } from '../../src/pattern/resolve';
 import { xmlElement } from '../../src/pattern/xml-pattern';
 import type { XmlElement } from '../../src/xml/tree';
+import { FULL_DEPTH } from '../helpers/depth';
 
 /*
  * The content-model automaton, exhaustively on small models: every model of a small grammar (rows and
@@ -135,7 +136,7 @@ function show(model: readonly Part<Leaf>[]): string {
 }
 
 /** The whole depth, or the fixed quarter (see above). */
-const FULL = process.env.ACCORD_TEST_DEPTH === 'full';
+const FULL = FULL_DEPTH;
 const STRIDE = FULL ? 1 : 4;
 const DEPTH = FULL ? 'all of them' : 'a fixed quarter of them (ACCORD_TEST_DEPTH=full for all)';
 const sampled = (i: number, j: number) => (i + j) % STRIDE === 0;

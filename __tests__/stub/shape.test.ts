@@ -16,6 +16,7 @@ import { importWsdl } from '../../src/wsdl';
 import { specCorpus, SPEC_CORPUS, withCorpus, wsdlCorpus } from '../helpers/corpus';
 import { wsdlFixtures } from '../wsdl/fixtures';
 import { CONTRACTS, PET_SPEC, petRequest, post } from './helpers';
+import { depth } from '../helpers/depth';
 
 /** A body that counts its parses: a request of a known shape must not need one. */
 class CountingBody extends ParsedBody {
@@ -133,8 +134,8 @@ withCorpus(['wsdl-corpus', 'spec-corpus'], 'shapes on the shared corpora', () =>
       }
     }
     // Fewer values and slots: the corpora give thousands of requests.
-    const { asked, byShape } = sameChoices(contracts, ['-1', '3.5', 'abc', 'true', '2024-02-29'], 4);
-    expect(asked).toBeGreaterThan(4000);
+    const { asked, byShape } = sameChoices(contracts, depth(['-1', '3.5', 'abc', 'true', '2024-02-29'], ['3.5', 'abc']), depth(4, 2));
+    expect(asked).toBeGreaterThan(depth(4000, 1500));
     expect(byShape / asked).toBeGreaterThan(0.3);
   });
 });
