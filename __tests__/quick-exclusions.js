@@ -75,6 +75,7 @@ const EXCLUDED = [
   { file: 'pattern/content-automaton.test.ts', class: 'exhaustive', why: 'every small content model on every word up to length 5 (~80 s)' },
   { file: 'fuzz/cli.test.ts', class: 'exhaustive', why: 'seeded fuzzing of the CLI' },
   { file: 'fuzz/proxy.test.ts', class: 'exhaustive', why: 'seeded fuzzing of the proxy' },
+  { file: 'stub/shape-corpus.test.ts', class: 'exhaustive', why: 'the request-shape choice against a full match on thousands of corpus requests (~7 s)' },
   { file: 'fuzz/stub.test.ts', class: 'exhaustive', why: 'seeded fuzzing of the stub' },
   { file: 'fuzz/ws-security.test.ts', class: 'exhaustive', why: 'seeded fuzzing of WS-Security' },
   // Measured slowest of the rest (a run of test:quick before they were named here: each took 40-390 s on a loaded 2-core machine, together two thirds of its time).

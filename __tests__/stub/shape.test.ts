@@ -1,111 +1,17 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { parseContract, testCases } from '../../src/contract/load';
+import { parseContract } from '../../src/contract/load';
 import type { Contract } from '../../src/contract/model';
 import { ParsedBody } from '../../src/http/body';
-import { buildRequest } from '../../src/http/build-request';
-import { splitPath } from '../../src/http/match-request';
 import type { HttpRequest } from '../../src/http/message';
 import { loadContracts } from '../../src/stub/contracts';
-import { dispatch, type Outcome } from '../../src/stub/decide/dispatch';
+import { dispatch } from '../../src/stub/decide/dispatch';
 import { DispatchMemo } from '../../src/stub/decide/memo';
 import { shapeOf } from '../../src/stub/decide/shape';
 import { buildRoutes } from '../../src/stub/decide/build-routes';
 import { startStub } from '../../src/stub/server';
+import { chosen, CountingBody, sameChoices } from './shape-helpers';
 import { importWsdl } from '../../src/wsdl';
-import { specCorpus, SPEC_CORPUS, withCorpus, wsdlCorpus } from '../helpers/corpus';
 import { wsdlFixtures } from '../wsdl/fixtures';
 import { CONTRACTS, PET_SPEC, petRequest, post } from './helpers';
-import { depth } from '../helpers/depth';
-
-/** A body that counts its parses: a request of a known shape must not need one. */
-class CountingBody extends ParsedBody {
-  parses = 0;
-  override asXml() {
-    this.parses++;
-    return super.asXml();
-  }
-}
-
-const chosen = (o: Outcome): string => (o.kind === 'matched' ? `${o.route.label} row ${o.row?.line ?? '-'} file ${o.fixed?.file ?? '-'}` : o.kind);
-
-/** Values put in each slot in turn: numbers of each kind, words, booleans, dates, white space, long text, characters XML names. */
-const VALUES = [
-  '0',
-  '7',
-  '-1',
-  '3.5',
-  '1e3',
-  '99999999999999999999',
-  'abc',
-  'true',
-  'false',
-  'TRUE',
-  '2024-02-29',
-  '2024-13-01',
-  '12:30:00',
-  ' padded ',
-  'x'.repeat(300),
-  '"q"',
-  "it's",
-  '>',
-  'ä€',
-  'P1D',
-];
-
-/** The request with slot `i` set to `value`: the shape's key holds a \0 where each slot's text was. */
-function withSlot(text: string, i: number, value: string): string | undefined {
-  const shape = shapeOf(text);
-  if (!shape || i >= shape.slots.length) return undefined;
-  const parts = shape.key.split('\0');
-  return parts.map((p, k) => (k === 0 ? p : (k - 1 === i ? value : shape.slots[k - 1]) + p)).join('');
-}
-
-/**
- * For every request a contract's scenarios give (each Examples row among them), and each of those
- * with one element's text changed to each of VALUES: the memo, which answers requests of a shape it
- * knows from its notes, makes the choice dispatch makes. Returns how many requests were asked and
- * how many of those were answered from a shape's notes (no parse).
- */
-function sameChoices(contracts: Contract[], values = VALUES, maxSlots = 12): { asked: number; byShape: number } {
-  let asked = 0;
-  let byShape = 0;
-  for (const contract of contracts) {
-    let table: ReturnType<typeof buildRoutes>;
-    try {
-      table = buildRoutes([contract]);
-    } catch {
-      continue;
-    }
-    const memo = new DispatchMemo(table);
-    const requests: HttpRequest[] = [];
-    for (const tc of testCases(contract)) {
-      let req: HttpRequest;
-      try {
-        req = buildRequest(tc, 1);
-      } catch {
-        continue;
-      }
-      requests.push(req);
-      const slots = shapeOf(req.body)?.slots.length ?? 0;
-      for (let i = 0; i < Math.min(slots, maxSlots); i++)
-        for (const v of values) {
-          const body = withSlot(req.body, i, v);
-          if (body !== undefined) requests.push({ ...req, body });
-        }
-    }
-    for (const req of requests) {
-      const url = req.path + (req.query.length > 0 ? `?${new URLSearchParams(req.query)}` : '');
-      const expected = chosen(dispatch(table, req, splitPath(req.path), new ParsedBody(req.body)));
-      const body = new CountingBody(req.body);
-      const got = chosen(memo.dispatch(req, body, memo.keyOf(req, url, body)));
-      if (got !== expected) throw new Error(`${contract.file ?? ''}: the memo chose ${got}, dispatch ${expected}, for\n${req.body}`);
-      asked++;
-      if (body.parses === 0 && got !== 'no-match' && got !== 'unknown-path') byShape++;
-    }
-  }
-  return { asked, byShape };
-}
 
 test('a request of a known shape gets the choice dispatch gives: the example contracts and repository WSDLs, every element text changed to twenty kinds of value', () => {
   const contracts = [...loadContracts([CONTRACTS]), ...wsdlFixtures().map((w) => parseContract(importWsdl(w.file).text, `${w.name}.spec`))];
@@ -113,31 +19,6 @@ test('a request of a known shape gets the choice dispatch gives: the example con
   expect(asked).toBeGreaterThan(1000);
   // Most are answered from the notes, not parsed: the point of the shapes.
   expect(byShape / asked).toBeGreaterThan(0.3);
-});
-
-withCorpus(['wsdl-corpus', 'spec-corpus'], 'shapes on the shared corpora', () => {
-  test('a request of a known shape gets the choice dispatch gives: the 30 real WSDLs and the 93 real contracts, every element text changed', () => {
-    const contracts: Contract[] = [];
-    for (const w of wsdlCorpus()) {
-      try {
-        contracts.push(parseContract(importWsdl(w.file).text, `${w.folder}.spec`));
-      } catch {
-        /* a WSDL the importer refuses has no contract to ask */
-      }
-    }
-    for (const s of specCorpus()) {
-      if (s.intent !== 'valid') continue;
-      try {
-        contracts.push(parseContract(readFileSync(path.join(SPEC_CORPUS, s.file), 'utf8'), s.file));
-      } catch {
-        /* not a contract accord reads */
-      }
-    }
-    // Fewer values and slots: the corpora give thousands of requests.
-    const { asked, byShape } = sameChoices(contracts, depth(['-1', '3.5', 'abc', 'true', '2024-02-29'], ['3.5', 'abc']), depth(4, 2));
-    expect(asked).toBeGreaterThan(depth(4000, 1500));
-    expect(byShape / asked).toBeGreaterThan(0.3);
-  });
 });
 
 const spec = (scenarios: string) => parseContract(`Feature: Shapes\n${scenarios}`, 'shapes.spec');
