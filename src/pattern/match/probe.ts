@@ -53,8 +53,3 @@ export function noteTextRead(text: string, pattern: Pattern, scope: Scope, fits:
 export function noteOpaqueRead(): void {
   if (active !== undefined) active.opaque = true;
 }
-
-/** Whether a probe is watching (so a site can skip working out what it would note). */
-export function probeActive(): boolean {
-  return active !== undefined;
-}

@@ -48,7 +48,7 @@ interface Check {
 }
 
 /** More slots than this: not worth the notes (checking each again costs what matching would). */
-export const MAX_SLOTS = 64;
+const MAX_SLOTS = 64;
 
 /** Characters the parser leaves to saxes or refuses (fast-parse.ts), and references: a text with one has no shape. */
 const UNSHAPED = /[&\0-\x08\x0B-\x1F\uD800-\uDFFF\uFFFE\uFFFF]/;
