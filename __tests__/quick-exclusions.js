@@ -97,6 +97,7 @@ const EXCLUDED = [
   { file: 'stub/repeat.test.ts', class: 'exhaustive', why: 'seeded random scripts against a verbose stub' },
   // Measured in test:quick on 2 idle cores (session 13: 78 s wall with them, each 3-9 s of a worker).
   { file: 'soapui/corpus.test.ts', class: 'exhaustive', why: 'every project of ../shared/soapui-corpus imported (8.5 s)' },
+  { file: 'wsdl/import-url.test.ts', class: 'slow', why: 'WSDLs fetched from real servers, slow and hostile ones among them (6.8 s)' },
   { file: 'proxy/proxy-bounds.test.ts', class: 'slow', why: 'bodies and floods at the limits of the proxy (5.7 s)' },
   { file: 'http/tls-errors.test.ts', class: 'slow', why: 'a TLS server per broken certificate (4.9 s)' },
   { file: 'logs/cli.test.ts', class: 'slow', why: 'the built command on large logs (3.8 s)' },
