@@ -25,6 +25,7 @@ import type { Repeatable } from './decide/repeat';
 import { stateName } from './answer/state-rule';
 import { buildRoutes } from './decide/build-routes';
 import { watchSources } from './watch';
+import { writeTogether } from './written-together';
 import type { StubWsSecurity, WsSecuritySettings } from './ws-security';
 import { splitTarget } from '../http/target';
 import { exported } from './client/connect';
@@ -587,7 +588,7 @@ function mtomAnswer(r: HttpResponse, scenario: Scenario): { status: number; head
   return packed && { status: r.status, headers: { ...r.headers, 'content-type': packed.contentType }, body: packed.body };
 }
 
-/** Writes an answer, after its delay, or breaks it as the fault says; as MTOM when `mtomFor` (the answering scenario) is given. */
+/** Writes an answer (with the others decided in this turn of the event loop: written-together.ts), after its delay, or breaks it as the fault says; as MTOM when `mtomFor` (the answering scenario) is given. */
 function deliver(res: ServerResponse, r: HttpResponse, delayMs: number, log: (line: string) => void, fault?: FaultKind, mtomFor?: Scenario): void {
   if (delayMs > 0) {
     const timer = setTimeout(() => guarded(res.req, res, log, () => deliver(res, r, 0, log, fault, mtomFor)), delayMs);
@@ -599,19 +600,17 @@ function deliver(res: ServerResponse, r: HttpResponse, delayMs: number, log: (li
   if (fault === 'empty-response') return void res.socket?.end();
   const sent = fault === 'malformed-body' ? malformed(r) : r;
   const mtom = mtomFor && !fault && !NO_BODY.has(sent.status) ? mtomAnswer(sent, mtomFor) : undefined;
+  const failed = (e: unknown) => internalError(res, `${res.req.method} ${res.req.url ?? '/'}`, e, log);
   if (mtom) {
     mtom.headers['content-length'] = String(mtom.body.length);
-    res.writeHead(mtom.status, mtom.headers);
-    res.end(mtom.body);
+    writeTogether(res, mtom.status, mtom.headers, mtom.body, failed);
   } else if (NO_BODY.has(sent.status)) {
     // These statuses carry no body by definition (RFC 9110), whatever the contract says.
-    res.writeHead(sent.status, sent.headers);
-    res.end();
+    writeTogether(res, sent.status, sent.headers, undefined, failed);
   } else {
     // A known length spares the client chunked decoding and the server a write.
     sent.headers['content-length'] = String(Buffer.byteLength(sent.body));
-    res.writeHead(sent.status, sent.headers);
-    res.end(sent.body);
+    writeTogether(res, sent.status, sent.headers, sent.body, failed);
   }
 }
 
