@@ -18,7 +18,12 @@ let service: Running;
 
 function jest(args: string[], env: Record<string, string> = {}): Promise<JestRun> {
   // runJest gives the output without colours: CI may turn them on (CI=true colours Jest's code frames).
-  return runJest('npx', ['jest', '--preset', PKG.name, '--ci', ...args], { cwd: installed.dir, env: childEnv({ ACCORD_BASE_URL: service.url, ...env }), killAfterMs: 120_000 });
+  // The app's own node_modules/.bin/jest, which `npx jest` runs (npx itself is tried by `npx accord --version`).
+  return runJest(path.join(installed.dir, 'node_modules', '.bin', 'jest'), ['--preset', PKG.name, '--ci', ...args], {
+    cwd: installed.dir,
+    env: childEnv({ ACCORD_BASE_URL: service.url, ...env }),
+    killAfterMs: 120_000,
+  });
 }
 
 const versionIn = (pkg: string) => (JSON.parse(readFileSync(path.join(installed.dir, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
