@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { childEnv, plain } from '../helpers/child-env';
+import { plain, registryEnv } from '../helpers/child-env';
 import { pack } from '../helpers/packed-app';
 import { startServer, type Running } from '../helpers/servers';
 
@@ -75,7 +75,7 @@ afterAll(async () => {
 /** `npx accord-contracts test …` with the tarball standing in for the registry's package. */
 function npxTest(args: string[], env: Record<string, string>, command = 'test', cwd = dir): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const e = childEnv({ npm_config_update_notifier: 'false', npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', ...env });
+    const e = registryEnv({ npm_config_update_notifier: 'false', npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', ...env });
     delete e.ACCORD_BASE_URL;
     const child = spawn('npm', ['exec', '--yes', `--package=${tarball}`, '--', 'accord', command, ...args], { cwd, env: e });
     let out = '';

@@ -15,3 +15,14 @@ export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
 export function plain(text: string): string {
   return stripVTControlCharacters(text);
 }
+
+/**
+ * The environment for a child that reaches the npm registry (npm install, npm exec): as childEnv, with
+ * the CA bundle helpers/offline-env.js took away from the tests' other children given back.
+ */
+export function registryEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = childEnv(extra);
+  const ca = process.env.ACCORD_TEST_NODE_EXTRA_CA_CERTS;
+  if (ca !== undefined) env.NODE_EXTRA_CA_CERTS = ca;
+  return env;
+}

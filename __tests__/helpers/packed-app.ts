@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { registryEnv } from './child-env';
 
 const run = promisify(execFile);
 export const REPO = path.join(__dirname, '..', '..');
@@ -14,7 +15,7 @@ export const PKG = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf
  * would rewrite dist/ under the feet of tests running beside this one).
  */
 export async function pack(into: string): Promise<string> {
-  const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', into], { cwd: REPO, timeout: 120_000 });
+  const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', into], { cwd: REPO, timeout: 120_000, env: registryEnv() });
   const [{ filename }] = JSON.parse(stdout.slice(stdout.indexOf('['))) as { filename: string }[];
   return path.join(into, filename);
 }
@@ -50,6 +51,6 @@ export async function installApp(readmeLine: RegExp, jest: (word: string) => str
   const [npm, ...args] = command;
   const started = Date.now();
   // The npm cache makes a second run fast; audit and funding notices only cost time here.
-  await run(npm, [...args, '--prefer-offline', '--no-audit', '--no-fund'], { cwd: dir, timeout: 240_000 });
+  await run(npm, [...args, '--prefer-offline', '--no-audit', '--no-fund'], { cwd: dir, timeout: 240_000, env: registryEnv() });
   return { dir, tarball, command, installMs: Date.now() - started };
 }
